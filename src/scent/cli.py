@@ -1,0 +1,162 @@
+"""The `scent` command: parses flags, calls the library, formats. No search logic lives here."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+import sys
+
+import click
+
+from . import location
+from .errors import ScentError, UsageError
+from .filters import Filters
+from .index import Index
+from .settings import SETTINGS, load
+
+
+def _setting_options(scope: str):
+    """One --flag per setting of `scope`, generated from the settings table."""
+    def decorate(fn):
+        for s in reversed([s for s in SETTINGS if s.scope == scope]):
+            flag = "--" + s.name.replace("_", "-")
+            kind = click.Choice(s.choices) if s.choices else (click.BOOL if isinstance(s.default, bool) else type(s.default))
+            fn = click.option(flag, s.name, type=kind, default=None, show_default=False,
+                              help=f"{s.help} [default: {s.default}]")(fn)
+        return fn
+    return decorate
+
+
+def _settings(params: dict):
+    names = {s.name for s in SETTINGS}
+    return load(**{k: v for k, v in params.items() if k in names})
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="scent")
+def cli():
+    """scent: search your own files by what they say and show."""
+
+
+@cli.command("index")
+@click.argument("folder", type=click.Path(file_okay=False, exists=True))
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory (default: one per folder under $SCENT_HOME).")
+@click.option("--rebuild", is_flag=True, help="Throw the existing index away and build it again.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@_setting_options("index")
+def index_cmd(folder, index_dir, rebuild, quiet, **params):
+    """Index FOLDER, or bring its index up to date (only changed files are read)."""
+    from tqdm import tqdm
+
+    settings = _settings(params)
+    target = location.default_index_dir(folder) if not index_dir else index_dir
+    if rebuild:
+        shutil.rmtree(target, ignore_errors=True)
+    with Index(folder, index_dir=target, settings=settings) as idx:
+        bar = tqdm(total=0, unit="file", file=sys.stderr, disable=quiet or None, desc="indexing")
+
+        def progress(done, total, path):
+            bar.total = total
+            bar.n = done
+            bar.set_postfix_str(path[-40:], refresh=True)
+
+        def on_skip(path, reason):
+            tqdm.write(f"scent: skipped {path}: {reason}", file=sys.stderr)
+
+        report = idx.update(progress=progress, on_skip=on_skip)
+        bar.close()
+        st = idx.status()
+    click.echo(
+        f"indexed {idx.root}: {report.added} new, {report.updated} changed, {report.renamed} renamed, "
+        f"{report.deleted} deleted, {report.unchanged + report.touched} unchanged, {len(report.skipped)} skipped "
+        f"({report.embedded} units embedded) in {report.seconds:.1f}s; "
+        f"{st['files']} files, {st['units']} units", err=True)
+
+
+@cli.command("search")
+@click.argument("query", nargs=-1, required=True)
+@click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="Number of results.")
+@click.option("--only", "kinds", multiple=True, help="Keep only this kind (text, code, pdf, image, docx, html, csv, json ...); repeatable.")
+@click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md).")
+@click.option("--after", help="Keep only files dated on or after this day (YYYY-MM-DD).")
+@click.option("--before", help="Keep only files dated on or before this day (YYYY-MM-DD).")
+@click.option("--lang", help="Keep only units in this language (ISO code: en, es, fr, hi, ta ...).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per result line.")
+@click.option("--explain", is_flag=True, help="Show each result's rank and score in every list and its RRF share.")
+@click.option("--folder", type=click.Path(file_okay=False), help="Search the index of this folder.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Search this index directory.")
+@_setting_options("search")
+def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, folder, index_dir, **params):
+    """Search the index for QUERY (plain words, an ID, a code identifier ...)."""
+    settings = _settings(params)
+    filters = Filters.build(kinds, path, after, before, lang)
+    text = " ".join(query)
+    with Index.open(folder, index_dir, settings=settings) as idx:
+        results = idx.search(text, k=k, filters=filters, explain=explain)
+    if as_json:
+        for r in results:
+            click.echo(json.dumps(r.to_dict(), ensure_ascii=False))
+        return
+    if not results:
+        click.echo("no results", err=True)
+    for r in results:
+        page = f"  p.{r.page}" if r.page else ""
+        click.echo(f"{r.rank:>2}. {click.style(r.path, bold=True)}{page}  [{r.kind}]  {r.score:.4f}")
+        click.echo(f"    {_highlight(r.snippet, r.highlights)}")
+        if r.explain is not None:
+            for name, e in r.explain.items():
+                if e is None:
+                    click.echo(f"      {name:<8} not in list")
+                else:
+                    where = f" p.{e['page']}" if e["page"] else ""
+                    click.echo(f"      {name:<8} rank {e['rank']:>3}  score {e['score']:.4f}  "
+                               f"+{e['contribution']:.4f}  unit {e['unit']}{where}")
+
+
+def _highlight(text: str, marks) -> str:
+    out, pos = [], 0
+    for a, b in marks:
+        out.append(text[pos:a])
+        out.append(click.style(text[a:b], fg="yellow", bold=True))
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
+
+
+@cli.command("status")
+@click.option("--folder", type=click.Path(file_okay=False), help="Status of this folder's index.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Status of this index directory.")
+@click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON object.")
+def status_cmd(folder, index_dir, as_json):
+    """Files, units per kind, index size, model, last run and its skipped files."""
+    with Index.open(folder, index_dir) as idx:
+        st = idx.status()
+    if as_json:
+        click.echo(json.dumps(st, ensure_ascii=False))
+        return
+    last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
+    click.echo(f"folder   {st['folder']}\nindex    {st['index']} ({st['index_bytes'] / 1e6:.1f} MB)\n"
+               f"model    {st['model']}\nupdated  {last}\n"
+               f"files    {st['files']}  " + ", ".join(f"{k} {v}" for k, v in st["files_by_kind"].items()) +
+               f"\nunits    {st['units']}  " + ", ".join(f"{k} {v}" for k, v in st["units_by_kind"].items()))
+    if st["errors"]:
+        click.echo(f"skipped  {len(st['errors'])} files in the last runs:")
+        for e in st["errors"]:
+            click.echo(f"  {e['path']}: {e['reason']}")
+
+
+def main() -> None:
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("scent: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as err:
+        err.show()
+        sys.exit(err.exit_code)
+    except UsageError as err:
+        click.echo(f"scent: error: {err}", err=True)
+        sys.exit(2)
+    except ScentError as err:
+        click.echo(f"scent: error: {err}", err=True)
+        sys.exit(1)

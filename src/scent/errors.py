@@ -1,0 +1,26 @@
+"""One family of errors. The CLI maps ScentError to exit 1 and UsageError to exit 2."""
+
+
+class ScentError(Exception):
+    """Something went wrong at run time; the message says what and what to do."""
+
+
+class UsageError(ScentError):
+    """The caller asked for something that cannot mean anything (bad setting, bad filter)."""
+
+
+class IndexNotFound(ScentError):
+    """No index exists where one was expected."""
+
+
+class IndexVersionError(ScentError):
+    """The index was written by a newer scent, or by another embedding model."""
+
+
+class ExtractError(ScentError):
+    """One file could not be read into units; indexing goes on without it."""
+
+    def __init__(self, path, reason: str):
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")

@@ -1,0 +1,55 @@
+"""Extraction: one file in, an Extracted record out (its kind, title, date and sections).
+
+Each format lives in its own module, which names the extensions it reads (EXTENSIONS,
+and NAMES for extensionless files such as Makefile) and one `extract(path, limits)`.
+This module only dispatches. Section.start points into the file's extracted text: the
+decoded file for text and code, each page for PDFs, and the sections joined by blank
+lines for formats that are rebuilt (HTML, Word, CSV, JSON).
+"""
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+
+from scent.errors import ExtractError
+from scent.units import Extracted
+from . import code, html, image, jsondata, pdf, table, text, word
+from .base import Limits
+
+__all__ = ["EXTRACTORS", "Limits", "extract", "file_kind"]
+
+_MODULES = {"text": text, "code": code, "html": html, "csv": table, "json": jsondata,
+            "docx": word, "pdf": pdf, "image": image}
+EXTRACTORS: dict[str, Callable[[str, Limits], Extracted]] = {
+    kind: module.extract for kind, module in _MODULES.items()}
+_KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in module.EXTENSIONS}
+_KIND_BY_NAME = {name: kind for kind, module in _MODULES.items()
+                 for name in getattr(module, "NAMES", ())}
+
+
+def file_kind(path: str) -> str | None:
+    """The FILE_KINDS entry for this path by its name, or None when scent does not index it."""
+    name = os.path.basename(str(path)).lower()
+    stem, ext = os.path.splitext(name)
+    return _KIND_BY_EXTENSION.get(ext) if ext else _KIND_BY_NAME.get(stem)
+
+
+def extract(path: str, limits: Limits = Limits()) -> Extracted:
+    """Read one file. Any failure a file can cause is an ExtractError whose reason says
+    what happened and what to do; indexing goes on without the file."""
+    path = str(path)
+    kind = file_kind(path)
+    if kind is None:
+        what = os.path.splitext(path)[1] or os.path.basename(path)
+        kinds = ", ".join(sorted(EXTRACTORS))
+        raise ExtractError(path, f"scent does not index {what} files, only {kinds}; "
+                                 "add it to .scentignore to stop seeing this")
+    try:
+        # Only regular files: opening a FIFO or device would block or never end.
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ExtractError(path, "not a regular file; add it to .scentignore")
+        return EXTRACTORS[kind](path, limits)
+    except OSError as e:
+        raise ExtractError(path, f"file vanished or unreadable ({e.strerror or e}); "
+                                 "check that it exists and that you may read it") from e

@@ -1,0 +1,113 @@
+"""What every extractor shares: the limits, reading text files safely, and building sections."""
+from __future__ import annotations
+
+import codecs
+import os
+import re
+from dataclasses import dataclass
+
+from scent.errors import ExtractError
+from scent.units import Section
+
+# A transformed file (HTML, Word, CSV, JSON) has no character offsets of its own, so its
+# "extracted text" is defined as its sections joined by this separator; Section.start
+# points into that string.
+SECTION_SEPARATOR = "\n\n"
+_SNIFF_BYTES = 8192
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_text_bytes: int = 50 * 1024 * 1024  # text-like files larger than this are refused
+    max_pdf_pages: int = 2000  # pages beyond this are not read (meta["truncated"] says so)
+    max_image_pixels: int = 100_000_000  # larger images keep only their name/EXIF unit
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def read_bytes(path: str, limits: Limits) -> bytes:
+    """The raw bytes of a text-like file, refusing ones too large or that are really binary."""
+    too_big = "text file is {size}, over the {limit} limit; raise max_text_bytes or add it to .scentignore"
+    size = os.stat(path).st_size
+    if size > limits.max_text_bytes:
+        raise ExtractError(path, too_big.format(size=_mb(size), limit=_mb(limits.max_text_bytes)))
+    with open(path, "rb") as f:
+        # Read one byte past the limit: the file may have grown since stat.
+        raw = f.read(limits.max_text_bytes + 1)
+    if len(raw) > limits.max_text_bytes:
+        raise ExtractError(path, too_big.format(size=f"over {_mb(len(raw) - 1)}",
+                                                limit=_mb(limits.max_text_bytes)))
+    utf16 = raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    if not utf16 and b"\0" in raw[:_SNIFF_BYTES]:
+        raise ExtractError(path, "binary data in a text file (NUL bytes in the first 8 KB); "
+                                 "rename it to its real type or add it to .scentignore")
+    return raw
+
+
+def decode(raw: bytes) -> tuple[str, str]:
+    """(text, encoding). Newlines become \\n, so offsets do not depend on the platform that wrote it."""
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        text, encoding = raw.decode("utf-16", errors="replace"), "utf-16"
+    else:
+        # cp1252 is what most non-UTF-8 text on people's disks is; latin-1 never fails,
+        # for the few bytes cp1252 leaves undefined.
+        for encoding in ("utf-8-sig", "cp1252", "latin-1"):
+            try:
+                text = raw.decode(encoding)
+                break
+            except UnicodeDecodeError:
+                continue
+        if encoding == "utf-8-sig":
+            encoding = "utf-8"
+    return text.replace("\r\n", "\n").replace("\r", "\n"), encoding
+
+
+def read_text(path: str, limits: Limits) -> tuple[str, str]:
+    return decode(read_bytes(path, limits))
+
+
+def span(text: str, start: int, end: int, kind: str, title: str = "") -> Section | None:
+    """The section text[start:end] without its surrounding blank space, or None when blank."""
+    piece = text[start:end]
+    stripped = piece.strip()
+    if not stripped:
+        return None
+    lead = len(piece) - len(piece.lstrip())
+    return Section(text=stripped, kind=kind, title=title, start=start + lead)
+
+
+def split_at(text: str, cuts: list[tuple[int, str]], kind: str, first_title: str = "") -> list[Section]:
+    """Sections of `text` cut at the given (offset, title) points; the part before the first cut
+    is titled `first_title`."""
+    bounds = [(0, first_title), *sorted(cuts)] if not cuts or cuts[0][0] > 0 else sorted(cuts)
+    sections = []
+    for i, (start, title) in enumerate(bounds):
+        end = bounds[i + 1][0] if i + 1 < len(bounds) else len(text)
+        section = span(text, start, end, kind, title)
+        if section:
+            sections.append(section)
+    return sections
+
+
+def joined(parts: list[tuple[str, str]], kind: str) -> list[Section]:
+    """Sections from (title, text) parts, with starts as offsets into the parts joined by
+    SECTION_SEPARATOR. Blank parts are dropped and take no room."""
+    sections, offset = [], 0
+    for title, text in parts:
+        text = text.strip()
+        if not text:
+            continue
+        sections.append(Section(text=text, kind=kind, title=title, start=offset))
+        offset += len(text) + len(SECTION_SEPARATOR)
+    return sections
+
+
+_WORD_BREAKS = re.compile(r"[\W_]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+
+
+def name_words(name: str) -> str:
+    """A file or folder name as words a person would type: IMG_4120 -> "IMG 4120",
+    lighthouse-sunset -> "lighthouse sunset", BeachDay2 -> "Beach Day 2"."""
+    return " ".join(w for w in _WORD_BREAKS.split(name) if w)

@@ -1,0 +1,116 @@
+"""Pictures: one unit of what is known without looking at the pixels (name, folders, EXIF, size)."""
+from __future__ import annotations
+
+import os
+import struct
+import warnings
+from datetime import datetime, timedelta, timezone
+
+from PIL import Image
+
+from scent.errors import ExtractError
+from scent.units import Extracted, Section
+from .base import Limits, name_words
+
+# Only what this Pillow can open; HEIC/AVIF join when a plugin for them is installed.
+_CANDIDATES = (".jpg", ".jpeg", ".jpe", ".png", ".gif", ".webp", ".tif", ".tiff", ".bmp",
+               ".heic", ".heif", ".avif")
+EXTENSIONS = tuple(ext for ext in _CANDIDATES if ext in Image.registered_extensions())
+
+_FOLDERS_KEPT = 3  # the nearest folders name the event or place; further up is /home/user
+_EXIF_IFD, _DATETIME_ORIGINAL, _OFFSET_ORIGINAL = 0x8769, 0x9003, 0x9011
+_DATETIME, _MAKE, _MODEL = 0x0132, 0x010F, 0x0110
+# How a complete file of these formats ends. A file that ends otherwise may be cut short
+# (or carry trailing data), and only then is it decoded, at reduced size, to find out.
+_ENDINGS = {"JPEG": b"\xff\xd9", "MPO": b"\xff\xd9", "PNG": b"IEND\xaeB`\x82", "GIF": b";"}
+# English whatever the process locale, so the words match from one run to the next.
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+_BAD_EXIF = (OSError, ValueError, KeyError, TypeError, SyntaxError, struct.error, UnicodeDecodeError)
+
+
+def _clean(value) -> str:
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    return " ".join(str(value).replace("\x00", " ").split())
+
+
+def _taken(exif: Image.Exif) -> datetime | None:
+    """When the picture was taken; naive times (no EXIF offset) are read as UTC."""
+    sub = exif.get_ifd(_EXIF_IFD)
+    stamp = _clean(sub.get(_DATETIME_ORIGINAL) or exif.get(_DATETIME) or "")
+    try:
+        when = datetime.strptime(stamp[:19], "%Y:%m:%d %H:%M:%S")
+    except ValueError:  # absent, or the "0000:00:00 00:00:00" some cameras write
+        return None
+    offset = _clean(sub.get(_OFFSET_ORIGINAL) or "")
+    try:
+        sign = -1 if offset.startswith("-") else 1
+        hours, minutes = offset.lstrip("+-").split(":")
+        zone = timezone(sign * timedelta(hours=int(hours), minutes=int(minutes)))
+    except ValueError:
+        zone = timezone.utc
+    return when.replace(tzinfo=zone)
+
+
+def _camera(exif: Image.Exif) -> str:
+    make, model = _clean(exif.get(_MAKE) or ""), _clean(exif.get(_MODEL) or "")
+    # Many cameras repeat the make in the model ("Canon" / "Canon EOS R5").
+    return model if make and model.lower().startswith(make.lower()) else f"{make} {model}".strip()
+
+
+def _complete(img: Image.Image, path: str) -> None:
+    ending = _ENDINGS.get(img.format or "")
+    if ending is None:
+        return  # no cheap check for this format; trust its header
+    with open(path, "rb") as f:
+        f.seek(max(0, os.path.getsize(path) - 1024))
+        if f.read().rstrip(b"\x00").endswith(ending):
+            return
+    img.draft("RGB", (1, 1))  # JPEG decodes at 1/8 scale; other formats ignore it
+    img.load()
+
+
+def _describe(path: str, size: tuple[int, int] | None, taken: datetime | None, camera: str) -> str:
+    folders = [name_words(d) for d in os.path.dirname(os.path.abspath(path)).split(os.sep) if d]
+    lines = [name_words(os.path.splitext(os.path.basename(path))[0]),
+             " ".join(folders[-_FOLDERS_KEPT:])]
+    if taken:
+        lines.append(f"taken {taken.day} {_MONTHS[taken.month - 1]} {taken.year} ({taken:%Y-%m-%d})")
+    if camera:
+        lines.append(f"camera {camera}")
+    if size:
+        lines.append(f"{size[0]}x{size[1]}")
+    return "\n".join(line for line in lines if line)
+
+
+def extract(path: str, limits: Limits) -> Extracted:
+    meta: dict = {}
+    size, taken, camera = None, None, ""
+    try:
+        with warnings.catch_warnings():
+            # Pillow warns of huge images; max_image_pixels is our own answer to that.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as img:
+                size, meta["format"] = img.size, img.format
+                meta["too_large"] = size[0] * size[1] > limits.max_image_pixels
+                try:
+                    exif = img.getexif()
+                    taken, camera = _taken(exif), _camera(exif)
+                except _BAD_EXIF:
+                    meta["bad_exif"] = True  # the picture is still worth its name
+                if not meta["too_large"]:
+                    _complete(img, path)
+    except Image.DecompressionBombError:
+        meta["too_large"] = True  # too big for Pillow even to open; the name still counts
+    except (OSError, SyntaxError, ValueError, struct.error, EOFError) as e:
+        if isinstance(e, OSError) and e.errno is not None:
+            raise  # the file system's error, not the picture's: extract() reports it as such
+        raise ExtractError(path, f"unreadable image ({e}); it may be damaged, cut short or "
+                                 "another format renamed; add it to .scentignore to skip it") from e
+    if size:
+        meta["width"], meta["height"] = size
+    text = _describe(path, size, taken, camera)
+    return Extracted(kind="image", sections=[Section(text=text, kind="image")],
+                     title=os.path.basename(path), date=taken.timestamp() if taken else None,
+                     meta=meta)

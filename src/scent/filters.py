@@ -1,0 +1,80 @@
+"""Hard metadata filters, compiled to one SQL condition over units `u` and files `f`.
+
+Every candidate list is built under the same condition, so a filtered-out document can
+never reach fusion.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from .errors import UsageError
+from .units import FILE_KINDS, KIND_ALIASES, UNIT_KINDS
+
+KNOWN_KINDS = frozenset(FILE_KINDS) | frozenset(UNIT_KINDS) | frozenset(KIND_ALIASES)
+
+
+@dataclass(frozen=True)
+class Filters:
+    kinds: tuple[str, ...] = ()
+    path: str | None = None       # a prefix ("notes/") or a glob ("**/*.md", "notes/*2025*")
+    after: float | None = None    # UNIX time, inclusive
+    before: float | None = None   # UNIX time, exclusive
+    lang: str | None = None
+
+    @classmethod
+    def build(cls, kinds=(), path=None, after=None, before=None, lang=None) -> "Filters":
+        """From user-facing values: kind names, ISO dates (both days included), a language code."""
+        kinds = tuple(k.strip().lower() for k in kinds if k and k.strip())
+        unknown = sorted(set(kinds) - KNOWN_KINDS)
+        if unknown:
+            raise UsageError(f"unknown kind {', '.join(unknown)}; known kinds: {', '.join(sorted(KNOWN_KINDS))}")
+        start = _parse_date(after, "after") if after else None
+        end = _parse_date(before, "before", end_of_day=True) if before else None
+        if start is not None and end is not None and start >= end:
+            raise UsageError(f"--after {after} is not before --before {before}: nothing can match")
+        path = path.replace("\\", "/").removeprefix("./") if path else None
+        return cls(kinds, path or None, start, end, lang.lower() if lang else None)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.kinds or self.path or self.after is not None or self.before is not None or self.lang)
+
+    def sql(self) -> tuple[str, list]:
+        """A WHERE condition (never empty: "1" when there is nothing to filter) and its parameters."""
+        clauses, params = [], []
+        if self.kinds:
+            unit_kinds = sorted({u for k in self.kinds for u in KIND_ALIASES.get(k, (k,))})
+            clauses.append(f"(f.kind IN ({_marks(self.kinds)}) OR u.kind IN ({_marks(unit_kinds)}))")
+            params += [*self.kinds, *unit_kinds]
+        if self.path:
+            if any(ch in self.path for ch in "*?["):
+                clauses.append("f.path GLOB ?")
+                params.append(self.path)
+            else:
+                clauses.append("substr(f.path, 1, ?) = ?")
+                params += [len(self.path), self.path]
+        if self.after is not None:
+            clauses.append("f.date >= ?")
+            params.append(self.after)
+        if self.before is not None:
+            clauses.append("f.date < ?")
+            params.append(self.before)
+        if self.lang:
+            clauses.append("u.lang = ?")
+            params.append(self.lang)
+        return (" AND ".join(clauses) or "1"), params
+
+
+def _marks(values) -> str:
+    return ", ".join("?" * len(values))
+
+
+def _parse_date(text: str, name: str, end_of_day: bool = False) -> float:
+    try:
+        value = dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"--{name} wants a date like 2025-07-14, got {text!r}") from None
+    if end_of_day and len(text) <= 10:  # a bare day: include all of it
+        value += dt.timedelta(days=1)
+    return value.timestamp()

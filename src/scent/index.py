@@ -1,0 +1,318 @@
+"""The product: `Index(folder).update()` builds or refreshes an index, `.search(query)` answers.
+
+The CLI, the web app and the MCP server are views of this class.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import location
+from .chunk import chunk
+from .embed import E5Embedder, Embedder
+from .errors import ExtractError, ScentError, UsageError
+from .extract import Limits, extract, file_kind
+from .filters import Filters
+from .fuse import mmr, rrf
+from .language import detect
+from .query import clean, extra_tokens, id_tokens, parse
+from .settings import Settings
+from .snippet import snippet
+from .sqlite_store import SqliteStore
+from .store import FileRecord, FileState, Store, StoredUnit, UnitRecord
+from .units import Unit
+from .walk import walk
+
+# How many changed files are extracted before their units are embedded together.
+FILES_PER_BATCH = 16
+
+
+@dataclass
+class SearchResult:
+    rank: int
+    path: str
+    page: int | None
+    kind: str           # the file's kind
+    unit_kind: str      # the kind of the unit that matched (pdf_page, image, ...)
+    score: float
+    snippet: str
+    highlights: list[tuple[int, int]]
+    title: str
+    date: float
+    unit_id: int
+    explain: dict | None = None
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["highlights"] = [list(h) for h in self.highlights]
+        if d["explain"] is None:
+            del d["explain"]
+        return d
+
+
+@dataclass
+class IndexReport:
+    added: int = 0
+    updated: int = 0
+    renamed: int = 0
+    touched: int = 0
+    deleted: int = 0
+    unchanged: int = 0
+    units: int = 0
+    embedded: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+Progress = Callable[[int, int, str], None]   # (files done, files to do, current path)
+OnSkip = Callable[[str, str], None]          # (path, reason)
+
+
+class Index:
+    def __init__(self, folder: str | Path | None = None, *, index_dir: str | Path | None = None,
+                 settings: Settings | None = None, embedder: Embedder | None = None):
+        if folder is None and index_dir is None:
+            raise UsageError("Index needs a folder or an index directory")
+        self.index_dir = Path(index_dir) if index_dir else location.default_index_dir(folder)
+        self.settings = settings or Settings()
+        self._embedder = embedder
+        model = embedder or E5Embedder
+        exists = (self.index_dir / location.DB_NAME).is_file()
+        if not exists and folder is None:
+            raise ScentError(f"no index in {self.index_dir}; build one with: scent index FOLDER")
+        self.index_dir.mkdir(parents=True, exist_ok=True)
+        self.store: Store = SqliteStore(str(self.index_dir / location.DB_NAME), model.model_id, model.dim)
+        stored_root = self.store.meta("root")
+        if folder is not None:
+            root = str(Path(folder).resolve())
+            if stored_root and stored_root != root:
+                raise ScentError(f"{self.index_dir} indexes {stored_root}, not {root}; pick another --index")
+            if not stored_root:
+                self.store.set_meta("root", root)
+            self.root = root
+        else:
+            self.root = stored_root
+
+    @classmethod
+    def open(cls, folder: str | Path | None = None, index: str | Path | None = None, **kwargs) -> "Index":
+        """Open an existing index by the lookup rules of `scent.location`."""
+        return cls(index_dir=location.find_index(folder, index), **kwargs)
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = E5Embedder()
+        return self._embedder
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- indexing ------------------------------------------------------------------------
+
+    def update(self, progress: Progress | None = None, on_skip: OnSkip | None = None) -> IndexReport:
+        """Bring the index in line with the folder: new and changed files in, deleted files out."""
+        if not os.path.isdir(self.root):
+            raise ScentError(f"folder {self.root} does not exist (or is not a folder)")
+        started = time.perf_counter()
+        report = IndexReport()
+
+        def skip(path: str, reason: str) -> None:
+            rel = os.path.relpath(path, self.root).replace(os.sep, "/") if os.path.isabs(path) else path
+            report.skipped.append((rel, reason))
+            self.store.record_error(rel, reason)
+            if on_skip:
+                on_skip(rel, reason)
+
+        with self._lock():
+            states = self.store.file_states()
+            found = list(walk(self.root, accept=lambda p: file_kind(p) is not None,
+                              skip=[str(self.index_dir)], on_error=skip))
+            seen = {f.rel for f in found}
+            gone = {st.hash: st for rel, st in states.items() if rel not in seen}
+            todo = []
+            for f in found:
+                old = states.get(f.rel)
+                if old and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
+                    report.unchanged += 1
+                    continue
+                try:
+                    digest = _hash_file(f.path)
+                except OSError as err:
+                    skip(f.rel, f"vanished or unreadable while indexing ({err.strerror or err}); will retry next run")
+                    continue
+                new_state = FileState(f.rel, f.size, f.mtime_ns, digest)
+                if old and old.hash == digest:
+                    self.store.touch_file(new_state)
+                    report.touched += 1
+                elif not old and digest in gone:
+                    self.store.rename_file(gone.pop(digest).path, new_state)
+                    report.renamed += 1
+                else:
+                    todo.append((f, digest, old is None))
+            deleted = [st.path for st in gone.values()]
+            self.store.delete_files(deleted)
+            report.deleted = len(deleted)
+            for i in range(0, len(todo), FILES_PER_BATCH):
+                self._index_batch(todo[i:i + FILES_PER_BATCH], report, skip)
+                if progress:
+                    progress(min(i + FILES_PER_BATCH, len(todo)), len(todo), todo[i][0].rel)
+            self.store.finish_run()
+        location.remember_last(self.index_dir)
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _index_batch(self, batch, report: IndexReport, skip: OnSkip) -> None:
+        s = self.settings
+        limits = Limits(max_text_bytes=s.max_file_mb * 1024 * 1024, max_pdf_pages=s.max_pdf_pages)
+        ready = []
+        for f, digest, is_new in batch:
+            try:
+                got = extract(f.path, limits)
+            except ExtractError as err:
+                skip(f.rel, err.reason)
+                continue
+            units = [_record(u, got.title) for u in chunk(got.sections, s.chunk_words, s.chunk_overlap)]
+            record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
+                                got.date if got.date is not None else f.mtime_ns / 1e9, got.title)
+            ready.append((record, units, is_new))
+            if got.meta.get("truncated"):
+                skip(f.rel, f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
+        texts = {u.text_hash: _embed_text(u.text, u.title) for _, units, _ in ready for u in units if u.text.strip()}
+        cached = self.store.cached_hashes(list(texts))
+        missing = [h for h in texts if h not in cached]
+        vectors: dict[str, np.ndarray] = {}
+        for i in range(0, len(missing), s.embed_batch):
+            part = missing[i:i + s.embed_batch]
+            for h, v in zip(part, self.embedder.embed_passages([texts[h] for h in part])):
+                vectors[h] = v
+        for record, units, is_new in ready:
+            self.store.write_file(record, units, {u.text_hash: vectors[u.text_hash] for u in units
+                                                  if u.text_hash in vectors})
+            report.added += is_new
+            report.updated += not is_new
+            report.units += len(units)
+        report.embedded += len(missing)
+
+    def _lock(self):
+        return _FileLock(self.index_dir / "lock")
+
+    # ---- searching -----------------------------------------------------------------------
+
+    def search(self, query: str, k: int = 10, filters: Filters | None = None, explain: bool = False,
+               **overrides) -> list[SearchResult]:
+        """Files ranked for `query`, best first, each with its best unit (page, chunk) and a snippet.
+
+        `overrides` are settings for this query only (strategy, match, rrf_k, weight_dense ...).
+        """
+        if not query or not query.strip():
+            raise UsageError("the query is empty; type some words to search for")
+        if k < 1:
+            raise UsageError(f"k must be at least 1, got {k}")
+        s = self.settings.with_values(**overrides)
+        filters = filters or Filters()
+        kq = parse(query, s.stopwords)
+        lists: dict[str, list[tuple[int, float]]] = {}
+        if s.strategy != "keyword":
+            qvec = self.embedder.embed_queries([clean(query)])[0]
+            lists["dense"] = self.store.dense_search(qvec, filters, s.candidates)
+        if s.strategy != "dense":
+            lists["keyword"] = self.store.keyword_search(kq, s.match, s.min_share, filters, s.candidates)
+            if kq.ids:
+                lists["ids"] = self.store.id_search(kq.ids, filters, s.candidates)
+        units = self.store.units(sorted({uid for hits in lists.values() for uid, _ in hits}))
+        weights = {"dense": s.weight_dense, "keyword": s.weight_keyword, "ids": s.weight_ids}
+
+        # Fuse per file (a file's rank in a list is that of its best unit), and pick as each
+        # file's answer the unit with the highest unit-level fused score.
+        file_runs = {name: list(dict.fromkeys(units[uid].path for uid, _ in hits)) for name, hits in lists.items()}
+        fused = rrf(file_runs, k=s.rrf_k, weights=weights)
+        unit_scores = dict(rrf({n: [uid for uid, _ in h] for n, h in lists.items()}, k=s.rrf_k, weights=weights))
+        best: dict[str, int] = {}
+        for uid, score in unit_scores.items():
+            path = units[uid].path
+            if path not in best or score > unit_scores[best[path]]:
+                best[path] = uid
+        if s.strategy == "hybrid+mmr":
+            vectors = self.store.vectors([best[p] for p, _ in fused])
+            fused = mmr(fused, {p: vectors.get(best[p]) for p, _ in fused}, lam=s.mmr_lambda, k=k)
+        results = []
+        for rank, (path, score) in enumerate(fused[:k], start=1):
+            unit = units[best[path]]
+            text, marks = snippet(unit.text, kq.words, kq.ids)
+            results.append(SearchResult(
+                rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
+                snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
+                explain=_explain(path, lists, units, s, weights) if explain else None))
+        return results
+
+    def status(self) -> dict:
+        return {"folder": self.root, "index": str(self.index_dir), **self.store.status()}
+
+
+def _record(unit: Unit, doc_title: str) -> UnitRecord:
+    text = clean(unit.text)
+    title = unit.title or doc_title
+    return UnitRecord(
+        kind=unit.kind, text=text, text_hash=hashlib.sha1(_embed_text(text, title).encode()).hexdigest(),
+        page=unit.page, start=unit.start, end=unit.end, title=title, lang=detect(text, unit.kind),
+        extra=extra_tokens(text), ids=id_tokens(text))
+
+
+def _embed_text(text: str, title: str) -> str:
+    """What the embedder sees: the heading or document title gives a chunk its context."""
+    return text if not title or text.startswith(title) else f"{title}\n{text}"
+
+
+def _explain(path: str, lists, units: dict[int, StoredUnit], s: Settings, weights) -> dict:
+    out = {}
+    for name, hits in lists.items():
+        ranked = list(dict.fromkeys(units[uid].path for uid, _ in hits))
+        if path not in ranked:
+            out[name] = None
+            continue
+        rank = ranked.index(path) + 1
+        uid, score = next((uid, sc) for uid, sc in hits if units[uid].path == path)
+        out[name] = {"rank": rank, "score": round(score, 6), "unit": uid, "page": units[uid].page,
+                     "contribution": round(weights[name] / (s.rrf_k + rank), 6)}
+    return out
+
+
+def _hash_file(path: str) -> str:
+    h = hashlib.sha1()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+class _FileLock:
+    """One `scent index` per index at a time; searches never take it."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __enter__(self):
+        self.fh = open(self.path, "w")
+        try:
+            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.fh.close()
+            raise ScentError(f"another scent is indexing into {self.path.parent}; wait for it to finish") from None
+        return self
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.fh, fcntl.LOCK_UN)
+        self.fh.close()

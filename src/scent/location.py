@@ -1,0 +1,58 @@
+"""Where an index lives.
+
+By default each indexed folder gets its own directory under $SCENT_HOME/indexes (SCENT_HOME
+defaults to $XDG_DATA_HOME/scent or ~/.local/share/scent), named after the folder and a hash of
+its absolute path. `--index DIR` puts it anywhere. A search without a folder uses the index of
+the current folder (or its nearest indexed parent), else the folder indexed last.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+from .errors import IndexNotFound
+from .settings import scent_home
+
+DB_NAME = "index.db"
+
+
+def default_index_dir(folder: str | Path) -> Path:
+    folder = Path(folder).resolve()
+    digest = hashlib.sha1(str(folder).encode()).hexdigest()[:10]
+    name = re.sub(r"[^\w.-]+", "_", folder.name) or "root"
+    return scent_home() / "indexes" / f"{name}-{digest}"
+
+
+def remember_last(index_dir: Path) -> None:
+    home = scent_home()
+    home.mkdir(parents=True, exist_ok=True)
+    tmp = home / "last_index.tmp"
+    tmp.write_text(str(Path(index_dir).resolve()), encoding="utf-8")
+    os.replace(tmp, home / "last_index")
+
+
+def find_index(folder: str | Path | None = None, index: str | Path | None = None) -> Path:
+    """The index directory to search, by the rules in this module's docstring."""
+    if index:
+        path = Path(index)
+        if not (path / DB_NAME).is_file():
+            raise IndexNotFound(f"no index in {path}; build one with: scent index FOLDER --index {path}")
+        return path
+    if folder:
+        path = default_index_dir(folder)
+        if not (path / DB_NAME).is_file():
+            raise IndexNotFound(f"{folder} is not indexed yet; run: scent index {folder}")
+        return path
+    here = Path.cwd().resolve()
+    for candidate in (here, *here.parents):
+        path = default_index_dir(candidate)
+        if (path / DB_NAME).is_file():
+            return path
+    last = scent_home() / "last_index"
+    if last.is_file():
+        path = Path(last.read_text(encoding="utf-8").strip())
+        if (path / DB_NAME).is_file():
+            return path
+    raise IndexNotFound("no index found; index a folder first: scent index FOLDER")

@@ -1,0 +1,105 @@
+"""Named schema migrations, applied in order and recorded, so an old index upgrades in place
+and a newer one is refused instead of misread."""
+from __future__ import annotations
+
+import sqlite3
+
+from .errors import IndexVersionError
+
+MIGRATIONS = []
+
+
+def migration(fn):
+    MIGRATIONS.append(fn)
+    return fn
+
+
+@migration
+def m001_create_tables() -> str:
+    return """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+    CREATE TABLE files (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,      -- POSIX, relative to the indexed folder
+        kind TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        hash TEXT NOT NULL,             -- sha1 of the bytes: catches renames and touch-only changes
+        date REAL NOT NULL,             -- when the content was made (EXIF) or last modified
+        title TEXT NOT NULL DEFAULT '',
+        indexed_at REAL NOT NULL
+    );
+    CREATE INDEX files_hash ON files(hash);
+    CREATE TABLE units (
+        id INTEGER PRIMARY KEY,
+        file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        page INTEGER,
+        start INTEGER NOT NULL,
+        "end" INTEGER NOT NULL,
+        title TEXT NOT NULL DEFAULT '',
+        lang TEXT,
+        text TEXT NOT NULL,
+        text_hash TEXT NOT NULL,        -- key into embeddings: no text is embedded twice
+        path TEXT NOT NULL,             -- the file's path, searchable by keywords
+        extra TEXT NOT NULL DEFAULT '', -- identifier parts and joined IDs
+        ids TEXT NOT NULL DEFAULT ''    -- normalised ID-like tokens, for fuzzy ID search
+    );
+    CREATE INDEX units_file ON units(file_id);
+    CREATE INDEX units_hash ON units(text_hash);
+    CREATE TABLE embeddings (
+        text_hash TEXT NOT NULL,
+        model TEXT NOT NULL,
+        vector BLOB NOT NULL,           -- little-endian float32
+        PRIMARY KEY (text_hash, model)
+    ) WITHOUT ROWID;
+    CREATE TABLE errors (
+        path TEXT PRIMARY KEY,
+        reason TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+
+    -- The database keeps both full-text indexes in step with `units`.
+    CREATE VIRTUAL TABLE units_fts USING fts5(
+        text, title, path, extra, content='units', content_rowid='id',
+        tokenize="porter unicode61 remove_diacritics 2 tokenchars '_'"
+    );
+    CREATE VIRTUAL TABLE ids_fts USING fts5(ids, content='units', content_rowid='id', tokenize='trigram');
+    CREATE TRIGGER units_ai AFTER INSERT ON units BEGIN
+        INSERT INTO units_fts(rowid, text, title, path, extra) VALUES (new.id, new.text, new.title, new.path, new.extra);
+        INSERT INTO ids_fts(rowid, ids) VALUES (new.id, new.ids);
+    END;
+    CREATE TRIGGER units_ad AFTER DELETE ON units BEGIN
+        INSERT INTO units_fts(units_fts, rowid, text, title, path, extra)
+            VALUES ('delete', old.id, old.text, old.title, old.path, old.extra);
+        INSERT INTO ids_fts(ids_fts, rowid, ids) VALUES ('delete', old.id, old.ids);
+    END;
+    CREATE TRIGGER units_au AFTER UPDATE ON units BEGIN
+        INSERT INTO units_fts(units_fts, rowid, text, title, path, extra)
+            VALUES ('delete', old.id, old.text, old.title, old.path, old.extra);
+        INSERT INTO ids_fts(ids_fts, rowid, ids) VALUES ('delete', old.id, old.ids);
+        INSERT INTO units_fts(rowid, text, title, path, extra) VALUES (new.id, new.text, new.title, new.path, new.extra);
+        INSERT INTO ids_fts(rowid, ids) VALUES (new.id, new.ids);
+    END;
+    """
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    done = {row[0] for row in db.execute("SELECT name FROM migrations")}
+    known = {fn.__name__ for fn in MIGRATIONS}
+    newer = sorted(done - known)
+    if newer:
+        raise IndexVersionError(
+            f"this index was written by a newer scent (migrations {', '.join(newer)}); upgrade scent or re-index")
+    for fn in MIGRATIONS:
+        if fn.__name__ in done:
+            continue
+        # A migration and its record commit together or not at all.
+        try:
+            db.executescript(f"BEGIN IMMEDIATE;\n{fn()}\n"
+                             f"INSERT INTO migrations VALUES ('{fn.__name__}', julianday('now'));\nCOMMIT;")
+        except sqlite3.Error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise

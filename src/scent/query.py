@@ -1,0 +1,155 @@
+"""Turn what a person typed into safe FTS5 match expressions, and text into extra index tokens.
+
+Nothing a user types reaches MATCH unquoted: every term is a double-quoted FTS5 string built
+from letters, digits and marks only, so no input can raise an FTS syntax error.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from .stopwords import STOPWORDS
+
+MAX_TERMS = 32
+# Zero-width joiners and the BOM split or glue Indic words at random in OCR and typed text.
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+_CAMEL_BUMP = re.compile(r"[a-z][A-Z]")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One element of a query: a word, an identifier, or an ID made of several tokens."""
+    text: str            # as typed
+    fts: str             # a safe FTS5 expression matching it
+    is_id: bool = False
+    is_stopword: bool = False
+
+
+@dataclass(frozen=True)
+class KeywordQuery:
+    terms: tuple[Term, ...]
+    ids: tuple[str, ...]  # normalised ID-like tokens (upper case, separators removed)
+
+    @property
+    def words(self) -> list[str]:
+        """Plain lowercase words, for highlighting."""
+        return [p for t in self.terms for p in _parts(t.text.lower())]
+
+
+def clean(text: str) -> str:
+    return unicodedata.normalize("NFC", text).translate(_INVISIBLE)
+
+
+def _is_sep(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return cat[0] in "PSZC" and ch != "_"
+
+
+def _chunks(text: str) -> list[str]:
+    """Whitespace-separated pieces with punctuation stripped from both ends."""
+    out = []
+    for piece in clean(text).split():
+        start, end = 0, len(piece)
+        while start < end and _is_sep(piece[start]):
+            start += 1
+        while end > start and _is_sep(piece[end - 1]):
+            end -= 1
+        if start < end:
+            out.append(piece[start:end])
+    return out
+
+
+def _parts(chunk: str) -> list[str]:
+    """Split on punctuation and symbols (not on '_', which joins identifiers)."""
+    parts, cur = [], []
+    for ch in chunk:
+        if _is_sep(ch):
+            if cur:
+                parts.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        parts.append("".join(cur))
+    return parts
+
+
+def is_id_like(chunk: str) -> bool:
+    """LD-2026-0417, 58-QX-2210, 8f3a21, INV-00042, 100234: codes people search for exactly."""
+    letters = sum(ch.isalpha() for ch in chunk)
+    digits = sum(ch.isdigit() for ch in chunk)
+    if digits == 0 or letters + digits < 4:
+        return False
+    return letters > 0 or digits >= 5 or len(_parts(chunk)) > 1
+
+
+def normalise_id(chunk: str) -> str:
+    return "".join(_parts(chunk)).replace("_", "").upper()
+
+
+def _quote(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def parse(text: str, stopwords: bool = True) -> KeywordQuery:
+    terms: list[Term] = []
+    ids: list[str] = []
+    for chunk in _chunks(text)[:MAX_TERMS]:
+        parts = _parts(chunk)
+        if not parts:
+            continue
+        if is_id_like(chunk):
+            norm = normalise_id(chunk)
+            ids.append(norm)
+            # The text index splits "LD-2026-0417" into ld, 2026, 0417: match them as a phrase,
+            # or the joined form that `extra_tokens` stores ("LD20260417" typed without dashes).
+            phrase = _quote(" ".join(parts))
+            fts = phrase if len(parts) == 1 and norm.lower() == parts[0].lower() else f"({phrase} OR {_quote(norm)})"
+            terms.append(Term(chunk, fts, is_id=True))
+        elif len(parts) == 1:
+            word = parts[0]
+            terms.append(Term(chunk, _quote(word), is_stopword=word.lower() in STOPWORDS))
+        else:  # e-mail, state-of-the-art: adjacent words
+            terms.append(Term(chunk, _quote(" ".join(parts))))
+    if stopwords and any(not t.is_stopword for t in terms):
+        terms = [t for t in terms if not t.is_stopword]
+    seen: set[str] = set()
+    unique = [t for t in terms if not (t.fts.lower() in seen or seen.add(t.fts.lower()))]
+    return KeywordQuery(tuple(unique), tuple(dict.fromkeys(ids)))
+
+
+def match_expression(query: KeywordQuery, mode: str) -> str | None:
+    """The MATCH string for `and` or `or`; None when the query has no searchable term."""
+    if not query.terms:
+        return None
+    joiner = " AND " if mode == "and" else " OR "
+    return joiner.join(t.fts for t in query.terms)
+
+
+def split_identifier(token: str) -> list[str]:
+    """parseHttpHeader -> parse, http, header; read_file -> read, file; XMLHttpRequest -> xml, http, request."""
+    pieces = []
+    for part in token.split("_"):
+        pieces.extend(_CAMEL.findall(part) or ([part] if part else []))
+    return [p.lower() for p in pieces]
+
+
+def extra_tokens(text: str) -> str:
+    """Tokens stored beside a unit's text so code parts and joined IDs match too."""
+    out: list[str] = []
+    for chunk in _chunks(text):
+        for part in _parts(chunk):
+            if "_" in part.strip("_") or _CAMEL_BUMP.search(part):
+                pieces = split_identifier(part)
+                if len(pieces) > 1:
+                    out.extend(pieces)
+        if is_id_like(chunk) and len(_parts(chunk)) > 1:
+            out.append(normalise_id(chunk).lower())
+    return " ".join(out)
+
+
+def id_tokens(text: str) -> str:
+    """The normalised ID-like tokens of a text, for the trigram index behind fuzzy ID search."""
+    return " ".join(dict.fromkeys(normalise_id(c) for c in _chunks(text) if is_id_like(c)))

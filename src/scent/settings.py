@@ -1,0 +1,110 @@
+"""The one table of settings. It drives the CLI options, the config file and docs/settings.md.
+
+A setting's `scope` says when it takes effect: "index" settings shape what is stored (changing
+them needs a re-index to matter), "search" settings can change per query.
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, make_dataclass, replace
+from pathlib import Path
+
+from .errors import UsageError
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: object
+    help: str
+    scope: str  # "index" or "search"
+    choices: tuple = ()
+
+
+MATCH_MODES = ("and", "or", "and_or", "min_share")
+STRATEGIES = ("dense", "keyword", "hybrid", "hybrid+mmr")
+
+SETTINGS = (
+    # search
+    Setting("strategy", "hybrid", "Which lists are fused: dense, keyword, hybrid (both), hybrid+mmr (both, then diversified).",
+            "search", STRATEGIES),
+    Setting("match", "and_or", "Keyword matching: and (every query word), or (any word), and_or (documents with every word "
+            "first, then the rest), min_share (at least `min_share` of the words).", "search", MATCH_MODES),
+    Setting("min_share", 0.6, "Share of query words a document must contain when match=min_share.", "search"),
+    Setting("stopwords", True, "Drop common words (the, of, what ...) from keyword queries, unless the query is only those.",
+            "search"),
+    Setting("rrf_k", 60, "Reciprocal Rank Fusion constant k: larger flattens the difference between ranks.", "search"),
+    Setting("weight_dense", 1.0, "RRF weight of the dense (embedding) list.", "search"),
+    Setting("weight_keyword", 1.0, "RRF weight of the keyword (BM25) list.", "search"),
+    Setting("weight_ids", 1.0, "RRF weight of the exact/fuzzy ID list (only used when the query holds an ID-like token).",
+            "search"),
+    Setting("candidates", 200, "Units taken from each list before fusion.", "search"),
+    Setting("mmr_lambda", 0.7, "MMR trade-off for hybrid+mmr: 1 = pure relevance, 0 = pure diversity.", "search"),
+    # index
+    Setting("chunk_words", 180, "Longest chunk, in words; sections longer than this are split.", "index"),
+    Setting("chunk_overlap", 30, "Words repeated between consecutive chunks of one section.", "index"),
+    Setting("max_file_mb", 50, "Text-like files larger than this (MB) are skipped with a message.", "index"),
+    Setting("max_pdf_pages", 2000, "Pages read from one PDF; the rest are skipped with a message.", "index"),
+    Setting("embed_batch", 32, "Units embedded per batch.", "index"),
+)
+BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def _with_values(self, **values):
+    """A copy with `values` applied; strings are parsed by the setting's type."""
+    return replace(self, **{name: parse_value(name, raw) for name, raw in values.items() if raw is not None})
+
+
+# The typed record is made from the table, so the two cannot drift apart.
+Settings = make_dataclass(
+    "Settings",
+    [(s.name, type(s.default), field(default=s.default)) for s in SETTINGS],
+    frozen=True,
+    namespace={"with_values": _with_values},
+)
+
+
+def parse_value(name: str, raw):
+    setting = BY_NAME.get(name)
+    if setting is None:
+        raise UsageError(f"unknown setting {name!r}; known settings: {', '.join(sorted(BY_NAME))}")
+    kind = type(setting.default)
+    try:
+        if kind is bool and isinstance(raw, str):
+            if raw.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                raise ValueError(raw)
+            value = raw.lower() in ("1", "true", "yes", "on")
+        else:
+            value = kind(raw)
+    except (TypeError, ValueError):
+        raise UsageError(f"setting {name} expects a {kind.__name__}, got {raw!r}") from None
+    if setting.choices and value not in setting.choices:
+        raise UsageError(f"setting {name} must be one of {', '.join(setting.choices)}, got {value!r}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+        raise UsageError(f"setting {name} must not be negative, got {value!r}")
+    return value
+
+
+def config_path() -> Path:
+    return Path(os.environ.get("SCENT_CONFIG") or scent_home() / "config.toml")
+
+
+def scent_home() -> Path:
+    if os.environ.get("SCENT_HOME"):
+        return Path(os.environ["SCENT_HOME"])
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "scent"
+
+
+def load(path: Path | None = None, **overrides) -> Settings:
+    """Defaults, then the config file (if any), then `overrides` (e.g. from CLI flags)."""
+    path = path or config_path()
+    values: dict = {}
+    if path.is_file():
+        try:
+            values.update(tomllib.loads(path.read_text(encoding="utf-8")))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+            raise UsageError(f"config file {path} is not valid TOML: {err}") from None
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    return Settings().with_values(**values)

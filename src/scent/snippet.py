@@ -1,0 +1,86 @@
+"""A short piece of a unit's text around the query words, with the matched words marked."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import snowballstemmer
+
+from .query import normalise_id
+
+_TOKEN = re.compile(r"\w+(?:[-./]\w+)*")
+_STEM = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=4096)
+def _stem(word: str) -> str:
+    return _STEM.stemWord(word.lower())
+
+
+def snippet(text: str, words: list[str], ids: tuple[str, ...] = (), width: int = 220) -> tuple[str, list[tuple[int, int]]]:
+    """Return (snippet, highlights): character spans within the snippet of the matched words.
+
+    Words match by English stem ("leases" ~ "lease"), IDs by their normalised form
+    ("LD-2026-0417" ~ "ld20260417").
+    """
+    stems = {_stem(w) for w in words if w}
+    wanted_ids = set(ids)
+    spans = []
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        if normalise_id(tok) in wanted_ids:
+            spans.append(m.span())
+            continue
+        for sub in re.finditer(r"[^\W_]+", tok):
+            if _stem(sub.group()) in stems:
+                spans.append((m.start() + sub.start(), m.start() + sub.end()))
+    start = _best_window(spans, len(text), width)
+    end = min(len(text), start + width)
+    # Do not cut words in half at either edge.
+    if start > 0:
+        space = text.find(" ", start, start + 30)
+        start = space + 1 if space != -1 else start
+    if end < len(text):
+        space = text.rfind(" ", end - 30, end)
+        end = space if space > start else end
+    piece = text[start:end]
+    marks = [(a - start, b - start) for a, b in spans if a >= start and b <= end]
+    lead = "…" if start > 0 else ""
+    tail = "…" if end < len(text) else ""
+    flat = lead + " ".join(piece.split()) + tail
+    return flat, _remap(piece, lead, marks)
+
+
+def _best_window(spans: list[tuple[int, int]], length: int, width: int) -> int:
+    """Start of the window of `width` characters holding the most matches (0 when none match)."""
+    if not spans or length <= width:
+        return 0
+    best, best_count = 0, 0
+    j = 0
+    for i, (a, _) in enumerate(spans):
+        while j < len(spans) and spans[j][1] <= a + width:
+            j += 1
+        if j - i > best_count:
+            best, best_count = a, j - i
+    return max(0, min(best - width // 4, length - width))
+
+
+def _remap(piece: str, lead: str, marks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Map spans in `piece` to spans in the whitespace-collapsed text shown to the user."""
+    mapping, out_pos, in_space = {}, len(lead), False
+    stripped = piece.lstrip()
+    offset = len(piece) - len(stripped)
+    for i, ch in enumerate(stripped, start=offset):
+        if ch.isspace():
+            if not in_space:
+                out_pos += 1
+            in_space = True
+            continue
+        in_space = False
+        mapping[i] = out_pos
+        out_pos += 1
+    out = []
+    for a, b in marks:
+        if a in mapping and (b - 1) in mapping:
+            out.append((mapping[a], mapping[b - 1] + 1))
+    return out

@@ -1,0 +1,294 @@
+"""The embedded store: one SQLite file (WAL) holding files, units, FTS5 indexes and vectors.
+
+Vectors live in SQLite too, so one transaction covers a file's units and vectors; for search
+they are loaded once into a numpy matrix (exact cosine is fast enough below ~1M units) and
+reloaded only when the index generation changes.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import time
+from contextlib import contextmanager
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+
+from .errors import IndexVersionError, ScentError
+from .filters import Filters
+from .migrations import migrate
+from .query import KeywordQuery, extra_tokens, match_expression
+from .store import FileRecord, FileState, Hit, StoredUnit, UnitRecord
+
+# bm25 column weights for (text, title, path, extra)
+BM25_WEIGHTS = (1.0, 1.0, 1.0, 0.5)
+FUZZY_MIN_LENGTH = 6  # one wrong character in a shorter code matches too much
+FUZZY_CANDIDATES = 500
+
+
+class SqliteStore:
+    def __init__(self, path: str, model_id: str, dim: int):
+        self.path = path
+        self.model_id = model_id
+        self.dim = dim
+        try:
+            self.db = sqlite3.connect(path, isolation_level=None, timeout=30, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            migrate(self.db)
+        except sqlite3.DatabaseError as err:
+            raise ScentError(f"cannot open the index at {path}: {err}; delete that folder and re-index") from None
+        self._check_model()
+        self._matrix: tuple[int, np.ndarray, np.ndarray] | None = None
+
+    def _check_model(self) -> None:
+        stored = self.meta("model")
+        if stored is None:
+            with self.transaction():
+                self._set_meta("model", self.model_id)
+                self._set_meta("dim", str(self.dim))
+        elif stored != self.model_id:
+            raise IndexVersionError(
+                f"this index was built with {stored}, not {self.model_id}; re-index with --rebuild")
+
+    @contextmanager
+    def transaction(self):
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction():
+            self._set_meta(key, value)
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def _bump(self) -> None:
+        self.db.execute("INSERT INTO meta VALUES ('generation', '1') "
+                        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+
+    # ---- writing -------------------------------------------------------------------------
+
+    def file_states(self) -> dict[str, FileState]:
+        return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")}
+
+    def write_file(self, file: FileRecord, units: list[UnitRecord], vectors: dict[str, np.ndarray]) -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM units WHERE file_id = (SELECT id FROM files WHERE path = ?)", (file.path,))
+            db.execute(
+                "INSERT INTO files (path, kind, size, mtime_ns, hash, date, title, indexed_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, "
+                "size = excluded.size, mtime_ns = excluded.mtime_ns, hash = excluded.hash, date = excluded.date, "
+                "title = excluded.title, indexed_at = excluded.indexed_at",
+                (file.path, file.kind, file.size, file.mtime_ns, file.hash, file.date, file.title, time.time()))
+            file_id = db.execute("SELECT id FROM files WHERE path = ?", (file.path,)).fetchone()[0]
+            db.executemany(
+                "INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?)",
+                [(h, self.model_id, _pack(v)) for h, v in vectors.items()])
+            path_text = _path_text(file.path)
+            db.executemany(
+                'INSERT INTO units (file_id, kind, page, start, "end", title, lang, text, text_hash, path, extra, ids) '
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(file_id, u.kind, u.page, u.start, u.end, u.title, u.lang, u.text, u.text_hash, path_text,
+                  u.extra, u.ids) for u in units])
+            db.execute("DELETE FROM errors WHERE path = ?", (file.path,))
+            self._bump()
+
+    def rename_file(self, old: str, new: FileState) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE files SET path = ?, size = ?, mtime_ns = ? WHERE path = ?",
+                       (new.path, new.size, new.mtime_ns, old))
+            db.execute("UPDATE units SET path = ? WHERE file_id = (SELECT id FROM files WHERE path = ?)",
+                       (_path_text(new.path), new.path))
+            self._bump()
+
+    def touch_file(self, state: FileState) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
+                       (state.size, state.mtime_ns, state.path))
+
+    def delete_files(self, paths: list[str]) -> None:
+        if not paths:
+            return
+        with self.transaction() as db:
+            for path in paths:
+                db.execute("DELETE FROM units WHERE file_id = (SELECT id FROM files WHERE path = ?)", (path,))
+                db.execute("DELETE FROM files WHERE path = ?", (path,))
+                db.execute("DELETE FROM errors WHERE path = ?", (path,))
+            self._bump()
+
+    def record_error(self, path: str, reason: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO errors VALUES (?, ?, ?)", (path, reason, time.time()))
+
+    def cached_hashes(self, hashes: list[str]) -> set[str]:
+        found: set[str] = set()
+        for i in range(0, len(hashes), 500):
+            part = hashes[i:i + 500]
+            found.update(r[0] for r in self.db.execute(
+                f"SELECT text_hash FROM embeddings WHERE model = ? AND text_hash IN ({', '.join('?' * len(part))})",
+                (self.model_id, *part)))
+        return found
+
+    def finish_run(self) -> None:
+        """Forget vectors no unit uses any more and note when the run ended."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM embeddings WHERE text_hash NOT IN (SELECT text_hash FROM units)")
+            self._set_meta("last_indexed", str(time.time()))
+        self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    # ---- reading -------------------------------------------------------------------------
+
+    def keyword_search(self, query: KeywordQuery, mode: str, min_share: float, filters: Filters,
+                       limit: int) -> list[Hit]:
+        if mode == "and_or":
+            first = self.keyword_search(query, "and", min_share, filters, limit)
+            if len(first) >= limit or len(query.terms) < 2:
+                return first
+            seen = {uid for uid, _ in first}
+            rest = [h for h in self.keyword_search(query, "or", min_share, filters, limit) if h[0] not in seen]
+            return (first + rest)[:limit]
+        if mode == "min_share":
+            need = math.ceil(min_share * len(query.terms))
+            hits = self.keyword_search(query, "or", min_share, filters, limit * 5)
+            if need <= 1 or not hits:
+                return hits[:limit]
+            counts = self._terms_matched(query, [uid for uid, _ in hits])
+            return [h for h in hits if counts.get(h[0], 0) >= need][:limit]
+        expression = match_expression(query, mode)
+        if expression is None:
+            return []
+        sql, params = keyword_sql(expression, filters, limit)
+        try:
+            return [(uid, -score) for uid, score in self.db.execute(sql, params)]
+        except sqlite3.OperationalError as err:  # quoting makes this unreachable; say so loudly if not
+            raise ScentError(f"keyword search failed for {expression!r}: {err}") from None
+
+    def _terms_matched(self, query: KeywordQuery, uids: list[int]) -> dict[int, int]:
+        counts: dict[int, int] = {}
+        ids_json = json.dumps(uids)
+        for term in query.terms:
+            for (uid,) in self.db.execute(
+                    "SELECT rowid FROM units_fts WHERE units_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))",
+                    (term.fts, ids_json)):
+                counts[uid] = counts.get(uid, 0) + 1
+        return counts
+
+    def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]:
+        """Units holding each ID exactly (score 2), or, for an ID found nowhere, one character off (score 1)."""
+        where, params = filters.sql()
+        scores: dict[int, float] = {}
+        for token in ids:
+            exact = self._id_candidates(f'"{token}"', where, params, FUZZY_CANDIDATES)
+            found = {uid for uid, toks in exact if token in toks}
+            if not found and len(token) >= FUZZY_MIN_LENGTH:
+                grams = dict.fromkeys(token[i:i + 3] for i in range(len(token) - 2))
+                near = self._id_candidates(" OR ".join(f'"{g}"' for g in grams), where, params, FUZZY_CANDIDATES)
+                found = {uid for uid, toks in near
+                         if any(abs(len(t) - len(token)) <= 1 and Levenshtein.distance(t, token, score_cutoff=1) <= 1
+                                for t in toks)}
+                weight = 1.0
+            else:
+                weight = 2.0
+            for uid in found:
+                scores[uid] = scores.get(uid, 0.0) + weight
+        return sorted(scores.items(), key=lambda h: (-h[1], h[0]))[:limit]
+
+    def _id_candidates(self, expression: str, where: str, params: list, limit: int) -> list[tuple[int, list[str]]]:
+        sql = (f"SELECT u.id, u.ids FROM ids_fts JOIN units u ON u.id = ids_fts.rowid JOIN files f ON f.id = u.file_id "
+               f"WHERE ids_fts MATCH ? AND {where} ORDER BY rank LIMIT ?")
+        return [(uid, text.split()) for uid, text in self.db.execute(sql, (expression, *params, limit))]
+
+    def dense_search(self, vector: np.ndarray, filters: Filters, limit: int) -> list[Hit]:
+        ids, matrix = self._load_matrix()
+        if not len(ids):
+            return []
+        scores = matrix @ vector.astype(np.float32)
+        if not filters.empty:
+            where, params = filters.sql()
+            allowed = np.fromiter((r[0] for r in self.db.execute(
+                f"SELECT u.id FROM units u JOIN files f ON f.id = u.file_id WHERE {where}", params)), dtype=np.int64)
+            scores = np.where(np.isin(ids, allowed), scores, -np.inf)
+        n = min(limit, int(np.isfinite(scores).sum()))
+        if n == 0:
+            return []
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(ids[i]), float(scores[i])) for i in top]
+
+    def _load_matrix(self) -> tuple[np.ndarray, np.ndarray]:
+        generation = int(self.meta("generation") or 0)
+        if self._matrix is None or self._matrix[0] != generation:
+            rows = self.db.execute(
+                "SELECT u.id, e.vector FROM units u JOIN embeddings e ON e.text_hash = u.text_hash AND e.model = ? "
+                "ORDER BY u.id", (self.model_id,)).fetchall()
+            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), self.dim)
+            self._matrix = (generation, ids, matrix)
+        return self._matrix[1], self._matrix[2]
+
+    def units(self, ids: list[int]) -> dict[int, StoredUnit]:
+        out: dict[int, StoredUnit] = {}
+        for i in range(0, len(ids), 500):
+            part = list(ids[i:i + 500])
+            for row in self.db.execute(
+                    'SELECT u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, f.date '
+                    f"FROM units u JOIN files f ON f.id = u.file_id WHERE u.id IN ({', '.join('?' * len(part))})", part):
+                out[row[0]] = StoredUnit(*row)
+        return out
+
+    def vectors(self, ids: list[int]) -> dict[int, np.ndarray]:
+        all_ids, matrix = self._load_matrix()
+        pos = {int(u): i for i, u in enumerate(all_ids)}
+        return {u: matrix[pos[u]] for u in ids if u in pos}
+
+    def status(self) -> dict:
+        kinds = dict(self.db.execute("SELECT kind, COUNT(*) FROM units GROUP BY kind ORDER BY kind").fetchall())
+        file_kinds = dict(self.db.execute("SELECT kind, COUNT(*) FROM files GROUP BY kind ORDER BY kind").fetchall())
+        size = sum(os.path.getsize(self.path + s) for s in ("", "-wal", "-shm") if os.path.exists(self.path + s))
+        last = self.meta("last_indexed")
+        return {
+            "files": sum(file_kinds.values()),
+            "files_by_kind": file_kinds,
+            "units": sum(kinds.values()),
+            "units_by_kind": kinds,
+            "vectors": self.db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0],
+            "index_bytes": size,
+            "model": self.model_id,
+            "last_indexed": float(last) if last else None,
+            "errors": [{"path": p, "reason": r} for p, r in self.db.execute("SELECT path, reason FROM errors ORDER BY path")],
+        }
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def keyword_sql(expression: str, filters: Filters, limit: int) -> tuple[str, list]:
+    """The SQL behind keyword search, kept apart from running it so it can be shown and tested."""
+    where, params = filters.sql()
+    weights = ", ".join(str(w) for w in BM25_WEIGHTS)
+    sql = (f"SELECT u.id, bm25(units_fts, {weights}) AS score "
+           "FROM units_fts JOIN units u ON u.id = units_fts.rowid JOIN files f ON f.id = u.file_id "
+           f"WHERE units_fts MATCH ? AND {where} ORDER BY score LIMIT ?")
+    return sql, [expression, *params, limit]
+
+
+def _pack(vector: np.ndarray) -> bytes:
+    return np.asarray(vector, dtype="<f4").tobytes()
+
+
+def _path_text(path: str) -> str:
+    """The path as keywords: folders, name and extension, with identifier parts split out."""
+    return f"{path} {extra_tokens(path.replace('/', ' '))}".strip()

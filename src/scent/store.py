@@ -1,0 +1,88 @@
+"""The storage interface. SQLite (sqlite_store.py) is the embedded implementation; a distributed
+engine is a second implementation of the same protocol, tested by the same tests."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from .filters import Filters
+from .query import KeywordQuery
+
+Hit = tuple[int, float]  # (unit id, score: higher is better)
+
+
+@dataclass(frozen=True)
+class FileState:
+    path: str
+    size: int
+    mtime_ns: int
+    hash: str
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    path: str
+    kind: str
+    size: int
+    mtime_ns: int
+    hash: str
+    date: float
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class UnitRecord:
+    """A unit ready to store: the text plus what keyword and dense search need."""
+    kind: str
+    text: str
+    text_hash: str
+    page: int | None
+    start: int
+    end: int
+    title: str
+    lang: str | None
+    extra: str
+    ids: str
+
+
+@dataclass(frozen=True)
+class StoredUnit:
+    id: int
+    path: str
+    file_kind: str
+    kind: str
+    page: int | None
+    start: int
+    end: int
+    title: str
+    lang: str | None
+    text: str
+    date: float
+
+
+class Store(Protocol):
+    model_id: str
+
+    def meta(self, key: str) -> str | None: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    # writing: every method is one atomic step, so a kill at any moment leaves a usable index
+    def file_states(self) -> dict[str, FileState]: ...
+    def write_file(self, file: FileRecord, units: list[UnitRecord], vectors: dict[str, np.ndarray]) -> None: ...
+    def rename_file(self, old: str, new: FileState) -> None: ...
+    def touch_file(self, state: FileState) -> None: ...
+    def delete_files(self, paths: list[str]) -> None: ...
+    def record_error(self, path: str, reason: str) -> None: ...
+    def cached_hashes(self, hashes: list[str]) -> set[str]: ...
+    def finish_run(self) -> None: ...
+
+    # reading
+    def keyword_search(self, query: KeywordQuery, mode: str, min_share: float, filters: Filters, limit: int) -> list[Hit]: ...
+    def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]: ...
+    def dense_search(self, vector: np.ndarray, filters: Filters, limit: int) -> list[Hit]: ...
+    def units(self, ids: list[int]) -> dict[int, StoredUnit]: ...
+    def vectors(self, ids: list[int]) -> dict[int, np.ndarray]: ...
+    def status(self) -> dict: ...
+    def close(self) -> None: ...

@@ -1,0 +1,74 @@
+"""Walk a folder: every indexable file, minus default excludes and .scentignore patterns."""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pathspec
+
+from .units import FileInfo
+
+# Folders nobody wants searched: tool state, dependencies, virtual environments, caches.
+EXCLUDED_DIRS = frozenset({
+    ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
+    ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", "site-packages", ".scent",
+})
+IGNORE_FILE = ".scentignore"
+
+
+def _is_virtualenv(path: str) -> bool:
+    return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
+
+
+def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str] = (),
+         on_error: Callable[[str, str], None] | None = None) -> Iterator[FileInfo]:
+    """Yield FileInfo for every accepted file under `root`, in a stable order.
+
+    `accept(path)` decides by name whether a file is indexable; `skip` holds absolute folders to
+    leave out (the index itself when it lives inside the folder). An unreadable folder or a file
+    that vanishes between listing and stat is reported through `on_error` and walked past.
+    """
+    root = os.path.abspath(root)
+    skip = {os.path.abspath(s) for s in skip}
+    spec = _load_ignore(root)
+
+    def report(path: str, err: OSError) -> None:
+        if on_error:
+            on_error(path, f"cannot read ({err.strerror or err}); check its permissions")
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: report(e.filename, e)):
+        rel_dir = os.path.relpath(dirpath, root)
+        rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/") + "/"
+        kept = []
+        for d in sorted(dirnames):
+            full = os.path.join(dirpath, d)
+            if d.startswith(".") or d in EXCLUDED_DIRS or full in skip or _is_virtualenv(full):
+                continue
+            if spec.match_file(rel_dir + d + "/"):
+                continue
+            kept.append(d)
+        dirnames[:] = kept  # os.walk descends only into what is left here
+        for name in sorted(filenames):
+            if name.startswith(".") or spec.match_file(rel_dir + name):
+                continue
+            full = os.path.join(dirpath, name)
+            if not accept(full):
+                continue
+            try:
+                st = os.stat(full)
+            except OSError as err:
+                report(full, err)
+                continue
+            if not os.path.isfile(full):
+                continue
+            yield FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=st.st_mtime_ns)
+
+
+def _load_ignore(root: str) -> pathspec.PathSpec:
+    path = os.path.join(root, IGNORE_FILE)
+    lines: list[str] = []
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    return pathspec.GitIgnoreSpec.from_lines(lines)

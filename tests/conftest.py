@@ -1,0 +1,74 @@
+import hashlib
+import os
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+class FakeEmbedder:
+    """Deterministic bag-of-hashed-words vectors: for tests of plumbing only, never of quality."""
+
+    model_id = "fake/hashed-words"
+    dim = 64
+
+    def __init__(self):
+        self.passages_seen = 0
+
+    def _vec(self, text):
+        v = np.zeros(self.dim, np.float32)
+        for w in re.findall(r"\w+", text.lower()):
+            v[int(hashlib.md5(w.encode()).hexdigest(), 16) % self.dim] += 1
+        n = np.linalg.norm(v)
+        return v / n if n else v
+
+    def embed_queries(self, texts):
+        return np.stack([self._vec(t) for t in texts])
+
+    def embed_passages(self, texts):
+        self.passages_seen += len(texts)
+        return np.stack([self._vec(t) for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
+
+
+@pytest.fixture(autouse=True)
+def scent_home(tmp_path, monkeypatch):
+    """Every test gets its own SCENT_HOME, so no test sees a user's indexes or another test's."""
+    home = tmp_path / "scent-home"
+    monkeypatch.setenv("SCENT_HOME", str(home))
+    monkeypatch.delenv("SCENT_CONFIG", raising=False)
+    return home
+
+
+@pytest.fixture
+def fake_embedder():
+    return FakeEmbedder()
+
+
+@pytest.fixture
+def notes(tmp_path):
+    """A tiny folder of real files for plumbing tests."""
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "lease.md").write_text("# Lease\n\nThe deposit refund is due within 30 days. Ticket LD-2026-0417.\n")
+    (root / "recipe.txt").write_text("Tomato soup: simmer tomatoes with garlic and basil for twenty minutes.\n")
+    (root / "code").mkdir()
+    (root / "code" / "http.py").write_text("def parseHttpHeader(line):\n    return line.split(':', 1)\n\n"
+                                          "def read_file(path):\n    return open(path).read()\n")
+    return root
+
+
+@pytest.fixture(scope="session")
+def examples_copy(tmp_path_factory):
+    """A private copy of examples/ (tests may touch files) ."""
+    if not EXAMPLES.is_dir():
+        pytest.skip("examples/ is missing")
+    dest = tmp_path_factory.mktemp("ex") / "examples"
+    shutil.copytree(EXAMPLES, dest)
+    # copytree keeps mtimes (copy2), which the date-filter queries rely on
+    return dest

@@ -1,0 +1,35 @@
+import datetime as dt
+
+import pytest
+
+from scent.errors import UsageError
+from scent.filters import Filters
+
+
+def test_empty_filter_is_true():
+    assert Filters().sql() == ("1", [])
+    assert Filters.build().empty
+
+
+def test_kind_aliases_expand_to_unit_kinds():
+    where, params = Filters.build(kinds=["image"]).sql()
+    assert "f.kind IN (?)" in where
+    assert params == ["image", "docx_image", "image", "pdf_image"]
+
+
+def test_path_prefix_and_glob():
+    assert Filters.build(path="./notes/").sql() == ("substr(f.path, 1, ?) = ?", [6, "notes/"])
+    assert Filters.build(path="notes/*.md").sql() == ("f.path GLOB ?", ["notes/*.md"])
+
+
+def test_dates_include_both_days():
+    f = Filters.build(after="2025-07-01", before="2025-07-31")
+    assert f.after == dt.datetime(2025, 7, 1).timestamp()
+    assert f.before == dt.datetime(2025, 8, 1).timestamp()
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"kinds": ["pictures"]}, {"after": "yesterday"}, {"after": "2025-02-01", "before": "2025-01-01"}])
+def test_bad_filters_are_usage_errors(kwargs):
+    with pytest.raises(UsageError):
+        Filters.build(**kwargs)

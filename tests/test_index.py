@@ -1,0 +1,141 @@
+"""Indexing and search plumbing on small real folders, with the fake embedder."""
+import os
+import sqlite3
+
+import pytest
+
+from scent import Filters, Index
+from scent.errors import IndexVersionError, UsageError
+
+
+def build(folder, embedder, **kw):
+    idx = Index(folder, settings=None, embedder=embedder, **kw)
+    return idx, idx.update()
+
+
+def test_first_run_indexes_every_file(notes, fake_embedder):
+    idx, report = build(notes, fake_embedder)
+    assert (report.added, report.updated, report.deleted) == (3, 0, 0)
+    st = idx.status()
+    assert st["files"] == 3
+    assert st["files_by_kind"] == {"code": 1, "text": 2}
+
+
+def test_unchanged_rerun_does_no_work(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    seen = fake_embedder.passages_seen
+    report = idx.update()
+    assert (report.added, report.updated, report.unchanged, report.embedded) == (0, 0, 3, 0)
+    assert fake_embedder.passages_seen == seen
+
+
+def test_touch_only_change_is_not_reextracted(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    os.utime(notes / "recipe.txt", ns=(1, 1_000_000_000_000))
+    report = idx.update()
+    assert (report.touched, report.updated, report.embedded) == (1, 0, 0)
+
+
+def test_edit_reindexes_only_that_file(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    (notes / "recipe.txt").write_text("Lentil stew with cumin and carrots.\n")
+    report = idx.update()
+    assert (report.updated, report.unchanged) == (1, 2)
+    assert idx.search("lentil cumin", strategy="keyword")[0].path == "recipe.txt"
+    assert not idx.search("tomato garlic basil", strategy="keyword")
+
+
+def test_rename_moves_without_embedding(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    os.rename(notes / "recipe.txt", notes / "soup.txt")
+    report = idx.update()
+    assert (report.renamed, report.added, report.deleted, report.embedded) == (1, 0, 0, 0)
+    assert idx.search("tomato soup", strategy="keyword")[0].path == "soup.txt"
+
+
+def test_deleted_file_leaves_the_index(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    os.remove(notes / "lease.md")
+    assert idx.update().deleted == 1
+    assert all(r.path != "lease.md" for r in idx.search("deposit refund"))
+    db = sqlite3.connect(idx.index_dir / "index.db")
+    assert db.execute("SELECT COUNT(*) FROM units_fts WHERE units_fts MATCH 'deposit'").fetchone()[0] == 0
+
+
+def test_scentignore_and_default_excludes(notes, fake_embedder):
+    (notes / ".scentignore").write_text("code/\n*.txt\n")
+    (notes / "node_modules").mkdir()
+    (notes / "node_modules" / "x.md").write_text("dependency readme")
+    (notes / ".hidden").mkdir()
+    (notes / ".hidden" / "y.md").write_text("secret")
+    idx, report = build(notes, fake_embedder)
+    assert report.added == 1
+    assert [r.path for r in idx.search("deposit readme secret tomato", match="or")] == ["lease.md"]
+
+
+def test_bad_file_is_skipped_and_retried(notes, fake_embedder):
+    (notes / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
+    idx, report = build(notes, fake_embedder)
+    assert report.added == 3
+    assert [p for p, _ in report.skipped] == ["broken.pdf"]
+    assert idx.status()["errors"][0]["path"] == "broken.pdf"
+    # retried next run, still skipped, still reported
+    assert [p for p, _ in idx.update().skipped] == ["broken.pdf"]
+
+
+def test_keyword_finds_id_and_code(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    assert idx.search("LD-2026-0417")[0].path == "lease.md"
+    assert idx.search("parse http header", strategy="keyword")[0].path == "code/http.py"
+
+
+def test_fuzzy_id_one_wrong_character(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    top = idx.search("LD-2026-0411", strategy="keyword")
+    assert top and top[0].path == "lease.md"
+
+
+def test_filters_exclude_before_fusion(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    only_code = idx.search("deposit refund tomato", filters=Filters.build(kinds=["code"]))
+    assert {r.path for r in only_code} <= {"code/http.py"}
+    in_path = idx.search("deposit", filters=Filters.build(path="code/"))
+    assert all(r.path.startswith("code/") for r in in_path)
+
+
+def test_explain_shows_each_list(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    r = idx.search("deposit refund", explain=True)[0]
+    assert r.path == "lease.md"
+    assert r.explain["keyword"]["rank"] == 1
+    assert r.explain["keyword"]["contribution"] == pytest.approx(1 / 61, abs=1e-6)
+    assert set(r.explain) == {"dense", "keyword"}
+
+
+def test_snippet_highlights_query_words(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    r = idx.search("deposit refund")[0]
+    assert [r.snippet[a:b].lower() for a, b in r.highlights] == ["deposit", "refund"]
+
+
+def test_empty_query_is_usage_error(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    with pytest.raises(UsageError):
+        idx.search("   ")
+
+
+def test_other_model_is_refused(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    idx.close()
+    with pytest.raises(IndexVersionError):
+        Index(notes)  # the default model differs from the fake one
+
+
+def test_newer_index_is_refused(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    idx.close()
+    db = sqlite3.connect(idx.index_dir / "index.db")
+    db.execute("INSERT INTO migrations VALUES ('m999_from_the_future', 0)")
+    db.commit()
+    with pytest.raises(IndexVersionError, match="newer"):
+        Index(notes, embedder=fake_embedder)

@@ -1,0 +1,84 @@
+import sqlite3
+
+from hypothesis import given, settings, strategies as st
+
+from scent.query import extra_tokens, id_tokens, is_id_like, match_expression, parse, split_identifier
+
+
+def _fts_db():
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(text, extra, "
+               "tokenize=\"porter unicode61 remove_diacritics 2 tokenchars '_'\")")
+    db.execute("INSERT INTO t VALUES ('Ticket LD-2026-0417: parseHttpHeader fails in read_file', ?)",
+               (extra_tokens("Ticket LD-2026-0417: parseHttpHeader fails in read_file"),))
+    return db
+
+
+DB = _fts_db()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text())
+def test_any_string_is_a_valid_match(text):
+    q = parse(text)
+    for mode in ("and", "or"):
+        expr = match_expression(q, mode)
+        if expr is not None:
+            DB.execute("SELECT rowid FROM t WHERE t MATCH ?", (expr,)).fetchall()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(['"', "'", "*", "(", ")", ":", "-", "^", "+", "NEAR", "AND", "OR", "NOT",
+                                 "{", "}", "a", "b", "1", " ", "\u200c", "\x00"]), max_size=20))
+def test_fts_operators_are_never_operators(tokens):
+    expr = match_expression(parse("".join(tokens)), "and")
+    if expr is not None:
+        DB.execute("SELECT rowid FROM t WHERE t MATCH ?", (expr,)).fetchall()
+
+
+def hits(query, mode="and"):
+    return DB.execute("SELECT rowid FROM t WHERE t MATCH ?", (match_expression(parse(query), mode),)).fetchall()
+
+
+def test_id_is_one_phrase_not_its_parts():
+    q = parse("LD-2026-0417")
+    assert q.ids == ("LD20260417",)
+    assert match_expression(q, "or") == '("LD 2026 0417" OR "LD20260417")'
+    assert hits("LD-2026-0417", "or")
+    assert hits("ld20260417")  # typed without dashes
+    assert not hits("LD-2026-0418", "or")  # parts alone never match under OR
+
+
+def test_identifiers_match_whole_and_by_parts():
+    assert hits("parseHttpHeader")
+    assert hits("read_file")
+    assert hits("http header parse")
+    assert hits("read file")
+
+
+def test_stopwords_dropped_unless_only_stopwords():
+    assert [t.text for t in parse("where is the lease").terms] == ["lease"]
+    assert [t.text for t in parse("the who").terms] == ["the", "who"]
+    assert [t.text for t in parse("where is the lease", stopwords=False).terms] == ["where", "is", "the", "lease"]
+
+
+def test_empty_and_punctuation_only():
+    assert match_expression(parse(""), "and") is None
+    assert match_expression(parse("?!  ***"), "or") is None
+
+
+def test_id_like():
+    for s in ("LD-2026-0417", "58-QX-2210", "8f3a21", "INV-00042", "100234", "K7Q2ZP"):
+        assert is_id_like(s), s
+    for s in ("2026", "hello", "mp3", "state-of-the-art", "12"):
+        assert not is_id_like(s), s
+
+
+def test_split_identifier():
+    assert split_identifier("parseHttpHeader") == ["parse", "http", "header"]
+    assert split_identifier("XMLHttpRequest") == ["xml", "http", "request"]
+    assert split_identifier("read_file") == ["read", "file"]
+
+
+def test_id_tokens_normalised():
+    assert id_tokens("ticket LD-2026-0417, plate 58-QX-2210 in 2026") == "LD20260417 58QX2210"
