@@ -23,8 +23,8 @@ class Limits:
     max_image_pixels: int = 100_000_000  # larger images keep only their name/EXIF unit
 
 
-def _mb(n: int) -> str:
-    return f"{n / (1024 * 1024):.1f} MB"
+def _size(n: int) -> str:
+    return f"{n / 1024 / 1024:.1f} MB" if n >= 1024 * 1024 else f"{n / 1024:.1f} KB"
 
 
 def read_bytes(path: str, limits: Limits) -> bytes:
@@ -32,13 +32,13 @@ def read_bytes(path: str, limits: Limits) -> bytes:
     too_big = "text file is {size}, over the {limit} limit; raise max_text_bytes or add it to .scentignore"
     size = os.stat(path).st_size
     if size > limits.max_text_bytes:
-        raise ExtractError(path, too_big.format(size=_mb(size), limit=_mb(limits.max_text_bytes)))
+        raise ExtractError(path, too_big.format(size=_size(size), limit=_size(limits.max_text_bytes)))
     with open(path, "rb") as f:
         # Read one byte past the limit: the file may have grown since stat.
         raw = f.read(limits.max_text_bytes + 1)
     if len(raw) > limits.max_text_bytes:
-        raise ExtractError(path, too_big.format(size=f"over {_mb(len(raw) - 1)}",
-                                                limit=_mb(limits.max_text_bytes)))
+        raise ExtractError(path, too_big.format(size=f"over {_size(len(raw) - 1)}",
+                                                limit=_size(limits.max_text_bytes)))
     utf16 = raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
     if not utf16 and b"\0" in raw[:_SNIFF_BYTES]:
         raise ExtractError(path, "binary data in a text file (NUL bytes in the first 8 KB); "

@@ -19,18 +19,22 @@ NAMES = ("makefile", "gnumakefile", "dockerfile", "containerfile", "justfile", "
 
 # Definitions that start in column 0: a cheap stand-in for a parser that still cuts
 # most files where a person would. Group 1 is the name. Languages not listed stay whole.
-_JS = r"^(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?\s+|class\s+|(?:const|let|var)\s+(?=\w+\s*=\s*(?:async\s*)?(?:\(|function|\w+\s*=>)))(\w+)"
+_JS = (r"^(?:export\s+)?(?:default\s+)?(?:async\s+)?"
+       r"(?:function\*?\s+|class\s+|(?:const|let|var)\s+(?=\w+\s*=\s*(?:async\s*)?(?:\(|function|\w+\s*=>)))"
+       r"(\w+)")
 _INI = r"^\[+\s*([^\]\n]+?)\s*\]+"
 _DEFINITIONS = {
     ".py": r"^(?:async\s+def|def|class)\s+(\w+)",
     ".js": _JS, ".mjs": _JS, ".cjs": _JS, ".jsx": _JS, ".ts": _JS, ".tsx": _JS,
     ".go": r"^(?:func\s+(?:\([^)]*\)\s*)?|type\s+)(\w+)",
-    ".rs": r"^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:fn|struct|enum|trait|mod|impl(?:<[^>]*>)?)\s+([\w:]+)",
+    ".rs": (r"^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?"
+            r"(?:fn|struct|enum|trait|mod|impl(?:<[^>]*>)?)\s+([\w:]+)"),
     ".rb": r"^(?:def|class|module)\s+([\w.:]+)",
     ".php": r"^(?:function|(?:abstract\s+|final\s+)?class|interface|trait)\s+(\w+)",
     ".lua": r"^(?:local\s+)?function\s+([\w.:]+)",
     ".sh": r"^(?:function\s+)?(\w+)\s*\(\)", ".bash": r"^(?:function\s+)?(\w+)\s*\(\)",
-    ".sql": r"(?i)^create\s+(?:or\s+replace\s+)?(?:table|view|function|procedure|index|trigger)\s+(?:if\s+not\s+exists\s+)?([\w.\"]+)",
+    ".sql": (r"(?i)^create\s+(?:or\s+replace\s+)?(?:table|view|function|procedure|index|trigger)\s+"
+             r"(?:if\s+not\s+exists\s+)?([\w.\"]+)"),
     ".ini": _INI, ".cfg": _INI, ".toml": _INI, ".conf": _INI,
 }
 _PATTERNS = {ext: re.compile(p, re.MULTILINE) for ext, p in _DEFINITIONS.items()}

@@ -4,70 +4,115 @@ from __future__ import annotations
 import re
 import warnings
 
-from bs4 import BeautifulSoup, Comment, MarkupResemblesLocatorWarning, XMLParsedAsHTMLWarning
+from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning, XMLParsedAsHTMLWarning
 from bs4.builder import ParserRejectedMarkup
+from bs4.element import PreformattedString, Tag
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from .base import Limits, joined, read_bytes
+from .base import Limits, decode, joined, read_bytes
 
 EXTENSIONS = (".html", ".htm", ".xhtml")
 
 # Never shown to a reader, or (nav) shown on every page of a site, so it would make
 # all pages look alike to search.
-_INVISIBLE = ["script", "style", "noscript", "nav", "head", "svg", "template", "iframe",
-              "object", "canvas", "button", "select"]
-_BLOCKS = ["address", "article", "aside", "blockquote", "br", "dd", "details", "div", "dl",
+_INVISIBLE = {"script", "style", "noscript", "nav", "head", "svg", "template", "iframe",
+              "object", "canvas", "button", "select"}
+_BLOCKS = {"address", "article", "aside", "blockquote", "br", "dd", "details", "div", "dl",
            "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
            "h5", "h6", "header", "hr", "li", "main", "ol", "p", "pre", "section", "summary",
-           "table", "tr", "ul", "caption"]
-_HEADINGS = ["h1", "h2", "h3"]
-_CUT = "\x1e"  # marks where a heading starts; removed from the source first so it is ours alone
-_SPACES = re.compile(r"[^\S\n]+")
+           "table", "tr", "ul", "caption"}
+_HEADINGS = {"h1", "h2", "h3"}
+_CELLS = {"td", "th"}
+# Markers for a heading's start and a block's edge, removed from the source first so they
+# are ours alone. Source newlines are just spaces in HTML; only block edges become newlines.
+_CUT, _BREAK = "\x1e", "\x1f"
+_SPACES = re.compile(r"[^\S\x1e\x1f]+")  # \s alone would also eat the markers
 
 
 def _normalise(text: str) -> str:
-    lines = (_SPACES.sub(" ", line).strip() for line in text.split("\n"))
+    lines = (line.strip() for line in _SPACES.sub(" ", text).split(_BREAK))
     return "\n".join(line for line in lines if line)
+
+
+_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", re.IGNORECASE)
+# Browsers read these labels as windows-1252, and so do pages written for them.
+_AS_CP1252 = {"iso-8859-1", "latin-1", "latin1", "ascii", "us-ascii"}
+
+
+def _decode(raw: bytes) -> tuple[str, str]:
+    """The page's declared charset when it fits the bytes, else the usual text fallbacks.
+    Done here rather than by BeautifulSoup, whose guessing logs to the root logger."""
+    declared = _CHARSET.search(raw[:4096])
+    if declared:
+        charset = declared.group(1).decode("ascii").lower()
+        charset = "cp1252" if charset in _AS_CP1252 else charset
+        try:
+            text = raw.decode(charset).lstrip("\ufeff")
+            return text.replace("\r\n", "\n").replace("\r", "\n"), charset
+        except (LookupError, UnicodeDecodeError):
+            pass
+    return decode(raw)
 
 
 def _words(element) -> str:
     return " ".join(element.get_text(" ").split())
 
 
-def _parse(path: str, raw: bytes) -> BeautifulSoup:
+def _parse(path: str, page: str) -> BeautifulSoup:
     # html.parser is the standard library's: no extra dependency, and forgiving enough.
-    # Given bytes, BeautifulSoup honours the page's declared charset.
     with warnings.catch_warnings():
         # Its hints (a page that looks like a file name, XHTML) are for programmers, not users.
         warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
         try:
-            return BeautifulSoup(raw, "html.parser")
+            return BeautifulSoup(page, "html.parser")
         except (ParserRejectedMarkup, RecursionError) as e:
             raise ExtractError(path, f"HTML the parser cannot read ({e}); "
                                      "fix the page or add it to .scentignore") from e
 
 
+def _visible_pieces(soup: BeautifulSoup) -> tuple[list[str], list[str]]:
+    """The visible strings with _BREAK at block edges, _CUT before each h1-h3, " | " between
+    table cells; and the heading titles in order. One pass over the tree without changing
+    it (inserting into a page with 60,000 children is quadratic) and without recursion
+    (pages nest deeper than Python's stack)."""
+    pieces, titles = [], []
+    stack = [[iter(soup.contents), "", 0]]  # [children, what ends this element, cells seen]
+    while stack:
+        frame = stack[-1]
+        node = next(frame[0], None)
+        if node is None:
+            pieces.append(stack.pop()[1])
+        elif isinstance(node, Tag):
+            if node.name in _INVISIBLE or node.has_attr("hidden"):
+                continue
+            if node.name in _HEADINGS:
+                pieces.append(_CUT)
+                titles.append(_words(node))
+            if node.name in _CELLS:
+                pieces.append(" | " if frame[2] else "")
+                frame[2] += 1
+            block = node.name in _BLOCKS
+            pieces.append(_BREAK if block else "")
+            stack.append([iter(node.contents), _BREAK if block else "", 0])
+        elif not isinstance(node, PreformattedString):  # comments, doctype, CDATA
+            pieces.append(str(node))
+    return pieces, titles
+
+
+def _title(soup: BeautifulSoup) -> str:
+    # An <svg> may hold a <title> of its own, before or instead of the page's.
+    for title in soup.find_all("title"):
+        if title.find_parent("svg") is None:
+            return _words(title)
+    return ""
+
+
 def extract(path: str, limits: Limits) -> Extracted:
-    soup = _parse(path, read_bytes(path, limits).replace(_CUT.encode(), b""))
-    title = _words(soup.title) if soup.title else ""
-    for element in soup.find_all(_INVISIBLE):
-        element.decompose()
-    for element in soup.find_all(hidden=True):
-        element.decompose()
-    for comment in soup.find_all(string=lambda s: isinstance(s, Comment)):
-        comment.extract()
-    for row in soup.find_all("tr"):
-        for cell in row.find_all(["td", "th"], recursive=False)[1:]:
-            cell.insert_before(" | ")
-    for block in soup.find_all(_BLOCKS):
-        block.insert_before("\n")
-        block.insert_after("\n")
-    headings = [_words(h) for h in soup.find_all(_HEADINGS)]
-    for heading in soup.find_all(_HEADINGS):
-        heading.insert_before(_CUT)
-    before, *parts = soup.get_text().split(_CUT)
-    sections = joined([("", _normalise(before)), *zip(headings, map(_normalise, parts))], "html")
-    return Extracted(kind="html", sections=sections, title=title,
-                     meta={"encoding": soup.original_encoding or "utf-8"})
+    page, encoding = _decode(read_bytes(path, limits))
+    soup = _parse(path, page.replace(_CUT, "").replace(_BREAK, ""))
+    pieces, titles = _visible_pieces(soup)
+    before, *parts = "".join(pieces).split(_CUT)
+    sections = joined([("", _normalise(before)), *zip(titles, map(_normalise, parts))], "html")
+    return Extracted(kind="html", sections=sections, title=_title(soup), meta={"encoding": encoding})

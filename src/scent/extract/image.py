@@ -89,8 +89,10 @@ def extract(path: str, limits: Limits) -> Extracted:
     size, taken, camera = None, None, ""
     try:
         with warnings.catch_warnings():
-            # Pillow warns of huge images; max_image_pixels is our own answer to that.
+            # Pillow warns of huge images (max_image_pixels is our answer to that) and of
+            # damaged EXIF (the picture is still indexed); neither helps the person indexing.
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            warnings.simplefilter("ignore", UserWarning)
             with Image.open(path) as img:
                 size, meta["format"] = img.size, img.format
                 meta["too_large"] = size[0] * size[1] > limits.max_image_pixels

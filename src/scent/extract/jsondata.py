@@ -21,21 +21,21 @@ def _scalar(value) -> str:
     return str(value)
 
 
-def flatten(value, path: str = "", skip: frozenset | set = frozenset()) -> Iterator[str]:
+def _flatten(value, path: str = "", skip: frozenset | set = frozenset()) -> Iterator[str]:
     """Lines "a.b[0].c: value". A list of plain values stays on one line ("tags: x, y")."""
     if isinstance(value, dict):
         if not value:
             yield f"{path}: {{}}" if path else "{}"
         for key, item in value.items():
             if key not in skip:
-                yield from flatten(item, f"{path}.{key}" if path else str(key), skip)
+                yield from _flatten(item, f"{path}.{key}" if path else str(key), skip)
     elif isinstance(value, list):
         if all(not isinstance(item, (dict, list)) for item in value):
             inline = ", ".join(map(_scalar, value)) if value else "[]"
             yield f"{path}: {inline}" if path else inline
         else:
             for i, item in enumerate(value):
-                yield from flatten(item, f"{path}[{i}]", skip)
+                yield from _flatten(item, f"{path}[{i}]", skip)
     else:
         yield f"{path}: {_scalar(value)}" if path else _scalar(value)
 
@@ -68,7 +68,7 @@ def extract(path: str, limits: Limits) -> Extracted:
     try:
         if ext in (".jsonl", ".ndjson"):
             # One line per record, so a record's fields stay together when chunked.
-            lines = [" ".join("; ".join(flatten(record, skip=skip)).split())
+            lines = [" ".join("; ".join(_flatten(record, skip=skip)).split())
                      for record in _records(path, text)]
             parts = _groups(name, lines, "records")
         else:
@@ -78,10 +78,10 @@ def extract(path: str, limits: Limits) -> Extracted:
                 raise ExtractError(path, f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}; "
                                          "fix the file or add it to .scentignore") from e
             if isinstance(data, list) and any(isinstance(item, (dict, list)) for item in data):
-                items = ["\n".join(flatten(item, f"[{i}]", skip)) for i, item in enumerate(data)]
+                items = ["\n".join(_flatten(item, f"[{i}]", skip)) for i, item in enumerate(data)]
                 parts = _groups(name, items, "items")
             else:
-                parts = [(name, "\n".join(flatten(data, skip=skip)))]
+                parts = [(name, "\n".join(_flatten(data, skip=skip)))]
     except RecursionError as e:
         raise ExtractError(path, "JSON nested too deeply to read; add it to .scentignore") from e
     return Extracted(kind="json", sections=joined(parts, "json"), title=name,

@@ -15,7 +15,8 @@ from .base import Limits, joined
 EXTENSIONS = (".docx",)
 # python-docx reports a damaged or foreign file through whichever layer noticed:
 # the zip reader, the package parts, or the XML parser (lxml's errors are SyntaxErrors).
-_DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, SyntaxError, OpcError)
+_DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, SyntaxError, OpcError,
+            NotImplementedError)  # zipfile: a compression method or version it cannot read
 
 
 def _is_heading(paragraph) -> bool:

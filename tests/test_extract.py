@@ -1,0 +1,560 @@
+"""The extraction stage on small real files made here: every kind, and the bad files people have."""
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from datetime import datetime, timezone
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scent.errors import ExtractError
+from scent.extract import EXTRACTORS, Limits, extract, file_kind
+from scent.extract.base import SECTION_SEPARATOR, name_words
+from scent.units import FILE_KINDS, UNIT_KINDS
+
+
+def write(path, content) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, str):
+        path.write_text(content, encoding="utf-8", newline="")
+    else:
+        path.write_bytes(content)
+    return str(path)
+
+
+def joined_text(extracted) -> str:
+    return SECTION_SEPARATOR.join(s.text for s in extracted.sections)
+
+
+def assert_starts_map_back(full: str, extracted) -> None:
+    for section in extracted.sections:
+        assert full[section.start:section.start + len(section.text)] == section.text
+
+
+# ---------------------------------------------------------------- fixtures that build real files
+
+@pytest.fixture
+def three_page_pdf(tmp_path):
+    from fpdf import FPDF
+    pdf = FPDF()
+    pdf.set_title("Field Notes")
+    for text in ("Alpha lighthouse keeper", "Bravo harbour tides", "Charlie storm warning"):
+        pdf.add_page()
+        pdf.set_font("helvetica", size=14)
+        pdf.cell(text=text)
+    path = tmp_path / "notes.pdf"
+    pdf.output(str(path))
+    return str(path)
+
+
+@pytest.fixture
+def encrypted_pdf(tmp_path):
+    from fpdf import FPDF
+    pdf = FPDF()
+    pdf.set_encryption(owner_password="owner", user_password="user")
+    pdf.add_page()
+    pdf.set_font("helvetica", size=14)
+    pdf.cell(text="secret plans")
+    path = tmp_path / "locked.pdf"
+    pdf.output(str(path))
+    return str(path)
+
+
+@pytest.fixture
+def word_file(tmp_path):
+    import docx
+    document = docx.Document()
+    document.add_paragraph("Prepared for the harbour board.")
+    document.add_heading("Budget 2025", level=1)
+    document.add_paragraph("Spending rose because of the storm.")
+    table = document.add_table(rows=2, cols=3)
+    for row, values in zip(table.rows, [("Item", "Cost", "Owner"), ("Lamp", "120", "Ann")]):
+        for cell, value in zip(row.cells, values):
+            cell.text = value
+    document.add_paragraph("After the table.")
+    document.add_heading("Staff", level=2)
+    document.add_paragraph("Two keepers on rotation.")
+    path = tmp_path / "report.docx"
+    document.save(str(path))
+    return str(path)
+
+
+def make_jpeg(path, size=(64, 48), date="2025:07:14 19:32:00", offset=None) -> str:
+    from PIL import Image
+    path.parent.mkdir(parents=True, exist_ok=True)
+    img = Image.new("RGB", size, "navy")
+    exif = Image.Exif()
+    exif[0x010F] = "Acme"
+    exif[0x0110] = "X100"
+    exif.get_ifd(0x8769)[0x9003] = date
+    if offset:
+        exif.get_ifd(0x8769)[0x9011] = offset
+    img.save(path, exif=exif)
+    return str(path)
+
+
+# ---------------------------------------------------------------- registry and dispatch
+
+def test_registry_covers_every_file_kind_and_only_unit_kinds_come_out():
+    assert sorted(EXTRACTORS) == sorted(FILE_KINDS)
+    assert set(FILE_KINDS) - {"pdf"} <= set(UNIT_KINDS) and "pdf_page" in UNIT_KINDS
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("notes.txt", "text"), ("README.md", "text"), ("a/b/guide.RST", "text"), ("journal.org", "text"),
+    ("README", "text"), ("main.py", "code"), ("app.tsx", "code"), ("Makefile", "code"),
+    ("docker/Dockerfile", "code"), ("config.yaml", "code"), ("setup.cfg", "code"),
+    ("page.html", "html"), ("page.HTM", "html"), ("data.csv", "csv"), ("data.tsv", "csv"),
+    ("x.json", "json"), ("log.jsonl", "json"), ("map.geojson", "json"), ("r.docx", "docx"),
+    ("paper.pdf", "pdf"), ("IMG_4120.JPG", "image"), ("shot.png", "image"), ("a.webp", "image"),
+    ("archive.tar.gz", None), ("old.doc", None), (".env", None), ("secrets.env", None),
+    ("noext", None), ("movie.mp4", None),
+])
+def test_file_kind_by_name(name, kind):
+    assert file_kind(name) == kind
+
+
+def test_limits_defaults_and_frozen():
+    limits = Limits()
+    assert (limits.max_text_bytes, limits.max_pdf_pages, limits.max_image_pixels) == (
+        50 * 1024 * 1024, 2000, 100_000_000)
+    with pytest.raises(AttributeError):
+        limits.max_pdf_pages = 1
+
+
+@pytest.mark.parametrize("name, words", [
+    ("IMG_4120", "IMG 4120"), ("lighthouse-sunset", "lighthouse sunset"),
+    ("BeachDay2", "Beach Day 2"), ("été 2024", "été 2024"), ("DSC01234", "DSC 01234"),
+])
+def test_name_words(name, words):
+    assert name_words(name) == words
+
+
+# ---------------------------------------------------------------- text
+
+def test_plain_text_is_one_section(tmp_path):
+    path = write(tmp_path / "notes.txt", "\n\nFirst line.\nSecond line.\n\n")
+    result = extract(path)
+    assert result.kind == "text"
+    assert [(s.kind, s.text, s.start) for s in result.sections] == [("text", "First line.\nSecond line.", 2)]
+
+
+def test_markdown_sections_per_heading(tmp_path):
+    source = ("---\ntitle: x\n---\nIntro words.\n\n# Lighthouses\nTall towers.\n\n"
+              "```\n# not a heading\n```\n\nSetext Title\n============\nBody two.\n\n## Tides ##\nTwice a day.\n")
+    path = write(tmp_path / "guide.md", source)
+    result = extract(path)
+    assert [s.title for s in result.sections] == ["", "Lighthouses", "Setext Title", "Tides"]
+    assert result.title == "Lighthouses"
+    lighthouses = result.sections[1]
+    assert lighthouses.text.startswith("# Lighthouses\nTall towers.")
+    assert "# not a heading" in lighthouses.text  # fenced code stays in its section
+    assert result.sections[3].text == "## Tides ##\nTwice a day."
+    assert_starts_map_back(source, result)
+
+
+def test_org_headings(tmp_path):
+    path = write(tmp_path / "journal.org", "* Monday\nrain\n** Evening\nclear sky\n")
+    assert [s.title for s in extract(path).sections] == ["Monday", "Evening"]
+
+
+def test_text_decoding_bom_crlf_and_cp1252(tmp_path):
+    bom = extract(write(tmp_path / "bom.txt", b"\xef\xbb\xbfcaf\xc3\xa9\r\nnext\r\n"))
+    assert bom.sections[0].text == "café\nnext"
+    assert bom.meta["encoding"] == "utf-8"
+    legacy = extract(write(tmp_path / "legacy.txt", "naïve café – “quoted”".encode("cp1252")))
+    assert legacy.sections[0].text == "naïve café – “quoted”"
+    assert legacy.meta["encoding"] == "cp1252"
+    utf16 = extract(write(tmp_path / "wide.txt", "wide text".encode("utf-16")))
+    assert utf16.sections[0].text == "wide text"
+
+
+def test_empty_text_file_has_no_sections(tmp_path):
+    assert extract(write(tmp_path / "empty.txt", "")).sections == []
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["# Head", "## Sub two", "text here", "", "```", "===", "---",
+                                 "  indented", "Plain"]), max_size=30))
+def test_markdown_sections_always_map_back(tmp_path, lines):
+    source = "\n".join(lines)
+    result = extract(write(tmp_path / "prop.md", source))
+    assert_starts_map_back(source, result)
+    starts = [s.start for s in result.sections]
+    assert starts == sorted(starts)
+
+
+# ---------------------------------------------------------------- code
+
+def test_python_split_at_top_level_definitions(tmp_path):
+    source = ('"""Module doc."""\nimport os\n\n\n@cache\ndef load(path):\n    # indented comment\n'
+              "    return path\n\n\n# Where things live.\nclass Store:\n    def put(self):\n        pass\n\n\n"
+              "async def main():\n    pass\n")
+    path = write(tmp_path / "store.py", source)
+    result = extract(path)
+    assert result.kind == "code" and result.title == "store.py"
+    assert [s.title for s in result.sections] == ["store.py", "load", "Store", "main"]
+    assert result.sections[1].text.startswith("@cache\ndef load(path):")
+    assert result.sections[2].text.startswith("# Where things live.\nclass Store:")
+    assert all(s.kind == "code" for s in result.sections)
+    assert_starts_map_back(source, result)
+
+
+def test_javascript_and_config_sections(tmp_path):
+    js = "import x from 'y';\n\nexport function render(a) {\n  return a;\n}\n\nconst add = (a, b) => a + b;\n"
+    assert [s.title for s in extract(write(tmp_path / "ui.js", js)).sections] == ["ui.js", "render", "add"]
+    toml = '[project]\nname = "scent"\n\n[tool.pytest.ini_options]\nmarkers = []\n'
+    assert [s.title for s in extract(write(tmp_path / "pyproject.toml", toml)).sections] == [
+        "project", "tool.pytest.ini_options"]
+    yaml = "name: ci\non: push\n"
+    assert [(s.title, s.text) for s in extract(write(tmp_path / "ci.yaml", yaml)).sections] == [
+        ("ci.yaml", "name: ci\non: push")]
+    make = extract(write(tmp_path / "Makefile", "all:\n\tpytest\n"))
+    assert make.kind == "code" and make.sections[0].title == "Makefile"
+
+
+@pytest.mark.parametrize("name, source, titles", [
+    ("main.go", "package main\n\n// Serve answers.\nfunc (s *S) Serve() {}\n\ntype Config struct{}\n",
+     ["main.go", "Serve", "Config"]),
+    ("lib.rs", "use std::io;\n\n#[derive(Debug)]\npub struct Page;\n\nimpl<T> Page {}\nfn main() {}\n",
+     ["lib.rs", "Page", "Page", "main"]),
+    ("schema.sql", "-- pages\nCREATE TABLE IF NOT EXISTS pages (id int);\ncreate view v as select 1;\n",
+     ["pages", "v"]),
+    ("deploy.sh", "#!/bin/sh\nset -e\n\nbuild() {\n  make\n}\n", ["deploy.sh", "build"]),
+])
+def test_other_languages_split_at_definitions(tmp_path, name, source, titles):
+    result = extract(write(tmp_path / name, source))
+    assert [s.title for s in result.sections] == titles
+    assert_starts_map_back(source, result)
+
+
+# ---------------------------------------------------------------- html
+
+HTML = """<!doctype html><html><head><title>  Harbour   Guide </title>
+<style>.x { color: red }</style><script>var secretScript = 1;</script></head>
+<body><nav><a href="/">Home</a> <a href="/menu">MenuLink</a></nav>
+<p>Welcome   to the
+harbour.</p><!-- hidden comment -->
+<h1>Lighthouses</h1><p>Tall <b>white</b> towers.</p><div hidden>not shown</div>
+<noscript>enable js</noscript>
+<h2>Tides</h2><table><tr><th>Time</th><th>Height</th></tr><tr><td>06:00</td><td>3.2 m</td></tr></table>
+<template><p>template text</p></template><svg><text>svg words</text></svg>
+<script>console.log("late script")</script></body></html>"""
+
+
+def test_html_visible_text_in_sections(tmp_path):
+    result = extract(write(tmp_path / "guide.html", HTML))
+    assert result.kind == "html" and result.title == "Harbour Guide"
+    assert [(s.title, s.text) for s in result.sections] == [
+        ("", "Welcome to the harbour."),
+        ("Lighthouses", "Lighthouses\nTall white towers."),
+        ("Tides", "Tides\nTime | Height\n06:00 | 3.2 m"),
+    ]
+    everything = joined_text(result)
+    for invisible in ("secretScript", "color: red", "MenuLink", "hidden comment", "not shown",
+                      "enable js", "template text", "svg words", "late script"):
+        assert invisible not in everything
+    assert_starts_map_back(everything, result)
+
+
+def test_html_svg_title_nested_hiding_and_deep_nesting(tmp_path):
+    page = ("<html><body><svg><title>icon</title></svg><nav><svg><script>x()</script></svg></nav>"
+            "<div hidden><p hidden>gone</p></div><h3>Only</h3>" + "<div>" * 5000 + "deep words"
+            + "</div>" * 5000 + "</body></html>")
+    result = extract(write(tmp_path / "odd.html", page))
+    assert result.title == ""
+    assert [(s.title, s.text) for s in result.sections] == [("Only", "Only\ndeep words")]
+
+
+def test_html_declared_charset(tmp_path):
+    page = '<html><head><meta charset="windows-1252"></head><body><p>café</p></body></html>'
+    result = extract(write(tmp_path / "old.htm", page.encode("cp1252")))
+    assert result.sections[0].text == "café"
+
+
+# ---------------------------------------------------------------- csv
+
+def test_csv_groups_of_25_rows_each_led_by_the_header(tmp_path):
+    lines = ["name,city,age"] + [f"person{i},Brest,{20 + i}" for i in range(1, 61)]
+    result = extract(write(tmp_path / "people.csv", "\n".join(lines) + "\n"))
+    assert result.kind == "csv"
+    assert [s.title for s in result.sections] == [
+        "people.csv rows 1-25", "people.csv rows 26-50", "people.csv rows 51-60"]
+    for section in result.sections:
+        assert section.text.split("\n")[0] == "name | city | age"
+    assert result.sections[0].text.split("\n")[1] == "person1 | Brest | 21"
+    assert result.sections[2].text.split("\n")[-1] == "person60 | Brest | 80"
+    assert len(result.sections[1].text.split("\n")) == 26
+    assert_starts_map_back(joined_text(result), result)
+
+
+def test_csv_sniffs_semicolons_and_reads_tsv(tmp_path):
+    semi = extract(write(tmp_path / "euro.csv", 'item;price\n"lamp, brass";3,50\noil;1,20\n'))
+    assert semi.meta["delimiter"] == ";"
+    assert semi.sections[0].text == "item | price\nlamp, brass | 3,50\noil | 1,20"
+    tsv = extract(write(tmp_path / "t.tsv", "a\tb\n1\t2\n"))
+    assert tsv.sections[0].text == "a | b\n1 | 2"
+
+
+# ---------------------------------------------------------------- json
+
+def test_json_flattened_to_key_paths(tmp_path):
+    data = {"name": "scent", "owner": {"login": "ann", "active": True}, "tags": ["search", "local"],
+            "releases": [{"v": 1}, {"v": 2, "notes": None}], "empty": {}}
+    result = extract(write(tmp_path / "repo.json", json.dumps(data)))
+    assert result.kind == "json"
+    assert result.sections[0].text.split("\n") == [
+        "name: scent", "owner.login: ann", "owner.active: true", "tags: search, local",
+        "releases[0].v: 1", "releases[1].v: 2", "releases[1].notes: null", "empty: {}"]
+
+
+def test_json_top_level_list_grouped_and_jsonl_one_line_per_record(tmp_path):
+    items = [{"id": i, "name": f"n{i}"} for i in range(30)]
+    listed = extract(write(tmp_path / "items.json", json.dumps(items)))
+    assert [s.title for s in listed.sections] == ["items.json items 1-25", "items.json items 26-30"]
+    assert listed.sections[1].text.startswith("[25].id: 25\n[25].name: n25")
+    records = "\n".join(json.dumps({"id": i, "msg": "line\nbreak", "tags": ["a"]}) for i in range(3))
+    lines = extract(write(tmp_path / "events.jsonl", records + "\n\n"))
+    assert lines.sections[0].text.split("\n") == [
+        f"id: {i}; msg: line break; tags: a" for i in range(3)]
+
+
+def test_geojson_skips_coordinates(tmp_path):
+    feature = {"type": "Feature", "properties": {"name": "Phare du Petit Minou"},
+               "geometry": {"type": "Point", "coordinates": [-4.615, 48.337]}}
+    text = extract(write(tmp_path / "place.geojson", json.dumps(feature))).sections[0].text
+    assert "properties.name: Phare du Petit Minou" in text
+    assert "48.337" not in text
+
+
+# ---------------------------------------------------------------- docx
+
+def test_docx_order_headings_and_tables(word_file):
+    result = extract(word_file)
+    assert result.kind == "docx" and result.title == "Budget 2025"
+    assert [s.title for s in result.sections] == ["", "Budget 2025", "Staff"]
+    assert result.sections[1].text.split("\n") == [
+        "Budget 2025", "Spending rose because of the storm.", "Item | Cost | Owner", "Lamp | 120 | Ann",
+        "After the table."]
+    assert result.sections[2].text == "Staff\nTwo keepers on rotation."
+    assert all(s.kind == "docx" for s in result.sections)
+    assert_starts_map_back(joined_text(result), result)
+
+
+def test_docx_merged_cells_once(tmp_path):
+    import docx
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=3)
+    table.cell(0, 0).merge(table.cell(0, 2)).text = "Quarter"
+    for cell, value in zip(table.rows[1].cells, ("Q1", "Q2", "Q3")):
+        cell.text = value
+    path = tmp_path / "merged.docx"
+    document.save(str(path))
+    assert extract(str(path)).sections[0].text == "Quarter\nQ1 | Q2 | Q3"
+
+
+def test_docx_title_from_core_properties(tmp_path):
+    import docx
+    document = docx.Document()
+    document.core_properties.title = "Harbour Report"
+    document.add_paragraph("No headings here.")
+    path = tmp_path / "titled.docx"
+    document.save(str(path))
+    result = extract(str(path))
+    assert result.title == "Harbour Report"
+    assert [(s.title, s.text) for s in result.sections] == [("", "No headings here.")]
+
+
+# ---------------------------------------------------------------- pdf
+
+def test_pdf_one_section_per_page(three_page_pdf):
+    result = extract(three_page_pdf)
+    assert result.kind == "pdf" and result.title == "Field Notes"
+    assert [(s.kind, s.page, s.start, s.text) for s in result.sections] == [
+        ("pdf_page", 1, 0, "Alpha lighthouse keeper"),
+        ("pdf_page", 2, 0, "Bravo harbour tides"),
+        ("pdf_page", 3, 0, "Charlie storm warning"),
+    ]
+    assert result.meta["page_count"] == 3 and result.meta["truncated"] is False
+
+
+def test_pdf_page_limit_truncates(three_page_pdf):
+    result = extract(three_page_pdf, Limits(max_pdf_pages=2))
+    assert [s.page for s in result.sections] == [1, 2]
+    assert result.meta == {"page_count": 3, "truncated": True}
+
+
+def test_pdf_blank_page_keeps_its_section(tmp_path):
+    from fpdf import FPDF
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.cell(text="second page")
+    path = tmp_path / "scan.pdf"
+    pdf.output(str(path))
+    result = extract(str(path))
+    assert [(s.page, s.text) for s in result.sections] == [(1, ""), (2, "second page")]
+
+
+# ---------------------------------------------------------------- images
+
+def test_jpeg_exif_words_and_date(tmp_path):
+    path = make_jpeg(tmp_path / "Holidays 2025" / "brittany_coast" / "lighthouse-sunset.jpg")
+    result = extract(path)
+    assert result.kind == "image" and result.title == "lighthouse-sunset.jpg"
+    [section] = result.sections
+    assert section.kind == "image" and section.start == 0
+    lines = section.text.split("\n")
+    assert lines[0] == "lighthouse sunset"
+    assert lines[1].endswith("Holidays 2025 brittany coast")
+    assert "taken 14 July 2025 (2025-07-14)" in lines
+    assert "camera Acme X100" in lines
+    assert "64x48" in lines
+    assert result.date == datetime(2025, 7, 14, 19, 32, tzinfo=timezone.utc).timestamp()
+    assert result.meta["width"] == 64 and result.meta["too_large"] is False
+
+
+def test_jpeg_exif_offset_is_honoured(tmp_path):
+    result = extract(make_jpeg(tmp_path / "IMG_4120.jpeg", offset="+02:00"))
+    assert result.sections[0].text.startswith("IMG 4120\n")
+    assert result.date == datetime(2025, 7, 14, 17, 32, tzinfo=timezone.utc).timestamp()
+
+
+def test_jpeg_with_trailing_data_is_still_read(tmp_path):
+    path = make_jpeg(tmp_path / "motion.jpg")
+    with open(path, "ab") as f:
+        f.write(b"ftypmp42" + bytes(3000))  # phones append a video after the picture
+    assert extract(path).date is not None
+
+
+def test_image_without_exif_and_too_large(tmp_path):
+    from PIL import Image
+    path = tmp_path / "diagram.png"
+    Image.new("RGB", (40, 30), "white").save(path)
+    plain = extract(str(path))
+    assert plain.date is None and "40x30" in plain.sections[0].text
+    big = extract(str(path), Limits(max_image_pixels=100))
+    assert big.meta["too_large"] is True
+    assert big.sections[0].text.startswith("diagram")
+
+
+# ---------------------------------------------------------------- bad input: always ExtractError
+
+def reason_of(path, limits=Limits()) -> str:
+    with pytest.raises(ExtractError) as caught:
+        extract(path, limits)
+    assert caught.value.path == str(path)
+    assert "\n" not in caught.value.reason
+    return caught.value.reason
+
+
+def test_corrupt_pdf(tmp_path):
+    reason = reason_of(write(tmp_path / "bad.pdf", b"%PDF-1.4\n" + b"garbage " * 200))
+    assert reason.startswith("unreadable PDF (") and "PDFium: Data format error" in reason
+
+
+def test_truncated_pdf(tmp_path, three_page_pdf):
+    data = open(three_page_pdf, "rb").read()
+    reason = reason_of(write(tmp_path / "cut.pdf", data[:len(data) // 2]))
+    assert reason.startswith("unreadable PDF (") and "cut short" in reason
+
+
+def test_encrypted_pdf(encrypted_pdf):
+    assert reason_of(encrypted_pdf) == ("encrypted PDF: scent cannot read it without the password; "
+                                        "decrypt it or add it to .scentignore")
+
+
+def test_binary_file_named_txt(tmp_path):
+    reason = reason_of(write(tmp_path / "photo.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(100)))
+    assert reason.startswith("binary data in a text file")
+
+
+def test_text_over_the_size_limit(tmp_path):
+    path = write(tmp_path / "huge.log", "x" * 2048)
+    reason = reason_of(path, Limits(max_text_bytes=1024))
+    assert reason.startswith("text file is 2.0 KB, over the 1.0 KB limit")
+    assert extract(path, Limits(max_text_bytes=2048)).sections[0].text == "x" * 2048
+
+
+@pytest.mark.parametrize("name", ["gone.txt", "gone.pdf", "gone.docx", "gone.jpg", "gone.csv"])
+def test_missing_file(tmp_path, name):
+    assert reason_of(str(tmp_path / name)).startswith("file vanished or unreadable (No such file or directory)")
+
+
+def test_directory_with_a_file_name(tmp_path):
+    (tmp_path / "folder.txt").mkdir()
+    assert reason_of(str(tmp_path / "folder.txt")).startswith("not a regular file")
+
+
+def test_zip_renamed_docx(tmp_path):
+    path = tmp_path / "fake.docx"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("hello.txt", "not word")
+    assert reason_of(str(path)).startswith("not a readable Word .docx file (KeyError")
+    assert reason_of(write(tmp_path / "plain.docx", b"just text")).startswith(
+        "not a readable Word .docx file (BadZipFile")
+
+
+def test_invalid_json(tmp_path):
+    assert reason_of(write(tmp_path / "broken.json", '{"a": 1,,}')).startswith(
+        "invalid JSON: Expecting property name enclosed in double quotes at line 1 column 9")
+    assert reason_of(write(tmp_path / "broken.jsonl", '{"a": 1}\n{oops}\n')).startswith(
+        "invalid JSON on line 2:")
+
+
+def test_json_nested_too_deeply(tmp_path):
+    assert reason_of(write(tmp_path / "deep.json", "[" * 100_000 + "]" * 100_000)).startswith(
+        "JSON nested too deeply")
+
+
+def test_truncated_jpeg(tmp_path):
+    data = open(make_jpeg(tmp_path / "whole.jpg", size=(256, 256)), "rb").read()
+    for cut in (len(data) // 2, 200):
+        reason = reason_of(write(tmp_path / f"cut{cut}.jpg", data[:cut]))
+        assert reason.startswith("unreadable image (")
+
+
+def test_not_an_image(tmp_path):
+    assert reason_of(write(tmp_path / "fake.png", b"hello, not a png")).startswith(
+        "unreadable image (cannot identify image file")
+
+
+def test_unknown_kind(tmp_path):
+    assert reason_of(write(tmp_path / "movie.mp4", b"\x00")) == (
+        "scent does not index .mp4 files, only code, csv, docx, html, image, json, pdf, text; "
+        "add it to .scentignore to stop seeing this")
+
+
+EXTENSIONS = [".txt", ".md", ".py", ".html", ".csv", ".json", ".jsonl", ".docx", ".pdf", ".jpg",
+              ".png", ".gif"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ext=st.sampled_from(EXTENSIONS), data=st.binary(max_size=600), prefix=st.sampled_from(
+    [b"", b"%PDF-1.7\n", b"PK\x03\x04", b"\xff\xd8\xff\xe0", b"\x89PNG\r\n\x1a\n", b"GIF89a", b"{\"a\":"]))
+def test_any_bytes_give_a_result_or_extract_error(tmp_path, ext, data, prefix):
+    path = write(tmp_path / f"fuzz{ext}", prefix + data)
+    try:
+        result = extract(path)
+    except ExtractError as e:
+        assert e.reason and "\n" not in e.reason
+    else:
+        assert result.kind == file_kind(path)
+        assert all(s.kind in UNIT_KINDS for s in result.sections)
+
+
+def test_truncated_variants_of_real_files(tmp_path, three_page_pdf, word_file):
+    """Every prefix length class of real files is either read or refused with ExtractError."""
+    sources = [three_page_pdf, word_file, make_jpeg(tmp_path / "src.jpg", size=(128, 96))]
+    for source in sources:
+        data = open(source, "rb").read()
+        for fraction in (0.05, 0.25, 0.5, 0.75, 0.95, 0.99):
+            path = write(tmp_path / f"cut{os.path.splitext(source)[1]}", data[:int(len(data) * fraction)])
+            try:
+                extract(path)
+            except ExtractError:
+                pass
