@@ -145,6 +145,68 @@ def status_cmd(folder, index_dir, as_json):
             click.echo(f"  {e['path']}: {e['reason']}")
 
 
+def _parse_variant(text: str) -> dict:
+    """"match=or,rrf_k=5" -> {"match": "or", "rrf_k": "5"}"""
+    out = {}
+    for part in text.split(","):
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--compare wants SETTING=VALUE[,SETTING=VALUE], got {text!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+@cli.command("eval")
+@click.argument("queries_file", required=False, type=click.Path(dir_okay=False, exists=True))
+@click.option("--folder", type=click.Path(file_okay=False, exists=True), help="The folder the queries are about (indexed if needed).")
+@click.option("--beir", "beir_dir", type=click.Path(file_okay=False, exists=True), help="Evaluate on a BEIR-layout collection instead.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory to use.")
+@click.option("--compare", "variants", multiple=True, help="A variant to compare with the baseline: SETTING=VALUE[,SETTING=VALUE]; repeatable.")
+@click.option("--metric", "metrics", multiple=True, help="Metric(s) the comparison reports (default: mrr@10 / ndcg@10).")
+@click.option("--run-file", type=click.Path(dir_okay=False), help="With --beir: write the baseline run in TREC format here.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: overall, by_category, hard, queries, comparisons.")
+@click.option("--misses/--no-misses", default=True, help="List where the answers of missed queries sat before fusion.")
+@_setting_options("search")
+def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, metrics, run_file, as_json, misses, **params):
+    """Measure search quality: QUERIES_FILE (labelled JSONL) over --folder, or a --beir collection."""
+    from pathlib import Path
+
+    from . import evaluate, report
+
+    settings = _settings(params)
+    if bool(beir_dir) == bool(queries_file):
+        raise UsageError("give either QUERIES_FILE with --folder, or --beir DIR")
+    if beir_dir:
+        corpus, queries, qrels = evaluate.load_beir(beir_dir)
+        docs = location.default_index_dir(beir_dir).with_name(location.default_index_dir(beir_dir).name + "-docs")
+        evaluate.write_beir_folder(corpus, docs)
+        run = lambda idx, **o: evaluate.evaluate_beir(idx, queries, qrels, **o)  # noqa: E731
+        target, metrics = docs, metrics or ("ndcg@10",)
+    else:
+        if not folder:
+            raise UsageError("QUERIES_FILE needs --folder, the folder its answers live in")
+        queries = evaluate.load_queries(queries_file)
+        run = lambda idx, **o: evaluate.evaluate(idx, queries, **o)  # noqa: E731
+        target, metrics = folder, metrics or ("mrr@10",)
+    with Index(target, index_dir=index_dir, settings=settings) as idx:
+        idx.update(on_skip=lambda p, r: click.echo(f"scent: skipped {p}: {r}", err=True))
+        base = run(idx, run_file=Path(run_file)) if beir_dir and run_file else run(idx)
+        comparisons = []
+        for text in variants:
+            variant = run(idx, **_parse_variant(text))
+            comparisons += [(text, evaluate.compare(base, variant, m)) for m in metrics]
+    if as_json:
+        out = base.to_dict()
+        out["comparisons"] = [{"variant": label, **vars(c), "noise": c.noise} for label, c in comparisons]
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    click.echo(report.table(base))
+    for label, c in comparisons:
+        click.echo(report.comparison_line(label, c))
+    if misses:
+        click.echo(report.misses(base))
+
+
 def main() -> None:
     try:
         cli.main(standalone_mode=False)

@@ -217,6 +217,11 @@ class Index:
 
         `overrides` are settings for this query only (strategy, match, rrf_k, weight_dense ...).
         """
+        return self.search_with_lists(query, k, filters, explain, **overrides)[0]
+
+    def search_with_lists(self, query: str, k: int = 10, filters: Filters | None = None, explain: bool = False,
+                          **overrides) -> tuple[list[SearchResult], dict[str, list[str]]]:
+        """`search`, plus each candidate list's ranking of files before fusion (for diagnostics)."""
         if not query or not query.strip():
             raise UsageError("the query is empty; type some words to search for")
         if k < 1:
@@ -256,7 +261,7 @@ class Index:
                 rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
                 snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
                 explain=_explain(path, lists, units, s, weights) if explain else None))
-        return results
+        return results, file_runs
 
     def status(self) -> dict:
         return {"folder": self.root, "index": str(self.index_dir), **self.store.status()}

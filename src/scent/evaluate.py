@@ -1,0 +1,265 @@
+"""Run labelled queries against an index and score the answers.
+
+Two inputs: a folder with a JSONL file of labelled queries (scent's format, see
+docs/evaluation.md), or a BEIR-layout collection (corpus.jsonl, queries.jsonl, qrels/test.tsv)
+whose documents are written out as files and indexed by the normal pipeline.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import random
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote, unquote
+
+from .errors import UsageError
+from .filters import Filters
+from .index import Index
+from .metrics import BEIR_METRICS, FOLDER_METRICS, first_rank
+
+RUN_DEPTH = 100  # results scored per query (recall@100 needs this many)
+
+
+@dataclass(frozen=True)
+class LabelledQuery:
+    id: str
+    query: str
+    expect: str
+    category: str = "uncategorised"
+    page: int | None = None
+    relevant: tuple[str, ...] = ()
+    hard: bool = False
+    note: str = ""
+    filter: dict = field(default_factory=dict)
+
+    def qrels(self) -> dict[str, float]:
+        """Judged document keys: a path, or path#page when a page is the answer."""
+        keys = {self.expect, *self.relevant}
+        if self.page is not None:
+            keys.discard(self.expect)
+            keys.add(f"{self.expect}#{self.page}")
+        return dict.fromkeys(keys, 1.0)
+
+    def key(self, path: str, page: int | None) -> str:
+        return f"{path}#{page}" if self.page is not None and path == self.expect else path
+
+    def filters(self) -> Filters:
+        f = self.filter
+        kinds = f.get("kind", ())
+        return Filters.build(kinds=[kinds] if isinstance(kinds, str) else kinds, path=f.get("path_prefix"),
+                             after=f.get("after"), before=f.get("before"), lang=f.get("lang"))
+
+
+FILTER_KEYS = {"kind", "path_prefix", "after", "before", "lang"}
+
+
+def load_queries(path: str | Path) -> list[LabelledQuery]:
+    queries, ids = [], set()
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            where = f"{path}:{n}"
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise UsageError(f"{where}: not JSON ({err.msg})") from None
+            if not isinstance(raw, dict) or not raw.get("query") or not raw.get("expect"):
+                raise UsageError(f"{where}: each line needs at least \"query\" and \"expect\"")
+            unknown = set(raw.get("filter") or {}) - FILTER_KEYS
+            if unknown:
+                raise UsageError(f"{where}: unknown filter {sorted(unknown)}; allowed: {sorted(FILTER_KEYS)}")
+            q = LabelledQuery(
+                id=str(raw.get("id") or f"line{n}"), query=raw["query"], expect=raw["expect"],
+                category=raw.get("category") or "uncategorised", page=raw.get("page"),
+                relevant=tuple(raw.get("relevant") or ()), hard=bool(raw.get("hard")), note=raw.get("note", ""),
+                filter=raw.get("filter") or {})
+            if q.id in ids:
+                raise UsageError(f"{where}: duplicate id {q.id}")
+            ids.add(q.id)
+            queries.append(q)
+    if not queries:
+        raise UsageError(f"{path} holds no queries")
+    return queries
+
+
+@dataclass
+class QueryOutcome:
+    id: str
+    query: str
+    category: str
+    hard: bool
+    rank: int | None                 # rank of the first right answer, None when not in the run
+    scores: dict[str, float]
+    top: list[dict]                  # the first results: path, page
+    list_ranks: dict[str, int | None]  # where the answer sat in each list before fusion
+
+
+@dataclass
+class EvalResult:
+    overall: dict[str, float]
+    by_category: dict[str, dict[str, float]]
+    hard: dict[str, float]
+    queries: list[QueryOutcome]
+
+    def to_dict(self) -> dict:
+        return {"overall": self.overall, "by_category": self.by_category, "hard": self.hard,
+                "queries": [{"id": q.id, "query": q.query, "category": q.category, "hard": q.hard, "rank": q.rank,
+                             "scores": q.scores, "top": q.top, "list_ranks": q.list_ranks} for q in self.queries]}
+
+
+def summarise(outcomes: list[QueryOutcome], metric_names) -> dict[str, float]:
+    n = len(outcomes)
+    out = {m: (sum(o.scores[m] for o in outcomes) / n if n else 0.0) for m in metric_names}
+    out["n"] = n
+    return out
+
+
+def evaluate(index: Index, queries: list[LabelledQuery], **overrides) -> EvalResult:
+    outcomes = []
+    for q in queries:
+        results, lists = index.search_with_lists(q.query, k=RUN_DEPTH, filters=q.filters(), **overrides)
+        run = list(dict.fromkeys(q.key(r.path, r.page) for r in results))
+        qrels = q.qrels()
+        answers = {q.expect, *q.relevant}
+        list_ranks = {name: next((i for i, p in enumerate(paths, 1) if p in answers), None)
+                      for name, paths in lists.items()}
+        outcomes.append(QueryOutcome(
+            q.id, q.query, q.category, q.hard, first_rank(run, qrels),
+            {m: fn(run, qrels) for m, fn in FOLDER_METRICS.items()},
+            [{"path": r.path, "page": r.page} for r in results[:5]], list_ranks))
+    return _result(outcomes, FOLDER_METRICS)
+
+
+def _result(outcomes: list[QueryOutcome], metric_fns) -> EvalResult:
+    cats: dict[str, list[QueryOutcome]] = defaultdict(list)
+    for o in outcomes:
+        cats[o.category].append(o)
+    return EvalResult(
+        overall=summarise(outcomes, metric_fns),
+        by_category={c: summarise(v, metric_fns) for c, v in sorted(cats.items())},
+        hard=summarise([o for o in outcomes if o.hard], metric_fns),
+        queries=outcomes)
+
+
+def miss_summary(result: EvalResult) -> list[str]:
+    """Where the answers of missed queries (not rank 1) sat before fusion."""
+    misses = [o for o in result.queries if o.rank != 1]
+    if not misses:
+        return ["no misses: every answer ranked first"]
+    lines = [f"{len(misses)} of {len(result.queries)} queries did not rank the answer first"]
+    names = sorted({n for o in misses for n in o.list_ranks})
+    for name in names:
+        first = sum(1 for o in misses if o.list_ranks.get(name) == 1)
+        absent = sum(1 for o in misses if o.list_ranks.get(name) is None)
+        lines.append(f"{first} of {len(misses)} misses were already rank 1 by {name}; "
+                     f"{absent} were absent from the {name} list")
+    return lines
+
+
+# ---- BEIR collections ----------------------------------------------------------------------
+
+def load_beir(folder: str | Path) -> tuple[dict[str, dict], dict[str, str], dict[str, dict[str, float]]]:
+    folder = Path(folder)
+    needed = [folder / "corpus.jsonl", folder / "queries.jsonl", folder / "qrels" / "test.tsv"]
+    for p in needed:
+        if not p.is_file():
+            raise UsageError(f"{folder} is not a BEIR collection: {p.relative_to(folder)} is missing")
+    corpus = {}
+    with open(needed[0], encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                d = json.loads(line)
+                corpus[str(d["_id"])] = d
+    with open(needed[1], encoding="utf-8") as fh:
+        queries = {str(q["_id"]): q["text"] for q in map(json.loads, filter(str.strip, fh))}
+    qrels: dict[str, dict[str, float]] = defaultdict(dict)
+    with open(needed[2], encoding="utf-8") as fh:
+        for row in csv.reader(fh, delimiter="\t"):
+            if len(row) < 3 or not row[2].lstrip("-").isdigit():
+                continue  # header
+            qrels[row[0]][row[1]] = float(row[2])
+    return corpus, {q: t for q, t in queries.items() if q in qrels}, dict(qrels)
+
+
+def write_beir_folder(corpus: dict[str, dict], folder: Path) -> None:
+    """One text file per document, named by its id, so the collection goes through the normal pipeline."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for doc_id, d in corpus.items():
+        path = folder / f"{_safe(doc_id)}.txt"
+        if path.exists():
+            continue
+        title, text = d.get("title") or "", d.get("text") or ""
+        body = text if not title or text.startswith(title) else f"{title}\n\n{text}"
+        path.write_text(body + "\n", encoding="utf-8")
+
+
+def _safe(doc_id: str) -> str:
+    return quote(doc_id, safe="-_.")
+
+
+def evaluate_beir(index: Index, queries: dict[str, str], qrels: dict[str, dict[str, float]],
+                  run_file: Path | None = None, **overrides) -> EvalResult:
+    name_to_id = {}
+    outcomes = []
+    lines = []
+    for qid, text in queries.items():
+        results, lists = index.search_with_lists(text, k=RUN_DEPTH, **overrides)
+        run = []
+        for r in results:
+            doc = name_to_id.setdefault(r.path, _unsafe(r.path))
+            run.append(doc)
+            lines.append(f"{qid} Q0 {doc} {len(run)} {r.score:.6f} scent")
+        judged = qrels[qid]
+        relevant_files = {f"{_safe(d)}.txt" for d, g in judged.items() if g > 0}
+        list_ranks = {name: next((i for i, p in enumerate(paths, 1) if p in relevant_files), None)
+                      for name, paths in lists.items()}
+        outcomes.append(QueryOutcome(qid, text, "beir", False, first_rank(run, judged),
+                                     {m: fn(run, judged) for m, fn in BEIR_METRICS.items()},
+                                     [{"path": r.path, "page": r.page} for r in results[:5]], list_ranks))
+    if run_file:
+        run_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return _result(outcomes, BEIR_METRICS)
+
+
+def _unsafe(path: str) -> str:
+    return unquote(path.rsplit("/", 1)[-1].removesuffix(".txt"))
+
+
+# ---- comparing variants ----------------------------------------------------------------------
+
+@dataclass
+class Comparison:
+    metric: str
+    baseline: float
+    variant: float
+    diff: float
+    low: float
+    high: float
+    better: int
+    worse: int
+
+    @property
+    def noise(self) -> bool:
+        return self.low <= 0 <= self.high
+
+
+def paired_bootstrap(a: list[float], b: list[float], samples: int = 10000, seed: int = 0) -> tuple[float, float, float]:
+    """Mean of b - a and its 95% interval, resampling queries with replacement (paired)."""
+    if len(a) != len(b) or not a:
+        raise ValueError("paired bootstrap needs two equally long, non-empty lists")
+    diffs = [y - x for x, y in zip(a, b)]
+    n = len(diffs)
+    rnd = random.Random(seed)
+    means = sorted(sum(diffs[rnd.randrange(n)] for _ in range(n)) / n for _ in range(samples))
+    return sum(diffs) / n, means[int(0.025 * samples)], means[int(0.975 * samples) - 1]
+
+
+def compare(baseline: EvalResult, variant: EvalResult, metric: str, samples: int = 10000) -> Comparison:
+    a = [o.scores[metric] for o in baseline.queries]
+    b = [o.scores[metric] for o in variant.queries]
+    diff, low, high = paired_bootstrap(a, b, samples)
+    return Comparison(metric, baseline.overall[metric], variant.overall[metric], diff, low, high,
+                      sum(y > x for x, y in zip(a, b)), sum(y < x for x, y in zip(a, b)))
