@@ -2,6 +2,8 @@ import hashlib
 import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -65,10 +67,11 @@ def notes(tmp_path):
 
 @pytest.fixture(scope="session")
 def examples_copy(tmp_path_factory):
-    """A private copy of examples/ (tests may touch files) ."""
+    """A private copy of examples/ with the generator's file dates."""
     if not EXAMPLES.is_dir():
         pytest.skip("examples/ is missing")
     dest = tmp_path_factory.mktemp("ex") / "examples"
     shutil.copytree(EXAMPLES, dest)
-    # copytree keeps mtimes (copy2), which the date-filter queries rely on
+    # git does not keep file dates; the date-filter queries need the generator's fixed ones
+    subprocess.run([sys.executable, str(ROOT / "tools" / "make_examples.py"), "--mtimes-only", str(dest)], check=True)
     return dest

@@ -141,6 +141,7 @@ class Index:
             found = list(walk(self.root, accept=lambda p: file_kind(p) is not None,
                               skip=[str(self.index_dir)], on_error=skip))
             seen = {f.rel for f in found}
+            self.store.prune_errors(seen)
             gone = {st.hash: st for rel, st in states.items() if rel not in seen}
             todo = []
             for f in found:

@@ -133,6 +133,13 @@ class SqliteStore:
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO errors VALUES (?, ?, ?)", (path, reason, time.time()))
 
+    def prune_errors(self, present: set[str]) -> None:
+        """Forget errors of files that are gone: they can no longer be fixed or retried."""
+        stale = [p for (p,) in self.db.execute("SELECT path FROM errors") if p not in present]
+        if stale:
+            with self.transaction() as db:
+                db.executemany("DELETE FROM errors WHERE path = ?", [(p,) for p in stale])
+
     def cached_hashes(self, hashes: list[str]) -> set[str]:
         found: set[str] = set()
         for i in range(0, len(hashes), 500):

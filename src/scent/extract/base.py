@@ -29,7 +29,7 @@ def _size(n: int) -> str:
 
 def read_bytes(path: str, limits: Limits) -> bytes:
     """The raw bytes of a text-like file, refusing ones too large or that are really binary."""
-    too_big = "text file is {size}, over the {limit} limit; raise max_text_bytes or add it to .scentignore"
+    too_big = "text file is {size}, over the {limit} limit; raise the max_file_mb setting (--max-file-mb) or add it to .scentignore"
     size = os.stat(path).st_size
     if size > limits.max_text_bytes:
         raise ExtractError(path, too_big.format(size=_size(size), limit=_size(limits.max_text_bytes)))

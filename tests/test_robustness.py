@@ -1,0 +1,443 @@
+"""Bad input and crash safety: broken files, files that vanish, SIGKILL, concurrent use.
+
+Plumbing only, so the fake embedder stands in for the model. Processes that must die or run
+alongside the test run a small script (written below) with a slow copy of that embedder.
+"""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+
+import scent.index
+from scent import Index, ScentError, Settings
+
+# ---- helpers -------------------------------------------------------------------------------
+
+
+def make_pdf(pages: list[str], password: str | None = None) -> bytes:
+    pdf = FPDF()
+    if password:
+        pdf.set_encryption(owner_password="o", user_password=password)
+    for text in pages:
+        pdf.add_page()
+        pdf.set_font("helvetica", size=12)
+        pdf.multi_cell(0, 8, text)
+    return bytes(pdf.output())
+
+
+def errors(idx: Index) -> dict[str, str]:
+    return {e["path"]: e["reason"] for e in idx.status()["errors"]}
+
+
+def paths(results) -> list[str]:
+    return [r.path for r in results]
+
+
+# ---- bad files -----------------------------------------------------------------------------
+
+GOOD_PDF = ["The boiler was serviced in March by a gas engineer.", "Page two is about bleeding the radiators."]
+# What each bad file is, and words its skip reason must hold.
+BAD = {
+    "corrupt.pdf": "unreadable PDF",
+    "truncated.pdf": "unreadable PDF",
+    "encrypted.pdf": "encrypted PDF",
+    "binary.txt": "binary data",
+    "big.txt": "over the 1.0 MB limit",
+}
+
+
+@pytest.fixture
+def messy(tmp_path):
+    root = tmp_path / "messy"
+    root.mkdir()
+    (root / "good.md").write_text("# Garden\n\nPlant the garlic cloves in October, pointy end up.\n")
+    good_pdf = make_pdf(GOOD_PDF)
+    (root / "good.pdf").write_bytes(good_pdf)
+    (root / "corrupt.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 20)
+    (root / "truncated.pdf").write_bytes(good_pdf[: len(good_pdf) // 2])
+    (root / "encrypted.pdf").write_bytes(make_pdf(["The safe combination is hidden here."], password="u"))
+    (root / "binary.txt").write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 8)
+    # 1.5 MB of text against max_file_mb=1.
+    line = "a long log line about a heartbeat from the sensor\n"
+    (root / "big.txt").write_text(line * (int(1.5 * 1024 * 1024) // len(line) + 1))
+    return root
+
+
+def test_bad_files_are_skipped_and_the_rest_indexed(messy, fake_embedder):
+    idx = Index(messy, settings=Settings(max_file_mb=1), embedder=fake_embedder)
+    report = idx.update()
+    assert report.added == 2
+    skipped = dict(report.skipped)
+    assert set(skipped) == set(BAD)
+    for name, words in BAD.items():
+        assert words in skipped[name], (name, skipped[name])
+    assert errors(idx) == skipped
+    assert idx.status()["files"] == 2
+    assert paths(idx.search("garlic cloves", strategy="keyword")) == ["good.md"]
+    hit = idx.search("bleeding radiators", strategy="keyword")[0]
+    assert (hit.path, hit.page) == ("good.pdf", 2)
+    # Nothing from the bad files reached the index.
+    assert not idx.search("safe combination", strategy="keyword")
+    assert not idx.search("heartbeat sensor", strategy="keyword")
+
+
+def test_fixed_file_is_indexed_and_leaves_the_error_list(messy, fake_embedder):
+    idx = Index(messy, settings=Settings(max_file_mb=1), embedder=fake_embedder)
+    idx.update()
+    (messy / "binary.txt").write_text("Now plain text: the wallpaper paste recipe.\n")
+    (messy / "encrypted.pdf").write_bytes(make_pdf(["The safe combination is 12-34-56."]))
+    report = idx.update()
+    assert (report.added, report.updated, report.unchanged) == (2, 0, 2)
+    assert set(dict(report.skipped)) == set(BAD) - {"binary.txt", "encrypted.pdf"}
+    assert set(errors(idx)) == set(BAD) - {"binary.txt", "encrypted.pdf"}
+    assert paths(idx.search("wallpaper paste", strategy="keyword")) == ["binary.txt"]
+    assert paths(idx.search("safe combination", strategy="keyword")) == ["encrypted.pdf"]
+
+
+def test_raising_the_limit_indexes_the_big_file(messy, fake_embedder):
+    idx = Index(messy, settings=Settings(max_file_mb=1), embedder=fake_embedder)
+    idx.update()
+    idx.settings = Settings(max_file_mb=2)
+    report = idx.update()
+    assert "big.txt" not in dict(report.skipped)
+    assert "big.txt" not in errors(idx)
+    assert paths(idx.search("heartbeat sensor", strategy="keyword")) == ["big.txt"]
+
+
+def test_size_limit_reason_names_the_setting_to_change(messy, fake_embedder):
+    idx = Index(messy, settings=Settings(max_file_mb=1), embedder=fake_embedder)
+    reason = dict(idx.update().skipped)["big.txt"]
+    assert "max_file_mb" in reason
+
+
+def test_deleted_bad_file_leaves_the_error_list(messy, fake_embedder):
+    idx = Index(messy, settings=Settings(max_file_mb=1), embedder=fake_embedder)
+    idx.update()
+    os.remove(messy / "corrupt.pdf")
+    idx.update()
+    assert set(errors(idx)) == set(BAD) - {"corrupt.pdf"}
+
+
+# ---- files that vanish while indexing ------------------------------------------------------
+
+@pytest.fixture
+def ten_notes(tmp_path):
+    root = tmp_path / "ten"
+    root.mkdir()
+    for i in range(10):
+        (root / f"note{i}.txt").write_text(f"Note number {i}: the kettle descaling schedule, item{i}.\n")
+    return root
+
+
+def test_file_vanishing_before_extraction_is_skipped(ten_notes, fake_embedder, monkeypatch):
+    # Timing only: while note3 is extracted, note4 is deleted, after the walk listed and hashed it.
+    real_extract = scent.index.extract
+
+    def extract_then_delete_next(path, limits):
+        if os.path.basename(path) == "note3.txt":
+            os.remove(ten_notes / "note4.txt")
+        return real_extract(path, limits)
+
+    monkeypatch.setattr(scent.index, "extract", extract_then_delete_next)
+    idx = Index(ten_notes, embedder=fake_embedder)
+    report = idx.update()
+    assert [p for p, _ in report.skipped] == ["note4.txt"]
+    assert "vanished" in report.skipped[0][1]
+    assert report.added == 9
+    assert sorted(paths(idx.search("kettle descaling", k=20, strategy="keyword"))) == \
+        [f"note{i}.txt" for i in range(10) if i != 4]
+    assert set(errors(idx)) == {"note4.txt"}
+
+
+def test_file_vanishing_before_hashing_is_skipped(ten_notes, fake_embedder, monkeypatch):
+    # Timing only: the walk lists note7, then it is deleted before update() reads its bytes.
+    real_walk = scent.index.walk
+
+    def walk_then_delete(*args, **kwargs):
+        found = list(real_walk(*args, **kwargs))
+        os.remove(ten_notes / "note7.txt")
+        yield from found
+
+    monkeypatch.setattr(scent.index, "walk", walk_then_delete)
+    idx = Index(ten_notes, embedder=fake_embedder)
+    report = idx.update()
+    assert [p for p, _ in report.skipped] == ["note7.txt"]
+    assert "vanished" in report.skipped[0][1]
+    assert report.added == 9
+    assert "note7.txt" not in paths(idx.search("kettle descaling", k=20, strategy="keyword"))
+
+
+def test_vanished_file_that_comes_back_is_indexed(ten_notes, fake_embedder, monkeypatch):
+    real_extract = scent.index.extract
+    content = (ten_notes / "note4.txt").read_bytes()
+
+    def extract_then_delete_next(path, limits):
+        if os.path.basename(path) == "note3.txt" and (ten_notes / "note4.txt").exists():
+            os.remove(ten_notes / "note4.txt")
+        return real_extract(path, limits)
+
+    monkeypatch.setattr(scent.index, "extract", extract_then_delete_next)
+    idx = Index(ten_notes, embedder=fake_embedder)
+    idx.update()
+    monkeypatch.setattr(scent.index, "extract", real_extract)
+    (ten_notes / "note4.txt").write_bytes(content)
+    report = idx.update()
+    assert (report.added, report.unchanged, report.skipped) == (1, 9, [])
+    assert errors(idx) == {}
+    assert paths(idx.search("item4", strategy="keyword")) == ["note4.txt"]
+
+
+# ---- processes: a slow indexer to kill, search beside, or race --------------------------------
+
+INDEXER = r'''
+import hashlib, re, sys, time
+import numpy as np
+from scent import Index, Settings
+
+
+class SlowHashedWords:
+    """conftest.FakeEmbedder's vectors (same model id), a little slower per text."""
+    model_id = "fake/hashed-words"
+    dim = 64
+
+    def __init__(self, delay):
+        self.delay = delay
+        self.calls = 0
+
+    def _vec(self, text):
+        v = np.zeros(self.dim, np.float32)
+        for w in re.findall(r"\w+", text.lower()):
+            v[int(hashlib.md5(w.encode()).hexdigest(), 16) % self.dim] += 1
+        n = np.linalg.norm(v)
+        return v / n if n else v
+
+    def embed_queries(self, texts):
+        return np.stack([self._vec(t) for t in texts])
+
+    def embed_passages(self, texts):
+        self.calls += 1
+        if self.calls == 1:
+            print("embedding", flush=True)
+        time.sleep(self.delay * len(texts))
+        return np.stack([self._vec(t) for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
+
+
+folder, index_dir, delay = sys.argv[1], sys.argv[2], float(sys.argv[3])
+idx = Index(folder, index_dir=index_dir, embedder=SlowHashedWords(delay), settings=Settings(embed_batch=8))
+print("start", flush=True)
+report = idx.update(progress=lambda done, total, path: print(f"progress {done}/{total}", flush=True))
+print(f"done {report.added} {report.updated} {report.deleted} {report.renamed}", flush=True)
+'''
+
+N_FILES = 60
+COMMON = "zebrafinch"
+
+
+def write_corpus(root: Path) -> None:
+    """60 Markdown files of three sections each (three units); COMMON is in some sections
+    only, and one empty file (a file that rightly has no units)."""
+    root.mkdir(parents=True, exist_ok=True)
+    for i in range(N_FILES):
+        parts = [f"# Entry {i}\n\n{COMMON} sighting number {i} near the pond, marker m{i:03d}.",
+                 f"# Weather {i}\n\nCloudy with light wind; the barometer read {1000 + i} hPa.",
+                 f"# Notes {i}\n\n" + (f"Another {COMMON} by the feeder." if i % 3 == 0 else "Nothing else seen.")]
+        (root / f"d{i // 20}" / f"log{i:03d}.md").parent.mkdir(exist_ok=True)
+        (root / f"d{i // 20}" / f"log{i:03d}.md").write_text("\n\n".join(parts) + "\n")
+    (root / "empty.txt").write_text("")
+
+
+@pytest.fixture
+def indexer(tmp_path):
+    script = tmp_path / "slow_indexer.py"
+    script.write_text(INDEXER)
+
+    def start(folder: Path, index_dir: Path, delay: float = 0.004) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, str(script), str(folder), str(index_dir), str(delay)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    return start
+
+
+def wait_for(proc: subprocess.Popen, marker: str) -> bool:
+    """Read the script's lines until one starts with `marker`; False if it ended first."""
+    for line in proc.stdout:
+        if line.startswith(marker):
+            return True
+    proc.wait()
+    assert proc.returncode == 0, proc.stderr.read()
+    return False
+
+
+def reference_units(folder: Path, tmp_path: Path, fake_embedder) -> dict[str, tuple[str, list[str]]]:
+    """path -> (hash, unit texts) of a clean, uninterrupted index of the folder as it is now."""
+    ref_dir = tmp_path / f"ref-{time.monotonic_ns()}"
+    with Index(folder, index_dir=ref_dir, embedder=fake_embedder) as ref:
+        ref.update()
+    return file_units(ref_dir)
+
+
+def file_units(index_dir: Path) -> dict[str, tuple[str, list[str]]]:
+    db = sqlite3.connect(index_dir / "index.db")
+    try:
+        out = {path: (digest, []) for path, digest in db.execute("SELECT path, hash FROM files")}
+        for path, text in db.execute("SELECT f.path, u.text FROM units u JOIN files f ON f.id = u.file_id "
+                                     "ORDER BY u.id"):
+            out[path][1].append(text)
+    finally:
+        db.close()
+    return out
+
+
+def check_consistent(index_dir: Path, folder: Path, tmp_path: Path, fake_embedder) -> int:
+    """The checks a killed index must pass; returns how many files it holds."""
+    db = sqlite3.connect(index_dir / "index.db")
+    try:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        # FTS5 against its external content table (rank = 1 compares with `units` too).
+        db.execute("INSERT INTO units_fts(units_fts, rank) VALUES('integrity-check', 1)")
+        db.execute("INSERT INTO ids_fts(ids_fts, rank) VALUES('integrity-check', 1)")
+        n_units = db.execute("SELECT COUNT(*) FROM units").fetchone()[0]
+        assert db.execute("SELECT COUNT(*) FROM units_fts_docsize").fetchone()[0] == n_units
+        texts = db.execute("SELECT id, text FROM units").fetchall()
+        with_word = {uid for uid, text in texts if re.search(rf"\b{COMMON}\b", text)}
+        fts_hits = {r[0] for r in db.execute("SELECT rowid FROM units_fts WHERE units_fts MATCH ?",
+                                             (f"text : {COMMON}",))}
+        assert fts_hits == with_word
+        # No unit without its file or without its vector.
+        assert db.execute("SELECT COUNT(*) FROM units WHERE file_id NOT IN (SELECT id FROM files)").fetchone() == (0,)
+        assert db.execute("SELECT COUNT(*) FROM units u LEFT JOIN embeddings e ON e.text_hash = u.text_hash "
+                          "WHERE e.text_hash IS NULL").fetchone() == (0,)
+        sizes = dict(db.execute("SELECT path, size FROM files"))
+    finally:
+        db.close()
+
+    # Every file the index holds has exactly the units an uninterrupted run gives it.
+    got = file_units(index_dir)
+    want = reference_units(folder, tmp_path, fake_embedder)
+    for path, (digest, units) in got.items():
+        assert units or sizes[path] == 0, f"{path} is indexed without units"
+        if path in want and want[path][0] == digest:
+            assert units == want[path][1], path
+
+    # A new Index opens it and searches it; keyword hits are exactly the files holding the word.
+    with Index(index_dir=index_dir, embedder=fake_embedder) as idx:
+        hits = idx.search(COMMON, k=1000, strategy="keyword")
+        assert sorted(paths(hits)) == sorted(p for p, (_, units) in got.items()
+                                             if any(re.search(rf"\b{COMMON}\b", t) for t in units))
+        if got:
+            assert idx.search("pond sighting", k=5)
+        idx.status()
+    return len(got)
+
+
+def test_sigkill_at_any_moment_leaves_a_usable_index(tmp_path, indexer, fake_embedder):
+    folder = tmp_path / "birds"
+    write_corpus(folder)
+    index_dir = tmp_path / "index"
+    # (line the script prints, then seconds to wait) before each SIGKILL: while walking and
+    # hashing, mid-way through embedding, just after a batch is written, and a little later.
+    kills = [("start", 0.0), ("start", 0.05), ("embedding", 0.02), ("progress", 0.0), ("progress", 0.03),
+             ("start", 0.0), ("embedding", 0.0)]
+    counts = []
+    for round_no, (marker, delay) in enumerate(kills):
+        if round_no == 5:
+            # Give the next runs deletions, renames and edits to be killed in, too.
+            os.remove(folder / "d0" / "log000.md")
+            os.rename(folder / "d0" / "log001.md", folder / "d0" / "log001-renamed.md")
+            (folder / "d0" / "log002.md").write_text(f"# Edited\n\nA {COMMON} came back today.\n")
+            (folder / "d2" / "log059.md").write_text("# Edited\n\nNo birds today.\n")
+        proc = indexer(folder, index_dir)
+        reached = wait_for(proc, marker)
+        assert reached, f"round {round_no}: the indexer finished before {marker!r}"
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert proc.returncode == -signal.SIGKILL
+        proc.stdout.close()
+        proc.stderr.close()
+        counts.append(check_consistent(index_dir, folder, tmp_path, fake_embedder))
+
+    # Work survives the kills: by the last round some files were written, but not all.
+    assert 0 < max(counts) < N_FILES + 1
+
+    # A plain run finishes the job, and the result equals an uninterrupted index.
+    with Index(folder, index_dir=index_dir, embedder=fake_embedder) as idx:
+        report = idx.update()
+        assert report.skipped == []
+        assert idx.status()["files"] == N_FILES + 1 - 1  # 60 logs - 1 deleted + empty.txt
+    final = file_units(index_dir)
+    want = reference_units(folder, tmp_path, fake_embedder)
+    assert final == want
+    check_consistent(index_dir, folder, tmp_path, fake_embedder)
+
+
+def test_search_while_indexing(tmp_path, indexer, fake_embedder):
+    folder = tmp_path / "birds"
+    write_corpus(folder)
+    index_dir = tmp_path / "index"
+    proc = indexer(folder, index_dir, delay=0.01)
+    assert wait_for(proc, "start")
+    searches, partial_seen = 0, False
+    with Index(index_dir=index_dir, embedder=fake_embedder) as kept_open:
+        while proc.poll() is None:
+            # One Index kept open (the web app) and a fresh one each time (the CLI).
+            with Index(index_dir=index_dir, embedder=fake_embedder) as fresh:
+                for idx in (kept_open, fresh):
+                    files = idx.status()["files"]
+                    results = idx.search(f"{COMMON} pond", k=100)
+                    assert all((folder / r.path).is_file() for r in results)
+                    searches += 1
+                    partial_seen |= 0 < files < N_FILES + 1
+    out, err = proc.communicate()
+    assert proc.returncode == 0, err
+    assert "locked" not in err
+    assert out.strip().endswith(f"done {N_FILES + 1} 0 0 0")
+    assert searches > 0 and partial_seen, "no search overlapped the indexing run"
+    check_consistent(index_dir, folder, tmp_path, fake_embedder)
+
+
+def test_second_update_from_another_process_is_refused(tmp_path, indexer, fake_embedder):
+    folder = tmp_path / "birds"
+    write_corpus(folder)
+    index_dir = tmp_path / "index"
+    proc = indexer(folder, index_dir, delay=0.01)
+    assert wait_for(proc, "embedding")  # the first run holds the lock now
+    with Index(folder, index_dir=index_dir, embedder=fake_embedder) as second:
+        with pytest.raises(ScentError, match="another scent is indexing"):
+            second.update()
+    out, err = proc.communicate()
+    assert proc.returncode == 0, err
+    assert out.strip().endswith(f"done {N_FILES + 1} 0 0 0")
+    with Index(folder, index_dir=index_dir, embedder=fake_embedder) as idx:
+        assert idx.status()["files"] == N_FILES + 1
+        assert idx.status()["errors"] == []
+        assert idx.update().unchanged == N_FILES + 1
+    check_consistent(index_dir, folder, tmp_path, fake_embedder)
+
+
+def test_second_update_in_the_same_process_is_refused(ten_notes, fake_embedder):
+    """No timing at all: the first update's embedder starts the second update."""
+    refused = []
+
+    class Reentrant(type(fake_embedder)):
+        def embed_passages(self, texts):
+            if not refused:
+                with Index(ten_notes, embedder=fake_embedder) as second:
+                    with pytest.raises(ScentError, match="another scent is indexing") as info:
+                        second.update()
+                    refused.append(info.value)
+            return super().embed_passages(texts)
+
+    with Index(ten_notes, embedder=Reentrant()) as idx:
+        report = idx.update()
+        assert refused and report.added == 10
+        assert idx.update().unchanged == 10
