@@ -28,7 +28,7 @@ def snippet(text: str, words: list[str], ids: tuple[str, ...] = (), width: int =
     spans = []
     for m in _TOKEN.finditer(text):
         tok = m.group()
-        if normalise_id(tok) in wanted_ids:
+        if wanted_ids and any(ch.isdigit() for ch in tok) and normalise_id(tok) in wanted_ids:
             spans.append(m.span())
             continue
         for sub in re.finditer(r"[^\W_]+", tok):
