@@ -153,3 +153,21 @@ def extra_tokens(text: str) -> str:
 def id_tokens(text: str) -> str:
     """The normalised ID-like tokens of a text, for the trigram index behind fuzzy ID search."""
     return " ".join(dict.fromkeys(normalise_id(c) for c in _chunks(text) if is_id_like(c)))
+
+
+def required_terms(n: int, spec: str) -> int:
+    """How many of `n` query terms a unit must hold, by an Elasticsearch-style minimum_should_match
+    spec: "60%" (a share, rounded down, at least 1), "2" (a count), or "3<30%" (all terms when
+    the query has at most 3, else the share): short queries are precise, long ones need slack.
+    """
+    spec = spec.strip()
+    if "<" in spec:
+        upto, _, rest = spec.partition("<")
+        return n if n <= int(upto) else required_terms(n, rest)
+    if spec.endswith("%"):
+        need = int(n * float(spec[:-1]) / 100)
+    elif "." in spec:
+        need = int(n * float(spec))
+    else:
+        need = int(spec)
+    return max(1, min(n, need))

@@ -29,9 +29,11 @@ SETTINGS = (
     # search
     Setting("strategy", "hybrid", "Which lists are fused: dense, keyword, hybrid (both), hybrid+mmr (both, then diversified).",
             "search", STRATEGIES),
-    Setting("match", "and_or", "Keyword matching: and (every query word), or (any word), and_or (documents with every word "
+    Setting("match", "min_share", "Keyword matching: and (every query word), or (any word), and_or (documents with every word "
             "first, then the rest), min_share (at least `min_share` of the words).", "search", MATCH_MODES),
-    Setting("min_share", 0.6, "Share of query words a document must contain when match=min_share.", "search"),
+    Setting("min_share", "3<30%", "With match=min_share, how many query words a unit must contain: a share (60%), a count "
+            "(2), or all of them up to N words and a share beyond (3<30%), as Elasticsearch's minimum_should_match.",
+            "search"),
     Setting("stopwords", True, "Drop common words (the, of, what ...) from keyword queries, unless the query is only those.",
             "search"),
     Setting("rrf_k", 60, "Reciprocal Rank Fusion constant k: larger flattens the difference between ranks.", "search"),
@@ -79,6 +81,13 @@ def parse_value(name: str, raw):
             value = kind(raw)
     except (TypeError, ValueError):
         raise UsageError(f"setting {name} expects a {kind.__name__}, got {raw!r}") from None
+    if name == "min_share":
+        try:
+            from .query import required_terms
+
+            required_terms(10, value)
+        except ValueError:
+            raise UsageError(f"setting min_share wants 60%, 2 or 3<30%, got {raw!r}") from None
     if setting.choices and value not in setting.choices:
         raise UsageError(f"setting {name} must be one of {', '.join(setting.choices)}, got {value!r}")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:

@@ -6,7 +6,6 @@ reloaded only when the index generation changes.
 """
 from __future__ import annotations
 
-import math
 import os
 import sqlite3
 import time
@@ -18,7 +17,7 @@ from rapidfuzz.distance import Levenshtein
 from .errors import IndexVersionError, ScentError
 from .filters import Filters
 from .migrations import migrate
-from .query import KeywordQuery, extra_tokens, match_expression
+from .query import KeywordQuery, extra_tokens, match_expression, required_terms
 from .store import FileRecord, FileState, Hit, StoredUnit, UnitRecord
 
 # bm25 column weights for (text, title, path, extra)
@@ -157,7 +156,7 @@ class SqliteStore:
 
     # ---- reading -------------------------------------------------------------------------
 
-    def keyword_search(self, query: KeywordQuery, mode: str, min_share: float, filters: Filters,
+    def keyword_search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters,
                        limit: int) -> list[Hit]:
         if mode == "and_or":
             first = self.keyword_search(query, "and", min_share, filters, limit)
@@ -167,7 +166,7 @@ class SqliteStore:
             rest = [h for h in self.keyword_search(query, "or", min_share, filters, limit) if h[0] not in seen]
             return (first + rest)[:limit]
         if mode == "min_share":
-            need = math.ceil(min_share * len(query.terms))
+            need = required_terms(len(query.terms), min_share)
             hits = self.keyword_search(query, "or", min_share, filters, limit * 5)
             if need <= 1 or not hits:
                 return hits[:limit]
