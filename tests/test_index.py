@@ -139,3 +139,16 @@ def test_newer_index_is_refused(notes, fake_embedder):
     db.commit()
     with pytest.raises(IndexVersionError, match="newer"):
         Index(notes, embedder=fake_embedder)
+
+
+def test_excluded_kinds_leave_every_list(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    got = idx.search("parse http header read file deposit", exclude_kinds="code")
+    assert got and all(r.kind != "code" for r in got)
+
+
+def test_truncated_dims_still_rank(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    full = idx.search("deposit refund", strategy="dense")
+    cut = idx.search("deposit refund", strategy="dense", dims=32)
+    assert {r.path for r in full} == {r.path for r in cut}

@@ -21,6 +21,7 @@ class Filters:
     after: float | None = None    # UNIX time, inclusive
     before: float | None = None   # UNIX time, exclusive
     lang: str | None = None
+    exclude: tuple[str, ...] = ()  # unit kinds left out (an ablation: what does a kind add?)
 
     @classmethod
     def build(cls, kinds=(), path=None, after=None, before=None, lang=None) -> "Filters":
@@ -38,7 +39,8 @@ class Filters:
 
     @property
     def empty(self) -> bool:
-        return not (self.kinds or self.path or self.after is not None or self.before is not None or self.lang)
+        return not (self.kinds or self.path or self.after is not None or self.before is not None or self.lang
+                    or self.exclude)
 
     def sql(self) -> tuple[str, list]:
         """A WHERE condition (never empty: "1" when there is nothing to filter) and its parameters."""
@@ -47,6 +49,10 @@ class Filters:
             unit_kinds = sorted({u for k in self.kinds for u in KIND_ALIASES.get(k, (k,))})
             clauses.append(f"(f.kind IN ({_marks(self.kinds)}) OR u.kind IN ({_marks(unit_kinds)}))")
             params += [*self.kinds, *unit_kinds]
+        if self.exclude:
+            unit_kinds = sorted({u for k in self.exclude for u in KIND_ALIASES.get(k, (k,))})
+            clauses.append(f"u.kind NOT IN ({_marks(unit_kinds)})")
+            params += unit_kinds
         if self.path:
             if any(ch in self.path for ch in "*?["):
                 clauses.append("f.path GLOB ?")

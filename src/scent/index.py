@@ -9,7 +9,7 @@ import hashlib
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -229,11 +229,13 @@ class Index:
             raise UsageError(f"k must be at least 1, got {k}")
         s = self.settings.with_values(**overrides)
         filters = filters or Filters()
+        if s.exclude_kinds:
+            filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
         kq = parse(query, s.stopwords)
         lists: dict[str, list[tuple[int, float]]] = {}
         if s.strategy != "keyword":
             qvec = self.embedder.embed_queries([clean(query)])[0]
-            lists["dense"] = self.store.dense_search(qvec, filters, s.candidates)
+            lists["dense"] = self.store.dense_search(qvec, filters, s.candidates, dims=s.dims)
         if s.strategy != "dense":
             lists["keyword"] = self.store.keyword_search(kq, s.match, s.min_share, filters, s.candidates)
             if kq.ids:

@@ -42,6 +42,10 @@ SETTINGS = (
     Setting("weight_ids", 1.0, "RRF weight of the exact/fuzzy ID list (only used when the query holds an ID-like token).",
             "search"),
     Setting("candidates", 200, "Units taken from each list before fusion.", "search"),
+    Setting("exclude_kinds", "", "Unit kinds left out of every list, comma-separated (e.g. image,ocr): an ablation, "
+            "to measure what a kind adds.", "search"),
+    Setting("dims", 0, "Use only the first N embedding dimensions in dense search (0 = all): measures what smaller "
+            "vectors would cost.", "search"),
     Setting("mmr_lambda", 0.7, "MMR trade-off for hybrid+mmr: 1 = pure relevance, 0 = pure diversity.", "search"),
     # index
     Setting("chunk_words", 180, "Longest chunk, in words; sections longer than this are split.", "index"),
@@ -88,6 +92,12 @@ def parse_value(name: str, raw):
             required_terms(10, value)
         except ValueError:
             raise UsageError(f"setting min_share wants 60%, 2 or 3<30%, got {raw!r}") from None
+    if name == "exclude_kinds" and value:
+        from .filters import KNOWN_KINDS
+
+        unknown = sorted(set(k.strip() for k in value.split(",")) - KNOWN_KINDS)
+        if unknown:
+            raise UsageError(f"exclude_kinds: unknown kind {', '.join(unknown)}; known: {', '.join(sorted(KNOWN_KINDS))}")
     if setting.choices and value not in setting.choices:
         raise UsageError(f"setting {name} must be one of {', '.join(setting.choices)}, got {value!r}")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:

@@ -41,6 +41,7 @@ class SqliteStore:
             raise ScentError(f"cannot open the index at {path}: {err}; delete that folder and re-index") from None
         self._check_model()
         self._matrix: tuple[int, np.ndarray, np.ndarray] | None = None
+        self._cut: tuple = (None, None)
 
     def _check_model(self) -> None:
         stored = self.meta("model")
@@ -217,10 +218,12 @@ class SqliteStore:
                f"WHERE ids_fts MATCH ? AND {where} ORDER BY rank LIMIT ?")
         return [(uid, text.split()) for uid, text in self.db.execute(sql, (expression, *params, limit))]
 
-    def dense_search(self, vector: np.ndarray, filters: Filters, limit: int) -> list[Hit]:
+    def dense_search(self, vector: np.ndarray, filters: Filters, limit: int, dims: int = 0) -> list[Hit]:
         ids, matrix = self._load_matrix()
         if not len(ids):
             return []
+        if 0 < dims < self.dim:
+            matrix, vector = self._truncated(dims), vector[:dims] / (np.linalg.norm(vector[:dims]) or 1.0)
         scores = matrix @ vector.astype(np.float32)
         if not filters.empty:
             where, params = filters.sql()
@@ -244,6 +247,15 @@ class SqliteStore:
             matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), self.dim)
             self._matrix = (generation, ids, matrix)
         return self._matrix[1], self._matrix[2]
+
+    def _truncated(self, dims: int) -> np.ndarray:
+        """The matrix cut to its first `dims` columns, rows re-normalised; cached per generation."""
+        key = (self._matrix[0], dims)
+        if self._cut[0] != key:
+            cut = self._matrix[2][:, :dims]
+            norms = np.linalg.norm(cut, axis=1, keepdims=True)
+            self._cut = (key, cut / np.where(norms == 0, 1, norms))
+        return self._cut[1]
 
     def units(self, ids: list[int]) -> dict[int, StoredUnit]:
         out: dict[int, StoredUnit] = {}
