@@ -162,12 +162,16 @@ def _parse_variant(text: str) -> dict:
 @click.option("--beir", "beir_dir", type=click.Path(file_okay=False, exists=True), help="Evaluate on a BEIR-layout collection instead.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory to use.")
 @click.option("--compare", "variants", multiple=True, help="A variant to compare with the baseline: SETTING=VALUE[,SETTING=VALUE]; repeatable.")
+@click.option("--grid", "grid", multiple=True, help="A setting and the values to try: SETTING=V1,V2,...; repeatable (the grid is their product). Runs split-half cross-validation.")
+@click.option("--folds", type=click.IntRange(min=2), default=50, show_default=True, help="Cross-validation folds for --grid.")
 @click.option("--metric", "metrics", multiple=True, help="Metric(s) the comparison reports (default: mrr@10 / ndcg@10).")
 @click.option("--run-file", type=click.Path(dir_okay=False), help="With --beir: write the baseline run in TREC format here.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write a Markdown report with PNG charts into this folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: overall, by_category, hard, queries, comparisons.")
 @click.option("--misses/--no-misses", default=True, help="List where the answers of missed queries sat before fusion.")
 @_setting_options("search")
-def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, metrics, run_file, as_json, misses, **params):
+def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, metrics, run_file, report_dir, as_json,
+             misses, **params):
     """Measure search quality: QUERIES_FILE (labelled JSONL) over --folder, or a --beir collection."""
     from pathlib import Path
 
@@ -178,31 +182,59 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, metrics, run_f
         raise UsageError("give either QUERIES_FILE with --folder, or --beir DIR")
     if beir_dir:
         corpus, queries, qrels = evaluate.load_beir(beir_dir)
-        docs = location.default_index_dir(beir_dir).with_name(location.default_index_dir(beir_dir).name + "-docs")
-        evaluate.write_beir_folder(corpus, docs)
-        run = lambda idx, **o: evaluate.evaluate_beir(idx, queries, qrels, **o)  # noqa: E731
-        target, metrics = docs, metrics or ("ndcg@10",)
+        base_dir = location.default_index_dir(beir_dir)
+        target = base_dir.with_name(base_dir.name + "-docs")
+        evaluate.write_beir_folder(corpus, target)
+        score = lambda idx, **o: evaluate.evaluate_beir(idx, queries, qrels, **o)  # noqa: E731
+        metrics = metrics or ("ndcg@10",)
     else:
         if not folder:
             raise UsageError("QUERIES_FILE needs --folder, the folder its answers live in")
         queries = evaluate.load_queries(queries_file)
-        run = lambda idx, **o: evaluate.evaluate(idx, queries, **o)  # noqa: E731
-        target, metrics = folder, metrics or ("mrr@10",)
-    with Index(target, index_dir=index_dir, settings=settings) as idx:
-        idx.update(on_skip=lambda p, r: click.echo(f"scent: skipped {p}: {r}", err=True))
-        base = run(idx, run_file=Path(run_file)) if beir_dir and run_file else run(idx)
+        target = folder
+        score = lambda idx, **o: evaluate.evaluate(idx, queries, **o)  # noqa: E731
+        metrics = metrics or ("mrr@10",)
+    grid_spec = {}
+    for text in grid:
+        name, sep, values = text.partition("=")
+        if not sep or not values:
+            raise UsageError(f"--grid wants SETTING=V1,V2,..., got {text!r}")
+        grid_spec[name.strip()] = [v.strip() for v in values.split(",")]
+    variant_values = [_parse_variant(text) for text in variants]
+    for values in [*variant_values, *evaluate.grid_points(grid_spec)]:
+        settings.with_values(**values)  # a bad name or value fails now, not after minutes of work
+    ev = evaluate.Evaluation(target, score, settings, index_dir,
+                             on_skip=lambda p, r: click.echo(f"scent: skipped {p}: {r}", err=True))
+    try:
+        if beir_dir and run_file:
+            base = evaluate.evaluate_beir(ev.index_for({}), queries, qrels, run_file=Path(run_file))
+        else:
+            base = ev.run()
         comparisons = []
-        for text in variants:
-            variant = run(idx, **_parse_variant(text))
-            comparisons += [(text, evaluate.compare(base, variant, m)) for m in metrics]
+        for label, values in zip(variants, variant_values):
+            variant = ev.run(values)
+            comparisons += [(label, evaluate.compare(base, variant, m)) for m in metrics]
+        grid_report = None
+        if grid_spec:
+            points = evaluate.grid_points(grid_spec)
+            grid_report = evaluate.cross_validate(points, [ev.run(p) for p in points], metrics[0], folds)
+    finally:
+        ev.close()
+    if report_dir:
+        written = report.write(Path(report_dir), base, comparisons, grid_report)
+        click.echo(f"report written to {written}", err=True)
     if as_json:
         out = base.to_dict()
         out["comparisons"] = [{"variant": label, **vars(c), "noise": c.noise} for label, c in comparisons]
+        if grid_report:
+            out["grid"] = {"configs": grid_report.configs, "full": grid_report.full, **grid_report.summary()}
         click.echo(json.dumps(out, ensure_ascii=False))
         return
     click.echo(report.table(base))
     for label, c in comparisons:
         click.echo(report.comparison_line(label, c))
+    if grid_report:
+        click.echo(report.grid_text(grid_report))
     if misses:
         click.echo(report.misses(base))
 

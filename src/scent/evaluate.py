@@ -10,13 +10,16 @@ import csv
 import json
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, unquote
 
+from . import location
 from .errors import UsageError
 from .filters import Filters
 from .index import Index
+from .settings import BY_NAME, Settings
 from .metrics import BEIR_METRICS, FOLDER_METRICS, first_rank
 
 RUN_DEPTH = 100  # results scored per query (recall@100 needs this many)
@@ -263,3 +266,101 @@ def compare(baseline: EvalResult, variant: EvalResult, metric: str, samples: int
     diff, low, high = paired_bootstrap(a, b, samples)
     return Comparison(metric, baseline.overall[metric], variant.overall[metric], diff, low, high,
                       sum(y > x for x, y in zip(a, b)), sum(y < x for x, y in zip(a, b)))
+
+
+# ---- running variants, including ones that need their own index ----------------------------------
+
+class Evaluation:
+    """Scores one query set under settings variants. Search-time variants share the base index;
+    a variant that changes an index-time setting (chunk_words ...) gets its own index beside it."""
+
+    def __init__(self, folder: str | Path, score: Callable[..., EvalResult], settings: Settings,
+                 index_dir: str | Path | None = None, on_skip=None):
+        self.folder = folder
+        self.score = score
+        self.settings = settings
+        self.index_dir = Path(index_dir) if index_dir else location.default_index_dir(folder)
+        self.on_skip = on_skip
+        self._indexes: dict[tuple, Index] = {}
+
+    def index_for(self, index_values: dict) -> Index:
+        key = tuple(sorted(index_values.items()))
+        if key not in self._indexes:
+            settings = self.settings.with_values(**index_values)
+            suffix = "".join(f"-{k}={v}" for k, v in key)
+            path = self.index_dir.with_name(self.index_dir.name + suffix) if key else self.index_dir
+            idx = Index(self.folder, index_dir=path, settings=settings)
+            idx.update(on_skip=self.on_skip)
+            self._indexes[key] = idx
+        return self._indexes[key]
+
+    def run(self, overrides: dict | None = None) -> EvalResult:
+        overrides = overrides or {}
+        index_values = {k: v for k, v in overrides.items() if BY_NAME.get(k) and BY_NAME[k].scope == "index"
+                        and self.settings.with_values(**{k: v}) != self.settings}
+        search_values = {k: v for k, v in overrides.items() if k not in index_values}
+        return self.score(self.index_for(index_values), **search_values)
+
+    def close(self) -> None:
+        for idx in self._indexes.values():
+            idx.close()
+
+
+# ---- choosing settings without fooling ourselves: split-half cross-validation -----------------------
+
+@dataclass
+class GridReport:
+    metric: str
+    configs: list[dict]                 # each grid point's settings
+    full: list[float]                   # each grid point's score on all queries
+    held_out: list[float]               # per fold: the score, on the other half, of the point picked on one half
+    baseline_held_out: list[float]      # per fold: the first grid point's score on that same other half
+    chosen: dict[str, dict[str, int]]   # setting -> value -> how many folds picked it
+
+    def summary(self) -> dict:
+        def stats(xs):
+            xs = sorted(xs)
+            return {"mean": sum(xs) / len(xs), "low": xs[int(0.025 * len(xs))], "high": xs[int(0.975 * len(xs)) - 1]
+                    if len(xs) > 1 else xs[0]}
+        return {"metric": self.metric, "folds": len(self.held_out), "held_out": stats(self.held_out),
+                "baseline_held_out": stats(self.baseline_held_out), "chosen": self.chosen}
+
+
+def grid_points(grid: dict[str, list[str]]) -> list[dict]:
+    points = [{}]
+    for name, values in grid.items():
+        points = [{**p, name: v} for p in points for v in values]
+    return points
+
+
+def split_half(outcomes: list[QueryOutcome], rnd: random.Random) -> tuple[list[int], list[int]]:
+    """Two halves with each category split evenly between them."""
+    by_cat: dict[str, list[int]] = defaultdict(list)
+    for i, o in enumerate(outcomes):
+        by_cat[o.category].append(i)
+    a, b = [], []
+    for cat in sorted(by_cat):
+        idx = by_cat[cat][:]
+        rnd.shuffle(idx)
+        half = len(idx) // 2 + (rnd.random() < 0.5 if len(idx) % 2 else 0)
+        a += idx[:half]
+        b += idx[half:]
+    return a, b
+
+
+def cross_validate(configs: list[dict], results: list[EvalResult], metric: str, folds: int = 50,
+                   seed: int = 0) -> GridReport:
+    """Pick the best grid point on one half of the queries, score it on the other; repeat."""
+    rnd = random.Random(seed)
+    per_query = [[o.scores[metric] for o in r.queries] for r in results]
+    held, base, chosen = [], [], defaultdict(lambda: defaultdict(int))
+    for _ in range(folds):
+        a, b = split_half(results[0].queries, rnd)
+        mean = lambda scores, part: sum(scores[i] for i in part) / len(part)  # noqa: E731
+        best = max(range(len(configs)), key=lambda c: (mean(per_query[c], a), -c))
+        held.append(mean(per_query[best], b))
+        base.append(mean(per_query[0], b))
+        for name, value in configs[best].items():
+            chosen[name][str(value)] += 1
+    return GridReport(metric, configs, [r.overall[metric] for r in results], held, base,
+                      {k: dict(v) for k, v in chosen.items()})

@@ -1,0 +1,75 @@
+import json
+import random
+
+import pytest
+
+from scent import Index
+from scent.errors import UsageError
+from scent.evaluate import (EvalResult, QueryOutcome, cross_validate, evaluate, grid_points, load_queries,
+                            split_half)
+
+
+def write_queries(tmp_path, rows):
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
+def test_load_queries_checks_every_line(tmp_path):
+    with pytest.raises(UsageError, match=r"q.jsonl:2: each line needs"):
+        load_queries(write_queries(tmp_path, [{"query": "a", "expect": "x"}, {"query": "b"}]))
+    with pytest.raises(UsageError, match="unknown filter"):
+        load_queries(write_queries(tmp_path, [{"query": "a", "expect": "x", "filter": {"colour": "red"}}]))
+    with pytest.raises(UsageError, match="duplicate id"):
+        load_queries(write_queries(tmp_path, [{"id": "1", "query": "a", "expect": "x"}] * 2))
+
+
+def test_evaluate_scores_ranks_and_pages(notes, fake_embedder, tmp_path):
+    idx = Index(notes, embedder=fake_embedder)
+    idx.update()
+    queries = load_queries(write_queries(tmp_path, [
+        {"id": "a", "query": "LD-2026-0417", "expect": "lease.md", "category": "exact"},
+        {"id": "b", "query": "tomato garlic basil", "expect": "recipe.txt", "category": "text"},
+        {"id": "c", "query": "tomato garlic basil", "expect": "lease.md", "category": "text", "hard": True},
+        {"id": "d", "query": "deposit", "expect": "lease.md", "filter": {"kind": "code"}, "category": "filter"},
+    ]))
+    result = evaluate(idx, queries)
+    ranks = {o.id: o.rank for o in result.queries}
+    assert ranks["a"] == 1 and ranks["b"] == 1
+    assert ranks["c"] and ranks["c"] > 1          # a wrong label is scored as a miss, not hidden
+    assert ranks["d"] is None                      # the filter excludes the only answer
+    assert result.overall["n"] == 4
+    assert result.overall["hit@1"] == pytest.approx(2 / 4)
+    assert result.hard["n"] == 1
+    assert set(result.by_category) == {"exact", "text", "filter"}
+    assert result.queries[0].list_ranks["ids"] == 1
+
+
+def outcome(i, cat, score):
+    return QueryOutcome(str(i), "q", cat, False, 1, {"mrr@10": score}, [], {})
+
+
+def result_of(scores, cats):
+    outs = [outcome(i, c, s) for i, (c, s) in enumerate(zip(cats, scores))]
+    return EvalResult({"mrr@10": sum(scores) / len(scores), "n": len(scores)}, {}, {}, outs)
+
+
+def test_grid_points_is_the_product():
+    assert grid_points({"a": ["1", "2"], "b": ["x"]}) == [{"a": "1", "b": "x"}, {"a": "2", "b": "x"}]
+
+
+def test_split_half_is_stratified():
+    cats = ["x"] * 10 + ["y"] * 4
+    a, b = split_half([outcome(i, c, 0) for i, c in enumerate(cats)], random.Random(1))
+    assert sorted(a + b) == list(range(14))
+    assert sum(cats[i] == "x" for i in a) == 5 and sum(cats[i] == "y" for i in a) == 2
+
+
+def test_cross_validation_picks_the_better_point_and_scores_it_held_out():
+    cats = ["x", "y"] * 10
+    worse = result_of([0.5] * 20, cats)
+    better = result_of([1.0] * 20, cats)
+    g = cross_validate([{"k": "a"}, {"k": "b"}], [worse, better], "mrr@10", folds=7)
+    assert g.chosen == {"k": {"b": 7}}
+    assert g.held_out == [1.0] * 7
+    assert g.baseline_held_out == [0.5] * 7
