@@ -152,3 +152,13 @@ def test_truncated_dims_still_rank(notes, fake_embedder):
     full = idx.search("deposit refund", strategy="dense")
     cut = idx.search("deposit refund", strategy="dense", dims=32)
     assert {r.path for r in full} == {r.path for r in cut}
+
+
+def test_symlink_out_of_the_folder_is_not_indexed(notes, fake_embedder, tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("zanzibar secret outside the folder")
+    (notes / "leak.txt").symlink_to(outside)
+    (notes / "inner.txt").symlink_to(notes / "recipe.txt")
+    idx, report = build(notes, fake_embedder)
+    assert report.added == 4  # lease, recipe, http.py and the inner link
+    assert not idx.search("zanzibar", strategy="keyword")

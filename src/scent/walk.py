@@ -30,6 +30,7 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
     that vanishes between listing and stat is reported through `on_error` and walked past.
     """
     root = os.path.abspath(root)
+    real_root = os.path.realpath(root)
     skip = {os.path.abspath(s) for s in skip}
     spec = _load_ignore(root)
 
@@ -55,6 +56,10 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
             full = os.path.join(dirpath, name)
             if not accept(full):
                 continue
+            # A link may point anywhere; index it only when its target lies inside the folder,
+            # so nothing outside what the user chose to index can show up in results.
+            if os.path.islink(full) and not _inside(os.path.realpath(full), real_root):
+                continue
             try:
                 st = os.stat(full)
             except OSError as err:
@@ -63,6 +68,10 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
             if not os.path.isfile(full):
                 continue
             yield FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=st.st_mtime_ns)
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _load_ignore(root: str) -> pathspec.PathSpec:
