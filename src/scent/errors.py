@@ -24,3 +24,12 @@ class ExtractError(ScentError):
         self.path = str(path)
         self.reason = reason
         super().__init__(f"{self.path}: {reason}")
+
+
+class OcrUnavailable(ScentError):
+    """No OCR engine can run here (not installed, or a language's data is missing). The indexer
+    says so once and goes on indexing pictures by their names and dates."""
+
+
+class OcrFailed(ScentError):
+    """OCR of one picture or page failed (timed out, crashed); the file is still indexed."""

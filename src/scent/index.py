@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import location
+from . import location, ocr
 from .chunk import chunk
 from .embed import E5Embedder, Embedder
-from .errors import ExtractError, ScentError, UsageError
+from .errors import ExtractError, OcrUnavailable, ScentError, UsageError
 from .extract import Limits, extract, file_kind
 from .filters import Filters
 from .fuse import mmr, rrf
@@ -83,6 +83,7 @@ class Index:
         self.index_dir = Path(index_dir) if index_dir else location.default_index_dir(folder)
         self.settings = settings or Settings()
         self._embedder = embedder
+        self._ocr = ocr.engine() if self.settings.ocr else None  # None after it proves unavailable
         model = embedder or E5Embedder
         exists = (self.index_dir / location.DB_NAME).is_file()
         if not exists and folder is None:
@@ -177,11 +178,18 @@ class Index:
 
     def _index_batch(self, batch, report: IndexReport, skip: OnSkip) -> None:
         s = self.settings
-        limits = Limits(max_text_bytes=s.max_file_mb * 1024 * 1024, max_pdf_pages=s.max_pdf_pages)
+        limits = Limits(max_text_bytes=s.max_file_mb * 1024 * 1024, max_pdf_pages=s.max_pdf_pages,
+                        ocr=self._ocr, ocr_langs=s.ocr_langs, ocr_max_side=s.ocr_max_side)
         ready = []
         for f, digest, is_new in batch:
             try:
-                got = extract(f.path, limits)
+                try:
+                    got = extract(f.path, limits)
+                except OcrUnavailable as err:
+                    # Said once; from here on pictures are indexed without OCR.
+                    skip(f.rel, str(err))
+                    self._ocr, limits = None, replace(limits, ocr=None)
+                    got = extract(f.path, limits)
             except ExtractError as err:
                 skip(f.rel, err.reason)
                 continue
@@ -189,6 +197,8 @@ class Index:
             record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
                                 got.date if got.date is not None else f.mtime_ns / 1e9, got.title)
             ready.append((record, units, is_new))
+            if got.meta.get("ocr_error"):
+                skip(f.rel, got.meta["ocr_error"])
             if got.meta.get("truncated"):
                 skip(f.rel, f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
         texts = {u.text_hash: _embed_text(u.text, u.title) for _, units, _ in ready for u in units if u.text.strip()}

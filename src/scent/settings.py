@@ -53,6 +53,12 @@ SETTINGS = (
     Setting("max_file_mb", 50, "Text-like files larger than this (MB) are skipped with a message.", "index"),
     Setting("max_pdf_pages", 2000, "Pages read from one PDF; the rest are skipped with a message.", "index"),
     Setting("embed_batch", 32, "Units embedded per batch.", "index"),
+    Setting("ocr", True, "Read the text in pictures and scanned PDF pages with OCR (Tesseract) while indexing.",
+            "index"),
+    Setting("ocr_langs", "auto", "OCR languages: auto (English first; Hindi, Tamil, Spanish, French, German or "
+            "Portuguese only when the English reading calls for them), or Tesseract codes such as eng+hin.", "index"),
+    Setting("ocr_max_side", 3000, "Pictures and rendered PDF pages are scaled down to this many pixels on their "
+            "longest side before OCR (bounds its time and memory).", "index"),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
@@ -98,6 +104,12 @@ def parse_value(name: str, raw):
         unknown = sorted(set(k.strip() for k in value.split(",")) - KNOWN_KINDS)
         if unknown:
             raise UsageError(f"exclude_kinds: unknown kind {', '.join(unknown)}; known: {', '.join(sorted(KNOWN_KINDS))}")
+    if name == "ocr_langs":
+        from .ocr import parse_langs
+
+        parse_langs(value)
+    if name == "ocr_max_side" and value < 100:
+        raise UsageError(f"setting ocr_max_side must be at least 100 (pixels), got {value!r}")
     if setting.choices and value not in setting.choices:
         raise UsageError(f"setting {name} must be one of {', '.join(setting.choices)}, got {value!r}")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from scent.errors import ExtractError
+from scent.ocr import MAX_SIDE, OcrEngine
 from scent.units import Section
 
 # A transformed file (HTML, Word, CSV, JSON) has no character offsets of its own, so its
@@ -21,6 +22,11 @@ class Limits:
     max_text_bytes: int = 50 * 1024 * 1024  # text-like files larger than this are refused
     max_pdf_pages: int = 2000  # pages beyond this are not read (meta["truncated"] says so)
     max_image_pixels: int = 100_000_000  # larger images keep only their name/EXIF unit
+    # OCR of pictures and scanned PDF pages: None reads no pixels (the default, so extraction
+    # alone never runs a program); Index passes an engine when the `ocr` setting is on.
+    ocr: OcrEngine | None = None
+    ocr_langs: str = "auto"  # "auto" or Tesseract codes such as "eng+hin"
+    ocr_max_side: int = MAX_SIDE  # pictures and rendered pages are scaled down to this (px)
 
 
 def _size(n: int) -> str:

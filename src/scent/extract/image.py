@@ -1,4 +1,5 @@
-"""Pictures: one unit of what is known without looking at the pixels (name, folders, EXIF, size)."""
+"""Pictures: one unit of what is known without looking at the pixels (name, folders, EXIF, size),
+and, when OCR is on (Limits.ocr), one `ocr` section of the text visible in them."""
 from __future__ import annotations
 
 import os
@@ -8,9 +9,10 @@ from datetime import datetime, timedelta, timezone
 
 from PIL import Image
 
-from scent.errors import ExtractError
+from scent import ocr
+from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Section
-from .base import Limits, name_words
+from .base import SECTION_SEPARATOR, Limits, name_words
 
 # Only what this Pillow can open; HEIC/AVIF join when a plugin for them is installed.
 _CANDIDATES = (".jpg", ".jpeg", ".jpe", ".png", ".gif", ".webp", ".tif", ".tiff", ".bmp",
@@ -113,6 +115,29 @@ def extract(path: str, limits: Limits) -> Extracted:
     if size:
         meta["width"], meta["height"] = size
     text = _describe(path, size, taken, camera)
-    return Extracted(kind="image", sections=[Section(text=text, kind="image")],
+    sections = [Section(text=text, kind="image")]
+    if limits.ocr is not None and size and not meta["too_large"]:
+        seen = _read_text(path, limits, meta)
+        if seen:
+            sections.append(Section(text=seen, kind="ocr", start=len(text) + len(SECTION_SEPARATOR)))
+    return Extracted(kind="image", sections=sections,
                      title=os.path.basename(path), date=taken.timestamp() if taken else None,
                      meta=meta)
+
+
+def _read_text(path: str, limits: Limits, meta: dict) -> str:
+    """The text visible in the picture ("" when none). A failure of OCR costs only the text:
+    meta["ocr_error"] says why. OcrUnavailable (no engine at all) goes to the indexer."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as img:
+                return ocr.read_text(img, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
+    except OcrFailed as e:
+        meta["ocr_error"] = f"text in the picture was not read: {e}; it is indexed by its name and date"
+    except (OSError, SyntaxError, ValueError, struct.error, EOFError, Image.DecompressionBombError) as e:
+        if isinstance(e, OSError) and e.errno is not None:
+            raise
+        meta["ocr_error"] = (f"text in the picture was not read: its pixels did not decode ({e}); "
+                             "it is indexed by its name and date")
+    return ""
