@@ -145,6 +145,44 @@ def status_cmd(folder, index_dir, as_json):
             click.echo(f"  {e['path']}: {e['reason']}")
 
 
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (local only unless --allow-remote).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="Port to listen on.")
+@click.option("--folder", type=click.Path(file_okay=False), help="Serve this folder's index.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
+@click.option("--allow-remote", is_flag=True, help="Allow a --host other than 127.0.0.1, localhost or ::1.")
+def serve_cmd(host, port, folder, index_dir, allow_remote):
+    """Web UI and HTTP API (/api/search, /api/status, /api/file, /api/thumb; schema at /openapi.json)."""
+    from .serve import check_host, require
+
+    require("fastapi", "uvicorn")
+    import uvicorn
+
+    from .serve.app import create_app
+
+    allowed_hosts, warning = check_host(host, allow_remote)
+    if warning:
+        click.echo(warning, err=True)
+    with Index.open(folder, index_dir) as idx:
+        where = f"[{host}]" if ":" in host else host
+        click.echo(f"scent: serving {idx.root} at http://{where}:{port}/ (Ctrl-C stops)", err=True)
+        uvicorn.run(create_app(idx, allowed_hosts=allowed_hosts), host=host, port=port, log_level="warning")
+
+
+@cli.command("mcp")
+@click.option("--folder", type=click.Path(file_okay=False), help="Serve this folder's index.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
+def mcp_cmd(folder, index_dir):
+    """MCP server over stdio with tools `search` and `fetch`, for AI assistants."""
+    from .serve import require
+
+    require("mcp")
+    from .serve.mcp_server import build_server
+
+    with Index.open(folder, index_dir) as idx:
+        build_server(idx).run("stdio")
+
+
 def _parse_variant(text: str) -> dict:
     """"match=or,rrf_k=5" -> {"match": "or", "rrf_k": "5"}"""
     out = {}

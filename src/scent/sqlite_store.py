@@ -267,6 +267,15 @@ class SqliteStore:
                 out[row[0]] = StoredUnit(*row)
         return out
 
+    def file_units(self, path: str) -> list[StoredUnit] | None:
+        """The units of the indexed file `path` in reading order; None when `path` is not in the index."""
+        row = self.db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+        if row is None:
+            return None
+        ids = [r[0] for r in self.db.execute("SELECT id FROM units WHERE file_id = ?", (row[0],))]
+        found = self.units(ids)
+        return sorted(found.values(), key=lambda u: (u.page or 0, u.start, u.id))
+
     def vectors(self, ids: list[int]) -> dict[int, np.ndarray]:
         all_ids, matrix = self._load_matrix()
         pos = {int(u): i for i, u in enumerate(all_ids)}

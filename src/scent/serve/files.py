@@ -1,0 +1,125 @@
+"""Which file a client may read, and how to send it. Only paths that are in the index, inside
+the indexed folder after resolving symlinks, are ever opened."""
+from __future__ import annotations
+
+import io
+import mimetypes
+from collections import OrderedDict
+from pathlib import Path
+from threading import Lock
+from urllib.parse import unquote
+
+from ..errors import ScentError
+
+# Types a browser shows without running anything the file holds. Everything else that is text
+# (HTML, SVG, markdown, code ...) goes out as text/plain, so no script from a user's file runs.
+SAFE_TYPES = {"application/pdf", "image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/tiff"}
+DOWNLOAD_TYPES = {".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}
+THUMB_PX = 320
+PDF_THUMB_SCALE = 0.6
+
+
+class Refused(ScentError):
+    """A path the client may not read. `status` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, message: str):
+        self.status = status
+        super().__init__(message)
+
+
+def check_rel(rel: str) -> str:
+    """`rel` if it is a plain relative POSIX path, else Refused (traversal, absolute, odd bytes)."""
+    if not rel:
+        raise Refused(400, "path is empty; give a path relative to the indexed folder")
+    decoded = unquote(rel)
+    for text in (rel, decoded):
+        if "\x00" in text or "\\" in text:
+            raise Refused(403, "path must not contain NUL bytes or backslashes")
+        if text.startswith("/") or (len(text) > 1 and text[1] == ":"):
+            raise Refused(403, "path must be relative to the indexed folder")
+        if any(part in ("..", ".") for part in text.split("/")):
+            raise Refused(403, "path must not contain '..' or '.' segments")
+    return rel
+
+
+def resolve(root: str, rel: str, indexed: bool) -> Path:
+    """The real file behind indexed path `rel`, checked to lie inside `root`."""
+    check_rel(rel)
+    if not indexed:
+        raise Refused(404, f"{rel} is not in the index")
+    base = Path(root).resolve()
+    path = (base / rel).resolve()
+    if not path.is_relative_to(base):
+        raise Refused(403, f"{rel} leads outside the indexed folder")
+    if not path.is_file():
+        raise Refused(404, f"{rel} is in the index but no longer on disk; re-index the folder")
+    return path
+
+
+def content_type(path: Path) -> tuple[str, dict[str, str]]:
+    """The Content-Type to send `path` with, and extra headers."""
+    suffix = path.suffix.lower()
+    if suffix in DOWNLOAD_TYPES:
+        return DOWNLOAD_TYPES[suffix], {"Content-Disposition": f'attachment; filename="{_ascii(path.name)}"',
+                                        "Content-Security-Policy": "sandbox"}
+    guessed, _ = mimetypes.guess_type(path.name)
+    if guessed in SAFE_TYPES:
+        # Chromium's PDF viewer does not run in a sandboxed document; a PDF runs no page script anyway.
+        return guessed, {} if guessed == "application/pdf" else {"Content-Security-Policy": "sandbox"}
+    return "text/plain; charset=utf-8", {"Content-Security-Policy": "sandbox"}
+
+
+def _ascii(name: str) -> str:
+    return "".join(ch if 32 <= ord(ch) < 127 and ch not in '"\\' else "_" for ch in name)
+
+
+class Thumbnails:
+    """Small JPEGs of pictures and PDF pages, kept in a bounded LRU cache keyed by file version."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._cache: OrderedDict[tuple, bytes] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, path: Path, kind: str, page: int | None) -> bytes:
+        st = path.stat()
+        key = (str(path), st.st_mtime_ns, st.st_size, page)
+        with self._lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
+        data = make_thumbnail(path, kind, page)
+        with self._lock:
+            self._cache[key] = data
+            while len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+        return data
+
+
+def make_thumbnail(path: Path, kind: str, page: int | None) -> bytes:
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    try:
+        if kind == "pdf":
+            doc = pdfium.PdfDocument(str(path))
+            try:
+                number = page or 1
+                if not 1 <= number <= len(doc):
+                    raise Refused(404, f"{path.name} has no page {number} (it has {len(doc)})")
+                img = doc[number - 1].render(scale=PDF_THUMB_SCALE).to_pil()
+            finally:
+                doc.close()
+        elif kind == "image":
+            with Image.open(path) as src:
+                img = ImageOps.exif_transpose(src)
+                img.load()
+        else:
+            raise Refused(404, f"no thumbnail for {kind} files")
+        img.thumbnail((THUMB_PX, THUMB_PX))
+        out = io.BytesIO()
+        img.convert("RGB").save(out, "JPEG", quality=80)
+        return out.getvalue()
+    except (OSError, UnidentifiedImageError, ValueError, pdfium.PdfiumError) as err:
+        raise Refused(404, f"cannot make a thumbnail of {path.name}: {err}") from None
+

@@ -1,0 +1,178 @@
+// scent web UI: plain JS, no build step. User data only ever reaches the page via textContent.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const DEBOUNCE_MS = 180;
+let timer = null;
+let seq = 0;
+let controller = null;
+
+function el(tag, attrs = {}, text = null) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+function params() {
+  const p = new URLSearchParams();
+  p.set("q", $("#q").value);
+  p.set("k", "10");
+  for (const box of document.querySelectorAll('#kinds input[name="only"]:checked')) p.append("only", box.value);
+  for (const name of ["path", "after", "before"]) {
+    const value = $("#" + name).value.trim();
+    if (value) p.set(name, value);
+  }
+  if ($("#explain").checked) p.set("explain", "true");
+  return p;
+}
+
+function fileUrl(r) {
+  const url = "/api/file?path=" + encodeURIComponent(r.path);
+  return r.page ? url + "#page=" + r.page : url;
+}
+
+function thumbUrl(r) {
+  let url = "/api/thumb?path=" + encodeURIComponent(r.path);
+  if (r.kind === "pdf" && r.page) url += "&page=" + r.page;
+  return url;
+}
+
+function snippetNode(text, highlights) {
+  const p = el("p", { class: "snippet" });
+  let pos = 0;
+  for (const [a, b] of highlights || []) {
+    if (a < pos || b <= a) continue;
+    p.append(document.createTextNode(text.slice(pos, a)));
+    p.append(el("mark", {}, text.slice(a, b)));
+    pos = b;
+  }
+  p.append(document.createTextNode(text.slice(pos)));
+  return p;
+}
+
+function explainNode(explain) {
+  const table = el("table", { class: "explain" });
+  for (const [list, e] of Object.entries(explain)) {
+    const row = el("tr");
+    row.append(el("th", {}, list));
+    row.append(el("td", {}, e ? "rank " + e.rank : "not in list"));
+    row.append(el("td", {}, e ? "score " + Number(e.score).toFixed(4) : ""));
+    row.append(el("td", {}, e ? "+" + Number(e.contribution).toFixed(4) : ""));
+    row.append(el("td", {}, e && e.page ? "p. " + e.page : ""));
+    table.append(row);
+  }
+  return table;
+}
+
+function resultNode(r) {
+  const li = el("li", { class: "result", "data-path": r.path, "data-kind": r.kind });
+  if (r.page) li.setAttribute("data-page", String(r.page));
+  const slash = r.path.lastIndexOf("/");
+  const head = el("div", { class: "head" });
+  head.append(el("span", { class: "name" }, r.path.slice(slash + 1)));
+  head.append(el("span", { class: "folder" }, slash >= 0 ? r.path.slice(0, slash + 1) : "./"));
+  head.append(el("span", { class: "kind" }, r.kind));
+  const meta = [];
+  if (r.date) meta.push(new Date(r.date * 1000).toISOString().slice(0, 10));
+  if (r.page) meta.push("page " + r.page);
+  meta.push("score " + Number(r.score).toFixed(4));
+  head.append(el("span", { class: "meta" }, meta.join(" \u00b7 ")));
+  const open = el("a", { class: "open", href: fileUrl(r), target: "_blank", rel: "noopener noreferrer" },
+                  r.page ? "Open page " + r.page : "Open");
+  head.append(open);
+  li.append(head);
+  li.append(snippetNode(r.snippet, r.highlights));
+  if (r.kind === "image" || r.kind === "pdf") {
+    const img = el("img", { class: "thumb", src: thumbUrl(r), alt: "preview of " + r.path, loading: "lazy" });
+    li.append(img);
+  }
+  if (r.explain) li.append(explainNode(r.explain));
+  return li;
+}
+
+function showMessage(text, isError = false) {
+  const m = $("#message");
+  m.textContent = text;
+  m.classList.toggle("error", isError);
+}
+
+async function search() {
+  const q = $("#q").value.trim();
+  const p = params();
+  history.replaceState(null, "", q ? "?" + p.toString() : location.pathname);
+  if (!q) {
+    $("#results").replaceChildren();
+    showMessage("");
+    return;
+  }
+  const mine = ++seq;
+  if (controller) controller.abort();
+  controller = new AbortController();
+  let body;
+  try {
+    const response = await fetch("/api/search?" + p.toString(), { signal: controller.signal });
+    body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+  } catch (err) {
+    if (err.name === "AbortError" || mine !== seq) return;
+    $("#results").replaceChildren();
+    showMessage(err.message, true);
+    return;
+  }
+  if (mine !== seq) return;
+  $("#results").replaceChildren(...body.results.map(resultNode));
+  showMessage(body.results.length ? `${body.results.length} results in ${body.took_ms} ms` : "no results");
+  document.body.setAttribute("data-query", body.query);
+}
+
+function schedule() {
+  clearTimeout(timer);
+  timer = setTimeout(search, DEBOUNCE_MS);
+}
+
+async function loadStatus() {
+  const box = $("#status-body");
+  try {
+    const response = await fetch("/api/status");
+    const st = await response.json();
+    if (!response.ok) throw new Error(st.error || response.statusText);
+    const dl = el("dl");
+    const row = (k, v) => { dl.append(el("dt", {}, k)); dl.append(el("dd", {}, v)); };
+    const kinds = (o) => Object.entries(o).map(([k, v]) => `${k} ${v}`).join(", ");
+    row("folder", st.folder);
+    row("files", `${st.files} (${kinds(st.files_by_kind)})`);
+    row("units", `${st.units} (${kinds(st.units_by_kind)})`);
+    row("updated", st.last_indexed ? new Date(st.last_indexed * 1000).toLocaleString() : "never");
+    row("size", (st.index_bytes / 1e6).toFixed(1) + " MB");
+    row("model", st.model);
+    box.replaceChildren(dl);
+    if (st.errors.length) {
+      box.append(el("p", {}, `skipped ${st.errors.length} files:`));
+      const ul = el("ul", { id: "skipped" });
+      for (const e of st.errors) ul.append(el("li", {}, `${e.path}: ${e.reason}`));
+      box.append(ul);
+    }
+  } catch (err) {
+    box.textContent = "cannot read the index status: " + err.message;
+  }
+}
+
+function restore() {
+  const p = new URLSearchParams(location.search);
+  $("#q").value = p.get("q") || "";
+  const only = new Set(p.getAll("only"));
+  for (const box of document.querySelectorAll('#kinds input[name="only"]')) box.checked = only.has(box.value);
+  for (const name of ["path", "after", "before"]) $("#" + name).value = p.get(name) || "";
+  $("#explain").checked = p.get("explain") === "true";
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  restore();
+  $("#search-form").addEventListener("submit", (e) => { e.preventDefault(); clearTimeout(timer); search(); });
+  $("#q").addEventListener("input", schedule);
+  for (const input of document.querySelectorAll("#filters input")) input.addEventListener("change", schedule);
+  $("#path").addEventListener("input", schedule);
+  loadStatus();
+  if ($("#q").value.trim()) search();
+});

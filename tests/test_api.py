@@ -1,0 +1,301 @@
+"""The HTTP API over a small real index (fake embedder): every endpoint, bad parameters, and
+every way of asking for a file outside the index."""
+import io
+import shutil
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+from fastapi.testclient import TestClient  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from scent import Index  # noqa: E402
+from scent.errors import ScentError  # noqa: E402
+from scent.serve.app import create_app  # noqa: E402
+
+from conftest import EXAMPLES, FakeEmbedder  # noqa: E402
+
+SECRET = "TOP-SECRET-CONTENT-9931"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """The `notes` files of conftest, plus a PDF, a photo, an HTML page with a script, and a
+    symlink to a secret outside the folder. Built once: every test here only reads."""
+    base = tmp_path_factory.mktemp("api")
+    notes = base / "notes"
+    (notes / "code").mkdir(parents=True)
+    (notes / "lease.md").write_text("# Lease\n\nThe deposit refund is due within 30 days. Ticket LD-2026-0417.\n")
+    (notes / "recipe.txt").write_text("Tomato soup: simmer tomatoes with garlic and basil for twenty minutes.\n")
+    (notes / "code" / "http.py").write_text("def parseHttpHeader(line):\n    return line.split(':', 1)\n\n"
+                                           "def read_file(path):\n    return open(path).read()\n")
+    shutil.copy(EXAMPLES / "docs" / "apartment-lease.pdf", notes / "lease.pdf")
+    shutil.copy(EXAMPLES / "photos" / "2024-05-amsterdam" / "IMG_0381.jpg", notes / "canal.jpg")
+    (notes / "page.html").write_text("<html><head><title>Evil page</title><script>alert('pwned')</script></head>"
+                                     "<body><p>harmless garden notes about tomatoes</p></body></html>")
+    outside = base / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text(f"{SECRET} passwords\n")
+    (notes / "leak.txt").symlink_to(outside / "secret.txt")
+    return notes
+
+
+@pytest.fixture(scope="module")
+def index(folder, tmp_path_factory):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SCENT_HOME", str(tmp_path_factory.mktemp("scent-home")))
+        idx = Index(folder, index_dir=folder.parent / "idx", embedder=FakeEmbedder())
+        idx.update()
+    # present on disk, never indexed
+    (folder / "later.txt").write_text(f"{SECRET} written after indexing\n")
+    yield idx
+    idx.close()
+
+
+@pytest.fixture(scope="module")
+def client(index):
+    with TestClient(create_app(index), raise_server_exceptions=False) as c:
+        yield c
+
+
+# ---- search ------------------------------------------------------------------------------
+
+def test_search_returns_results_as_library_dicts(client, index):
+    r = client.get("/api/search", params={"q": "deposit refund", "k": 3})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["query"] == "deposit refund"
+    assert isinstance(body["took_ms"], float)
+    assert 1 <= len(body["results"]) <= 3
+    assert body["results"] == [x.to_dict() for x in index.search("deposit refund", k=3)]
+    first = body["results"][0]
+    assert set(first) >= {"rank", "path", "page", "kind", "unit_kind", "score", "snippet", "highlights", "date"}
+    assert "explain" not in first
+
+
+def test_search_filters_and_explain(client):
+    r = client.get("/api/search?q=lease+deposit&only=pdf&explain=true")
+    assert r.status_code == 200
+    results = r.json()["results"]
+    assert results and all(x["kind"] == "pdf" for x in results)
+    assert all("explain" in x and set(x["explain"]) >= {"dense", "keyword"} for x in results)
+    r = client.get("/api/search", params={"q": "line", "path": "code/"})
+    assert r.json()["results"] and all(x["path"].startswith("code/") for x in r.json()["results"])
+    r = client.get("/api/search", params={"q": "tomato", "only": ["pdf", "image"]})
+    assert all(x["kind"] in ("pdf", "image") for x in r.json()["results"])
+    r = client.get("/api/search", params={"q": "tomato", "after": "2000-01-01", "before": "2999-12-31", "lang": "en"})
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize("query, words", [
+    ("q=", "query is empty"),
+    ("q=%20%20", "query is empty"),
+    ("", "query is empty"),
+    ("q=x&k=0", "k: "),
+    ("q=x&k=-3", "k: "),
+    ("q=x&k=abc", "k: "),
+    ("q=x&k=100000", "k: "),
+    ("q=x&only=spreadsheet", "unknown kind spreadsheet"),
+    ("q=x&after=2025-13-45", "after wants a date"),
+    ("q=x&before=yesterday", "before wants a date"),
+    ("q=x&after=2025-02-01&before=2025-01-01", "nothing can match"),
+    ("q=x&explain=maybe", "explain: "),
+])
+def test_bad_parameters_are_400_with_a_clear_message(client, query, words):
+    r = client.get("/api/search?" + query)
+    assert r.status_code == 400
+    assert r.headers["content-type"].startswith("application/json")
+    assert words in r.json()["error"]
+    assert "Traceback" not in r.text
+
+
+def test_library_errors_become_json_never_a_stack_trace(client, index, monkeypatch):
+    def broken(*a, **kw):
+        raise ScentError("the index is damaged; re-index with --rebuild")
+    monkeypatch.setattr(index, "search", broken)
+    r = client.get("/api/search?q=x")
+    assert r.status_code == 500 and r.json() == {"error": "the index is damaged; re-index with --rebuild"}
+
+    def crash(*a, **kw):
+        raise RuntimeError("secret internals /home/me/x.py line 3")
+    monkeypatch.setattr(index, "search", crash)
+    r = client.get("/api/search?q=x")
+    assert r.status_code == 500
+    assert "error" in r.json() and "secret internals" not in r.text and "Traceback" not in r.text
+
+
+# ---- status ------------------------------------------------------------------------------
+
+def test_status(client, index, folder):
+    r = client.get("/api/status")
+    assert r.status_code == 200
+    st = r.json()
+    assert st == index.status()
+    assert st["folder"] == str(folder.resolve())
+    assert st["files"] >= 6 and st["files_by_kind"]["pdf"] == 1 and "pdf_page" in st["units_by_kind"]
+    assert isinstance(st["errors"], list) and st["last_indexed"]
+
+
+# ---- files -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path, media", [
+    ("lease.pdf", "application/pdf"),
+    ("canal.jpg", "image/jpeg"),
+    ("lease.md", "text/plain"),
+    ("code/http.py", "text/plain"),
+])
+def test_file_content_types(client, folder, path, media):
+    r = client.get("/api/file", params={"path": path})
+    assert r.status_code == 200
+    assert r.headers["content-type"].split(";")[0] == media
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.content == (folder / path).read_bytes()
+
+
+def test_pdf_with_page_is_the_whole_file(client, folder):
+    r = client.get("/api/file?path=lease.pdf&page=4")
+    assert r.status_code == 200 and r.content == (folder / "lease.pdf").read_bytes()
+
+
+def test_html_is_never_served_as_html(client):
+    r = client.get("/api/file?path=page.html")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/plain")
+    assert "html" not in r.headers["content-type"]
+    assert r.headers["content-security-policy"] == "sandbox"
+    assert r.headers["x-content-type-options"] == "nosniff"
+
+
+TRAVERSALS = [
+    "../etc/passwd",
+    "..%2f..%2fetc%2fpasswd",
+    "%2e%2e/%2e%2e/etc/passwd",
+    "%252e%252e%252fetc%252fpasswd",
+    "/etc/passwd",
+    "%2fetc%2fpasswd",
+    "notes/../../x",
+    "code/../lease.md",
+    "./lease.md",
+    "....//....//etc/passwd",
+    "..%5c..%5cetc%5cpasswd",
+    "code%5chttp.py",
+    "lease.md%00.pdf",
+    "C:%5cWindows%5cwin.ini",
+    "leak.txt",
+    "later.txt",
+    "outside/secret.txt",
+    "../outside/secret.txt",
+    "code",
+    "",
+]
+
+
+@pytest.mark.parametrize("endpoint", ["file", "thumb"])
+@pytest.mark.parametrize("payload", TRAVERSALS)
+def test_paths_outside_the_index_are_refused(client, endpoint, payload):
+    r = client.get(f"/api/{endpoint}?path={payload}")
+    assert r.status_code in (400, 403, 404), (payload, r.status_code)
+    assert r.headers["content-type"].startswith("application/json")
+    assert "error" in r.json()
+    assert SECRET not in r.text and "root:" not in r.text and "def parseHttpHeader" not in r.text
+
+
+def test_symlink_leaving_the_folder_is_forbidden(client, index):
+    # the walk leaves such links out, and the file endpoint refuses them on its own too
+    assert index.store.file_units("leak.txt") is None
+    r = client.get("/api/file?path=leak.txt")
+    assert r.status_code in (403, 404) and "error" in r.json()
+
+
+def test_not_indexed_file_is_404(client):
+    r = client.get("/api/file?path=later.txt")
+    assert r.status_code == 404 and "not in the index" in r.json()["error"]
+
+
+def test_no_directory_listing(client):
+    for url in ("/api/file?path=code", "/api/file?path=code/", "/static/", "/api/file"):
+        r = client.get(url)
+        assert r.status_code in (400, 403, 404), url
+        assert "http.py" not in r.text
+
+
+# ---- thumbnails --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("query", ["path=canal.jpg", "path=lease.pdf&page=4", "path=lease.pdf"])
+def test_thumbnails(client, query):
+    r = client.get("/api/thumb?" + query)
+    assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg"
+    img = Image.open(io.BytesIO(r.content))
+    assert img.format == "JPEG" and max(img.size) <= 320 and min(img.size) > 10
+    assert client.get("/api/thumb?" + query).content == r.content  # cached copy is the same
+
+
+def test_thumbnail_refusals(client):
+    assert client.get("/api/thumb?path=lease.md").status_code == 404
+    r = client.get("/api/thumb?path=lease.pdf&page=99")
+    assert r.status_code == 404 and "no page 99" in r.json()["error"]
+    assert client.get("/api/thumb?path=lease.pdf&page=0").status_code == 400
+
+
+# ---- the page and the schema -------------------------------------------------------------
+
+def test_ui_and_openapi(client):
+    r = client.get("/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "script-src 'self'" in r.headers["content-security-policy"]
+    assert r.headers["x-content-type-options"] == "nosniff"
+    for asset in ("/static/app.js", "/static/style.css"):
+        assert client.get(asset).status_code == 200
+    for src in ("http://", "https://", "//cdn"):
+        assert src not in r.text  # everything is served locally
+    schema = client.get("/openapi.json").json()
+    assert {"/api/search", "/api/status", "/api/file", "/api/thumb"} <= set(schema["paths"])
+    assert client.get("/docs").status_code == 404 and client.get("/redoc").status_code == 404
+
+
+def test_allowed_hosts(index):
+    with TestClient(create_app(index, allowed_hosts=["127.0.0.1", "localhost"])) as c:
+        assert c.get("/api/status").status_code == 400  # TestClient's Host is "testserver"
+    with TestClient(create_app(index, allowed_hosts=["testserver"])) as c:
+        assert c.get("/api/status").status_code == 200
+
+
+# ---- the commands ------------------------------------------------------------------------
+
+def test_importing_scent_does_not_need_the_serve_extra():
+    import subprocess
+    import sys
+    code = "import sys, scent, scent.cli, scent.serve; print(sorted({'fastapi', 'uvicorn', 'mcp'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_missing_extra_names_the_install(monkeypatch):
+    import sys
+
+    from scent.serve import require
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import fails as if not installed
+    with pytest.raises(ScentError, match=r"pip install 'scent\[serve\]'"):
+        require("fastapi", "uvicorn")
+
+
+def test_serve_refuses_a_remote_host_without_allow_remote(index):
+    import subprocess
+    import sys
+    from pathlib import Path
+    scent = Path(sys.executable).with_name("scent")
+    r = subprocess.run([str(scent), "serve", "--index", str(index.index_dir), "--host", "0.0.0.0"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--allow-remote" in r.stderr
+
+
+def test_check_host():
+    from scent.errors import UsageError
+    from scent.serve import check_host
+    assert check_host("127.0.0.1", False) == (["127.0.0.1", "localhost"], None)
+    assert check_host("::1", False)[1] is None
+    hosts, warning = check_host("0.0.0.0", True)
+    assert hosts is None and "anyone" in warning
+    with pytest.raises(UsageError):
+        check_host("192.168.1.5", False)

@@ -1,0 +1,80 @@
+"""`scent mcp` as a real subprocess, driven by the mcp SDK's stdio client."""
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp")
+from mcp import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+
+from scent import Index  # noqa: E402
+
+SCENT = Path(sys.executable).with_name("scent")
+
+
+@pytest.fixture
+def index_dir(notes, tmp_path):
+    target = tmp_path / "idx"
+    with Index(notes, index_dir=target) as idx:  # the real model: the subprocess opens it with the real one
+        idx.update()
+    (notes / "after.txt").write_text("written after indexing\n")
+    return target
+
+
+def _field(obj, snake: str, camel: str):
+    """mcp 2.x names fields in snake_case, mcp 1.x in camelCase."""
+    return getattr(obj, snake) if hasattr(obj, snake) else getattr(obj, camel)
+
+
+def _is_error(result) -> bool:
+    return bool(_field(result, "is_error", "isError"))
+
+
+def _payload(result) -> dict:
+    assert not _is_error(result), result.content
+    structured = _field(result, "structured_content", "structuredContent")
+    return structured if structured else json.loads(result.content[0].text)
+
+
+async def _session(index_dir, work):
+    params = StdioServerParameters(command=str(SCENT), args=["mcp", "--index", str(index_dir)],
+                                   env={**os.environ})
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            return await work(session)
+
+
+def test_mcp_tools_search_and_fetch(index_dir):
+    async def work(session):
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        assert {"search", "fetch"} <= set(tools)
+        assert {"query", "k", "kinds", "path"} <= set(_field(tools["search"], "input_schema", "inputSchema")["properties"])
+
+        found = await session.call_tool("search", {"query": "LD-2026-0417", "k": 3})
+        results = _payload(found)["results"]
+        assert results[0]["path"] == "lease.md" and "LD-2026-0417" in results[0]["snippet"]
+
+        only_code = _payload(await session.call_tool("search", {"query": "header", "kinds": ["code"]}))["results"]
+        assert only_code and all(r["kind"] == "code" for r in only_code)
+        in_code = _payload(await session.call_tool("search", {"query": "file", "path": "code/"}))["results"]
+        assert in_code and all(r["path"].startswith("code/") for r in in_code)
+
+        got = await session.call_tool("fetch", {"path": "lease.md"})
+        body = _payload(got)
+        assert body["path"] == "lease.md" and body["kind"] == "text" and "deposit refund" in body["text"]
+
+        for bad in ("after.txt", "../lease.md", "/etc/passwd", "nope.md"):
+            refused = await session.call_tool("fetch", {"path": bad})
+            assert _is_error(refused), bad
+            assert "written after indexing" not in str(refused.content)
+            assert "index" in str(refused.content) or "folder" in str(refused.content) or "'..'" in str(refused.content)
+
+        bad_kind = await session.call_tool("search", {"query": "x", "kinds": ["spreadsheet"]})
+        assert _is_error(bad_kind) and "unknown kind" in str(bad_kind.content)
+
+    asyncio.run(_session(index_dir, work))

@@ -1,0 +1,142 @@
+"""The web UI in a real browser: Debian Chromium driven by Playwright, against `scent serve`'s app
+over a copy of examples/ indexed with the real model."""
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def server(examples_copy, tmp_path_factory):
+    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("fastapi")
+    from scent import Index
+    from scent.serve.app import create_app
+
+    idx = Index(examples_copy, index_dir=tmp_path_factory.mktemp("web-index"))
+    idx.update()
+    idx.search("warm up the model")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(idx, allowed_hosts=["127.0.0.1", "localhost"]),
+                                        host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+    idx.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip("Debian chromium is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(15000)
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    # a 400 for a bad filter is shown in the page; the browser logs it too
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" and "status of 400" not in m.text else None)
+    # Nothing may be fetched from anywhere but the local server.
+    outside = []
+    pg.on("request", lambda r: outside.append(r.url) if not r.url.startswith(server) else None)
+    pg.goto(server + "/")
+    yield pg
+    context.close()
+    assert not errors, errors
+    assert not outside, outside
+
+
+def _search(page, text):
+    page.fill("#q", text)
+    page.wait_for_function("q => document.body.dataset.query === q && document.querySelector('#results .result')",
+                           arg=text)
+    return _results(page)
+
+
+def _results(page):
+    return page.eval_on_selector_all(
+        "#results .result", "els => els.map(e => [e.dataset.path, e.dataset.kind, e.dataset.page || null])")
+
+
+def test_search_filter_open_pdf_and_thumbnails(page, server):
+    from playwright.sync_api import expect
+
+    expect(page.locator("#status-body dl")).to_contain_text("pdf")  # the status panel loaded
+
+    # instant results as you type: an ID finds its ticket first
+    assert _search(page, "LD-2026-0417")[0][0] == "notes/work/helpdesk-ticket.txt"
+    expect(page.locator("#results .result").first.locator("mark").first).to_have_text("LD-2026-0417")
+
+    # plain words; then a kind filter changes the list and is respected
+    before = _search(page, "how much deposit do I get back")
+    assert before[0][0] == "docs/apartment-lease.pdf"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "search.png"))
+    assert any(kind != "text" for _, kind, _ in before)
+    page.check('#kinds input[value="text"]')
+    page.wait_for_function("() => [...document.querySelectorAll('#results .result')].every(e => e.dataset.kind === 'text')"
+                           " && document.querySelectorAll('#results .result').length > 0")
+    after = _results(page)
+    assert after != before and all(kind == "text" for _, kind, _ in after)
+    page.uncheck('#kinds input[value="text"]')
+
+    # a PDF result opens the file at its page
+    results = _search(page, "DEP-4471")
+    assert results[0][:3] == ["docs/apartment-lease.pdf", "pdf", "4"]
+    first = page.locator("#results .result").first
+    link = first.locator("a.open")
+    assert link.get_attribute("href").endswith("#page=4")
+    thumb = first.locator("img.thumb")
+    page.wait_for_function("el => el.complete && el.naturalWidth > 0", arg=thumb.element_handle())
+    page.screenshot(path=str(SCREENSHOTS / "pdf-result.png"))
+    with page.context.expect_page() as opened:
+        link.click()
+    tab = opened.value
+    assert tab.url.startswith(server + "/api/file?path=docs%2Fapartment-lease.pdf")
+    assert tab.url.endswith("#page=4")
+    tab.close()
+
+    # an image result shows a thumbnail that has loaded
+    page.check('#kinds input[value="image"]')
+    results = _search(page, "photo amsterdam")
+    assert results and all(kind == "image" for _, kind, _ in results)
+    img = page.locator("#results .result img.thumb").first
+    page.wait_for_function("el => el.complete && el.naturalWidth > 0", arg=img.element_handle())
+    assert img.evaluate("el => el.naturalWidth") > 0
+
+
+def test_explain_and_bad_input_show_in_the_page(page):
+    page.check("#explain")
+    _search(page, "lentil soup")
+    assert page.locator("#results .result").first.locator("table.explain tr").count() >= 2
+    page.fill("#after", "2030-01-01")
+    page.fill("#before", "2020-01-01")
+    page.wait_for_function("() => document.querySelector('#message').classList.contains('error')")
+    assert "nothing can match" in page.inner_text("#message")
