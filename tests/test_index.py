@@ -162,3 +162,23 @@ def test_symlink_out_of_the_folder_is_not_indexed(notes, fake_embedder, tmp_path
     idx, report = build(notes, fake_embedder)
     assert report.added == 4  # lease, recipe, http.py and the inner link
     assert not idx.search("zanzibar", strategy="keyword")
+
+
+def test_long_pdf_is_indexed_up_to_the_page_limit_with_a_warning(notes, fake_embedder):
+    from fpdf import FPDF
+
+    from scent import Settings
+
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=12)
+    for word in ("alpha", "bravo", "charlie"):
+        pdf.add_page()
+        pdf.cell(text=f"page about {word}")
+    pdf.output(str(notes / "three.pdf"))
+    idx = Index(notes, settings=Settings(max_pdf_pages=2), embedder=fake_embedder)
+    report = idx.update()
+    assert report.skipped == []
+    assert [p for p, _ in report.warnings] == ["three.pdf"]
+    assert "max_pdf_pages" in report.warnings[0][1]
+    assert idx.search("bravo", strategy="keyword")[0].page == 2
+    assert not idx.search("charlie", strategy="keyword")

@@ -291,8 +291,9 @@ def test_index_without_tesseract_says_so_once_and_indexes_everything(tmp_path, m
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     with Index(folder, embedder=fake_embedder) as idx:
         report = idx.update()
-        assert len(report.skipped) == 1
-        assert "tesseract is not installed" in report.skipped[0][1]
+        assert report.skipped == []
+        assert len(report.warnings) == 1
+        assert "tesseract is not installed" in report.warnings[0][1]
         assert report.added == len(os.listdir(folder))
         kinds = idx.status()["units_by_kind"]
         assert "ocr" not in kinds and kinds["image"] == 3

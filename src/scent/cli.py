@@ -63,7 +63,8 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
         def on_skip(path, reason):
             tqdm.write(f"scent: skipped {path}: {reason}", file=sys.stderr)
 
-        report = idx.update(progress=progress, on_skip=on_skip)
+        report = idx.update(progress=progress, on_skip=on_skip,
+                            on_warning=lambda path, reason: tqdm.write(f"scent: warning: {path}: {reason}", file=sys.stderr))
         bar.close()
         st = idx.status()
     click.echo(

@@ -68,6 +68,7 @@ class IndexReport:
     units: int = 0
     embedded: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[tuple[str, str]] = field(default_factory=list)  # indexed, but not completely
     seconds: float = 0.0
 
 
@@ -123,7 +124,8 @@ class Index:
 
     # ---- indexing ------------------------------------------------------------------------
 
-    def update(self, progress: Progress | None = None, on_skip: OnSkip | None = None) -> IndexReport:
+    def update(self, progress: Progress | None = None, on_skip: OnSkip | None = None,
+               on_warning: OnSkip | None = None) -> IndexReport:
         """Bring the index in line with the folder: new and changed files in, deleted files out."""
         if not os.path.isdir(self.root):
             raise ScentError(f"folder {self.root} does not exist (or is not a folder)")
@@ -136,6 +138,11 @@ class Index:
             self.store.record_error(rel, reason)
             if on_skip:
                 on_skip(rel, reason)
+
+        def warn(path: str, reason: str) -> None:
+            report.warnings.append((path, reason))
+            if on_warning:
+                on_warning(path, reason)
 
         with self._lock():
             states = self.store.file_states()
@@ -168,7 +175,7 @@ class Index:
             self.store.delete_files(deleted)
             report.deleted = len(deleted)
             for i in range(0, len(todo), FILES_PER_BATCH):
-                self._index_batch(todo[i:i + FILES_PER_BATCH], report, skip)
+                self._index_batch(todo[i:i + FILES_PER_BATCH], report, skip, warn)
                 if progress:
                     progress(min(i + FILES_PER_BATCH, len(todo)), len(todo), todo[i][0].rel)
             self.store.finish_run()
@@ -176,7 +183,7 @@ class Index:
         report.seconds = time.perf_counter() - started
         return report
 
-    def _index_batch(self, batch, report: IndexReport, skip: OnSkip) -> None:
+    def _index_batch(self, batch, report: IndexReport, skip: OnSkip, warn: OnSkip) -> None:
         s = self.settings
         limits = Limits(max_text_bytes=s.max_file_mb * 1024 * 1024, max_pdf_pages=s.max_pdf_pages,
                         ocr=self._ocr, ocr_langs=s.ocr_langs, ocr_max_side=s.ocr_max_side)
@@ -187,7 +194,7 @@ class Index:
                     got = extract(f.path, limits)
                 except OcrUnavailable as err:
                     # Said once; from here on pictures are indexed without OCR.
-                    skip(f.rel, str(err))
+                    warn(f.rel, str(err))
                     self._ocr, limits = None, replace(limits, ocr=None)
                     got = extract(f.path, limits)
             except ExtractError as err:
@@ -198,9 +205,9 @@ class Index:
                                 got.date if got.date is not None else f.mtime_ns / 1e9, got.title)
             ready.append((record, units, is_new))
             if got.meta.get("ocr_error"):
-                skip(f.rel, got.meta["ocr_error"])
+                warn(f.rel, got.meta["ocr_error"])
             if got.meta.get("truncated"):
-                skip(f.rel, f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
+                warn(f.rel, f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
         texts = {u.text_hash: _embed_text(u.text, u.title) for _, units, _ in ready for u in units if u.text.strip()}
         cached = self.store.cached_hashes(list(texts))
         missing = [h for h in texts if h not in cached]
