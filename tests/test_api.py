@@ -34,6 +34,7 @@ def folder(tmp_path_factory):
     shutil.copy(EXAMPLES / "photos" / "2024-05-amsterdam" / "IMG_0381.jpg", notes / "canal.jpg")
     (notes / "page.html").write_text("<html><head><title>Evil page</title><script>alert('pwned')</script></head>"
                                      "<body><p>harmless garden notes about tomatoes</p></body></html>")
+    (notes / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")
     outside = base / "outside"
     outside.mkdir()
     (outside / "secret.txt").write_text(f"{SECRET} passwords\n")
@@ -134,7 +135,74 @@ def test_status(client, index, folder):
     assert st == index.status()
     assert st["folder"] == str(folder.resolve())
     assert st["files"] >= 6 and st["files_by_kind"]["pdf"] == 1 and "pdf_page" in st["units_by_kind"]
-    assert isinstance(st["errors"], list) and st["last_indexed"]
+    assert st["last_indexed"]
+    # the files the last run skipped, and why
+    assert [e["path"] for e in st["errors"]] == ["broken.pdf"] and "PDF" in st["errors"][0]["reason"]
+
+
+# ---- suggestions -------------------------------------------------------------------------
+
+def test_suggestions_come_from_different_files(client, index):
+    r = client.get("/api/suggestions", params={"limit": 4})
+    assert r.status_code == 200
+    got = r.json()["suggestions"]
+    assert len(got) == 4 and all(set(s) == {"text", "path"} for s in got)
+    assert len({s["path"] for s in got}) == 4  # one per file before any file's second
+    assert r.json() == client.get("/api/suggestions?limit=4").json()  # deterministic
+    every = client.get("/api/suggestions?limit=50").json()["suggestions"]
+    texts = {s["text"] for s in every}
+    assert {"Lease", "LD-2026-0417"} <= texts
+    assert {s["path"] for s in every} <= set(index.store.file_states())
+    assert client.get("/api/suggestions?limit=0").status_code == 400
+
+
+def test_no_suggestions_says_why(client, index):
+    saved = index.store.db.execute("SELECT file_id, text FROM suggestions ORDER BY rowid").fetchall()
+    with index.store.transaction() as db:
+        db.execute("DELETE FROM suggestions")
+    try:
+        body = client.get("/api/suggestions").json()
+        assert body["suggestions"] == [] and "re-index" in body["note"]
+    finally:
+        with index.store.transaction() as db:
+            db.executemany("INSERT INTO suggestions VALUES (?, ?)", saved)
+
+
+# ---- evaluation report -------------------------------------------------------------------
+
+def test_eval_without_a_report_says_how_to_make_one(client):
+    body = client.get("/api/eval").json()
+    assert body["report"] is None and "scent eval QUERIES --folder FOLDER --report DIR" in body["note"]
+    assert client.get("/api/eval/chart/categories.png").status_code == 404
+
+
+def test_eval_report_and_charts(client, index, tmp_path):
+    pytest.importorskip("matplotlib")
+    from scent import evaluate, report
+
+    queries = tmp_path / "q.jsonl"
+    queries.write_text('{"id": "q1", "query": "deposit refund", "category": "text", "expect": "lease.md"}\n'
+                       '{"id": "q2", "query": "tomato soup", "category": "food", "expect": "recipe.txt"}\n')
+    result = evaluate.evaluate(index, evaluate.load_queries(str(queries)))
+    report.write(tmp_path / "rep", result, [])
+    index.store.set_meta("last_report", str(tmp_path / "rep"))  # what `scent eval --report` does
+    try:
+        body = client.get("/api/eval").json()
+        assert body["report"] == str(tmp_path / "rep")
+        assert body["overall"]["n"] == 2 and set(body["by_category"]) == {"text", "food"}
+        assert body["charts"] == {"categories": "/api/eval/chart/categories.png"}  # no comparisons made
+        png = client.get(body["charts"]["categories"])
+        assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+        assert png.content.startswith(b"\x89PNG")
+        assert client.get("/api/eval/chart/comparisons.png").status_code == 404
+        for name in ("report.json", "report.md", "..%2Freport.json", "..%2F..%2Fetc%2Fpasswd",
+                     "%2e%2e%2fcategories.png", "categories.png%00", "rep%2Fcategories.png"):
+            r = client.get("/api/eval/chart/" + name)
+            assert r.status_code == 404, name
+            assert "overall" not in r.text
+    finally:
+        with index.store.transaction() as db:
+            db.execute("DELETE FROM meta WHERE key = 'last_report'")
 
 
 # ---- files -------------------------------------------------------------------------------

@@ -141,6 +141,32 @@ def test_newer_index_is_refused(notes, fake_embedder):
         Index(notes, embedder=fake_embedder)
 
 
+def test_index_from_before_m002_upgrades_in_place(notes, fake_embedder, monkeypatch):
+    from scent import migrations
+
+    # an index written by a scent that knew only m001
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:1])
+        idx = Index(notes, embedder=fake_embedder)
+        db = idx.store.db
+        assert {r[0] for r in db.execute("SELECT name FROM migrations")} == {"m001_create_tables"}
+        assert not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'suggestions'").fetchone()
+        with idx.store.transaction():
+            db.execute("INSERT INTO files (path, kind, size, mtime_ns, hash, date, title, indexed_at) "
+                       "VALUES ('old.txt', 'text', 1, 1, 'x', 0, 'Old', 0)")
+        idx.close()
+    idx = Index(notes, embedder=fake_embedder)  # opens, and applies m002
+    assert {r[0] for r in idx.store.db.execute("SELECT name FROM migrations")} == {
+        "m001_create_tables", "m002_suggestions"}
+    assert idx.store.suggestions(10) == []  # old files have none until re-indexed
+    idx.update()  # old.txt is not on disk: deleted; the notes are indexed with suggestions
+    got = idx.store.suggestions(10)
+    assert {"text": "Lease", "path": "lease.md"} in got
+    assert {s["path"] for s in got} == {"lease.md", "recipe.txt"}  # this code has no prose to suggest
+    idx.store.delete_files(["lease.md"])  # suggestions go with their file
+    assert all(s["path"] != "lease.md" for s in idx.store.suggestions(10))
+
+
 def test_excluded_kinds_leave_every_list(notes, fake_embedder):
     idx, _ = build(notes, fake_embedder)
     got = idx.search("parse http header read file deposit", exclude_kinds="code")

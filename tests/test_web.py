@@ -1,6 +1,9 @@
 """The web UI in a real browser: Debian Chromium driven by Playwright, against `scent serve`'s app
-over a copy of examples/ indexed with the real model."""
+over a copy of examples/ (plus one broken file) indexed with the real model, with an evaluation
+report made by `scent eval --report`."""
+import shutil
 import socket
+import statistics
 import threading
 import time
 from pathlib import Path
@@ -22,7 +25,23 @@ def server(examples_copy, tmp_path_factory):
     from scent import Index
     from scent.serve.app import create_app
 
-    idx = Index(examples_copy, index_dir=tmp_path_factory.mktemp("web-index"))
+    from click.testing import CliRunner
+
+    from scent.cli import cli
+
+    folder = tmp_path_factory.mktemp("web") / "examples"
+    shutil.copytree(examples_copy, folder)
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")
+    index_dir = tmp_path_factory.mktemp("web-index")
+    queries = folder.parent / "queries.jsonl"
+    queries.write_text(
+        '{"id": "w1", "query": "LD-2026-0417", "category": "id", "expect": "notes/work/helpdesk-ticket.txt"}\n'
+        '{"id": "w2", "query": "red lentil soup", "category": "text", '
+        '"expect": "notes/personal/recipe-red-lentil-soup.md"}\n')
+    ran = CliRunner().invoke(cli, ["eval", str(queries), "--folder", str(folder), "--index", str(index_dir),
+                                   "--report", str(folder.parent / "report"), "--no-misses"])
+    assert ran.exit_code == 0, ran.output
+    idx = Index(folder, index_dir=index_dir)
     idx.update()
     idx.search("warm up the model")
     with socket.socket() as s:
@@ -97,8 +116,6 @@ def test_search_filter_open_pdf_and_thumbnails(page, server):
     # plain words; then a kind filter changes the list and is respected
     before = _search(page, "how much deposit do I get back")
     assert before[0][0] == "docs/apartment-lease.pdf"
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "search.png"))
     assert any(kind != "text" for _, kind, _ in before)
     page.check('#kinds input[value="text"]')
     page.wait_for_function("() => [...document.querySelectorAll('#results .result')].every(e => e.dataset.kind === 'text')"
@@ -115,6 +132,7 @@ def test_search_filter_open_pdf_and_thumbnails(page, server):
     assert link.get_attribute("href").endswith("#page=4")
     thumb = first.locator("img.thumb")
     page.wait_for_function("el => el.complete && el.naturalWidth > 0", arg=thumb.element_handle())
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "pdf-result.png"))
     with page.context.expect_page() as opened:
         link.click()
@@ -140,3 +158,74 @@ def test_explain_and_bad_input_show_in_the_page(page):
     page.fill("#before", "2020-01-01")
     page.wait_for_function("() => document.querySelector('#message').classList.contains('error')")
     assert "nothing can match" in page.inner_text("#message")
+
+
+def test_empty_page_shows_suggestions_and_a_click_searches(page):
+    from playwright.sync_api import expect
+
+    chips = page.locator("#suggestions .chip")
+    expect(chips.first).to_be_visible()
+    assert chips.count() >= 6
+    texts = chips.all_inner_texts()
+    assert len(set(texts)) == len(texts)
+    expect(page.locator("#skipped")).to_contain_text("broken.pdf")  # the last run's skipped files, and why
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "search.png"))
+    chip = page.locator("#suggestions .chip", has_text="LD-2026-0417") if "LD-2026-0417" in texts else chips.first
+    text = chip.inner_text()
+    chip.click()
+    page.wait_for_function("q => document.body.dataset.query === q && document.querySelector('#results .result')",
+                           arg=text)
+    assert page.input_value("#q") == text
+    expect(page.locator("#suggestions")).to_be_hidden()
+    if text == "LD-2026-0417":
+        assert _results(page)[0][0] == "notes/work/helpdesk-ticket.txt"
+
+
+def test_evaluation_page_shows_the_table_and_charts(page):
+    from playwright.sync_api import expect
+
+    page.click("#tab-eval")
+    expect(page.locator("#eval-view")).to_be_visible()
+    expect(page.locator("#search-view")).to_be_hidden()
+    rows = page.locator("#eval-table tr")
+    expect(rows.first).to_contain_text("mrr@10")
+    assert rows.count() >= 4  # head, overall, two categories
+    expect(page.locator("#eval-table")).to_contain_text("overall")
+    img = page.locator("#eval-body img.chart").first
+    page.wait_for_function("el => el.complete && el.naturalWidth > 0", arg=img.element_handle())
+    page.click("#tab-search")
+    expect(page.locator("#search-view")).to_be_visible()
+
+
+def test_measure_time_to_first_result_and_page_weight(browser, server):
+    """Measured and printed, not asserted (run with -s to see the figures)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    loaded = []
+    pg.on("requestfinished", lambda r: loaded.append(r))
+    pg.goto(server + "/")
+    pg.wait_for_selector("#suggestions .chip")
+    ui = [r for r in loaded if r.url == server + "/" or r.url.startswith(server + "/static/")]
+    weight = sum(r.sizes()["responseBodySize"] + r.sizes()["responseHeadersSize"] for r in ui)
+    body = sum(r.sizes()["responseBodySize"] for r in ui)
+    queries = ["deposit refund", "LD-2026-0417", "red lentil soup", "photo amsterdam", "solar panels",
+               "calendar sync bug", "car service", "repair cafe", "database migration", "garden tomatoes"]
+    measure = """async (q) => {
+        const input = document.querySelector('#q');
+        input.value = ''; input.dispatchEvent(new Event('input'));
+        await new Promise(r => setTimeout(r, 250));
+        const t0 = performance.now();
+        input.value = q; input.dispatchEvent(new Event('input'));
+        await new Promise(res => { const check = () => (document.body.dataset.query === q
+            && document.querySelector('#results .result')) ? res() : requestAnimationFrame(check); check(); });
+        return performance.now() - t0;
+    }"""
+    for q in queries:  # warm: the model, SQLite's pages, the query path
+        pg.evaluate(measure, q)
+    times = [pg.evaluate(measure, q) for q in queries]
+    context.close()
+    print(f"\nUI page weight (HTML+JS+CSS, first load, {len(ui)} requests): {weight} bytes "
+          f"({body} bytes of bodies)")
+    print(f"time to first result, warm, typing to first result shown (includes the 180 ms debounce): "
+          f"median {statistics.median(times):.0f} ms, min {min(times):.0f}, max {max(times):.0f} over {len(times)}")

@@ -257,11 +257,12 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
         if grid_spec:
             points = evaluate.grid_points(grid_spec)
             grid_report = evaluate.cross_validate(points, [ev.run(p) for p in points], metrics[0], folds)
+        if report_dir:
+            written = report.write(Path(report_dir), base, comparisons, grid_report)
+            ev.index_for({}).store.set_meta("last_report", str(written.parent.resolve()))  # for `scent serve`
+            click.echo(f"report written to {written}", err=True)
     finally:
         ev.close()
-    if report_dir:
-        written = report.write(Path(report_dir), base, comparisons, grid_report)
-        click.echo(f"report written to {written}", err=True)
     if as_json:
         out = base.to_dict()
         out["comparisons"] = [{"variant": label, **vars(c), "noise": c.noise} for label, c in comparisons]

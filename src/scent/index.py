@@ -27,6 +27,7 @@ from .settings import Settings
 from .snippet import snippet
 from .sqlite_store import SqliteStore
 from .store import FileRecord, FileState, Store, StoredUnit, UnitRecord
+from .suggest import suggestions
 from .units import Unit
 from .walk import walk
 
@@ -218,7 +219,7 @@ class Index:
                 vectors[h] = v
         for record, units, is_new in ready:
             self.store.write_file(record, units, {u.text_hash: vectors[u.text_hash] for u in units
-                                                  if u.text_hash in vectors})
+                                                  if u.text_hash in vectors}, suggestions(record.title, units))
             report.added += is_new
             report.updated += not is_new
             report.units += len(units)

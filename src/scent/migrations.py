@@ -84,6 +84,19 @@ def m001_create_tables() -> str:
     """
 
 
+@migration
+def m002_suggestions() -> str:
+    # Example queries made from each file's content at index time (scent.suggest); files indexed
+    # before this migration have none until they are indexed again.
+    return """
+    CREATE TABLE suggestions (
+        file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+        text TEXT NOT NULL
+    );
+    CREATE INDEX suggestions_file ON suggestions(file_id);
+    """
+
+
 def migrate(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
     done = {row[0] for row in db.execute("SELECT name FROM migrations")}

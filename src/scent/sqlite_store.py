@@ -83,7 +83,9 @@ class SqliteStore:
     def file_states(self) -> dict[str, FileState]:
         return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")}
 
-    def write_file(self, file: FileRecord, units: list[UnitRecord], vectors: dict[str, np.ndarray]) -> None:
+    def write_file(self, file: FileRecord, units: list[UnitRecord], vectors: dict[str, np.ndarray],
+                   suggestions: list[str] | None = None) -> None:
+        """The file, its units, their new vectors and its example queries, in one transaction."""
         with self.transaction() as db:
             db.execute("DELETE FROM units WHERE file_id = (SELECT id FROM files WHERE path = ?)", (file.path,))
             db.execute(
@@ -102,6 +104,9 @@ class SqliteStore:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(file_id, u.kind, u.page, u.start, u.end, u.title, u.lang, u.text, u.text_hash, path_text,
                   u.extra, u.ids) for u in units])
+            db.execute("DELETE FROM suggestions WHERE file_id = ?", (file_id,))
+            db.executemany("INSERT INTO suggestions (file_id, text) VALUES (?, ?)",
+                           [(file_id, text) for text in suggestions or ()])
             db.execute("DELETE FROM errors WHERE path = ?", (file.path,))
             self._bump()
 
@@ -280,6 +285,44 @@ class SqliteStore:
         all_ids, matrix = self._load_matrix()
         pos = {int(u): i for i, u in enumerate(all_ids)}
         return {u: matrix[pos[u]] for u in ids if u in pos}
+
+    def suggestions(self, limit: int) -> list[dict]:
+        """Up to `limit` example queries `{"text", "path"}` from different files and kinds.
+
+        Deterministic: per file kind, files in the order of their content hash (a fixed shuffle);
+        round one takes each kind's first file's first suggestion, then each kind's second file,
+        and so on; later rounds take files' second suggestions.
+        """
+        if limit < 1:
+            return []
+        files = self.db.execute(
+            "SELECT id, path, kind FROM (SELECT id, path, kind, "
+            "ROW_NUMBER() OVER (PARTITION BY kind ORDER BY hash, path) AS r "
+            "FROM files WHERE id IN (SELECT file_id FROM suggestions)) WHERE r <= ? ORDER BY kind, r",
+            (limit,)).fetchall()
+        texts: dict[int, list[str]] = {}
+        for i in range(0, len(files), 500):
+            part = [f[0] for f in files[i:i + 500]]
+            for file_id, text in self.db.execute(
+                    f"SELECT file_id, text FROM suggestions WHERE file_id IN ({', '.join('?' * len(part))}) "
+                    "ORDER BY file_id, rowid", part):
+                texts.setdefault(file_id, []).append(text)
+        by_kind: dict[str, list[tuple[int, str]]] = {}
+        for file_id, path, kind in files:
+            by_kind.setdefault(kind, []).append((file_id, path))
+        out: dict[str, dict] = {}
+        rounds = max((len(t) for t in texts.values()), default=0)
+        for j in range(rounds):
+            for r in range(limit):
+                for kind in sorted(by_kind):
+                    if r < len(by_kind[kind]):
+                        file_id, path = by_kind[kind][r]
+                        mine = texts.get(file_id, [])
+                        if j < len(mine) and mine[j].casefold() not in out:
+                            out[mine[j].casefold()] = {"text": mine[j], "path": path}
+                            if len(out) == limit:
+                                return list(out.values())
+        return list(out.values())
 
     def status(self) -> dict:
         kinds = dict(self.db.execute("SELECT kind, COUNT(*) FROM units GROUP BY kind ORDER BY kind").fetchall())

@@ -6,6 +6,7 @@ results are `SearchResult.to_dict()`. Errors answer JSON `{"error": "..."}`: a U
 """
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from threading import Lock
@@ -26,6 +27,12 @@ STATIC = Path(__file__).parent / "static"
 UI_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
           "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 MAX_K = 100
+MAX_SUGGESTIONS = 50
+# The only files of an evaluation report the app hands out, by name.
+CHARTS = ("categories.png", "comparisons.png")
+NO_SUGGESTIONS = ("no suggestions yet: they are made from each file's content when it is indexed; files "
+                  "indexed by an older scent get them when re-indexed (scent index FOLDER --rebuild)")
+NO_REPORT = "no evaluation report yet; make one with: scent eval QUERIES --folder FOLDER --report DIR"
 
 
 def create_app(index: Index, *, allowed_hosts: list[str] | None = None) -> FastAPI:
@@ -104,6 +111,44 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None) -> FastA
         """Files and units per kind, index size, model, last index time, skipped files with reasons."""
         with lock:
             return index.status()
+
+    @app.get("/api/suggestions", summary="Example queries from the indexed content")
+    def suggestions(limit: int = Query(12, ge=1, le=MAX_SUGGESTIONS, description="How many, at most.")) -> dict:
+        """`{"suggestions": [{"text", "path"}...]}`: titles, headings, IDs and key phrases of different
+        files and kinds, made at index time; a `note` says why when there are none."""
+        with lock:
+            found = index.store.suggestions(limit)
+        return {"suggestions": found} if found else {"suggestions": [], "note": NO_SUGGESTIONS}
+
+    def _report_dir() -> Path | None:
+        with lock:
+            where = index.store.meta("last_report")
+        return Path(where) if where and (Path(where) / "report.json").is_file() else None
+
+    @app.get("/api/eval", summary="The latest evaluation report")
+    def evaluation() -> dict:
+        """The report.json of the last `scent eval --report DIR` on this index (`overall`,
+        `by_category`, `hard`, `queries`), plus `report` (its folder), `written` (Unix time) and
+        `charts` (URLs); `{"report": null, "note"}` when there is none."""
+        folder = _report_dir()
+        if folder is None:
+            return {"report": None, "note": NO_REPORT}
+        path = folder / "report.json"
+        try:
+            body = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise ScentError(f"cannot read {path}: {err}; run scent eval --report again") from None
+        charts = {name.removesuffix(".png"): f"/api/eval/chart/{name}" for name in CHARTS if (folder / name).is_file()}
+        return {"report": str(folder), "written": path.stat().st_mtime, "charts": charts, **body}
+
+    @app.get("/api/eval/chart/{name}", summary="A chart of the latest evaluation report", response_class=Response,
+             responses={200: {"content": {"image/png": {}}}, 404: {"description": "No such chart"}})
+    def chart(name: str):
+        """categories.png or comparisons.png from the latest report's folder; nothing else."""
+        folder = _report_dir()
+        if name not in CHARTS or folder is None or not (folder / name).is_file():
+            raise Refused(404, f"no chart {name!r}; charts are {', '.join(CHARTS)} of the latest report")
+        return FileResponse(folder / name, media_type="image/png", headers={"Cache-Control": "no-cache"})
 
     def _indexed(rel: str):
         with lock:

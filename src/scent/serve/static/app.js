@@ -101,6 +101,7 @@ async function search() {
   const q = $("#q").value.trim();
   const p = params();
   history.replaceState(null, "", q ? "?" + p.toString() : location.pathname);
+  $("#suggestions").hidden = Boolean(q);
   if (!q) {
     $("#results").replaceChildren();
     showMessage("");
@@ -158,6 +159,75 @@ async function loadStatus() {
   }
 }
 
+async function loadSuggestions() {
+  const box = $("#suggestions");
+  try {
+    const response = await fetch("/api/suggestions?limit=12");
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    const chips = body.suggestions.map((s) => {
+      const chip = el("button", { type: "button", class: "chip", title: "from " + s.path }, s.text);
+      chip.addEventListener("click", () => { $("#q").value = s.text; clearTimeout(timer); search(); });
+      return chip;
+    });
+    if (chips.length) box.replaceChildren(el("span", { class: "try" }, "Try:"), ...chips);
+    else if (body.note) box.replaceChildren(el("span", { class: "try" }, body.note));
+  } catch (err) {
+    box.replaceChildren();  // suggestions are a nicety; search works without them
+  }
+}
+
+function number(v) {
+  return typeof v === "number" && !Number.isInteger(v) ? v.toFixed(3) : String(v);
+}
+
+async function loadEval() {
+  const box = $("#eval-body");
+  try {
+    const response = await fetch("/api/eval");
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    if (!body.report) {
+      const p = el("p", { id: "no-report" }, "No evaluation report yet. Make one with ");
+      p.append(el("code", {}, "scent eval QUERIES --folder FOLDER --report DIR"));
+      p.append(document.createTextNode(" and reload this page."));
+      box.replaceChildren(p);
+      return;
+    }
+    const metrics = Object.keys(body.overall).filter((m) => m !== "n");
+    const table = el("table", { id: "eval-table" });
+    const head = el("tr");
+    for (const name of ["", "n", ...metrics]) head.append(el("th", {}, name));
+    table.append(head);
+    const rows = [["overall", body.overall], ...Object.entries(body.by_category).map(([c, v]) => ["  " + c, v])];
+    if (body.hard && body.hard.n) rows.push(["hard", body.hard]);
+    for (const [name, vals] of rows) {
+      const tr = el("tr");
+      tr.append(el("td", {}, name));
+      for (const m of ["n", ...metrics]) tr.append(el("td", {}, number(vals[m])));
+      table.append(tr);
+    }
+    const when = new Date(body.written * 1000).toLocaleString();
+    box.replaceChildren(el("p", {}, `Report in ${body.report}, written ${when}.`), table);
+    for (const [name, url] of Object.entries(body.charts)) {
+      box.append(el("img", { class: "chart", src: url, alt: name + " chart" }));
+    }
+  } catch (err) {
+    box.textContent = "cannot read the evaluation report: " + err.message;
+  }
+}
+
+function showView() {
+  const evalView = location.hash === "#eval";
+  $("#search-view").hidden = evalView;
+  $("#eval-view").hidden = !evalView;
+  document.body.classList.toggle("eval", evalView);
+  $("#tab-eval").toggleAttribute("aria-current", evalView);
+  $("#tab-search").toggleAttribute("aria-current", !evalView);
+  if (evalView) { $("#tab-eval").setAttribute("aria-current", "page"); loadEval(); }
+  else $("#tab-search").setAttribute("aria-current", "page");
+}
+
 function restore() {
   const p = new URLSearchParams(location.search);
   $("#q").value = p.get("q") || "";
@@ -173,6 +243,14 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#q").addEventListener("input", schedule);
   for (const input of document.querySelectorAll("#filters input")) input.addEventListener("change", schedule);
   $("#path").addEventListener("input", schedule);
+  $("#tab-search").addEventListener("click", (e) => {
+    e.preventDefault();
+    history.pushState(null, "", location.pathname + location.search);
+    showView();
+  });
+  window.addEventListener("hashchange", showView);
   loadStatus();
+  loadSuggestions();
+  showView();
   if ($("#q").value.trim()) search();
 });
