@@ -296,7 +296,8 @@ def test_index_without_tesseract_says_so_once_and_indexes_everything(tmp_path, m
         assert "tesseract is not installed" in report.warnings[0][1]
         assert report.added == len(os.listdir(folder))
         kinds = idx.status()["units_by_kind"]
-        assert "ocr" not in kinds and kinds["image"] == 3
+        # each picture: its name/date unit and its description unit, and no OCR text
+        assert "ocr" not in kinds and kinds["image"] == 6
 
 
 # ---------------------------------------------------------------- end to end

@@ -187,7 +187,8 @@ class Index:
     def _index_batch(self, batch, report: IndexReport, skip: OnSkip, warn: OnSkip) -> None:
         s = self.settings
         limits = Limits(max_text_bytes=s.max_file_mb * 1024 * 1024, max_pdf_pages=s.max_pdf_pages,
-                        ocr=self._ocr, ocr_langs=s.ocr_langs, ocr_max_side=s.ocr_max_side)
+                        ocr=self._ocr, ocr_langs=s.ocr_langs, ocr_max_side=s.ocr_max_side,
+                        describe=s.describe, max_pdf_images=s.max_pdf_images)
         ready = []
         for f, digest, is_new in batch:
             try:

@@ -59,6 +59,10 @@ SETTINGS = (
             "Portuguese only when the English reading calls for them), or Tesseract codes such as eng+hin.", "index"),
     Setting("ocr_max_side", 3000, "Pictures and rendered PDF pages are scaled down to this many pixels on their "
             "longest side before OCR (bounds its time and memory).", "index"),
+    Setting("describe", True, "Describe pictures in words (kind of picture, colours, brightness) and index pictures "
+            "inside PDFs and Word files and vector-drawn PDF pages as units of their own.", "index"),
+    Setting("max_pdf_images", 8, "Pictures read per PDF page (and 4x this per Word file) when `describe` is on; "
+            "pictures under 64 px a side or 1% of the page are not counted.", "index"),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 

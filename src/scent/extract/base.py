@@ -27,6 +27,12 @@ class Limits:
     ocr: OcrEngine | None = None
     ocr_langs: str = "auto"  # "auto" or Tesseract codes such as "eng+hin"
     ocr_max_side: int = MAX_SIDE  # pictures and rendered pages are scaled down to this (px)
+    # Pictures (image files, pictures inside PDFs and Word files, drawn PDF pages) get a section
+    # of words for what they show (scent.describe). Off by default, as OCR is, so extraction
+    # alone reads no pixels; Index turns it on with the `describe` setting.
+    describe: bool = False
+    max_pdf_images: int = 8  # pictures read per PDF page / per Word file is 4x this
+    max_drawn_pages: int = 50  # vector-drawn PDF pages rendered and described per file
 
 
 def _size(n: int) -> str:

@@ -1,5 +1,9 @@
-"""Pictures: one unit of what is known without looking at the pixels (name, folders, EXIF, size),
-and, when OCR is on (Limits.ocr), one `ocr` section of the text visible in them."""
+"""Pictures: one unit of what is known without looking at the pixels (name, folders, EXIF, size);
+when OCR is on (Limits.ocr), one `ocr` section of the text visible in them; and when
+Limits.describe is on, a second `image` section of what the pixels show (scent.describe:
+"photo, orange, dark blue, dark"). It is a section of its own, not words added to the first, so
+a query about the scene meets a short text about the scene, not one diluted by a file name,
+folders and a date (and the name/date unit stays as it was for date and name queries)."""
 from __future__ import annotations
 
 import os
@@ -10,6 +14,7 @@ from datetime import datetime, timedelta, timezone
 from PIL import Image
 
 from scent import ocr
+from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Section
 from .base import SECTION_SEPARATOR, Limits, name_words
@@ -120,6 +125,13 @@ def extract(path: str, limits: Limits) -> Extracted:
         seen = _read_text(path, limits, meta)
         if seen:
             sections.append(Section(text=seen, kind="ocr", start=len(text) + len(SECTION_SEPARATOR)))
+    else:
+        seen = ""
+    if limits.describe and size and not meta["too_large"]:
+        shows = _shows(path, seen, meta)
+        if shows:
+            last = sections[-1]
+            sections.append(Section(text=shows, kind="image", start=last.start + len(last.text) + len(SECTION_SEPARATOR)))
     return Extracted(kind="image", sections=sections,
                      title=os.path.basename(path), date=taken.timestamp() if taken else None,
                      meta=meta)
@@ -140,4 +152,18 @@ def _read_text(path: str, limits: Limits, meta: dict) -> str:
             raise
         meta["ocr_error"] = (f"text in the picture was not read: its pixels did not decode ({e}); "
                              "it is indexed by its name and date")
+    return ""
+
+
+def _shows(path: str, seen: str, meta: dict) -> str:
+    """What the picture shows, in words ("" when its pixels do not decode: meta says so)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as img:
+                return describe(img, ocr_text=seen)
+    except (OSError, SyntaxError, ValueError, struct.error, EOFError, Image.DecompressionBombError) as e:
+        if isinstance(e, OSError) and e.errno is not None:
+            raise
+        meta["picture_error"] = f"what the picture shows was not read: its pixels did not decode ({e})"
     return ""

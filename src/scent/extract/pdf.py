@@ -3,13 +3,21 @@
 When OCR is on (Limits.ocr), a page that looks scanned (almost no text layer, and a picture
 covering much of it or no text at all) is rendered and read into an `ocr` section with the
 same page number.
+
+When Limits.describe is on, pictures get `pdf_image` sections with the page number, whose text
+is what the picture shows (scent.describe) and the text read in it: each embedded raster image
+that is not tiny (icons, rules), and each page drawn with vector paths and little text (a
+chart, a floor plan), rendered. A picture that does not decode costs only itself.
 """
 from __future__ import annotations
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from PIL import Image
+
 from scent import ocr
+from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Section
 from .base import Limits
@@ -22,6 +30,16 @@ SCANNED_MAX_CHARS = 100
 # all but something drawn on it (text as outlines, a scan pdfium does not see as a picture).
 # A page with nothing on it is not read (it would cost ~0.25 s to find nothing).
 SCANNED_MIN_IMAGE_SHARE = 0.3
+# Embedded pictures smaller than this (pixels a side) or covering less of the page are icons,
+# bullets and rules, not pictures anyone searches for.
+MIN_PICTURE_PX = 64
+MIN_PICTURE_SHARE = 0.01
+# A page is a drawing (chart, diagram, plan) when it has at least this many vector paths and
+# fewer text characters than DRAWN_MAX_CHARS (an org chart's names, a diagram's callouts). The
+# bench's drawn pages have 17-34 paths and 0-210 characters; its invoices (table rules) 4 paths.
+DRAWN_MIN_PATHS = 12
+DRAWN_MAX_CHARS = 400
+DESCRIBE_SIDE = 800  # drawn pages are rendered with this longest side (px) to be described
 OCR_DPI = 300  # rendering resolution for OCR, lowered for big pages to keep Limits.ocr_max_side
 _LOCKED = (pdfium_c.FPDF_ERR_PASSWORD, pdfium_c.FPDF_ERR_SECURITY)
 # pdfium marks soft hyphens and other layout points with C0 control characters.
@@ -74,6 +92,81 @@ def _page_ocr(page: pdfium.PdfPage, limits: Limits) -> str:
     return ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side, dpi=round(scale * 72))
 
 
+def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str, meta: dict, number: int) -> list[str]:
+    """Texts of the page's embedded pictures: what each shows, then the words read in it. The
+    page's own OCR (a scan) already read their words; otherwise each picture is read."""
+    width, height = page.get_size()
+    texts = []
+    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2):
+        if len(texts) >= limits.max_pdf_images:
+            meta["pictures_skipped"] = True
+            break
+        left, bottom, right, top = obj.get_bounds()
+        try:
+            px_w, px_h = obj.get_px_size()
+        except pdfium.PdfiumError:
+            px_w = px_h = 0
+        if (min(px_w, px_h) < MIN_PICTURE_PX or px_w * px_h > limits.max_image_pixels
+                or (right - left) * (top - bottom) < MIN_PICTURE_SHARE * width * height):
+            continue
+        try:
+            # pypdfium2 frees this bitmap itself (closing it by hand warns "foreign").
+            image = obj.get_bitmap(render=False).to_pil()
+            seen = ""
+            if limits.ocr is not None and not page_ocr:
+                seen = ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
+            words = describe(image, ocr_text=seen or page_ocr)
+        except OcrFailed as e:
+            meta.setdefault("ocr_error", f"a picture on page {number} was not read by OCR ({e})")
+            continue
+        except (pdfium.PdfiumError, OSError, ValueError) as e:
+            meta.setdefault("picture_errors", []).append(f"page {number}: a picture did not decode ({e})")
+            continue
+        texts.append("\n".join(t for t in (words, seen) if t))
+    return texts
+
+
+def _drawn(page: pdfium.PdfPage, text: str, page_ocr: str) -> str:
+    """What a page drawn with vector paths and little text shows ("" for other pages)."""
+    if len("".join(text.split())) >= DRAWN_MAX_CHARS:
+        return ""
+    paths = 0
+    for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_PATH,), max_depth=2):
+        paths += 1
+        if paths >= DRAWN_MIN_PATHS:
+            break
+    else:
+        return ""
+    width, height = page.get_size()
+    bitmap = page.render(scale=DESCRIBE_SIDE / max(width, height, 1.0))
+    try:
+        image = bitmap.to_pil()
+    finally:
+        bitmap.close()
+    words = describe(image, ocr_text=page_ocr or text)
+    # It is drawn with lines and shapes whatever the pixels say.
+    return words if "drawing" in words.split(", ") else f"drawing, {words}"
+
+
+def _page_pictures(document: pdfium.PdfDocument, index: int, text: str, page_ocr: str, limits: Limits,
+                   meta: dict, drawn_left: int) -> tuple[list[str], bool]:
+    """(texts of the page's pdf_image sections, whether the page was a drawing)."""
+    page = document[index]
+    try:
+        texts = _pictures(page, limits, page_ocr, meta, index + 1)
+        drawn = ""
+        if drawn_left > 0:
+            try:
+                drawn = _drawn(page, text, page_ocr)
+            except pdfium.PdfiumError as e:
+                meta.setdefault("picture_errors", []).append(f"page {index + 1}: not drawn ({e})")
+        if drawn:
+            texts.insert(0, drawn)
+        return texts, bool(drawn)
+    finally:
+        page.close()
+
+
 def _read_page(document: pdfium.PdfDocument, index: int, limits: Limits, meta: dict) -> tuple[str, str]:
     """(text layer, OCR text). A failure of OCR costs only the OCR text (meta["ocr_error"])."""
     page = document[index]
@@ -96,6 +189,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         page_count = len(document)
         read = min(page_count, limits.max_pdf_pages)
         sections, unreadable, meta = [], [], {}
+        drawn_left = limits.max_drawn_pages
         for index in range(read):
             try:
                 text, seen = _read_page(document, index, limits, meta)
@@ -106,6 +200,13 @@ def extract(path: str, limits: Limits) -> Extracted:
             sections.append(Section(text=text, kind="pdf_page", page=index + 1, start=0))
             if seen:
                 sections.append(Section(text=seen, kind="ocr", page=index + 1, start=0))
+            if limits.describe and index + 1 not in unreadable:
+                try:
+                    pictures, drawn = _page_pictures(document, index, text, seen, limits, meta, drawn_left)
+                except pdfium.PdfiumError:
+                    pictures, drawn = [], False
+                drawn_left -= drawn
+                sections.extend(Section(text=t, kind="pdf_image", page=index + 1, start=0) for t in pictures if t)
         try:
             title = (document.get_metadata_dict().get("Title") or "").strip()
         except pdfium.PdfiumError:

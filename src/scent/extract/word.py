@@ -1,6 +1,10 @@
-"""Word .docx files: paragraphs and tables in document order, a section per heading."""
+"""Word .docx files: paragraphs and tables in document order, a section per heading; and, when
+Limits.describe is on, a `docx_image` section per picture in the body: what it shows
+(scent.describe) and the text read in it. A picture that does not decode costs only itself."""
 from __future__ import annotations
 
+import io
+import warnings
 import zipfile
 import zlib
 
@@ -8,9 +12,13 @@ import docx
 from docx.opc.exceptions import OpcError
 from docx.table import Table
 
-from scent.errors import ExtractError
-from scent.units import Extracted
-from .base import Limits, joined
+from PIL import Image
+
+from scent import ocr
+from scent.describe import describe
+from scent.errors import ExtractError, OcrFailed
+from scent.units import Extracted, Section
+from .base import SECTION_SEPARATOR, Limits, joined
 
 EXTENSIONS = (".docx",)
 # python-docx reports a damaged or foreign file through whichever layer noticed:
@@ -53,6 +61,41 @@ def _parts(document) -> list[tuple[str, str]]:
     return parts
 
 
+PICTURES_PER_PAGE_LIMIT = 4  # a Word file reads up to 4 x Limits.max_pdf_images pictures
+MIN_PICTURE_PX = 64  # smaller pictures are icons and bullets
+
+
+def _pictures(document, limits: Limits, meta: dict) -> list[str]:
+    """Texts of the body's pictures, in the order Word stores them; broken ones are noted in meta."""
+    texts = []
+    parts = [p for p in document.part.related_parts.values()
+             if (getattr(p, "content_type", "") or "").startswith("image/")]
+    for part in parts:
+        if len(texts) >= PICTURES_PER_PAGE_LIMIT * limits.max_pdf_images:
+            meta["pictures_skipped"] = True
+            break
+        name = str(getattr(part, "partname", "picture"))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                with Image.open(io.BytesIO(part.blob)) as image:
+                    if min(image.size) < MIN_PICTURE_PX or image.width * image.height > limits.max_image_pixels:
+                        continue
+                    image.load()
+                    seen = ""
+                    if limits.ocr is not None:
+                        seen = ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
+                    words = describe(image, ocr_text=seen)
+        except OcrFailed as e:
+            meta.setdefault("ocr_error", f"picture {name} was not read by OCR ({e})")
+            continue
+        except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as e:
+            meta.setdefault("picture_errors", []).append(f"{name} did not decode ({e})")
+            continue
+        texts.append("\n".join(t for t in (words, seen) if t))
+    return texts
+
+
 def extract(path: str, limits: Limits) -> Extracted:
     with open(path, "rb") as f:  # opened here so a missing file is an OSError, not a python-docx error
         try:
@@ -62,6 +105,18 @@ def extract(path: str, limits: Limits) -> Extracted:
         except _DAMAGED as e:
             raise ExtractError(path, f"not a readable Word .docx file ({type(e).__name__}: {e}); "
                                      "it may be damaged, or another format renamed .docx") from e
+    meta: dict = {}
+    sections = joined(parts, "docx")
+    if limits.describe:
+        try:
+            pictures = _pictures(document, limits, meta)
+        except _DAMAGED as e:  # the package's picture list itself is damaged: the text stands
+            meta.setdefault("picture_errors", []).append(f"pictures not read ({type(e).__name__}: {e})")
+            pictures = []
+        offset = sections[-1].start + len(sections[-1].text) + len(SECTION_SEPARATOR) if sections else 0
+        for text in pictures:
+            sections.append(Section(text=text, kind="docx_image", start=offset))
+            offset += len(text) + len(SECTION_SEPARATOR)
     headings = [heading for heading, _ in parts if heading]
-    return Extracted(kind="docx", sections=joined(parts, "docx"),
-                     title=title or (headings[0] if headings else ""))
+    return Extracted(kind="docx", sections=sections, title=title or (headings[0] if headings else ""),
+                     meta=meta)

@@ -1,0 +1,294 @@
+"""What a picture shows, in words a person might search for ("photo, orange, dark blue, dark").
+
+`describe(image, ocr_text=...)` is what extraction calls. Behind it is a `Describer` (one
+method, `describe(image, ocr_text) -> str`) chosen from `DESCRIBERS`, so an image-text model can
+replace or join the default later. The default, `PixelDescriber`, only says what it can
+measure, cheaply and offline, on a small copy of the picture:
+
+- colours: each pixel named by hue/saturation/value (red, orange, dark blue, grey ...); the
+  names covering at least MIN_COLOUR_SHARE of the picture, largest first;
+- brightness: "dark" / "bright" from the mean value;
+- what kind of picture: one the size of a common screen is a screenshot; a flat picture (few
+  colours cover most of it, one of them a plain background: drawn, not photographed) with
+  solid bars or axis lines or mostly numbers is a chart; page-shaped with many lines of text, a
+  document page; with some text, a screenshot; else a drawing or diagram. Anything else is a
+  photo (a photographed document when OCR read many words in it);
+- hints from the text read in it (OCR): month and weekday names -> calendar, `$ ` prompts and
+  "Traceback" -> terminal, numbers with % -> chart;
+- a photo's top and bottom: a smooth blue top is sky, a smooth warm top sunset colours, a
+  green bottom greenery, a blue bottom water.
+
+It names no objects (a cat, a bicycle): no model that could is available offline.
+"""
+from __future__ import annotations
+
+import re
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+from PIL import Image
+
+from .errors import UsageError
+
+SIDE = 192  # pictures are measured at this size (longest side): ~2 ms per picture
+MIN_COLOUR_SHARE = 0.08  # a colour is named when this share of the picture has it
+MAX_COLOURS = 4
+MIN_ACCENT_SHARE = 0.03
+# A picture is "flat" (drawn: a chart, screenshot, diagram) when its FLAT_TOP most common colours
+# (4 bits per channel) cover this share of it; a photo's JPEG noise and shading spread it out.
+FLAT_TOP, FLAT_SHARE = 12, 0.7
+PLAIN_BACKGROUND = 0.45  # ... and the most common colour covers this share (a chart's, a page's)
+DARK_MEAN, BRIGHT_MEAN = 0.3, 0.75  # mean value (0-1) below / above which a picture is dark / bright
+TEXT_LINES = 6  # this many lines of ink on a plain background make a page of text
+DOCUMENT_WORDS = 40  # or this many words read by OCR
+SCREENSHOT_WORDS = 8
+
+# Hue (degrees) bands for saturated pixels, by their upper bound.
+_HUES = ((15, "red"), (40, "orange"), (68, "yellow"), (165, "green"), (195, "teal"),
+         (255, "blue"), (290, "purple"), (340, "pink"), (361, "red"))
+_MONTHS = ("january february march april may june july august september october november december "
+           "jan feb mar apr jun jul aug sep sept oct nov dec").split()
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun".split()
+_WORD = re.compile(r"[A-Za-z]+")
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,.]*%?")
+_TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
+_TERMINAL = re.compile(r"(^|\n)\s*[$#>] \S|Traceback \(most recent|\w+@[\w-]+:[~/]", re.M)
+
+
+@runtime_checkable
+class Describer(Protocol):
+    """Says in words what a picture shows. `ocr_text` is the text read in it, if any."""
+
+    name: str
+
+    def describe(self, image: Image.Image, ocr_text: str = "") -> str: ...
+
+
+def _small(image: Image.Image) -> np.ndarray:
+    """The picture as an RGB float array (0-1), longest side at most SIDE, alpha on white."""
+    if getattr(image, "is_animated", False):
+        image.seek(0)
+    image.draft("RGB", (SIDE, SIDE))  # JPEG decodes at 1/2..1/8 scale; others ignore it
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        flat = Image.new("RGBA", rgba.size, "white")
+        flat.alpha_composite(rgba)
+        image = flat
+    image = image.convert("RGB")
+    image.thumbnail((SIDE, SIDE), Image.Resampling.BOX)
+    return np.asarray(image, dtype=np.float32) / 255.0
+
+
+# Colour names, indexed by the codes _colour_codes gives.
+_NAMES = ("white", "light grey", "grey", "dark grey", "black", "brown",
+          *(n for _, n in _HUES[:-1]), *("dark " + n for _, n in _HUES[:-1]))
+_GREYS = 5  # the first five names are the greys; then brown, then the hues, then the dark hues
+
+
+def _colour_codes(rgb: np.ndarray) -> np.ndarray:
+    """An index into _NAMES per pixel: white, light grey, ..., brown, red, ..., dark red ..."""
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    v = rgb.max(axis=-1)
+    c = v - rgb.min(axis=-1)
+    s = np.where(v > 0, c / np.maximum(v, 1e-6), 0.0)
+    safe = np.maximum(c, 1e-6)
+    h = np.where(v == r, ((g - b) / safe) % 6, np.where(v == g, (b - r) / safe + 2, (r - g) / safe + 4)) * 60
+    bounds = np.array([upper for upper, _ in _HUES])
+    hue = np.searchsorted(bounds, h, side="right")
+    hue[hue == len(_HUES) - 1] = 0  # the second red band is red
+    hues = len(_HUES) - 1
+    codes = np.where(v < 0.45, _GREYS + 1 + hues + hue, _GREYS + 1 + hue)
+    # Dark orange is what people call brown.
+    codes[(hue == 1) & (v < 0.65)] = _GREYS
+    grey = s < 0.18
+    codes[grey] = np.select([v[grey] > 0.88, v[grey] > 0.65, v[grey] > 0.35], [0, 1, 2], 3)
+    codes[v < 0.16] = 4
+    return codes
+
+
+def _colours(codes: np.ndarray) -> list[str]:
+    """The colours covering MIN_COLOUR_SHARE, largest first; then a bright hue covering
+    MIN_ACCENT_SHARE (a red bicycle on grey), which the eye picks out though it is small."""
+    counts = np.bincount(codes.ravel(), minlength=len(_NAMES))
+    order = np.argsort(-counts, kind="stable")
+    shares = counts / codes.size
+    named = [i for i in order[:MAX_COLOURS] if shares[i] >= MIN_COLOUR_SHARE]
+    bright_hues = range(_GREYS + 1, _GREYS + len(_HUES))
+    named += [i for i in order if i in bright_hues and i not in named and shares[i] >= MIN_ACCENT_SHARE][:1]
+    return [_NAMES[i] for i in named]
+
+
+def _flatness(rgb: np.ndarray) -> tuple[float, float]:
+    """(share of the FLAT_TOP most common colours, share of the most common one: the background)."""
+    q = (rgb * 15.999).astype(np.int32)
+    codes = (q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2]
+    counts = np.sort(np.bincount(codes.ravel(), minlength=4096))[::-1]
+    return float(counts[:FLAT_TOP].sum() / codes.size), float(counts[0] / codes.size)
+
+
+def _ink(rgb: np.ndarray) -> np.ndarray:
+    """Pixels that differ clearly from the most common colour (the background)."""
+    q = (rgb * 15.999).astype(np.int32)
+    codes = (q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2]
+    background = np.bincount(codes.ravel()).argmax()
+    bg = np.array([(background >> 8) & 15, (background >> 4) & 15, background & 15]) / 15.0
+    return np.abs(rgb - bg).max(axis=-1) > 0.25
+
+
+def _text_lines(ink: np.ndarray) -> int:
+    """Runs of rows with a little ink, separated by blank rows, each thin: lines of text."""
+    rows = ink.mean(axis=1)
+    inked = rows > 0.01
+    runs, length = [], 0
+    for on in inked:
+        if on:
+            length += 1
+        elif length:
+            runs.append(length)
+            length = 0
+    if length:
+        runs.append(length)
+    height = ink.shape[0]
+    return sum(1 for n in runs if n <= max(3, height * 0.06))
+
+
+def _axes(ink: np.ndarray) -> bool:
+    """A long horizontal and a long vertical straight line of ink: the axes of a chart."""
+    h, w = ink.shape
+    horizontal = ink.mean(axis=1) >= 0.6
+    vertical = ink.mean(axis=0) >= 0.45
+    # A frame (a box around everything) has both too; axes have ink on only one side of each.
+    if not horizontal.any() or not vertical.any():
+        return False
+    return not (horizontal[: h // 4].any() and horizontal[-h // 4:].any()
+                and vertical[: w // 4].any() and vertical[-w // 4:].any())
+
+
+def _bars(rgb: np.ndarray, ink: np.ndarray) -> bool:
+    """Several upright blocks of one saturated colour standing on a common line: a bar chart."""
+    v = rgb.max(axis=-1)
+    s = np.where(v > 0, (v - rgb.min(axis=-1)) / np.maximum(v, 1e-6), 0.0)
+    solid = ink & (s > 0.3)
+    tall = solid.mean(axis=0) >= 0.12  # columns that are solid colour for a good part of the height
+    starts = np.flatnonzero(np.diff(tall.astype(np.int8)) == 1)
+    return len(starts) + int(tall[0]) >= 3 and tall.mean() >= 0.1
+
+
+def _ocr_hints(text: str) -> list[str]:
+    words = [w.lower() for w in _WORD.findall(text)]
+    hints = []
+    if sum(w in _MONTHS for w in words) + sum(w in _DAYS for w in words) >= 3 and len(_TIME.findall(text)) >= 2:
+        hints.append("calendar")
+    if _TERMINAL.search(text):
+        hints.append("terminal")
+    numbers = _NUMBER.findall(text)
+    if len(numbers) >= 4 and any(n.endswith("%") for n in numbers) and len(words) < 60:
+        hints.append("chart")
+    return hints
+
+
+# Pixel sizes of common screens (either way up): a flat picture of exactly this size is a screenshot.
+SCREENS = frozenset({(1280, 720), (1280, 800), (1280, 1024), (1366, 768), (1440, 900), (1536, 864),
+                     (1600, 900), (1680, 1050), (1920, 1080), (1920, 1200), (2560, 1440), (2560, 1600),
+                     (2880, 1800), (3024, 1964), (3456, 2234), (3840, 2160), (720, 1280), (720, 1480),
+                     (720, 1600), (750, 1334), (828, 1792), (1080, 1920), (1080, 2340), (1080, 2400),
+                     (1170, 2532), (1179, 2556), (1284, 2778), (1290, 2796), (1440, 3200)})
+
+
+def _kind(rgb: np.ndarray, size: tuple[int, int], ocr_text: str) -> list[str]:
+    """What kind of picture: chart, document page, screenshot, diagram, drawing or photo."""
+    flat, background = _flatness(rgb)
+    ink = _ink(rgb)
+    words = len([w for w in _WORD.findall(ocr_text) if len(w) > 1])
+    numbers = len(_NUMBER.findall(ocr_text))
+    lines = _text_lines(ink)
+    width, height = size
+    page_shaped = 1.2 <= height / max(width, 1) <= 1.5  # A4 is 1.41, Letter 1.29
+    if size in SCREENS or (width, height) in SCREENS:
+        return ["screenshot"]
+    if flat >= FLAT_SHARE and background >= PLAIN_BACKGROUND:
+        # Bars and axes are measured within the drawn part (a chart on a page has margins).
+        rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+        box = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1)) if rows.size else (slice(None),) * 2
+        if _bars(rgb[box], ink[box]):
+            return ["chart", "bar chart"]
+        if _axes(ink[box]) or (numbers >= 6 and words <= 3 * numbers):
+            return ["chart", "graph"]
+        if page_shaped and (lines >= TEXT_LINES or words >= DOCUMENT_WORDS) and ink.mean() < 0.2:
+            return ["document page", "text"]
+        if words >= SCREENSHOT_WORDS and not page_shaped:
+            return ["screenshot"]
+        return ["diagram", "drawing"] if lines >= 2 or words >= 2 else ["drawing"]
+    if words >= DOCUMENT_WORDS // 2:
+        return ["photo of a document", "text"]
+    return ["photo"]
+
+
+def _scene(rgb: np.ndarray, codes: np.ndarray) -> list[str]:
+    """Sky above, greenery or water below, in a photo: said only when a band is smooth and one colour."""
+    h = rgb.shape[0]
+    said = []
+    for band, where in ((slice(0, h // 3), "top"), (slice(h - h // 4, h), "bottom")):
+        part = codes[band]
+        smooth = float(np.abs(np.diff(rgb[band].mean(axis=-1), axis=1)).mean()) < 0.04
+        counts = np.bincount(part.ravel(), minlength=len(_NAMES))
+        main, share = _NAMES[int(counts.argmax())], counts.max() / part.size
+        if not smooth or share < 0.5:
+            continue
+        if where == "top" and main in ("blue", "teal", "light grey"):
+            said.append("sky")
+        elif where == "top" and main in ("orange", "red", "pink", "yellow", "purple", "dark purple", "dark pink"):
+            said.append("sunset or sunrise colours")
+        elif where == "top" and main in ("black", "dark blue"):
+            said.append("night")
+        elif where == "bottom" and main in ("green", "dark green"):
+            said.append("greenery")
+        elif where == "bottom" and main in ("blue", "dark blue", "teal", "dark teal"):
+            said.append("water")
+    return said
+
+
+class PixelDescriber:
+    """Colours, brightness and kind of picture, measured on the pixels (see the module doc)."""
+
+    name = "pixels"
+
+    def describe(self, image: Image.Image, ocr_text: str = "") -> str:
+        rgb = _small(image)
+        if rgb.size == 0:
+            return ""
+        codes = _colour_codes(rgb)
+        kind = _kind(rgb, image.size, ocr_text)
+        for hint in _ocr_hints(ocr_text):
+            if hint not in kind:
+                kind.append(hint)
+        words = list(kind)
+        words += _colours(codes)
+        brightness = float(rgb.max(axis=-1).mean())
+        if brightness < DARK_MEAN:
+            words.append("dark")
+        elif brightness > BRIGHT_MEAN and "photo" in kind:
+            words.append("bright")
+        if "photo" in kind:
+            words += _scene(rgb, codes)
+        return ", ".join(dict.fromkeys(words))
+
+
+DESCRIBERS = {"pixels": PixelDescriber}
+_default: Describer | None = None
+
+
+def describer(name: str = "pixels") -> Describer:
+    try:
+        return DESCRIBERS[name]()
+    except KeyError:
+        raise UsageError(f"unknown describer {name!r}; known: {', '.join(sorted(DESCRIBERS))}") from None
+
+
+def describe(image: Image.Image, *, ocr_text: str = "") -> str:
+    """What `image` shows, as comma-separated words ("photo, orange, dark blue, dark"); "" for an
+    empty picture. `ocr_text` (the text read in it) sharpens the kind: chart, calendar, terminal."""
+    global _default
+    if _default is None:
+        _default = describer()
+    return _default.describe(image, ocr_text)

@@ -1,0 +1,217 @@
+"""Pictures inside documents (pdf_image, docx_image) and words for what a picture shows."""
+from __future__ import annotations
+
+import io
+import zipfile
+
+import docx
+import numpy as np
+import pytest
+from fpdf import FPDF
+from PIL import Image, ImageDraw
+
+from scent.describe import DESCRIBERS, Describer, describe, describer
+from scent.errors import UsageError
+from scent.extract import Limits, extract
+from scent.filters import Filters
+from scent.index import Index
+from scent.settings import Settings
+
+ON = Limits(describe=True)
+
+
+def photo_like(w: int = 480, h: int = 320) -> Image.Image:
+    """Sky gradient over green ground with noise: many colours, no plain background."""
+    rng = np.random.default_rng(7)
+    y = np.linspace(0, 1, h)[:, None, None]
+    sky = np.array([90, 150, 230]) * (1 - 0.3 * y)
+    ground = np.array([50, 140, 60])
+    pixels = np.where(y < 0.6, sky, ground) * np.ones((h, w, 3))
+    pixels += rng.normal(0, 18, pixels.shape)
+    return Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8), "RGB")
+
+
+def bar_chart() -> Image.Image:
+    img = Image.new("RGB", (600, 400), "white")
+    d = ImageDraw.Draw(img)
+    d.line([(60, 20), (60, 350)], fill="black", width=2)
+    d.line([(60, 350), (580, 350)], fill="black", width=2)
+    for i, height in enumerate((120, 200, 160, 280, 90)):
+        d.rectangle([90 + i * 95, 350 - height, 150 + i * 95, 349], fill=(40, 90, 200))
+    return img
+
+
+def text_page() -> Image.Image:
+    img = Image.new("RGB", (620, 877), "white")  # A4-shaped
+    d = ImageDraw.Draw(img)
+    for i in range(30):
+        d.text((50, 40 + i * 26), "The deposit is returned within thirty days of the end of the lease.", fill="black")
+    return img
+
+
+def png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+@pytest.fixture
+def report_pdf(tmp_path):
+    """Page 1 text, page 2 an embedded photo, page 3 only vector shapes (a bar chart)."""
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=12)
+    pdf.add_page()
+    pdf.multi_cell(0, 8, "Quarterly report. " * 40)
+    pdf.add_page()
+    pdf.image(photo_like(), x=20, y=40, w=170)
+    pdf.add_page()
+    pdf.set_draw_color(0, 0, 0)
+    pdf.line(20, 30, 20, 200)
+    pdf.line(20, 200, 190, 200)
+    pdf.set_fill_color(200, 60, 40)
+    for i in range(12):
+        pdf.rect(25 + i * 14, 200 - (20 + 11 * i), 10, 20 + 11 * i, style="F")
+    path = tmp_path / "report.pdf"
+    pdf.output(str(path))
+    return path
+
+
+def make_docx(path, picture: bytes | None = None):
+    document = docx.Document()
+    document.add_heading("Kitchen plan", 1)
+    document.add_paragraph("The new layout moves the hob to the island.")
+    if picture is not None:
+        document.add_picture(io.BytesIO(picture))
+    document.save(str(path))
+    return path
+
+
+# ---------------------------------------------------------------- describe
+
+def test_pure_red_is_red():
+    words = describe(Image.new("RGB", (200, 200), (230, 20, 20))).split(", ")
+    assert "red" in words and "dark" not in words
+
+
+def test_dark_blue_night_is_dark():
+    words = describe(Image.new("RGB", (200, 200), (10, 20, 70))).split(", ")
+    assert "dark blue" in words and "dark" in words
+
+
+def test_text_page_is_a_document():
+    assert "document page" in describe(text_page())
+
+
+def test_bar_chart_is_a_chart():
+    words = describe(bar_chart()).split(", ")
+    assert "chart" in words and "bar chart" in words
+
+
+def test_photo_is_a_photo_with_sky():
+    words = describe(photo_like()).split(", ")
+    assert words[0] == "photo" and "sky" in words and "chart" not in words
+
+
+def test_ocr_hints():
+    calendar = "Monday Tuesday Wednesday\n09:00 standup\n14:30 review"
+    assert "calendar" in describe(Image.new("RGB", (300, 200), "white"), ocr_text=calendar)
+    assert "terminal" in describe(Image.new("RGB", (300, 200), "black"), ocr_text="$ ls -la\nTraceback (most recent call last)")
+
+
+def test_describer_registry():
+    assert isinstance(describer(), Describer)
+    with pytest.raises(UsageError, match="pixels"):
+        describer("clip")
+    assert sorted(DESCRIBERS) == ["pixels"]
+
+
+def test_tiny_and_odd_modes_do_not_fail():
+    for image in (Image.new("RGBA", (1, 1)), Image.new("L", (50, 3)), Image.new("P", (20, 20)),
+                  Image.new("I;16", (40, 40))):
+        assert isinstance(describe(image), str)
+
+
+# ---------------------------------------------------------------- PDFs
+
+def test_pdf_pictures_land_on_their_pages(report_pdf):
+    result = extract(str(report_pdf), ON)
+    pictures = {s.page: s.text for s in result.sections if s.kind == "pdf_image"}
+    assert set(pictures) == {2, 3}
+    assert pictures[2].startswith("photo")
+    assert "drawing" in pictures[3] and "chart" in pictures[3]
+
+
+def test_pdf_pictures_off_by_default(report_pdf):
+    assert not [s for s in extract(str(report_pdf)).sections if s.kind == "pdf_image"]
+
+
+def test_pdf_icons_are_skipped(tmp_path):
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(photo_like(40, 40), x=10, y=10, w=8)
+    path = tmp_path / "icon.pdf"
+    pdf.output(str(path))
+    assert not [s for s in extract(str(path), ON).sections if s.kind == "pdf_image"]
+
+
+def test_pdf_pictures_per_page_are_bounded(tmp_path):
+    pdf = FPDF()
+    pdf.add_page()
+    for i in range(5):
+        pdf.image(photo_like(100 + i, 100), x=10, y=10 + i * 50, w=40)
+    path = tmp_path / "many.pdf"
+    pdf.output(str(path))
+    from dataclasses import replace
+
+    result = extract(str(path), replace(ON, max_pdf_images=2))
+    assert len([s for s in result.sections if s.kind == "pdf_image"]) == 2
+    assert result.meta["pictures_skipped"] is True
+
+
+# ---------------------------------------------------------------- Word
+
+def test_docx_picture_is_a_unit(tmp_path):
+    path = make_docx(tmp_path / "plan.docx", png(bar_chart()))
+    result = extract(str(path), ON)
+    [picture] = [s for s in result.sections if s.kind == "docx_image"]
+    assert "chart" in picture.text and picture.page is None
+    text = [s for s in result.sections if s.kind == "docx"]
+    assert picture.start == text[-1].start + len(text[-1].text) + 2
+
+
+def test_broken_docx_picture_loses_only_the_picture(tmp_path):
+    good = make_docx(tmp_path / "good.docx", png(bar_chart()))
+    broken = tmp_path / "broken.docx"
+    with zipfile.ZipFile(good) as src, zipfile.ZipFile(broken, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            dst.writestr(item, b"\x89PNG not really" if item.filename.startswith("word/media/") else data)
+    result = extract(str(broken), ON)
+    assert not [s for s in result.sections if s.kind == "docx_image"]
+    assert "hob to the island" in " ".join(s.text for s in result.sections)
+    assert "did not decode" in result.meta["picture_errors"][0]
+
+
+# ---------------------------------------------------------------- images and the index
+
+def test_image_file_gets_a_description_section(tmp_path):
+    path = tmp_path / "IMG_0001.png"
+    Image.new("RGB", (200, 150), (230, 20, 20)).save(path)
+    meta_section, shows = extract(str(path), ON).sections
+    assert meta_section.text.startswith("IMG 0001") and shows.kind == "image"
+    assert "red" in shows.text.split(", ")
+    assert shows.start == len(meta_section.text) + 2
+
+
+def test_only_image_and_only_docx_find_pictures_inside_documents(tmp_path, report_pdf, fake_embedder):
+    folder = tmp_path / "files"
+    folder.mkdir()
+    report_pdf.rename(folder / "report.pdf")
+    make_docx(folder / "plan.docx", png(bar_chart()))
+    idx = Index(folder, index_dir=tmp_path / "idx", settings=Settings().with_values(ocr=False),
+                embedder=fake_embedder)
+    idx.update()
+    hits = idx.search("photo sky", filters=Filters(kinds=("image",)))
+    assert any(h.unit_kind == "pdf_image" and h.path == "report.pdf" and h.page == 2 for h in hits)
+    hits = idx.search("chart", filters=Filters(kinds=("docx",)))
+    assert any(h.unit_kind == "docx_image" and h.path == "plan.docx" for h in hits)
