@@ -110,7 +110,8 @@ def test_status_json_counts_files_per_kind(e2e):
     # Every file has at least one unit, and every unit got a vector (no text is shared).
     assert st["units"] >= EXAMPLE_FILES
     assert sum(st["units_by_kind"].values()) == st["units"]
-    assert st["units_by_kind"]["image"] == 2
+    # two photos, each with its name/date unit and its description unit
+    assert st["units_by_kind"]["image"] == 4
     assert st["vectors"] == st["units"]
 
 
