@@ -155,9 +155,9 @@ def test_index_from_before_m002_upgrades_in_place(notes, fake_embedder, monkeypa
             db.execute("INSERT INTO files (path, kind, size, mtime_ns, hash, date, title, indexed_at) "
                        "VALUES ('old.txt', 'text', 1, 1, 'x', 0, 'Old', 0)")
         idx.close()
-    idx = Index(notes, embedder=fake_embedder)  # opens, and applies m002
+    idx = Index(notes, embedder=fake_embedder)  # opens, and applies the later migrations
     assert {r[0] for r in idx.store.db.execute("SELECT name FROM migrations")} == {
-        "m001_create_tables", "m002_suggestions"}
+        fn.__name__ for fn in migrations.MIGRATIONS}
     assert idx.store.suggestions(10) == []  # old files have none until re-indexed
     idx.update()  # old.txt is not on disk: deleted; the notes are indexed with suggestions
     got = idx.store.suggestions(10)
@@ -206,5 +206,6 @@ def test_long_pdf_is_indexed_up_to_the_page_limit_with_a_warning(notes, fake_emb
     assert report.skipped == []
     assert [p for p, _ in report.warnings] == ["three.pdf"]
     assert "max_pdf_pages" in report.warnings[0][1]
+    assert idx.status()["errors"] == [{"path": "three.pdf", "reason": report.warnings[0][1], "level": "warning"}]
     assert idx.search("bravo", strategy="keyword")[0].page == 2
     assert not idx.search("charlie", strategy="keyword")

@@ -141,9 +141,10 @@ def status_cmd(folder, index_dir, as_json):
                f"files    {st['files']}  " + ", ".join(f"{k} {v}" for k, v in st["files_by_kind"].items()) +
                f"\nunits    {st['units']}  " + ", ".join(f"{k} {v}" for k, v in st["units_by_kind"].items()))
     if st["errors"]:
-        click.echo(f"skipped  {len(st['errors'])} files in the last runs:")
+        click.echo(f"problems with {len(st['errors'])} files (skipped: not indexed, retried next run; "
+                   "warning: indexed in part):")
         for e in st["errors"]:
-            click.echo(f"  {e['path']}: {e['reason']}")
+            click.echo(f"  {e['level']}: {e['path']}: {e['reason']}")
 
 
 @cli.command("serve")

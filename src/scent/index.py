@@ -191,12 +191,13 @@ class Index:
                         describe=s.describe, max_pdf_images=s.max_pdf_images)
         ready = []
         for f, digest, is_new in batch:
+            notes: list[str] = []
             try:
                 try:
                     got = extract(f.path, limits)
                 except OcrUnavailable as err:
                     # Said once; from here on pictures are indexed without OCR.
-                    warn(f.rel, str(err))
+                    notes.append(str(err))
                     self._ocr, limits = None, replace(limits, ocr=None)
                     got = extract(f.path, limits)
             except ExtractError as err:
@@ -205,12 +206,14 @@ class Index:
             units = [_record(u, got.title) for u in chunk(got.sections, s.chunk_words, s.chunk_overlap)]
             record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
                                 got.date if got.date is not None else f.mtime_ns / 1e9, got.title)
-            ready.append((record, units, is_new))
             if got.meta.get("ocr_error"):
-                warn(f.rel, got.meta["ocr_error"])
+                notes.append(got.meta["ocr_error"])
             if got.meta.get("truncated"):
-                warn(f.rel, f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
-        texts = {u.text_hash: _embed_text(u.text, u.title) for _, units, _ in ready for u in units if u.text.strip()}
+                notes.append(f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
+            for note in notes:
+                warn(f.rel, note)
+            ready.append((record, units, is_new, notes))
+        texts = {u.text_hash: _embed_text(u.text, u.title) for _, units, _, _ in ready for u in units if u.text.strip()}
         cached = self.store.cached_hashes(list(texts))
         missing = [h for h in texts if h not in cached]
         vectors: dict[str, np.ndarray] = {}
@@ -218,9 +221,9 @@ class Index:
             part = missing[i:i + s.embed_batch]
             for h, v in zip(part, self.embedder.embed_passages([texts[h] for h in part])):
                 vectors[h] = v
-        for record, units, is_new in ready:
+        for record, units, is_new, notes in ready:
             self.store.write_file(record, units, {u.text_hash: vectors[u.text_hash] for u in units
-                                                  if u.text_hash in vectors}, suggestions(record.title, units))
+                                                  if u.text_hash in vectors}, suggestions(record.title, units), notes)
             report.added += is_new
             report.updated += not is_new
             report.units += len(units)

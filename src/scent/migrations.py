@@ -97,6 +97,13 @@ def m002_suggestions() -> str:
     """
 
 
+@migration
+def m003_error_levels() -> str:
+    # "skipped": the file is not (or not newly) indexed; "warning": indexed, but not completely
+    # (no OCR, pages beyond max_pdf_pages), so `scent status` can say so.
+    return "ALTER TABLE errors ADD COLUMN level TEXT NOT NULL DEFAULT 'skipped';"
+
+
 def migrate(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
     done = {row[0] for row in db.execute("SELECT name FROM migrations")}

@@ -84,8 +84,9 @@ class SqliteStore:
         return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")}
 
     def write_file(self, file: FileRecord, units: list[UnitRecord], vectors: dict[str, np.ndarray],
-                   suggestions: list[str] | None = None) -> None:
-        """The file, its units, their new vectors and its example queries, in one transaction."""
+                   suggestions: list[str] | None = None, warnings: list[str] = ()) -> None:
+        """The file, its units, their new vectors, its example queries and what was left out of it
+        (`warnings`), in one transaction."""
         with self.transaction() as db:
             db.execute("DELETE FROM units WHERE file_id = (SELECT id FROM files WHERE path = ?)", (file.path,))
             db.execute(
@@ -108,6 +109,9 @@ class SqliteStore:
             db.executemany("INSERT INTO suggestions (file_id, text) VALUES (?, ?)",
                            [(file_id, text) for text in suggestions or ()])
             db.execute("DELETE FROM errors WHERE path = ?", (file.path,))
+            if warnings:
+                db.execute("INSERT INTO errors (path, reason, at, level) VALUES (?, ?, ?, 'warning')",
+                           (file.path, "; ".join(warnings), time.time()))
             self._bump()
 
     def rename_file(self, old: str, new: FileState) -> None:
@@ -135,7 +139,8 @@ class SqliteStore:
 
     def record_error(self, path: str, reason: str) -> None:
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO errors VALUES (?, ?, ?)", (path, reason, time.time()))
+            db.execute("INSERT OR REPLACE INTO errors (path, reason, at) VALUES (?, ?, ?)",
+                       (path, reason, time.time()))
 
     def prune_errors(self, present: set[str]) -> None:
         """Forget errors of files that are gone: they can no longer be fixed or retried."""
@@ -338,7 +343,8 @@ class SqliteStore:
             "index_bytes": size,
             "model": self.model_id,
             "last_indexed": float(last) if last else None,
-            "errors": [{"path": p, "reason": r} for p, r in self.db.execute("SELECT path, reason FROM errors ORDER BY path")],
+            "errors": [{"path": p, "reason": r, "level": lv} for p, r, lv in self.db.execute(
+                "SELECT path, reason, level FROM errors ORDER BY level, path")],
         }
 
     def close(self) -> None:

@@ -149,9 +149,9 @@ async function loadStatus() {
     row("model", st.model);
     box.replaceChildren(dl);
     if (st.errors.length) {
-      box.append(el("p", {}, `skipped ${st.errors.length} files:`));
+      box.append(el("p", {}, `problems with ${st.errors.length} files:`));
       const ul = el("ul", { id: "skipped" });
-      for (const e of st.errors) ul.append(el("li", {}, `${e.path}: ${e.reason}`));
+      for (const e of st.errors) ul.append(el("li", {}, `${e.level || "skipped"}: ${e.path}: ${e.reason}`));
       box.append(ul);
     }
   } catch (err) {
