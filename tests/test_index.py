@@ -209,3 +209,15 @@ def test_long_pdf_is_indexed_up_to_the_page_limit_with_a_warning(notes, fake_emb
     assert idx.status()["errors"] == [{"path": "three.pdf", "reason": report.warnings[0][1], "level": "warning"}]
     assert idx.search("bravo", strategy="keyword")[0].page == 2
     assert not idx.search("charlie", strategy="keyword")
+
+
+def test_photo_units_name_only_folders_inside_the_indexed_one(tmp_path, fake_embedder):
+    from PIL import Image
+
+    root = tmp_path / "zebulon" / "pictures"
+    (root / "2025-07-brittany").mkdir(parents=True)
+    Image.new("RGB", (40, 30), "blue").save(root / "2025-07-brittany" / "IMG_1.jpg")
+    idx = Index(root, embedder=fake_embedder)
+    idx.update()
+    text = idx.store.db.execute("SELECT text FROM units WHERE kind = 'image' ORDER BY id").fetchone()[0]
+    assert "brittany" in text and "zebulon" not in text and "pictures" not in text

@@ -188,7 +188,7 @@ class Index:
         s = self.settings
         limits = Limits(max_text_bytes=s.max_file_mb * 1024 * 1024, max_pdf_pages=s.max_pdf_pages,
                         ocr=self._ocr, ocr_langs=s.ocr_langs, ocr_max_side=s.ocr_max_side,
-                        describe=s.describe, max_pdf_images=s.max_pdf_images)
+                        describe=s.describe, max_pdf_images=s.max_pdf_images, root=self.root)
         ready = []
         for f, digest, is_new in batch:
             notes: list[str] = []

@@ -33,6 +33,7 @@ class Limits:
     describe: bool = False
     max_pdf_images: int = 8  # pictures read per PDF page / per Word file is 4x this
     max_drawn_pages: int = 50  # vector-drawn PDF pages rendered and described per file
+    root: str | None = None  # the indexed folder: picture units name only the folders below it
 
 
 def _size(n: int) -> str:

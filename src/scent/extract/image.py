@@ -78,8 +78,12 @@ def _complete(img: Image.Image, path: str) -> None:
     img.load()
 
 
-def _describe(path: str, size: tuple[int, int] | None, taken: datetime | None, camera: str) -> str:
-    folders = [name_words(d) for d in os.path.dirname(os.path.abspath(path)).split(os.sep) if d]
+def _describe(path: str, size: tuple[int, int] | None, taken: datetime | None, camera: str,
+              root: str | None = None) -> str:
+    folder = os.path.dirname(os.path.abspath(path))
+    if root:  # only folders inside the indexed one say something about the picture
+        folder = os.path.relpath(folder, os.path.abspath(root))
+    folders = [name_words(d) for d in folder.split(os.sep) if d and d != "."]
     lines = [name_words(os.path.splitext(os.path.basename(path))[0]),
              " ".join(folders[-_FOLDERS_KEPT:])]
     if taken:
@@ -119,7 +123,7 @@ def extract(path: str, limits: Limits) -> Extracted:
                                  "another format renamed; add it to .scentignore to skip it") from e
     if size:
         meta["width"], meta["height"] = size
-    text = _describe(path, size, taken, camera)
+    text = _describe(path, size, taken, camera, limits.root)
     sections = [Section(text=text, kind="image")]
     if limits.ocr is not None and size and not meta["too_large"]:
         seen = _read_text(path, limits, meta)
