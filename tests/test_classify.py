@@ -1,0 +1,94 @@
+"""The ImageNet classifier (scent.classify): weights read without torch, labels on real photos."""
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from scent import classify
+from scent.describe import describe
+
+skimage_data = pytest.importorskip("skimage.data")
+
+
+@pytest.fixture(scope="module")
+def state():
+    return classify.read_state_dict(classify.weights_path())
+
+
+def test_weights_are_read_without_torch(state):
+    assert "torch" not in sys.modules
+    assert len(state) == 296
+    assert state["_conv_stem.weight"].shape == (32, 3, 3, 3)
+    assert state["_blocks.0._depthwise_conv.weight"].shape == (32, 1, 3, 3)
+    assert state["_blocks.1._expand_conv.weight"].shape == (96, 16, 1, 1)
+    assert state["_blocks.15._project_conv.weight"].shape == (320, 1152, 1, 1)
+    assert state["_conv_head.weight"].shape == (1280, 320, 1, 1)
+    assert state["_fc.weight"].shape == (1000, 1280)
+    assert state["_fc.bias"].shape == (1000,)
+    assert {a.dtype for k, a in state.items() if not k.endswith("num_batches_tracked")} == {np.dtype(np.float32)}
+    # Values as torch.load gives them (the stem's storage is not in NCHW order: strides matter).
+    assert state["_conv_stem.weight"][0, 0, 0, 0] == pytest.approx(-1.1103360652923584)
+    assert state["_fc.bias"][0] == pytest.approx(0.032053910195827484)
+    var = state["_bn0.running_var"]
+    assert (var >= 0).all() and var.max() > 1
+
+
+def test_unpickler_refuses_code(tmp_path):
+    import pickle
+
+    class Evil:
+        def __reduce__(self):
+            return (print, ("boom",))
+
+    path = tmp_path / "evil.pth"
+    with open(path, "wb") as f:
+        for part in (0x1950A86A20F9469CFC6C, 1001, {"little_endian": True}, {"x": Evil()}):
+            pickle.dump(part, f, protocol=2)
+    with pytest.raises(pickle.UnpicklingError):
+        classify.read_state_dict(path)
+
+
+def test_class_names():
+    names = classify.class_names()
+    assert len(names) == 1000 and len(set(names)) == 1000
+    assert names[281] == "tabby" and names[967] == "espresso"
+    assert classify.plain_words("Chihuahua") == ["dog"]
+    assert "lighthouse" in classify.plain_words("beacon")
+
+
+def _top(array: np.ndarray) -> list[str]:
+    return [name for name, _ in classify.labels(Image.fromarray(array), top=3, min_prob=0.0)]
+
+
+def test_cat_photo():
+    assert {"tabby", "tiger cat", "Egyptian cat"} & set(_top(skimage_data.chelsea()))
+
+
+def test_coffee_photo():
+    assert {"espresso", "cup", "coffee mug"} & set(_top(skimage_data.coffee()))
+
+
+def test_labels_are_probabilities_most_likely_first():
+    found = classify.labels(Image.fromarray(skimage_data.coffee()), top=5, min_prob=0.01)
+    probs = [p for _, p in found]
+    assert probs == sorted(probs, reverse=True) and 0 < sum(probs) <= 1.0001
+    assert found[0][0] == "espresso" and found[0][1] > 0.5
+
+
+def test_description_of_a_photo_names_what_it_shows():
+    words = describe(Image.fromarray(skimage_data.chelsea()))
+    assert words.startswith("photo, a photo of a ")
+    assert "cat" in words.split(", ")
+
+
+def test_charts_and_pages_get_no_object_words():
+    page = Image.new("RGB", (600, 800), "white")
+    assert "a photo of" not in describe(page) and "a drawing of" not in describe(page)
+
+
+def test_describe_works_without_the_classifier(monkeypatch):
+    monkeypatch.setattr(classify, "_model", False)
+    assert classify.labels(Image.fromarray(skimage_data.coffee())) == []
+    words = describe(Image.fromarray(skimage_data.coffee()))
+    assert words.startswith("photo, ") and "a photo of" not in words
