@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from .ocr import flat_rgb
+
 log = logging.getLogger(__name__)
 
 SIZE = 224
@@ -206,14 +208,7 @@ def build_onnx(state: dict[str, np.ndarray]) -> bytes:
 
 def preprocess(image: Image.Image) -> np.ndarray:
     """1x3x224x224 float32: the centre crop, resized, scaled to about -1..1."""
-    if getattr(image, "is_animated", False):
-        image.seek(0)
-    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
-        rgba = image.convert("RGBA")
-        flat = Image.new("RGBA", rgba.size, "white")
-        flat.alpha_composite(rgba)
-        image = flat
-    image = image.convert("RGB")
+    image = flat_rgb(image)
     w, h = image.size
     side = min(w, h) * CROP
     box = ((w - side) / 2, (h - side) / 2, (w + side) / 2, (h + side) / 2)

@@ -32,6 +32,7 @@ import numpy as np
 from PIL import Image
 
 from .errors import UsageError
+from .ocr import flat_rgb
 
 SIDE = 192  # pictures are measured at this size (longest side): ~2 ms per picture
 # JPEGs are decoded at a reduced scale no smaller than this: enough for the classifier's 224 crop.
@@ -76,12 +77,7 @@ def _small(image: Image.Image) -> np.ndarray:
     if getattr(image, "is_animated", False):
         image.seek(0)
     image.draft("RGB", (DRAFT_SIDE, DRAFT_SIDE))  # JPEG decodes at 1/2..1/8 scale; others ignore it
-    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
-        rgba = image.convert("RGBA")
-        flat = Image.new("RGBA", rgba.size, "white")
-        flat.alpha_composite(rgba)
-        image = flat
-    image = image.convert("RGB")
+    image = flat_rgb(image)
     image.thumbnail((SIDE, SIDE), Image.Resampling.BOX)
     return np.asarray(image, dtype=np.float32) / 255.0
 

@@ -283,6 +283,13 @@ def prepare(image: Image.Image, max_side: int = MAX_SIDE) -> Image.Image:
     return image
 
 
+def flat_rgb(image: Image.Image) -> Image.Image:
+    """The first frame, 8 bits, alpha flattened onto white, as RGB: what every picture model reads."""
+    if getattr(image, "is_animated", False):
+        image.seek(0)
+    return _eight_bit(image).convert("RGB")
+
+
 def _eight_bit(image: Image.Image) -> Image.Image:
     mode = image.mode
     if mode in ("RGB", "L"):
