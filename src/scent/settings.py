@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, make_dataclass, replace
 from pathlib import Path
 
@@ -20,6 +21,37 @@ class Setting:
     help: str
     scope: str  # "index" or "search"
     choices: tuple = ()
+    check: Callable[[object], None] | None = None  # raises UsageError for a value it refuses
+
+
+# Checks for values a type and a list of choices cannot describe. Imports are local: the modules
+# that know the rules import this one.
+def _check_min_share(value) -> None:
+    from .query import required_terms
+
+    try:
+        required_terms(10, value)
+    except ValueError:
+        raise UsageError(f"setting min_share wants 60%, 2 or 3<30%, got {value!r}") from None
+
+
+def _check_kinds(value) -> None:
+    from .filters import KNOWN_KINDS
+
+    unknown = sorted({k.strip() for k in value.split(",") if k.strip()} - KNOWN_KINDS)
+    if unknown:
+        raise UsageError(f"exclude_kinds: unknown kind {', '.join(unknown)}; known: {', '.join(sorted(KNOWN_KINDS))}")
+
+
+def _check_ocr_langs(value) -> None:
+    from .ocr import parse_langs
+
+    parse_langs(value)
+
+
+def _check_max_side(value) -> None:
+    if value < 100:
+        raise UsageError(f"setting ocr_max_side must be at least 100 (pixels), got {value!r}")
 
 
 MATCH_MODES = ("and", "or", "and_or", "min_share")
@@ -33,7 +65,7 @@ SETTINGS = (
             "first, then the rest), min_share (at least `min_share` of the words).", "search", MATCH_MODES),
     Setting("min_share", "3<30%", "With match=min_share, how many query words a unit must contain: a share (60%), a count "
             "(2), or all of them up to N words and a share beyond (3<30%), as Elasticsearch's minimum_should_match.",
-            "search"),
+            "search", check=_check_min_share),
     Setting("stopwords", True, "Drop common words (the, of, what ...) from keyword queries, unless the query is only those.",
             "search"),
     Setting("rrf_k", 60, "Reciprocal Rank Fusion constant k: larger flattens the difference between ranks.", "search"),
@@ -43,7 +75,7 @@ SETTINGS = (
             "search"),
     Setting("candidates", 200, "Units taken from each list before fusion.", "search"),
     Setting("exclude_kinds", "", "Unit kinds left out of every list, comma-separated (e.g. image,ocr): an ablation, "
-            "to measure what a kind adds.", "search"),
+            "to measure what a kind adds.", "search", check=_check_kinds),
     Setting("dims", 0, "Use only the first N embedding dimensions in dense search (0 = all): measures what smaller "
             "vectors would cost.", "search"),
     Setting("mmr_lambda", 0.7, "MMR trade-off for hybrid+mmr: 1 = pure relevance, 0 = pure diversity.", "search"),
@@ -56,9 +88,10 @@ SETTINGS = (
     Setting("ocr", True, "Read the text in pictures and scanned PDF pages with OCR (Tesseract) while indexing.",
             "index"),
     Setting("ocr_langs", "auto", "OCR languages: auto (English first; Hindi, Tamil, Spanish, French, German or "
-            "Portuguese only when the English reading calls for them), or Tesseract codes such as eng+hin.", "index"),
+            "Portuguese only when the English reading calls for them), or Tesseract codes such as eng+hin.", "index",
+            check=_check_ocr_langs),
     Setting("ocr_max_side", 3000, "Pictures and rendered PDF pages are scaled down to this many pixels on their "
-            "longest side before OCR (bounds its time and memory).", "index"),
+            "longest side before OCR (bounds its time and memory).", "index", check=_check_max_side),
     Setting("describe", True, "Describe pictures in words (kind of picture, colours, brightness) and index pictures "
             "inside PDFs and Word files and vector-drawn PDF pages as units of their own.", "index"),
     Setting("max_pdf_images", 8, "Pictures read per PDF page (and 4x this per Word file) when `describe` is on; "
@@ -95,25 +128,8 @@ def parse_value(name: str, raw):
             value = kind(raw)
     except (TypeError, ValueError):
         raise UsageError(f"setting {name} expects a {kind.__name__}, got {raw!r}") from None
-    if name == "min_share":
-        try:
-            from .query import required_terms
-
-            required_terms(10, value)
-        except ValueError:
-            raise UsageError(f"setting min_share wants 60%, 2 or 3<30%, got {raw!r}") from None
-    if name == "exclude_kinds" and value:
-        from .filters import KNOWN_KINDS
-
-        unknown = sorted(set(k.strip() for k in value.split(",")) - KNOWN_KINDS)
-        if unknown:
-            raise UsageError(f"exclude_kinds: unknown kind {', '.join(unknown)}; known: {', '.join(sorted(KNOWN_KINDS))}")
-    if name == "ocr_langs":
-        from .ocr import parse_langs
-
-        parse_langs(value)
-    if name == "ocr_max_side" and value < 100:
-        raise UsageError(f"setting ocr_max_side must be at least 100 (pixels), got {value!r}")
+    if setting.check:
+        setting.check(value)
     if setting.choices and value not in setting.choices:
         raise UsageError(f"setting {name} must be one of {', '.join(setting.choices)}, got {value!r}")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
