@@ -285,7 +285,7 @@ class Index:
             results.append(SearchResult(
                 rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
                 snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
-                explain=_explain(path, lists, units, s, weights) if explain else None))
+                explain=_explain(path, lists, file_runs, units, s, weights) if explain else None))
         return results, file_runs
 
     def status(self) -> dict:
@@ -306,14 +306,14 @@ def _embed_text(text: str, title: str) -> str:
     return text if not title or text.startswith(title) else f"{title}\n{text}"
 
 
-def _explain(path: str, lists, units: dict[int, StoredUnit], s: Settings, weights) -> dict:
+def _explain(path: str, lists, file_runs: dict[str, list[str]], units: dict[int, StoredUnit], s: Settings,
+             weights) -> dict:
     out = {}
     for name, hits in lists.items():
-        ranked = list(dict.fromkeys(units[uid].path for uid, _ in hits))
-        if path not in ranked:
+        if path not in file_runs[name]:
             out[name] = None
             continue
-        rank = ranked.index(path) + 1
+        rank = file_runs[name].index(path) + 1
         uid, score = next((uid, sc) for uid, sc in hits if units[uid].path == path)
         out[name] = {"rank": rank, "score": round(score, 6), "unit": uid, "page": units[uid].page,
                      "contribution": round(weights[name] / (s.rrf_k + rank), 6)}
