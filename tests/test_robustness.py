@@ -199,36 +199,26 @@ def test_vanished_file_that_comes_back_is_indexed(ten_notes, fake_embedder, monk
 # ---- processes: a slow indexer to kill, search beside, or race --------------------------------
 
 INDEXER = r'''
-import hashlib, re, sys, time
-import numpy as np
+import sys, time
+sys.path.insert(0, sys.argv[4])  # the tests folder, for conftest's fake embedder
+from conftest import FakeEmbedder
 from scent import Index, Settings
 
 
-class SlowHashedWords:
+class SlowHashedWords(FakeEmbedder):
     """conftest.FakeEmbedder's vectors (same model id), a little slower per text."""
-    model_id = "fake/hashed-words"
-    dim = 64
 
     def __init__(self, delay):
+        super().__init__()
         self.delay = delay
         self.calls = 0
-
-    def _vec(self, text):
-        v = np.zeros(self.dim, np.float32)
-        for w in re.findall(r"\w+", text.lower()):
-            v[int(hashlib.md5(w.encode()).hexdigest(), 16) % self.dim] += 1
-        n = np.linalg.norm(v)
-        return v / n if n else v
-
-    def embed_queries(self, texts):
-        return np.stack([self._vec(t) for t in texts])
 
     def embed_passages(self, texts):
         self.calls += 1
         if self.calls == 1:
             print("embedding", flush=True)
         time.sleep(self.delay * len(texts))
-        return np.stack([self._vec(t) for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
+        return super().embed_passages(texts)
 
 
 folder, index_dir, delay = sys.argv[1], sys.argv[2], float(sys.argv[3])
@@ -261,7 +251,8 @@ def indexer(tmp_path):
     script.write_text(INDEXER)
 
     def start(folder: Path, index_dir: Path, delay: float = 0.004) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, str(script), str(folder), str(index_dir), str(delay)],
+        return subprocess.Popen([sys.executable, str(script), str(folder), str(index_dir), str(delay),
+                                 str(Path(__file__).resolve().parent)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
     return start
