@@ -1,7 +1,8 @@
 """OCR: text that is visible only in pixels (screenshots, receipt photos, scanned pages).
 
 `OcrEngine` is the interface (one method, `read(image, langs) -> str`); `TesseractEngine` runs
-the `tesseract` binary; `ENGINES` names them. `read_text` is what extraction calls: it prepares
+the `tesseract` binary, `RapidOcrEngine` the optional rapidocr (ONNX, Latin and Chinese only);
+`ENGINES` names them (the ocr_engine setting). `read_text` is what extraction calls: it prepares
 a picture (first frame, EXIF rotation, 8-bit RGB or L, bounded size), chooses the languages
 (see `_auto`) and returns "" when what was read is not real text.
 
@@ -18,6 +19,7 @@ import statistics
 import subprocess
 import unicodedata
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -198,7 +200,107 @@ def _parse_tsv(tsv: str) -> tuple[Word, ...]:
     return tuple(words)
 
 
-ENGINES = {"tesseract": TesseractEngine}
+# rapidocr (PP-OCRv6 small, ONNX): the models ship inside the rapidocr wheel, and every path is
+# given explicitly, so rapidocr never reaches the code that downloads a model or a dictionary.
+# One multilingual model reads English, other Latin-script languages and Chinese/Japanese; it
+# has no Devanagari or Tamil letters (Hindi comes out as Latin/Chinese junk at 0.5-0.66, Tamil
+# as spaces and dots). So those languages go to Tesseract when it is installed with their data:
+# indexing a folder should not silently lose the Hindi and Tamil text Tesseract reads well
+# (1.0 / 0.97 character accuracy), and the confidence race in `_auto` decides per picture.
+RAPID_MODELS = {"Det": "PP-OCRv6_det_small.onnx", "Rec": "PP-OCRv6_rec_small.onnx",
+                "Cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx"}
+# rapidocr keeps lines it scores >= 0.5 (its text_score) and scores clean text 0.92-1.0, but also
+# gave Hindi junk lines 0.53-0.93 (mean per picture 0.59 and 0.74): on its raw scale x100 the
+# Hindi junk passed POOR_CONFIDENCE and Tesseract was never asked. So 0.5-1 is spread over 0-100
+# (Hindi junk 18 and 48, clean text 84-100), near Tesseract's scale that the thresholds above use.
+RAPID_FLOOR = 0.5
+# Tesseract codes of languages the PP-OCRv6 model reads (all with the same model).
+RAPID_LANGS = frozenset({"eng", "spa", "fra", "deu", "por", "ita", "nld", "chi_sim", "chi_tra", "jpn"})
+
+
+class RapidOcrEngine:
+    """rapidocr with onnxruntime (`pip install 'scent[rapidocr]'`); Hindi and Tamil by Tesseract."""
+
+    name = "rapidocr"
+
+    def __init__(self, fallback: ScoringEngine | None = None):
+        self.fallback = fallback if fallback is not None else TesseractEngine()
+        self._ocr = None  # the rapidocr.RapidOCR, made on first use
+        self._last: tuple[Image.Image, Reading] | None = None
+
+    def languages(self) -> frozenset[str]:
+        """What rapidocr reads, and Hindi/Tamil when Tesseract has them."""
+        try:
+            others = self.fallback.languages() & frozenset(NON_LATIN)
+        except OcrUnavailable:
+            others = frozenset()
+        return RAPID_LANGS | others
+
+    def read(self, image: Image.Image, langs: tuple[str, ...]) -> str:
+        return self.words(image, langs).text
+
+    def words(self, image: Image.Image, langs: tuple[str, ...], dpi: int | None = None) -> Reading:
+        foreign = [lang for lang in langs if lang not in RAPID_LANGS]
+        if foreign:
+            if not set(foreign) <= self.languages():
+                raise OcrUnavailable(
+                    f"rapidocr reads Latin-script languages and Chinese only, not {', '.join(foreign)}; "
+                    f"for those install tesseract-ocr and tesseract-ocr-{foreign[0]} (read by Tesseract), "
+                    "or change the ocr_langs setting")
+            return self.fallback.words(image, langs, dpi)
+        # The model ignores `langs`: a second call on the same picture (`_auto` re-reading Spanish
+        # text with spa+eng) would give the same words, so it is answered from the last reading.
+        if self._last is not None and self._last[0] is image:
+            return Reading(self._last[1].words, langs)
+        reading = Reading(self._lines(self._engine(), image), langs)
+        self._last = (image, reading)
+        return reading
+
+    def _engine(self):
+        if self._ocr is None:
+            try:
+                import rapidocr
+            except ImportError:
+                raise OcrUnavailable(
+                    "the rapidocr OCR engine is not installed; install it with "
+                    "pip install 'scent[rapidocr]', or set ocr_engine = tesseract") from None
+            folder = Path(rapidocr.__file__).parent / "models"
+            missing = [name for name in RAPID_MODELS.values() if not (folder / name).is_file()]
+            if missing:
+                raise OcrUnavailable(f"rapidocr's models are missing ({', '.join(missing)} in {folder}); "
+                                     "reinstall with pip install --force-reinstall 'scent[rapidocr]'")
+            params = {f"{part}.model_path": str(folder / name) for part, name in RAPID_MODELS.items()}
+            # One thread, as for Tesseract: the other cores are left to the embedder.
+            params |= {"Global.log_level": "error", "EngineConfig.onnxruntime.intra_op_num_threads": 1,
+                       "EngineConfig.onnxruntime.inter_op_num_threads": 1}
+            self._ocr = rapidocr.RapidOCR(params=params)
+        return self._ocr
+
+    @staticmethod
+    def _lines(ocr, image: Image.Image) -> tuple[Word, ...]:
+        """One rapidocr call -> words. rapidocr scores whole lines; each word of a line gets its
+        line's score, spread from RAPID_FLOOR-1 to 0-100. A line with no letter or digit (Tamil read as "   .") stays as
+        one empty word of confidence 0: text was seen and not read, so `_auto` tries Tesseract."""
+        try:
+            out = ocr(image)
+        except (RuntimeError, ValueError, OSError, ArithmeticError) as e:  # onnxruntime, cv2, rapidocr
+            raise OcrFailed(f"rapidocr failed ({type(e).__name__}: {str(e)[:200]})") from e
+        if out.txts is None:
+            return ()
+        words = []
+        for number, (text, score, box) in enumerate(zip(out.txts, out.scores, out.boxes)):
+            height = int(round(float(np.max(box[:, 1]) - np.min(box[:, 1]))))
+            line = (0, 0, number)
+            tokens = [t for t in unicodedata.normalize("NFC", text).translate(_INVISIBLE).split()
+                      if any(ch.isalnum() for ch in t)]
+            if not tokens:
+                words.append(Word("", 0.0, line, height))
+            confidence = max(0.0, (float(score) - RAPID_FLOOR) / (1 - RAPID_FLOOR) * 100)
+            words.extend(Word(t, confidence, line, height) for t in tokens)
+        return tuple(words)
+
+
+ENGINES = {"tesseract": TesseractEngine, "rapidocr": RapidOcrEngine}
 
 
 def engine(name: str = "tesseract") -> OcrEngine:

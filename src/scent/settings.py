@@ -49,6 +49,13 @@ def _check_ocr_langs(value) -> None:
     parse_langs(value)
 
 
+def _check_ocr_engine(value) -> None:
+    from .ocr import ENGINES
+
+    if value not in ENGINES:
+        raise UsageError(f"setting ocr_engine must be one of {', '.join(sorted(ENGINES))}, got {value!r}")
+
+
 def _check_max_side(value) -> None:
     if value < 100:
         raise UsageError(f"setting ocr_max_side must be at least 100 (pixels), got {value!r}")
@@ -82,11 +89,16 @@ SETTINGS = (
     # index
     Setting("chunk_words", 180, "Longest chunk, in words; sections longer than this are split.", "index"),
     Setting("chunk_overlap", 30, "Words repeated between consecutive chunks of one section.", "index"),
+    Setting("sentence_vectors", True, "Also embed each sentence of a text unit; dense search scores a unit by its "
+            "best sentence or its whole text (finds a one-sentence mention, and other-language notes).", "index"),
     Setting("max_file_mb", 50, "Text-like files larger than this (MB) are skipped with a message.", "index"),
     Setting("max_pdf_pages", 2000, "Pages read from one PDF; the rest are skipped with a message.", "index"),
     Setting("embed_batch", 32, "Units embedded per batch.", "index"),
     Setting("ocr", True, "Read the text in pictures and scanned PDF pages with OCR (Tesseract) while indexing.",
             "index"),
+    Setting("ocr_engine", "tesseract", "OCR engine: tesseract, or rapidocr (`pip install 'scent[rapidocr]'`; reads "
+            "Latin-script languages and Chinese, and leaves Hindi and Tamil to Tesseract when it is installed).",
+            "index", check=_check_ocr_engine),
     Setting("ocr_langs", "auto", "OCR languages: auto (English first; Hindi, Tamil, Spanish, French, German or "
             "Portuguese only when the English reading calls for them), or Tesseract codes such as eng+hin.", "index",
             check=_check_ocr_langs),
