@@ -35,7 +35,7 @@ def test_rapidocr_is_an_engine_and_a_setting():
     engine = ocr.engine("rapidocr")
     assert isinstance(engine, ocr.RapidOcrEngine) and isinstance(engine, ocr.ScoringEngine)
     assert Settings().with_values(ocr_engine="rapidocr").ocr_engine == "rapidocr"
-    with pytest.raises(UsageError, match="rapidocr, tesseract"):
+    with pytest.raises(UsageError, match="tesseract, rapidocr"):
         Settings().with_values(ocr_engine="easyocr")
 
 

@@ -307,7 +307,8 @@ def engine(name: str = "tesseract") -> OcrEngine:
     try:
         return ENGINES[name]()
     except KeyError:
-        raise UsageError(f"unknown OCR engine {name!r}; known: {', '.join(sorted(ENGINES))}") from None
+        # The registry's order (the default first), so the message never goes stale.
+        raise UsageError(f"unknown OCR engine {name!r}; known: {', '.join(ENGINES)}") from None
 
 
 def parse_langs(langs: str) -> tuple[str, ...] | None:

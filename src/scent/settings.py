@@ -53,7 +53,7 @@ def _check_ocr_engine(value) -> None:
     from .ocr import ENGINES
 
     if value not in ENGINES:
-        raise UsageError(f"setting ocr_engine must be one of {', '.join(sorted(ENGINES))}, got {value!r}")
+        raise UsageError(f"setting ocr_engine must be one of {', '.join(ENGINES)}, got {value!r}")
 
 
 def _check_max_side(value) -> None:
