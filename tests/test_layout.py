@@ -15,12 +15,15 @@ from scent.layout import Region
 def test_resize_is_opencv_bilinear():
     # cv2.resize maps output pixel d to source x = (d + 0.5) * src/dst - 0.5 and clamps at the
     # edges: 2 -> 4 samples at -0.25 (edge: 0), 0.25, 0.75, 1.25 (edge: 1).
-    pixels = np.array([[[0], [100]]], dtype=np.uint8)
-    out = layout.resize_linear(pixels, 1, 4)
-    assert out[0, :, 0].tolist() == [0, 25, 75, 100]
+    planes = np.array([[[0, 100]]], dtype=np.uint8)  # 1 channel, 1 row, 2 columns
+    out = layout.resize_linear(planes, 1, 4)
+    assert out[0, 0].tolist() == [0, 25, 75, 100]
     # Downscaling by 2 takes the mean of each pair (x = 0.5, 2.5): no anti-aliasing beyond that.
-    pixels = np.array([[[0], [10], [20], [30]]], dtype=np.uint8)
-    assert layout.resize_linear(pixels, 1, 2)[0, :, 0].tolist() == [5, 25]
+    planes = np.array([[[0, 10, 20, 30]]], dtype=np.uint8)
+    assert layout.resize_linear(planes, 1, 2)[0, 0].tolist() == [5, 25]
+    # Rows the same way: 3 -> 2 samples at 0.25 and 1.75.
+    planes = np.array([[[0], [40], [80]]], dtype=np.uint8)
+    assert layout.resize_linear(planes, 2, 1)[0, :, 0].tolist() == [10, 70]
 
 
 def test_resize_matches_opencv_when_installed():
@@ -28,9 +31,20 @@ def test_resize_matches_opencv_when_installed():
     rng = np.random.default_rng(0)
     pixels = rng.integers(0, 256, (413, 297, 3), dtype=np.uint8)
     for h, w in ((800, 608), (100, 77)):
-        ours = layout.resize_linear(pixels, h, w)
+        ours = layout.resize_linear(pixels.transpose(2, 0, 1), h, w).transpose(1, 2, 0)
         theirs = cv2.resize(pixels, (w, h)).astype(np.float32)
         assert np.abs(ours - theirs).max() <= 1
+
+
+def test_preprocess_enlarging_with_pil_is_the_same():
+    rng = np.random.default_rng(0)
+    for h, w in ((800, 566), (300, 200)):
+        pixels = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        x = layout.preprocess(Image.fromarray(pixels))
+        bgr = layout.resize_linear(pixels.transpose(2, 0, 1), 800, 608)[::-1]
+        expected = (bgr / 255.0 - layout.MEAN[:, None, None]) / layout.STD[:, None, None]  # as rapid_layout
+        # One grey level is 1 / (255 * 0.224) = 0.0175 after normalising.
+        assert np.abs(x[0] - expected).max() <= 1 / (255 * 0.224) + 1e-4
 
 
 def test_preprocess_is_bgr_imagenet_normalised():
