@@ -255,7 +255,11 @@ class RapidOcrEngine:
         # text with spa+eng) would give the same words, so it is answered from the last reading.
         if self._last is not None and self._last[0] is image:
             return Reading(self._last[1].words, langs)
-        reading = Reading(self._lines(self._engine(), image), langs)
+        # Nothing found is said as one unread word too: rapidocr's detector, at the picture's own
+        # size, found no lines at all in two Hindi pictures, so an empty answer cannot mean "no
+        # text" when Tesseract could read Hindi or Tamil (`_auto` asks it: 0.07-0.13 s with hin+tam).
+        words = self._lines(self._engine(), image) or (Word("", 0.0, (0, 0, 0), 0),)
+        reading = Reading(words, langs)
         self._last = (image, reading)
         return reading
 
