@@ -22,8 +22,9 @@ numpy and PIL:
   hard non-maximum suppression (IoU over NMS_IOU drops the lesser, 200 candidates, 100 kept);
 - boxes are clipped to the model input and scaled back to the picture.
 
-One thread: ~110 ms for the model and ~5 ms each for the pre- and post-processing of a page
-rendered 800 px high (shrinking a larger picture takes 30-80 ms more). If the package or
+One thread, for a page rendered 800 px high: ~110 ms for the model (160-200 ms on a busy
+machine), 10-15 ms preprocessing, 5 ms post-processing; shrinking a larger picture takes 30-80 ms
+more. If the package or
 onnxruntime is missing, `available()` is False and `regions` returns [] (one warning in the log).
 """
 from __future__ import annotations
