@@ -24,8 +24,8 @@ numpy and PIL:
 
 One thread, for a page rendered 800 px high: ~110 ms for the model (160-200 ms on a busy
 machine), 10-15 ms preprocessing, 5 ms post-processing; shrinking a larger picture takes 30-80 ms
-more. If the package or
-onnxruntime is missing, `available()` is False and `regions` returns [] (one warning in the log).
+more. If the package or onnxruntime is missing, `available()` is False and `regions` returns []
+(one warning in the log).
 """
 from __future__ import annotations
 
