@@ -203,8 +203,8 @@ def _parse_tsv(tsv: str) -> tuple[Word, ...]:
 # rapidocr (PP-OCRv6 small, ONNX): the models ship inside the rapidocr wheel, and every path is
 # given explicitly, so rapidocr never reaches the code that downloads a model or a dictionary.
 # One multilingual model reads English, other Latin-script languages and Chinese/Japanese; it
-# has no Devanagari or Tamil letters (Hindi comes out as Latin/Chinese junk at 0.5-0.66, Tamil
-# as spaces and dots). So those languages go to Tesseract when it is installed with their data:
+# has no Devanagari or Tamil letters (Hindi came out as a few Latin/Chinese junk characters or
+# nothing, Tamil as spaces and dots). So those languages go to Tesseract when it is installed with their data:
 # indexing a folder should not silently lose the Hindi and Tamil text Tesseract reads well
 # (1.0 / 0.97 character accuracy), and the confidence race in `_auto` decides per picture.
 RAPID_MODELS = {"Det": "PP-OCRv6_det_small.onnx", "Rec": "PP-OCRv6_rec_small.onnx",
