@@ -38,3 +38,38 @@ def chunk(sections: list[Section], words: int = 180, overlap: int = 30) -> list[
             a, b = spans[first][0], spans[last - 1][1]
             units.append(Unit(sec.kind, sec.text[a:b], sec.page, sec.start + a, sec.start + b, sec.title))
     return units
+
+
+# Sentence ends: . ! ? and the Devanagari danda, before a space; and line breaks (list items,
+# headings). Abbreviations split wrongly cost only a shorter part.
+_SENTENCE_END = re.compile(r"(?<=[.!?\u0964])\s+|\n+")
+MIN_PART_WORDS = 4  # shorter pieces join the next one ("- Water:" + what follows)
+MAX_PARTS = 24  # sentences embedded per unit; a longer unit's later sentences rely on its own vector
+PART_KINDS = frozenset({"text", "html", "docx", "pdf_page", "ocr"})
+
+
+def sentences(text: str) -> list[str]:
+    """The unit's sentences as extra vectors for dense search, or [] when it has only one.
+
+    Why: a chunk's single vector averages its topics, and the small multilingual model loses a
+    cross-language match in that average (an English query about neem oil on jasmine scored a
+    Tamil garden note 0.78 against 0.82 for an unrelated English note, while the note's own
+    sentence about it scored 0.81). Scoring a unit by its best sentence finds it; see
+    docs/retrieval-tuning.md for the measurement that made this the default.
+    """
+    parts, pending = [], ""
+    for piece in _SENTENCE_END.split(text):
+        piece = piece.strip()
+        if not piece:
+            continue
+        pending = f"{pending} {piece}" if pending else piece
+        if len(pending.split()) >= MIN_PART_WORDS:
+            parts.append(pending)
+            pending = ""
+    if pending:
+        if parts:
+            parts[-1] = f"{parts[-1]} {pending}"
+        else:
+            parts.append(pending)
+    return parts[:MAX_PARTS] if len(parts) > 1 else []
+

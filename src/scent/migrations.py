@@ -104,6 +104,19 @@ def m003_error_levels() -> str:
     return "ALTER TABLE errors ADD COLUMN level TEXT NOT NULL DEFAULT 'skipped';"
 
 
+@migration
+def m004_unit_parts() -> str:
+    # Extra vectors of a unit (its sentences), keyed like units' own into `embeddings`.
+    return """
+    CREATE TABLE unit_parts (
+        unit_id INTEGER NOT NULL REFERENCES units(id) ON DELETE CASCADE,
+        text_hash TEXT NOT NULL
+    );
+    CREATE INDEX unit_parts_unit ON unit_parts(unit_id);
+    CREATE INDEX unit_parts_hash ON unit_parts(text_hash);
+    """
+
+
 def migrate(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
     done = {row[0] for row in db.execute("SELECT name FROM migrations")}

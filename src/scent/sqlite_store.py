@@ -18,7 +18,7 @@ from .errors import IndexVersionError, ScentError
 from .filters import Filters
 from .migrations import migrate
 from .query import KeywordQuery, extra_tokens, match_expression, required_terms
-from .store import FileRecord, FileState, Hit, StoredUnit, UnitRecord
+from .store import FileRecord, FileState, Hit, StoredUnit, UnitRecord, text_key
 
 # bm25 column weights for (text, title, path, extra)
 BM25_WEIGHTS = (1.0, 1.0, 1.0, 0.5)
@@ -41,6 +41,7 @@ class SqliteStore:
             raise ScentError(f"cannot open the index at {path}: {err}; delete that folder and re-index") from None
         self._check_model()
         self._matrix: tuple[int, np.ndarray, np.ndarray] | None = None
+        self._own = 0  # rows of the matrix that are units' own vectors (the rest are parts')
         self._cut: tuple = (None, None)
 
     def _check_model(self) -> None:
@@ -100,11 +101,14 @@ class SqliteStore:
                 "INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?)",
                 [(h, self.model_id, _pack(v)) for h, v in vectors.items()])
             path_text = _path_text(file.path)
-            db.executemany(
-                'INSERT INTO units (file_id, kind, page, start, "end", title, lang, text, text_hash, path, extra, ids) '
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(file_id, u.kind, u.page, u.start, u.end, u.title, u.lang, u.text, u.text_hash, path_text,
-                  u.extra, u.ids) for u in units])
+            for u in units:
+                unit_id = db.execute(
+                    'INSERT INTO units (file_id, kind, page, start, "end", title, lang, text, text_hash, path, extra, ids) '
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (file_id, u.kind, u.page, u.start, u.end, u.title, u.lang, u.text, u.text_hash, path_text,
+                     u.extra, u.ids)).lastrowid
+                if u.parts:
+                    db.executemany("INSERT INTO unit_parts VALUES (?, ?)", [(unit_id, text_key(p)) for p in u.parts])
             db.execute("DELETE FROM suggestions WHERE file_id = ?", (file_id,))
             db.executemany("INSERT INTO suggestions (file_id, text) VALUES (?, ?)",
                            [(file_id, text) for text in suggestions or ()])
@@ -161,7 +165,8 @@ class SqliteStore:
     def finish_run(self) -> None:
         """Forget vectors no unit uses any more and note when the run ended."""
         with self.transaction() as db:
-            db.execute("DELETE FROM embeddings WHERE text_hash NOT IN (SELECT text_hash FROM units)")
+            db.execute("DELETE FROM embeddings WHERE text_hash NOT IN "
+                       "(SELECT text_hash FROM units UNION SELECT text_hash FROM unit_parts)")
             self._set_meta("last_indexed", str(time.time()))
         self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
@@ -229,6 +234,7 @@ class SqliteStore:
         return [(uid, text.split()) for uid, text in self.db.execute(sql, (expression, *params, limit))]
 
     def dense_search(self, vector: np.ndarray, filters: Filters, limit: int, dims: int = 0) -> list[Hit]:
+        """Units by cosine similarity, each scored by the best of its own vector and its parts'."""
         ids, matrix = self._load_matrix()
         if not len(ids):
             return []
@@ -240,19 +246,33 @@ class SqliteStore:
             allowed = np.fromiter((r[0] for r in self.db.execute(
                 f"SELECT u.id FROM units u JOIN files f ON f.id = u.file_id WHERE {where}", params)), dtype=np.int64)
             scores = np.where(np.isin(ids, allowed), scores, -np.inf)
-        n = min(limit, int(np.isfinite(scores).sum()))
-        if n == 0:
-            return []
-        top = np.argpartition(-scores, n - 1)[:n]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [(int(ids[i]), float(scores[i])) for i in top]
+        # Rows of the same unit crowd the top, so take a few times `limit` rows before sorting
+        # (a full sort only when those hold too few units).
+        take = min(len(scores), limit * 4)
+        while True:
+            top = np.argpartition(-scores, take - 1)[:take] if take < len(scores) else np.arange(len(scores))
+            order = top[np.argsort(-scores[top], kind="stable")]
+            # A unit's first row in score order is its best vector.
+            _, first = np.unique(ids[order], return_index=True)
+            best = order[np.sort(first)]
+            best = best[np.isfinite(scores[best])]
+            if len(best) >= limit or take >= len(scores):
+                break
+            take = min(len(scores), take * 4)
+        return [(int(ids[i]), float(scores[i])) for i in best[:limit]]
 
     def _load_matrix(self) -> tuple[np.ndarray, np.ndarray]:
+        """(unit id per row, vectors): first each unit's own vector in unit order (so `vectors`
+        can find it by position), then the vectors of units' parts."""
         generation = int(self.meta("generation") or 0)
         if self._matrix is None or self._matrix[0] != generation:
             rows = self.db.execute(
                 "SELECT u.id, e.vector FROM units u JOIN embeddings e ON e.text_hash = u.text_hash AND e.model = ? "
                 "ORDER BY u.id", (self.model_id,)).fetchall()
+            self._own = len(rows)
+            rows += self.db.execute(
+                "SELECT p.unit_id, e.vector FROM unit_parts p JOIN embeddings e ON e.text_hash = p.text_hash "
+                "AND e.model = ? ORDER BY p.unit_id", (self.model_id,)).fetchall()
             ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
             matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), self.dim)
             self._matrix = (generation, ids, matrix)
@@ -288,7 +308,7 @@ class SqliteStore:
 
     def vectors(self, ids: list[int]) -> dict[int, np.ndarray]:
         all_ids, matrix = self._load_matrix()
-        pos = {int(u): i for i, u in enumerate(all_ids)}
+        pos = {int(u): i for i, u in enumerate(all_ids[:self._own])}
         return {u: matrix[pos[u]] for u in ids if u in pos}
 
     def suggestions(self, limit: int) -> list[dict]:

@@ -2,6 +2,7 @@
 engine is a second implementation of the same protocol, tested by the same tests."""
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -11,6 +12,11 @@ from .filters import Filters
 from .query import KeywordQuery
 
 Hit = tuple[int, float]  # (unit id, score: higher is better)
+
+
+def text_key(text: str) -> str:
+    """The key of a text's vector in the embeddings table: the same text is embedded once."""
+    return hashlib.sha1(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,9 @@ class UnitRecord:
     lang: str | None
     extra: str
     ids: str
+    # Sentences of the unit, each embedded too: dense search scores a unit by the best of its
+    # own vector and theirs (see chunk.sentences for why).
+    parts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
