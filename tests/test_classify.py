@@ -78,7 +78,7 @@ def test_labels_are_probabilities_most_likely_first():
 
 def test_description_of_a_photo_names_what_it_shows():
     words = describe(Image.fromarray(skimage_data.chelsea()))
-    assert words.startswith("photo, a photo of a ")
+    assert words.startswith("photo, ") and "a photo of a tiger cat" in words
     assert "cat" in words.split(", ")
 
 
@@ -92,3 +92,18 @@ def test_describe_works_without_the_classifier(monkeypatch):
     assert classify.labels(Image.fromarray(skimage_data.coffee())) == []
     words = describe(Image.fromarray(skimage_data.coffee()))
     assert words.startswith("photo, ") and "a photo of" not in words
+
+
+def test_detected_things_are_said_as_a_search_would():
+    from scent.describe import _say
+    assert [_say("cat", 1), _say("horse", 3), _say("person", 2), _say("couch", 1), _say("bus", 2)] == [
+        "a cat", "three horses", "two people", "a couch, sofa", "two buses"]
+    assert _say("umbrella", 1) == "an umbrella" and _say("sheep", 12) == "many sheep"
+
+
+def test_description_says_what_the_detector_found():
+    from scent import detect
+    if not detect.available():
+        pytest.skip("detector weights absent (scripts/fetch_models.sh)")
+    words = describe(Image.fromarray(skimage_data.astronaut())).split(", ")
+    assert words[:2] == ["photo", "a person"]

@@ -107,6 +107,29 @@ def test_bar_chart_is_a_chart():
     assert "chart" in words and "bar chart" in words
 
 
+def test_line_chart_with_hairline_axes_is_a_chart():
+    # 1 px axes on a big picture fade out in a plain downscale (this was called "drawing").
+    img = Image.new("RGB", (1600, 1100), "white")
+    d = ImageDraw.Draw(img)
+    d.line([(100, 100), (100, 1000)], fill=(60, 60, 60), width=1)
+    d.line([(100, 1000), (1500, 1000)], fill=(60, 60, 60), width=1)
+    d.line([(150, 900), (400, 700), (650, 800), (900, 400), (1150, 500), (1400, 200)], fill=(180, 80, 40), width=4)
+    words = describe(img).split(", ")
+    assert "chart" in words and "line chart or graph" in words
+
+
+def test_numbered_key_makes_a_parts_diagram_not_a_chart():
+    img = Image.new("RGB", (600, 800), "white")
+    d = ImageDraw.Draw(img)
+    d.rectangle([150, 100, 450, 500], outline="black", width=2)
+    d.ellipse([250, 200, 350, 300], outline="black", width=2)
+    key = "Parts of your machine\n1 Cup warmer\n2 Water tank\n3 Pressure gauge\n4 Group head\n5 Portafilter"
+    words = describe(img, ocr_text=key).split(", ")
+    assert "diagram" in words and "chart" not in words
+    # Axis values are not a key: numbers that do not start lines of words.
+    assert "diagram" not in describe(bar_chart(), ocr_text="0 10 20 30 40\n1 2 3 4 5").split(", ")
+
+
 def test_photo_is_a_photo_with_sky():
     words = describe(photo_like()).split(", ")
     assert words[0] == "photo" and "sky" in words and "chart" not in words

