@@ -42,3 +42,8 @@ def test_mmr_lambda_one_is_relevance_order():
     ranked = [("a", 3.0), ("b", 2.0), ("c", 1.0)]
     vecs = {d: np.array([1.0, 0.0]) for d in "abc"}
     assert [d for d, _ in mmr(ranked, vecs, lam=1.0, k=3)] == ["a", "b", "c"]
+
+
+def test_rrf_none_holds_a_rank():
+    got = dict(rrf({"dense": ["a", "b", "c"], "stand_in": [None, "b"]}, k=60))
+    assert got == pytest.approx({"a": 1 / 61, "b": 1 / 62 + 1 / 62, "c": 1 / 63})

@@ -11,11 +11,14 @@ def rrf(runs: Mapping[str, Sequence[Hashable]], k: float = 60,
     """score(d) = sum over lists of weight / (k + rank), rank starting at 1; best first.
 
     Ties keep the order in which documents were first seen, walking the lists in the order given.
+    A None in a list holds a rank without giving it to anything.
     """
     scores: dict[Hashable, float] = {}
     for name, docs in runs.items():
         w = 1.0 if weights is None else weights.get(name, 1.0)
         for rank, doc in enumerate(docs, start=1):
+            if doc is None:
+                continue
             scores[doc] = scores.get(doc, 0.0) + w / (k + rank)
     return sorted(scores.items(), key=lambda item: -item[1])
 

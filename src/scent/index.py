@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from . import location, ocr
-from .chunk import chunk
+from .chunk import PART_KINDS, chunk, sentences
 from .embed import E5Embedder, Embedder
 from .errors import ExtractError, OcrUnavailable, ScentError, UsageError
 from .extract import Limits, extract, file_kind
@@ -26,11 +26,13 @@ from .query import clean, extra_tokens, id_tokens, parse
 from .settings import Settings
 from .snippet import snippet
 from .sqlite_store import SqliteStore
-from .store import FileRecord, FileState, Store, StoredUnit, UnitRecord
+from .store import FileRecord, FileState, Hit, Store, StoredUnit, UnitRecord, text_key
 from .suggest import suggestions
 from .units import Unit
 from .walk import walk
 
+# Other-language units get a keyword rank stand-in only this near the top of the dense list.
+STAND_IN_TOP = 10
 # How many changed files are extracted before their units are embedded together.
 FILES_PER_BATCH = 16
 
@@ -85,7 +87,7 @@ class Index:
         self.index_dir = Path(index_dir) if index_dir else location.default_index_dir(folder)
         self.settings = settings or Settings()
         self._embedder = embedder
-        self._ocr = ocr.engine() if self.settings.ocr else None  # None after it proves unavailable
+        self._ocr = ocr.engine(self.settings.ocr_engine) if self.settings.ocr else None  # None after it proves unavailable
         model = embedder or E5Embedder
         exists = (self.index_dir / location.DB_NAME).is_file()
         if not exists and folder is None:
@@ -203,7 +205,8 @@ class Index:
             except ExtractError as err:
                 skip(f.rel, err.reason)
                 continue
-            units = [_record(u, got.title) for u in chunk(got.sections, s.chunk_words, s.chunk_overlap)]
+            units = [_record(u, got.title, s.sentence_vectors)
+                     for u in chunk(got.sections, s.chunk_words, s.chunk_overlap)]
             record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
                                 got.date if got.date is not None else f.mtime_ns / 1e9, got.title)
             if got.meta.get("ocr_error"):
@@ -214,6 +217,7 @@ class Index:
                 warn(f.rel, note)
             ready.append((record, units, is_new, notes))
         texts = {u.text_hash: _embed_text(u.text, u.title) for _, units, _, _ in ready for u in units if u.text.strip()}
+        texts.update((text_key(p), p) for _, units, _, _ in ready for u in units for p in u.parts)
         cached = self.store.cached_hashes(list(texts))
         missing = [h for h in texts if h not in cached]
         vectors: dict[str, np.ndarray] = {}
@@ -222,8 +226,9 @@ class Index:
             for h, v in zip(part, self.embedder.embed_passages([texts[h] for h in part])):
                 vectors[h] = v
         for record, units, is_new, notes in ready:
-            self.store.write_file(record, units, {u.text_hash: vectors[u.text_hash] for u in units
-                                                  if u.text_hash in vectors}, suggestions(record.title, units), notes)
+            keys = {h for u in units for h in (u.text_hash, *map(text_key, u.parts))}
+            self.store.write_file(record, units, {h: vectors[h] for h in keys if h in vectors},
+                                  suggestions(record.title, units), notes)
             report.added += is_new
             report.updated += not is_new
             report.units += len(units)
@@ -268,8 +273,12 @@ class Index:
         # Fuse per file (a file's rank in a list is that of its best unit), and pick as each
         # file's answer the unit with the highest unit-level fused score.
         file_runs = {name: list(dict.fromkeys(units[uid].path for uid, _ in hits)) for name, hits in lists.items()}
+        unit_runs = {n: [uid for uid, _ in h] for n, h in lists.items()}
+        if s.other_language_stand_in and "dense" in lists and "keyword" in lists:
+            unit_runs["stand_in"], file_runs["stand_in"] = _stand_in(lists, units, detect(query))
+            weights["stand_in"] = s.weight_keyword
         fused = rrf(file_runs, k=s.rrf_k, weights=weights)
-        unit_scores = dict(rrf({n: [uid for uid, _ in h] for n, h in lists.items()}, k=s.rrf_k, weights=weights))
+        unit_scores = dict(rrf(unit_runs, k=s.rrf_k, weights=weights))
         best: dict[str, int] = {}
         for uid, score in unit_scores.items():
             path = units[uid].path
@@ -292,13 +301,39 @@ class Index:
         return {"folder": self.root, "index": str(self.index_dir), **self.store.status()}
 
 
-def _record(unit: Unit, doc_title: str) -> UnitRecord:
+def _stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_lang: str | None,
+              top: int = STAND_IN_TOP) -> tuple[list, list]:
+    """(unit run, file run) of the keyword rank stand-ins: the dense list's first `top` units,
+    where each unit written in another language than the query (and absent from the keyword
+    list) keeps its dense rank and every other rank is held by None.
+
+    Why: its words cannot match the query's, so its absence from the keyword list is no evidence
+    against it; without a stand-in RRF gives every same-language unit the keyword list finds a
+    second share it can never get (an English query about neem oil found the Tamil garden note
+    first by dense and 16th fused). Only when both languages are known (short queries seldom are),
+    and only near the top of the dense list: given to every other-language unit, the stand-ins
+    lifted loosely related notes over right answers (docs/retrieval-tuning.md)."""
+    dense = lists["dense"][:top]
+    in_keyword = {uid for uid, _ in lists["keyword"]}
+    unit_run = [uid if query_lang is not None and units[uid].lang not in (None, query_lang)
+                and uid not in in_keyword else None for uid, _ in dense]
+    file_run, seen = [], set()
+    for uid, _ in dense:
+        path = units[uid].path
+        if path not in seen:
+            seen.add(path)
+            file_run.append(path if uid in unit_run else None)
+    return unit_run, file_run
+
+
+def _record(unit: Unit, doc_title: str, with_parts: bool) -> UnitRecord:
     text = clean(unit.text)
     title = unit.title or doc_title
     return UnitRecord(
-        kind=unit.kind, text=text, text_hash=hashlib.sha1(_embed_text(text, title).encode()).hexdigest(),
+        kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title)),
         page=unit.page, start=unit.start, end=unit.end, title=title, lang=detect(text, unit.kind),
-        extra=extra_tokens(text), ids=id_tokens(text))
+        extra=extra_tokens(text), ids=id_tokens(text),
+        parts=tuple(sentences(text)) if with_parts and unit.kind in PART_KINDS else ())
 
 
 def _embed_text(text: str, title: str) -> str:
@@ -317,6 +352,9 @@ def _explain(path: str, lists, file_runs: dict[str, list[str]], units: dict[int,
         uid, score = next((uid, sc) for uid, sc in hits if units[uid].path == path)
         out[name] = {"rank": rank, "score": round(score, 6), "unit": uid, "page": units[uid].page,
                      "contribution": round(weights[name] / (s.rrf_k + rank), 6)}
+    if path in file_runs.get("stand_in", ()):
+        # The dense rank and unit, counted again as a keyword rank (see _stand_in).
+        out["stand_in"] = {**out["dense"], "contribution": round(weights["stand_in"] / (s.rrf_k + out["dense"]["rank"]), 6)}
     return out
 
 

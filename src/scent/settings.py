@@ -80,6 +80,9 @@ SETTINGS = (
     Setting("weight_keyword", 1.0, "RRF weight of the keyword (BM25) list.", "search"),
     Setting("weight_ids", 1.0, "RRF weight of the exact/fuzzy ID list (only used when the query holds an ID-like token).",
             "search"),
+    Setting("other_language_stand_in", True, "A unit in another language than the query (both detected) cannot match "
+            "its words: within the first 10 of the dense list, its dense rank stands in for its missing keyword rank "
+            "in fusion.", "search"),
     Setting("candidates", 200, "Units taken from each list before fusion.", "search"),
     Setting("exclude_kinds", "", "Unit kinds left out of every list, comma-separated (e.g. image,ocr): an ablation, "
             "to measure what a kind adds.", "search", check=_check_kinds),
