@@ -247,3 +247,12 @@ def test_pages_get_the_layout_models_words():
     assert "page of text" in describe(text_page()).split(", ")
     # Photos are not read by it (to the model a photo is one big figure).
     assert "figure" not in describe(photo_like()) and "page" not in describe(photo_like())
+
+
+def test_a_query_for_a_picture_shows_the_picture_page(report_pdf, fake_embedder, tmp_path):
+    # Page 1 says "quarterly report" in words; page 3 is the (vector) chart.
+    idx = Index(report_pdf.parent, index_dir=tmp_path / "idx", settings=Settings(ocr=False), embedder=fake_embedder)
+    idx.update()
+    assert idx.search("quarterly report")[0].page == 1
+    [first] = idx.search("bar chart in the quarterly report", k=1)
+    assert (first.page, first.unit_kind) == (3, "pdf_image")

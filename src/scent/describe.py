@@ -245,7 +245,9 @@ def _kind(rgb: np.ndarray, image: Image.Image, ocr_text: str) -> list[str]:
         return ["screenshot"]
     if flat >= FLAT_SHARE and background >= PLAIN_BACKGROUND:
         # Bars and axes are measured within the drawn part (a chart on a page has margins).
-        strokes = _line_ink(image, rgb.shape) | ink
+        # Hairlines are looked for only where there is little text: pooled to their darkest,
+        # the lines of a scanned page become solid rows along a common margin, like axes.
+        strokes = _line_ink(image, rgb.shape) | ink if lines < TEXT_LINES and words < DOCUMENT_WORDS else ink
         rows, cols = np.flatnonzero(strokes.any(axis=1)), np.flatnonzero(strokes.any(axis=0))
         box = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1)) if rows.size else (slice(None),) * 2
         if _callouts(ocr_text):

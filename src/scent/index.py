@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -28,9 +29,14 @@ from .snippet import snippet
 from .sqlite_store import SqliteStore
 from .store import FileRecord, FileState, Hit, Store, StoredUnit, UnitRecord, text_key
 from .suggest import suggestions
-from .units import Unit
+from .units import KIND_ALIASES, Unit
 from .walk import walk
 
+# Words that ask for a picture rather than text: which unit of a file answers (see search).
+_ASKS_FOR_PICTURE = re.compile(
+    r"\b(photos?|pictures?|pics?|images?|charts?|graphs?|plots?|diagrams?|drawings?|sketch(es)?|"
+    r"floor ?plans?|maps?|screenshots?|figures?|illustrations?)\b", re.I)
+PICTURE_UNIT_KINDS = frozenset(KIND_ALIASES["image"])
 # Other-language units get a keyword rank stand-in only this near the top of the dense list.
 STAND_IN_TOP = 10
 # How many changed files are extracted before their units are embedded together.
@@ -279,10 +285,17 @@ class Index:
             weights["stand_in"] = s.weight_keyword
         fused = rrf(file_runs, k=s.rrf_k, weights=weights)
         unit_scores = dict(rrf(unit_runs, k=s.rrf_k, weights=weights))
+        # A query that names a kind of picture ("line chart of ...", "photo of ...") is answered,
+        # within each file, by its best picture unit when it has one in the lists.
+        pictures_first = bool(_ASKS_FOR_PICTURE.search(query))
+
+        def preference(uid: int) -> tuple[bool, float]:
+            return pictures_first and units[uid].kind in PICTURE_UNIT_KINDS, unit_scores[uid]
+
         best: dict[str, int] = {}
-        for uid, score in unit_scores.items():
+        for uid in unit_scores:
             path = units[uid].path
-            if path not in best or score > unit_scores[best[path]]:
+            if path not in best or preference(uid) > preference(best[path]):
                 best[path] = uid
         if s.strategy == "hybrid+mmr":
             vectors = self.store.vectors([best[p] for p, _ in fused])
