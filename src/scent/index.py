@@ -196,7 +196,8 @@ class Index:
         s = self.settings
         limits = Limits(max_text_bytes=s.max_file_mb * 1024 * 1024, max_pdf_pages=s.max_pdf_pages,
                         ocr=self._ocr, ocr_langs=s.ocr_langs, ocr_max_side=s.ocr_max_side,
-                        describe=s.describe, max_pdf_images=s.max_pdf_images, root=self.root)
+                        describe=s.describe, max_pdf_images=s.max_pdf_images, max_drawn_pages=s.max_drawn_pages,
+                        max_image_pixels=s.max_image_mp * 1_000_000, root=self.root)
         ready = []
         for f, digest, is_new in batch:
             notes: list[str] = []
@@ -217,6 +218,9 @@ class Index:
                                 got.date if got.date is not None else f.mtime_ns / 1e9, got.title)
             if got.meta.get("ocr_error"):
                 notes.append(got.meta["ocr_error"])
+            if got.meta.get("too_large"):
+                notes.append(f"the picture is larger than max_image_mp ({s.max_image_mp} megapixels): only its name, "
+                             "folders and EXIF are indexed; raise max_image_mp to read its pixels")
             if got.meta.get("truncated"):
                 notes.append(f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
             for note in notes:
