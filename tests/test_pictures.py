@@ -164,6 +164,16 @@ def test_pdf_pictures_land_on_their_pages(report_pdf):
     assert "drawing" in pictures[3] and "chart" in pictures[3]
 
 
+def test_pictures_on_the_first_page_are_on_the_cover(tmp_path):
+    pdf = FPDF()
+    for _ in range(2):
+        pdf.add_page()
+        pdf.image(photo_like(), x=20, y=40, w=170)
+    pdf.output(str(tmp_path / "book.pdf"))
+    pictures = {s.page: s.text for s in extract(str(tmp_path / "book.pdf"), ON).sections if s.kind == "pdf_image"}
+    assert "cover" in pictures[1] and "cover" not in pictures[2]
+
+
 def test_pdf_pictures_off_by_default(report_pdf):
     assert not [s for s in extract(str(report_pdf)).sections if s.kind == "pdf_image"]
 

@@ -40,6 +40,7 @@ MIN_PICTURE_SHARE = 0.01
 DRAWN_MIN_PATHS = 12
 DRAWN_MAX_CHARS = 400
 DESCRIBE_SIDE = 800  # drawn pages are rendered with this longest side (px) to be described
+COVER = "picture on the cover, front page"  # said of the pictures on page 1 of a longer PDF
 OCR_DPI = 300  # rendering resolution for OCR, lowered for big pages to keep Limits.ocr_max_side
 _LOCKED = (pdfium_c.FPDF_ERR_PASSWORD, pdfium_c.FPDF_ERR_SECURITY)
 # pdfium marks soft hyphens and other layout points with C0 control characters.
@@ -206,6 +207,9 @@ def extract(path: str, limits: Limits) -> Extracted:
                 except pdfium.PdfiumError:
                     pictures, drawn = [], False
                 drawn_left -= drawn
+                if index == 0 and page_count > 1:
+                    # "the photo on the cover": where a picture sits is part of how people recall it.
+                    pictures = [f"{t}\n{COVER}" for t in pictures if t]
                 sections.extend(Section(text=t, kind="pdf_image", page=index + 1, start=0) for t in pictures if t)
         try:
             title = (document.get_metadata_dict().get("Title") or "").strip()
