@@ -221,3 +221,34 @@ def test_photo_units_name_only_folders_inside_the_indexed_one(tmp_path, fake_emb
     idx.update()
     text = idx.store.db.execute("SELECT text FROM units WHERE kind = 'image' ORDER BY id").fetchone()[0]
     assert "brittany" in text and "zebulon" not in text and "pictures" not in text
+
+
+def test_keywords_in_tamil_and_hindi_are_whole_words(notes, fake_embedder):
+    # unicode61 keeps combining vowel signs inside a word (they are marks, not separators) and
+    # the Porter stemmer leaves non-Latin words alone: a word matches itself, not its pieces.
+    (notes / "amma.md").write_text("மல்லிகை செடிக்கு வேப்பெண்ணெய் தெளிக்க வேண்டும்.\n", encoding="utf-8")
+    (notes / "dal.md").write_text("दादी की दाल में घी और जीरा का तड़का।\n", encoding="utf-8")
+    idx, _ = build(notes, fake_embedder)
+    assert [r.path for r in idx.search("வேப்பெண்ணெய்", strategy="keyword")] == ["amma.md"]
+    assert [r.path for r in idx.search("जीरा", strategy="keyword")] == ["dal.md"]
+    assert idx.search("जी", strategy="keyword") == []  # a piece of a word is not the word
+
+
+def test_index_from_before_m005_is_rebuilt_with_whole_indic_words(notes, fake_embedder):
+    (notes / "dal.md").write_text("दादी की दाल में घी और जीरा का तड़का।\n", encoding="utf-8")
+    idx, _ = build(notes, fake_embedder)
+    db_path = idx.store.path
+    idx.close()
+    db = sqlite3.connect(db_path)
+    # What m001 made: the tokenizer without marks inside words.
+    db.executescript("""
+        DROP TABLE units_fts;
+        CREATE VIRTUAL TABLE units_fts USING fts5(text, title, path, extra, content='units', content_rowid='id',
+            tokenize="porter unicode61 remove_diacritics 2 tokenchars '_'");
+        INSERT INTO units_fts(units_fts) VALUES ('rebuild');
+        DELETE FROM migrations WHERE name = 'm005_marks_inside_words';""")
+    db.close()
+    idx = Index(notes, embedder=fake_embedder)
+    assert [r.path for r in idx.search("जीरा", strategy="keyword")] == ["dal.md"]
+    assert idx.search("जी", strategy="keyword") == []
+    assert [r.path for r in idx.search("deposit", strategy="keyword")] == ["lease.md"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from .errors import IndexVersionError
+from .query import MARKS
 
 MIGRATIONS = []
 
@@ -114,6 +115,21 @@ def m004_unit_parts() -> str:
     );
     CREATE INDEX unit_parts_unit ON unit_parts(unit_id);
     CREATE INDEX unit_parts_hash ON unit_parts(text_hash);
+    """
+
+
+@migration
+def m005_marks_inside_words() -> str:
+    # unicode61 splits words at combining marks (Devanagari and Tamil vowel signs, viramas): "जीरा"
+    # was indexed as "ज" + "र", so any word sharing its first letter matched. Marks become token
+    # characters and the keyword index is rebuilt from `units` (its content table).
+    return f"""
+    DROP TABLE units_fts;
+    CREATE VIRTUAL TABLE units_fts USING fts5(
+        text, title, path, extra, content='units', content_rowid='id',
+        tokenize="porter unicode61 remove_diacritics 2 tokenchars '_{MARKS}'"
+    );
+    INSERT INTO units_fts(units_fts) VALUES ('rebuild');
     """
 
 

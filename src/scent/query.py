@@ -14,6 +14,10 @@ from .stopwords import STOPWORDS
 MAX_TERMS = 32
 # Zero-width joiners and the BOM split or glue Indic words at random in OCR and typed text.
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+# Combining marks (Indic vowel signs and viramas, Thai and Arabic marks ...) are part of words,
+# though neither Python's \w nor FTS5's unicode61 counts them as word characters.
+MARKS = "".join(ch for ch in map(chr, range(0x300, 0x10000)) if unicodedata.category(ch) in ("Mn", "Mc"))
+WORD = rf"[\w{re.escape(MARKS)}]+"
 _CAMEL_BUMP = re.compile(r"[a-z][A-Z]")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 

@@ -6,9 +6,9 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from .query import normalise_id
+from .query import WORD, normalise_id
 
-_TOKEN = re.compile(r"\w+(?:[-./]\w+)*")
+_TOKEN = re.compile(rf"{WORD}(?:[-./]{WORD})*")
 _STEM = snowballstemmer.stemmer("english")
 
 
