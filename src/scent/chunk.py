@@ -36,7 +36,8 @@ def chunk(sections: list[Section], words: int = 180, overlap: int = 30) -> list[
                     break
         for first, last in windows:
             a, b = spans[first][0], spans[last - 1][1]
-            units.append(Unit(sec.kind, sec.text[a:b], sec.page, sec.start + a, sec.start + b, sec.title))
+            units.append(Unit(sec.kind, sec.text[a:b], sec.page, sec.start + a, sec.start + b, sec.title,
+                              picture=sec.picture))
     return units
 
 

@@ -15,10 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from . import location, ocr
+from PIL import Image
+
+from . import image_text, location, ocr
 from .chunk import PART_KINDS, chunk, sentences
 from .embed import E5Embedder, Embedder
-from .errors import ExtractError, OcrUnavailable, ScentError, UsageError
+from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError, UsageError
 from .extract import Limits, extract, file_kind
 from .filters import Filters
 from .fuse import mmr, rrf
@@ -29,7 +31,7 @@ from .snippet import snippet
 from .sqlite_store import SqliteStore
 from .store import FileRecord, FileState, Hit, Store, StoredUnit, UnitRecord, text_key
 from .suggest import suggestions
-from .units import KIND_ALIASES, Unit
+from .units import KIND_ALIASES, Picture, Unit
 from .walk import walk
 
 # Words that ask for a picture rather than text: which unit of a file answers (see search).
@@ -41,6 +43,8 @@ PICTURE_UNIT_KINDS = frozenset(KIND_ALIASES["image"])
 STAND_IN_TOP = 10
 # How many changed files are extracted before their units are embedded together.
 FILES_PER_BATCH = 16
+# What a picture that no longer decodes raises when read again for an image-text model.
+_PICTURE_ERRORS = (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError, ExtractError)
 
 
 @dataclass
@@ -76,6 +80,7 @@ class IndexReport:
     unchanged: int = 0
     units: int = 0
     embedded: int = 0
+    pictures_embedded: int = 0  # pictures given a vector by the image-text model
     skipped: list[tuple[str, str]] = field(default_factory=list)
     warnings: list[tuple[str, str]] = field(default_factory=list)  # indexed, but not completely
     seconds: float = 0.0
@@ -110,6 +115,13 @@ class Index:
             self.root = root
         else:
             self.root = stored_root
+        # The index remembers its image-text model; the setting names one for a new index.
+        self._picture_name = self.store.picture_model()
+        wanted = self.settings.image_text_model
+        if wanted and self._picture_name and wanted != self._picture_name:
+            raise IndexVersionError(f"this index's pictures were embedded with image_text_model {self._picture_name}, "
+                                    f"not {wanted}; re-index with --rebuild")
+        self._image_text: dict[str, image_text.ImageTextModel | None] = {}
 
     @classmethod
     def open(cls, folder: str | Path | None = None, index: str | Path | None = None, **kwargs) -> "Index":
@@ -154,6 +166,11 @@ class Index:
                 on_warning(path, reason)
 
         with self._lock():
+            name = self.settings.image_text_model or self._picture_name
+            if name:
+                model = self._image_text_model(name, required=True)
+                self.store.use_picture_model(name, model.model_id, model.dim)
+                self._picture_name = name
             states = self.store.file_states()
             found = list(walk(self.root, accept=lambda p: file_kind(p) is not None,
                               skip=[str(self.index_dir)], on_error=skip))
@@ -199,6 +216,7 @@ class Index:
                         describe=s.describe, max_pdf_images=s.max_pdf_images, max_drawn_pages=s.max_drawn_pages,
                         max_image_pixels=s.max_image_mp * 1_000_000, root=self.root)
         ready = []
+        pictures: dict[str, tuple[Picture, str, list[str]]] = {}  # key -> (pixels, file, its notes)
         for f, digest, is_new in batch:
             notes: list[str] = []
             try:
@@ -212,8 +230,9 @@ class Index:
             except ExtractError as err:
                 skip(f.rel, err.reason)
                 continue
-            units = [_record(u, got.title, s.sentence_vectors)
-                     for u in chunk(got.sections, s.chunk_words, s.chunk_overlap)]
+            pieces = chunk(got.sections, s.chunk_words, s.chunk_overlap)
+            units = [_record(u, got.title, s.sentence_vectors, digest if self._picture_name else None) for u in pieces]
+            pictures.update((r.picture, (u.picture, f.rel, notes)) for u, r in zip(pieces, units) if r.picture)
             record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
                                 got.date if got.date is not None else f.mtime_ns / 1e9, got.title)
             if got.meta.get("ocr_error"):
@@ -235,14 +254,56 @@ class Index:
             part = missing[i:i + s.embed_batch]
             for h, v in zip(part, self.embedder.embed_passages([texts[h] for h in part])):
                 vectors[h] = v
+        made, lost = self._embed_pictures(pictures, warn) if pictures else ({}, set())
+        report.pictures_embedded += len(made)
         for record, units, is_new, notes in ready:
             keys = {h for u in units for h in (u.text_hash, *map(text_key, u.parts))}
+            units = [replace(u, picture=None) if u.picture in lost else u for u in units]
             self.store.write_file(record, units, {h: vectors[h] for h in keys if h in vectors},
-                                  suggestions(record.title, units), notes)
+                                  suggestions(record.title, units), notes,
+                                  pictures={u.picture: made[u.picture] for u in units if u.picture in made})
             report.added += is_new
             report.updated += not is_new
             report.units += len(units)
         report.embedded += len(missing)
+
+    def _embed_pictures(self, pictures: dict[str, tuple[Picture, str, list[str]]],
+                        warn: OnSkip) -> tuple[dict[str, np.ndarray], set[str]]:
+        """(new picture vectors by key, keys of pictures that did not decode again). Pictures are
+        read embed_batch at a time, each at most image_text.MAX_SIDE: that bounds their memory."""
+        model = self._image_text_model(self._picture_name, required=True)
+        cached = self.store.cached_pictures(list(pictures))
+        missing = [key for key in pictures if key not in cached]
+        made: dict[str, np.ndarray] = {}
+        lost: set[str] = set()
+        for i in range(0, len(missing), self.settings.embed_batch):
+            keys, images = [], []
+            for key in missing[i:i + self.settings.embed_batch]:
+                picture, rel, notes = pictures[key]
+                try:
+                    images.append(image_text.prepared(picture.load(image_text.MAX_SIDE)))
+                    keys.append(key)
+                except _PICTURE_ERRORS as err:
+                    # The file changed or broke since it was read: only this picture's vector is lost.
+                    lost.add(key)
+                    note = f"a picture ({picture.locator or 'the file'}) was not read for {self._picture_name}: {err}"
+                    notes.append(note)
+                    warn(rel, note)
+            if images:
+                made.update(zip(keys, image_text.checked(model, model.embed_images(images), len(images))))
+        return made, lost
+
+    def _image_text_model(self, name: str, required: bool = False) -> image_text.ImageTextModel | None:
+        """The image-text model `name`, loaded once; a search goes on without it (None) when it is
+        not installed here, indexing does not (UsageError)."""
+        if name not in self._image_text:
+            try:
+                self._image_text[name] = image_text.load(name)
+            except UsageError:
+                if required:
+                    raise
+                self._image_text[name] = None
+        return self._image_text[name]
 
     def _lock(self):
         return _FileLock(self.index_dir / "lock")
@@ -277,8 +338,14 @@ class Index:
             lists["keyword"] = self.store.keyword_search(kq, s.match, s.min_share, filters, s.candidates)
             if kq.ids:
                 lists["ids"] = self.store.id_search(kq.ids, filters, s.candidates)
+        if self._picture_name and s.strategy != "keyword" and s.weight_pictures > 0:
+            model = self._image_text_model(self._picture_name)
+            if model is not None:
+                pvec = image_text.checked(model, model.embed_texts([clean(query)]), 1)[0]
+                lists["pictures"] = self.store.picture_search(pvec, filters, s.candidates)
         units = self.store.units(sorted({uid for hits in lists.values() for uid, _ in hits}))
-        weights = {"dense": s.weight_dense, "keyword": s.weight_keyword, "ids": s.weight_ids}
+        weights = {"dense": s.weight_dense, "keyword": s.weight_keyword, "ids": s.weight_ids,
+                   "pictures": s.weight_pictures}
 
         # Fuse per file (a file's rank in a list is that of its best unit), and pick as each
         # file's answer the unit with the highest unit-level fused score.
@@ -343,10 +410,14 @@ def _stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_l
     return unit_run, file_run
 
 
-def _record(unit: Unit, doc_title: str, with_parts: bool) -> UnitRecord:
+def _record(unit: Unit, doc_title: str, with_parts: bool, file_hash: str | None = None) -> UnitRecord:
+    """`file_hash` is given when pictures get vectors: a picture's key is its file's content
+    and its place in the file, so an unchanged picture is not embedded again."""
     text = clean(unit.text)
     title = unit.title or doc_title
+    picture = text_key(f"{file_hash}\n{unit.picture.locator}") if file_hash and unit.picture else None
     return UnitRecord(
+        picture=picture,
         kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title)),
         page=unit.page, start=unit.start, end=unit.end, title=title, lang=detect(text, unit.kind),
         extra=extra_tokens(text), ids=id_tokens(text),

@@ -133,6 +133,26 @@ def m005_marks_inside_words() -> str:
     """
 
 
+@migration
+def m006_picture_vectors() -> str:
+    # Vectors of pictures' pixels from an image-text model (scent.image_text), apart from the
+    # text model's `embeddings`: another space, another dimension. `key` names one picture of one
+    # file version; the model's id is kept beside each vector so two models' are never mixed.
+    return """
+    CREATE TABLE picture_vectors (
+        key TEXT NOT NULL,
+        model TEXT NOT NULL,
+        vector BLOB NOT NULL,           -- little-endian float32
+        PRIMARY KEY (key, model)
+    ) WITHOUT ROWID;
+    CREATE TABLE unit_pictures (
+        unit_id INTEGER PRIMARY KEY REFERENCES units(id) ON DELETE CASCADE,
+        key TEXT NOT NULL
+    );
+    CREATE INDEX unit_pictures_key ON unit_pictures(key);
+    """
+
+
 def migrate(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
     done = {row[0] for row in db.execute("SELECT name FROM migrations")}

@@ -56,6 +56,12 @@ def _check_ocr_engine(value) -> None:
         raise UsageError(f"setting ocr_engine must be one of {', '.join(ENGINES)}, got {value!r}")
 
 
+def _check_image_text_model(value) -> None:
+    from .image_text import check_name
+
+    check_name(value)
+
+
 def _check_max_side(value) -> None:
     if value < 100:
         raise UsageError(f"setting ocr_max_side must be at least 100 (pixels), got {value!r}")
@@ -80,6 +86,8 @@ SETTINGS = (
     Setting("weight_keyword", 1.0, "RRF weight of the keyword (BM25) list.", "search"),
     Setting("weight_ids", 1.0, "RRF weight of the exact/fuzzy ID list (only used when the query holds an ID-like token).",
             "search"),
+    Setting("weight_pictures", 1.0, "RRF weight of the pictures list (the query against picture vectors; only used "
+            "when the index was built with an `image_text_model`).", "search"),
     Setting("other_language_stand_in", True, "A unit in another language than the query (both detected) cannot match "
             "its words: within the first 10 of the dense list, its dense rank stands in for its missing keyword rank "
             "in fusion.", "search"),
@@ -115,6 +123,10 @@ SETTINGS = (
             "`describe` is on; the rest keep their text only.", "index"),
     Setting("max_image_mp", 100, "Pictures larger than this many megapixels keep only their name, folders and "
             "EXIF (no OCR, no description), with a message; pixels are never decoded beyond this.", "index"),
+    Setting("image_text_model", "", "An image-text (CLIP-style) model installed by a package of your own under the "
+            "entry-point group `scent.image_text_models`: every picture (pictures in PDFs and Word files need "
+            "`describe`) also gets a vector of its pixels, and queries are matched against them. Empty: none. The "
+            "index remembers it; another model needs --rebuild.", "index", check=_check_image_text_model),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 

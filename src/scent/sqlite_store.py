@@ -41,6 +41,7 @@ class SqliteStore:
             raise ScentError(f"cannot open the index at {path}: {err}; delete that folder and re-index") from None
         self._check_model()
         self._matrix: tuple[int, np.ndarray, np.ndarray] | None = None
+        self._pictures: tuple[int, np.ndarray, np.ndarray] | None = None  # the same, of picture vectors
         self._own = 0  # rows of the matrix that are units' own vectors (the rest are parts')
         self._cut: tuple = (None, None)
 
@@ -85,9 +86,10 @@ class SqliteStore:
         return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")}
 
     def write_file(self, file: FileRecord, units: list[UnitRecord], vectors: dict[str, np.ndarray],
-                   suggestions: list[str] | None = None, warnings: list[str] = ()) -> None:
-        """The file, its units, their new vectors, its example queries and what was left out of it
-        (`warnings`), in one transaction."""
+                   suggestions: list[str] | None = None, warnings: list[str] = (),
+                   pictures: dict[str, np.ndarray] | None = None) -> None:
+        """The file, its units, their new vectors (and new picture vectors), its example queries and
+        what was left out of it (`warnings`), in one transaction."""
         with self.transaction() as db:
             db.execute("DELETE FROM units WHERE file_id = (SELECT id FROM files WHERE path = ?)", (file.path,))
             db.execute(
@@ -109,6 +111,12 @@ class SqliteStore:
                      u.extra, u.ids)).lastrowid
                 if u.parts:
                     db.executemany("INSERT INTO unit_parts VALUES (?, ?)", [(unit_id, text_key(p)) for p in u.parts])
+                if u.picture:
+                    db.execute("INSERT INTO unit_pictures VALUES (?, ?)", (unit_id, u.picture))
+            if pictures:
+                model = self.meta("picture_model_id")
+                db.executemany("INSERT OR IGNORE INTO picture_vectors VALUES (?, ?, ?)",
+                               [(key, model, _pack(v)) for key, v in pictures.items()])
             db.execute("DELETE FROM suggestions WHERE file_id = ?", (file_id,))
             db.executemany("INSERT INTO suggestions (file_id, text) VALUES (?, ?)",
                            [(file_id, text) for text in suggestions or ()])
@@ -162,11 +170,45 @@ class SqliteStore:
                 (self.model_id, *part)))
         return found
 
+    def use_picture_model(self, name: str, model_id: str, dim: int) -> None:
+        """Record the image-text model of this index's picture vectors, or refuse another one.
+
+        An index that already has pictures but no picture vectors is refused too: its pictures
+        would not be read again (unchanged files are not), so only some would have vectors.
+        """
+        stored = self.meta("picture_model_id")
+        if stored == model_id:
+            return
+        if stored is not None:
+            raise IndexVersionError(f"this index's pictures were embedded with {stored}, not {model_id} "
+                                    f"(image_text_model {name}); re-index with --rebuild")
+        if self.db.execute("SELECT 1 FROM units WHERE kind IN ('image', 'pdf_image', 'docx_image') LIMIT 1").fetchone():
+            raise IndexVersionError(f"this index was built without an image_text_model; re-index with --rebuild "
+                                    f"to embed its pictures with {name}")
+        with self.transaction():
+            self._set_meta("image_text_model", name)
+            self._set_meta("picture_model_id", model_id)
+            self._set_meta("picture_dim", str(dim))
+
+    def picture_model(self) -> str | None:
+        return self.meta("image_text_model")
+
+    def cached_pictures(self, keys: list[str]) -> set[str]:
+        model = self.meta("picture_model_id")
+        found: set[str] = set()
+        for i in range(0, len(keys), 500):
+            part = keys[i:i + 500]
+            found.update(r[0] for r in self.db.execute(
+                f"SELECT key FROM picture_vectors WHERE model = ? AND key IN ({', '.join('?' * len(part))})",
+                (model, *part)))
+        return found
+
     def finish_run(self) -> None:
         """Forget vectors no unit uses any more and note when the run ended."""
         with self.transaction() as db:
             db.execute("DELETE FROM embeddings WHERE text_hash NOT IN "
                        "(SELECT text_hash FROM units UNION SELECT text_hash FROM unit_parts)")
+            db.execute("DELETE FROM picture_vectors WHERE key NOT IN (SELECT key FROM unit_pictures)")
             self._set_meta("last_indexed", str(time.time()))
         self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
@@ -240,7 +282,27 @@ class SqliteStore:
             return []
         if 0 < dims < self.dim:
             matrix, vector = self._truncated(dims), vector[:dims] / (np.linalg.norm(vector[:dims]) or 1.0)
-        scores = matrix @ vector.astype(np.float32)
+        return self._best(ids, matrix @ vector.astype(np.float32), filters, limit)
+
+    def picture_search(self, vector: np.ndarray, filters: Filters, limit: int) -> list[Hit]:
+        """Picture units by cosine similarity of their picture vector to `vector` (a query embedded
+        by the index's image-text model), under the same filters as dense search."""
+        generation = int(self.meta("generation") or 0)
+        if self._pictures is None or self._pictures[0] != generation:
+            rows = self.db.execute(
+                "SELECT p.unit_id, v.vector FROM unit_pictures p JOIN picture_vectors v ON v.key = p.key "
+                "AND v.model = ? ORDER BY p.unit_id", (self.meta("picture_model_id"),)).fetchall()
+            dim = int(self.meta("picture_dim") or 0)
+            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), dim)
+            self._pictures = (generation, ids, matrix)
+        _, ids, matrix = self._pictures
+        if not len(ids):
+            return []
+        return self._best(ids, matrix @ vector.astype(np.float32), filters, limit)
+
+    def _best(self, ids: np.ndarray, scores: np.ndarray, filters: Filters, limit: int) -> list[Hit]:
+        """The `limit` best units of rows (unit id, score) under `filters`, each by its best row."""
         if not filters.empty:
             where, params = filters.sql()
             allowed = np.fromiter((r[0] for r in self.db.execute(

@@ -1,6 +1,7 @@
 """The records that flow through the pipeline: walk -> extract -> chunk -> store."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # Unit kinds. A file kind names what the file is; a unit kind names what one
@@ -28,6 +29,15 @@ class FileInfo:
     mtime_ns: int
 
 
+@dataclass(frozen=True)
+class Picture:
+    """Where a picture unit's pixels are, read again only when an image-text model is set
+    (scent.image_text): a unit never holds decoded pixels, so a PDF of many pictures costs no
+    memory for them, and indexing without such a model never reads them twice."""
+    locator: str  # which picture of the file ("" for an image file, "p3#2": page 3, its image object 2)
+    load: Callable[[int], object]  # side -> the PIL image, reduced toward that side where that is cheap
+
+
 @dataclass
 class Section:
     """A stretch of extracted text that chunking must not cross (a page, a heading's body, a table).
@@ -40,6 +50,7 @@ class Section:
     page: int | None = None
     title: str = ""
     start: int = 0
+    picture: Picture | None = field(default=None, compare=False, repr=False)  # picture sections only
 
 
 @dataclass
@@ -62,3 +73,4 @@ class Unit:
     end: int = 0
     title: str = ""
     lang: str | None = None
+    picture: Picture | None = field(default=None, compare=False, repr=False)

@@ -10,13 +10,14 @@ import os
 import struct
 import warnings
 from datetime import datetime, timedelta, timezone
+from functools import partial
 
 from PIL import Image
 
 from scent import ocr
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
-from scent.units import Extracted, Section
+from scent.units import Extracted, Picture, Section
 from .base import SECTION_SEPARATOR, Limits, name_words
 
 # Only what this Pillow can open; HEIC/AVIF join when a plugin for them is installed.
@@ -124,7 +125,9 @@ def extract(path: str, limits: Limits) -> Extracted:
     if size:
         meta["width"], meta["height"] = size
     text = _describe(path, size, taken, camera, limits.root)
-    sections = [Section(text=text, kind="image")]
+    # The name/date unit is there whatever else is: it carries the pixels for an image-text model.
+    pixels = Picture("", partial(load_picture, path)) if size and not meta["too_large"] else None
+    sections = [Section(text=text, kind="image", picture=pixels)]
     if limits.ocr is not None and size and not meta["too_large"]:
         seen = _read_text(path, limits, meta)
         if seen:
@@ -139,6 +142,16 @@ def extract(path: str, limits: Limits) -> Extracted:
     return Extracted(kind="image", sections=sections,
                      title=os.path.basename(path), date=taken.timestamp() if taken else None,
                      meta=meta)
+
+
+def load_picture(path: str, side: int) -> Image.Image:
+    """The picture decoded for an image-text model; a JPEG decodes at the smallest scale that
+    keeps `side`."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        with Image.open(path) as img:
+            img.draft("RGB", (side, side))
+            return img.convert("RGB")  # a copy, loaded: the file closes here
 
 
 def _read_text(path: str, limits: Limits, meta: dict) -> str:

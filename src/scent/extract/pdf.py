@@ -7,9 +7,13 @@ same page number.
 When Limits.describe is on, pictures get `pdf_image` sections with the page number, whose text
 is what the picture shows (scent.describe) and the text read in it: each embedded raster image
 that is not tiny (icons, rules), and each page drawn with vector paths and little text (a
-chart, a floor plan), rendered. A picture that does not decode costs only itself.
+chart, a floor plan), rendered. A picture that does not decode costs only itself. Each keeps
+where its pixels are (units.Picture: page and object number), not the pixels, so an image-text
+model reads them again one batch at a time.
 """
 from __future__ import annotations
+
+from functools import partial
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -19,7 +23,7 @@ from PIL import Image
 from scent import ocr
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
-from scent.units import Extracted, Section
+from scent.units import Extracted, Picture, Section
 from .base import Limits
 
 EXTENSIONS = (".pdf",)
@@ -93,12 +97,14 @@ def _page_ocr(page: pdfium.PdfPage, limits: Limits) -> str:
     return ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side, dpi=round(scale * 72))
 
 
-def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str, meta: dict, number: int) -> list[str]:
-    """Texts of the page's embedded pictures: what each shows, then the words read in it. The
-    page's own OCR (a scan) already read their words; otherwise each picture is read."""
+def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str, meta: dict, number: int,
+              path: str) -> list[tuple[str, Picture]]:
+    """(text, where its pixels are) of the page's embedded pictures: the text is what each shows,
+    then the words read in it. The page's own OCR (a scan) already read their words; otherwise
+    each picture is read."""
     width, height = page.get_size()
     texts = []
-    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2):
+    for position, obj in enumerate(page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2)):
         if len(texts) >= limits.max_pdf_images:
             meta["pictures_skipped"] = True
             break
@@ -123,7 +129,8 @@ def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str, meta: dict, n
         except (pdfium.PdfiumError, OSError, ValueError) as e:
             meta.setdefault("picture_errors", []).append(f"page {number}: a picture did not decode ({e})")
             continue
-        texts.append("\n".join(t for t in (words, seen) if t))
+        texts.append(("\n".join(t for t in (words, seen) if t),
+                      Picture(f"p{number}#{position}", partial(load_picture, path, number, position))))
     return texts
 
 
@@ -150,11 +157,11 @@ def _drawn(page: pdfium.PdfPage, text: str, page_ocr: str) -> str:
 
 
 def _page_pictures(document: pdfium.PdfDocument, index: int, text: str, page_ocr: str, limits: Limits,
-                   meta: dict, drawn_left: int) -> tuple[list[str], bool]:
-    """(texts of the page's pdf_image sections, whether the page was a drawing)."""
+                   meta: dict, drawn_left: int, path: str) -> tuple[list[tuple[str, Picture]], bool]:
+    """((text, pixels) of the page's pdf_image sections, whether the page was a drawing)."""
     page = document[index]
     try:
-        texts = _pictures(page, limits, page_ocr, meta, index + 1)
+        texts = _pictures(page, limits, page_ocr, meta, index + 1, path)
         drawn = ""
         if drawn_left > 0:
             try:
@@ -162,10 +169,40 @@ def _page_pictures(document: pdfium.PdfDocument, index: int, text: str, page_ocr
             except pdfium.PdfiumError as e:
                 meta.setdefault("picture_errors", []).append(f"page {index + 1}: not drawn ({e})")
         if drawn:
-            texts.insert(0, drawn)
+            texts.insert(0, (drawn, Picture(f"p{index + 1}:drawn", partial(load_picture, path, index + 1, None))))
         return texts, bool(drawn)
     finally:
         page.close()
+
+
+def load_picture(path: str, number: int, position: int | None, side: int) -> Image.Image:
+    """Page `number`'s embedded image object `position` (in `_pictures`' order), or with
+    position None the page drawn, at most `side` px; for an image-text model."""
+    document = _open(path)
+    try:
+        page = document[number - 1]
+        try:
+            if position is None:
+                width, height = page.get_size()
+                bitmap = page.render(scale=side / max(width, height, 1.0))
+                try:
+                    return bitmap.to_pil().convert("RGB")
+                finally:
+                    bitmap.close()
+            objects = page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2)
+            obj = next((o for i, o in enumerate(objects) if i == position), None)
+            if obj is None:
+                raise ValueError(f"page {number} has no picture {position} any more")
+            image = obj.get_bitmap(render=False).to_pil()
+            image.thumbnail((side, side))
+            # A copy: the bitmap's buffer may be pdfium's, freed with the document.
+            return image.convert("RGB")
+        finally:
+            page.close()
+    except pdfium.PdfiumError as e:
+        raise ValueError(f"page {number}: the picture did not decode ({e})") from e
+    finally:
+        document.close()
 
 
 def _read_page(document: pdfium.PdfDocument, index: int, limits: Limits, meta: dict) -> tuple[str, str]:
@@ -203,14 +240,15 @@ def extract(path: str, limits: Limits) -> Extracted:
                 sections.append(Section(text=seen, kind="ocr", page=index + 1, start=0))
             if limits.describe and index + 1 not in unreadable:
                 try:
-                    pictures, drawn = _page_pictures(document, index, text, seen, limits, meta, drawn_left)
+                    pictures, drawn = _page_pictures(document, index, text, seen, limits, meta, drawn_left, path)
                 except pdfium.PdfiumError:
                     pictures, drawn = [], False
                 drawn_left -= drawn
                 if index == 0 and page_count > 1:
                     # "the photo on the cover": where a picture sits is part of how people recall it.
-                    pictures = [f"{t}\n{COVER}" for t in pictures if t]
-                sections.extend(Section(text=t, kind="pdf_image", page=index + 1, start=0) for t in pictures if t)
+                    pictures = [(f"{t}\n{COVER}", p) for t, p in pictures if t]
+                sections.extend(Section(text=t, kind="pdf_image", page=index + 1, start=0, picture=p)
+                                for t, p in pictures if t)
         try:
             title = (document.get_metadata_dict().get("Title") or "").strip()
         except pdfium.PdfiumError:

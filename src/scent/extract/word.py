@@ -7,6 +7,7 @@ import io
 import warnings
 import zipfile
 import zlib
+from functools import partial
 
 import docx
 from docx.opc.exceptions import OpcError
@@ -17,7 +18,7 @@ from PIL import Image
 from scent import ocr
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
-from scent.units import Extracted, Section
+from scent.units import Extracted, Picture, Section
 from .base import SECTION_SEPARATOR, Limits, joined
 
 EXTENSIONS = (".docx",)
@@ -65,8 +66,9 @@ PICTURES_PER_PAGE_LIMIT = 4  # a Word file reads up to 4 x Limits.max_pdf_images
 MIN_PICTURE_PX = 64  # smaller pictures are icons and bullets
 
 
-def _pictures(document, limits: Limits, meta: dict) -> list[str]:
-    """Texts of the body's pictures, in the order Word stores them; broken ones are noted in meta."""
+def _pictures(document, limits: Limits, meta: dict, path: str) -> list[tuple[str, Picture]]:
+    """(text, where its pixels are) of the body's pictures, in the order Word stores them; broken
+    ones are noted in meta."""
     texts = []
     parts = [p for p in document.part.related_parts.values()
              if (getattr(p, "content_type", "") or "").startswith("image/")]
@@ -92,8 +94,23 @@ def _pictures(document, limits: Limits, meta: dict) -> list[str]:
         except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as e:
             meta.setdefault("picture_errors", []).append(f"{name} did not decode ({e})")
             continue
-        texts.append("\n".join(t for t in (words, seen) if t))
+        member = name.lstrip("/")
+        texts.append(("\n".join(t for t in (words, seen) if t), Picture(member, partial(load_picture, path, member))))
     return texts
+
+
+def load_picture(path: str, member: str, side: int) -> Image.Image:
+    """The picture stored as `member` of the .docx package, for an image-text model."""
+    try:
+        with zipfile.ZipFile(path) as package:
+            blob = package.read(member)
+    except _DAMAGED as e:
+        raise ValueError(f"{member} is not readable ({type(e).__name__}: {e})") from e
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        with Image.open(io.BytesIO(blob)) as image:
+            image.draft("RGB", (side, side))
+            return image.convert("RGB")
 
 
 def extract(path: str, limits: Limits) -> Extracted:
@@ -109,13 +126,13 @@ def extract(path: str, limits: Limits) -> Extracted:
     sections = joined(parts, "docx")
     if limits.describe:
         try:
-            pictures = _pictures(document, limits, meta)
+            pictures = _pictures(document, limits, meta, path)
         except _DAMAGED as e:  # the package's picture list itself is damaged: the text stands
             meta.setdefault("picture_errors", []).append(f"pictures not read ({type(e).__name__}: {e})")
             pictures = []
         offset = sections[-1].start + len(sections[-1].text) + len(SECTION_SEPARATOR) if sections else 0
-        for text in pictures:
-            sections.append(Section(text=text, kind="docx_image", start=offset))
+        for text, pixels in pictures:
+            sections.append(Section(text=text, kind="docx_image", start=offset, picture=pixels))
             offset += len(text) + len(SECTION_SEPARATOR)
     headings = [heading for heading, _ in parts if heading]
     return Extracted(kind="docx", sections=sections, title=title or (headings[0] if headings else ""),
