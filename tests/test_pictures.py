@@ -118,6 +118,16 @@ def test_line_chart_with_hairline_axes_is_a_chart():
     assert "chart" in words and "line chart or graph" in words
 
 
+def test_two_lines_of_text_are_not_a_chart():
+    from PIL import ImageFont
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 40)
+    img = Image.new("RGB", (900, 160), "white")
+    d = ImageDraw.Draw(img)
+    d.text((20, 20), "Opening hours Mon-Fri 9-17", fill="black", font=font)
+    d.text((20, 90), "Saturday 10-14 closed Sunday", fill="black", font=font)
+    assert "chart" not in describe(img)
+
+
 def test_numbered_key_makes_a_parts_diagram_not_a_chart():
     img = Image.new("RGB", (600, 800), "white")
     d = ImageDraw.Draw(img)

@@ -40,8 +40,10 @@ from .errors import UsageError
 from .ocr import flat_rgb
 
 SIDE = 192  # pictures are measured at this size (longest side): ~2 ms per picture
-# JPEGs are decoded at a reduced scale no smaller than this: enough for the models that read them after.
-DRAFT_SIDE = 512  # the detector's input size (the classifier's 224 crop needs less)
+# The models read a copy no larger than this (4 megapixels at most): the detector's input is
+# 512, the layout model's 800; hairlines need the picture near its own size, since every
+# downscale fades a 1 px line (at 1024 a 1600 px chart's axes were lost).
+WORK_SIDE = 2048
 LABELS, PHOTO_MIN_PROB, DRAWING_MIN_PROB = 3, 0.15, 0.5  # classifier words: how many, how sure
 # Detector words, how sure: on real photos right answers scored 0.35-0.79 and wrong ones
 # 0.17-0.22 (scent.detect); drawings are outside what it learnt, so it must be surer there.
@@ -84,13 +86,28 @@ class Describer(Protocol):
     def describe(self, image: Image.Image, ocr_text: str = "") -> str: ...
 
 
-def _small(image: Image.Image) -> np.ndarray:
-    """The picture as an RGB float array (0-1), longest side at most SIDE, alpha on white.
-    (A JPEG is left drafted to at least DRAFT_SIDE: the detector and classifier read it after.)"""
+def _bounded(image: Image.Image) -> Image.Image:
+    """The picture every measure and model below reads: first frame, 8-bit RGB with alpha on
+    white, longest side at most WORK_SIDE. A JPEG is decoded at reduced scale and a big picture of
+    another format reduced before it is converted, so a 50-megapixel scan costs a fraction of
+    its full-size copies."""
     if getattr(image, "is_animated", False):
         image.seek(0)
-    image.draft("RGB", (DRAFT_SIDE, DRAFT_SIDE))  # JPEG decodes at 1/2..1/8 scale; others ignore it
+    image.draft("RGB", (WORK_SIDE, WORK_SIDE))  # JPEG decodes at 1/2..1/8 scale; others ignore it
+    factor = max(image.size) // WORK_SIDE
+    if factor >= 2:
+        try:
+            image = image.reduce(factor)
+        except (ValueError, NotImplementedError):  # a mode reduce() does not take (16-bit)
+            pass
     image = flat_rgb(image)
+    image.thumbnail((WORK_SIDE, WORK_SIDE), Image.Resampling.BOX)
+    return image
+
+
+def _small(image: Image.Image) -> np.ndarray:
+    """The picture as an RGB float array (0-1), longest side at most SIDE."""
+    image = image.copy()
     image.thumbnail((SIDE, SIDE), Image.Resampling.BOX)
     return np.asarray(image, dtype=np.float32) / 255.0
 
@@ -174,18 +191,25 @@ def _line_ink(image: Image.Image, shape: tuple[int, ...]) -> np.ndarray:
     chart's 1 px axis on an 800 px page render fades below the ink threshold in a plain
     downscale to SIDE, and the chart was taken for a drawing."""
     h, w = shape[:2]
-    grey = flat_rgb(image).convert("L").resize((w * LINE_POOL, h * LINE_POOL), Image.Resampling.BOX)
+    grey = image.convert("L").resize((w * LINE_POOL, h * LINE_POOL), Image.Resampling.BOX)
     blocks = (np.asarray(grey, dtype=np.float32) / 255.0).reshape(h, LINE_POOL, w, LINE_POOL)
     darkest, lightest = blocks.min(axis=(1, 3)), blocks.max(axis=(1, 3))
     background = float(np.median(blocks[:, 0, :, 0]))
     return (np.abs(darkest - background) > 0.25) | (np.abs(lightest - background) > 0.25)
 
 
+def _thin(cover: np.ndarray, share: float) -> np.ndarray:
+    """Rows (or columns) inked over `share` of their length whose neighbours two away are mostly
+    blank: lines, not the solid band a line of text becomes when its letters are pooled."""
+    padded = np.pad(cover, 2)
+    return (cover >= share) & (padded[:-4] < share / 2) & (padded[4:] < share / 2)
+
+
 def _axes(ink: np.ndarray) -> bool:
     """A long horizontal and a long vertical straight line of ink: the axes of a chart."""
     h, w = ink.shape
-    horizontal = ink.mean(axis=1) >= 0.6
-    vertical = ink.mean(axis=0) >= 0.45
+    horizontal = _thin(ink.mean(axis=1), 0.6)
+    vertical = _thin(ink.mean(axis=0), 0.45)
     # A frame (a box around everything) has both too; axes have ink on only one side of each.
     if not horizontal.any() or not vertical.any():
         return False
@@ -231,9 +255,9 @@ SCREENS = frozenset({(1280, 720), (1280, 800), (1280, 1024), (1366, 768), (1440,
                      (1170, 2532), (1179, 2556), (1284, 2778), (1290, 2796), (1440, 3200)})
 
 
-def _kind(rgb: np.ndarray, image: Image.Image, ocr_text: str) -> list[str]:
-    """What kind of picture: chart, document page, screenshot, diagram, drawing or photo."""
-    size = image.size
+def _kind(rgb: np.ndarray, image: Image.Image, size: tuple[int, int], ocr_text: str) -> list[str]:
+    """What kind of picture: chart, document page, screenshot, diagram, drawing or photo.
+    `size` is the original picture's (a screenshot is known by its screen size)."""
     flat, background = _flatness(rgb)
     ink = _ink(rgb)
     words = len([w for w in _WORD.findall(ocr_text) if len(w) > 1])
@@ -346,11 +370,13 @@ class PixelDescriber:
     name = "pixels"
 
     def describe(self, image: Image.Image, ocr_text: str = "") -> str:
+        size = image.size
+        image = _bounded(image)
         rgb = _small(image)
         if rgb.size == 0:
             return ""
         codes = _colour_codes(rgb)
-        kind = _kind(rgb, image, ocr_text)
+        kind = _kind(rgb, image, size, ocr_text)
         for hint in _ocr_hints(ocr_text):
             if hint not in kind:
                 kind.append(hint)

@@ -50,6 +50,7 @@ TIMEOUT_S = 60.0
 # Tesseract's script detection (OSD) was not used: on 9 Devanagari samples of 1-6 lines it
 # failed ("Too few characters", "Error during processing") on 5 and called one Bengali, and it
 # put a rotated 12 px screenshot the wrong way up; the confidence race above was right on all.
+ORIENTATION = 0x0112  # the EXIF tag saying which way up the camera was held
 POOR_CONFIDENCE = 70.0
 NON_LATIN = ("hin", "tam")
 LATIN_BY_LANGUAGE = {"es": "spa", "fr": "fra", "de": "deu", "pt": "por"}
@@ -388,7 +389,8 @@ def prepare(image: Image.Image, max_side: int = MAX_SIDE) -> Image.Image:
         image.seek(0)
     if max(image.size) > max_side:
         image.draft(None, (max_side, max_side))  # JPEG: decode at 1/2, 1/4, 1/8 size; others: no-op
-    image = ImageOps.exif_transpose(image) or image
+    if image.getexif().get(ORIENTATION, 1) != 1:  # exif_transpose copies even an upright picture
+        image = ImageOps.exif_transpose(image) or image
     image = _eight_bit(image)
     if max(image.size) > max_side:
         ratio = max_side / max(image.size)
@@ -411,10 +413,16 @@ def _eight_bit(image: Image.Image) -> Image.Image:
     if mode == "1":
         return image.convert("L")
     if mode.startswith("I") or mode == "F":
-        pixels = np.asarray(image, dtype=np.float32)
+        # Stretched a band of rows at a time: a float copy of a whole 50-megapixel 16-bit scan
+        # (and its temporaries) took ~750 MB.
+        pixels = np.asarray(image)
         lo, hi = (float(pixels.min()), float(pixels.max())) if pixels.size else (0.0, 0.0)
-        scaled = (pixels - lo) * (255.0 / (hi - lo)) if hi > lo else np.zeros_like(pixels)
-        return Image.fromarray(scaled.astype(np.uint8), "L")
+        out = np.zeros(pixels.shape, dtype=np.uint8)
+        if hi > lo:
+            for top in range(0, pixels.shape[0], 256):
+                band = pixels[top:top + 256].astype(np.float32)
+                out[top:top + 256] = (band - lo) * (255.0 / (hi - lo))
+        return Image.fromarray(out, "L")
     if mode in ("LA", "La", "PA", "RGBA", "RGBa") or (mode == "P" and "transparency" in image.info):
         rgba = image.convert("RGBA")
         flat = Image.new("RGBA", rgba.size, "white")
