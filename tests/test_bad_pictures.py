@@ -251,9 +251,6 @@ def test_docx_with_a_broken_picture_keeps_its_text(indexed):
     assert hit.path == "kitchen-broken-picture.docx"
 
 
-@pytest.mark.xfail(strict=True, reason="a picture that does not decode inside a Word file is noted in "
-                   "meta['picture_errors'] by scent.extract.word, but Index._index_batch turns only "
-                   "ocr_error / too_large / truncated into warnings: the person is never told the picture was lost")
 def test_docx_with_a_broken_picture_says_so(indexed):
     _, report, _ = indexed
     reasons = messages(report).get("kitchen-broken-picture.docx", [])

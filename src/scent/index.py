@@ -242,6 +242,7 @@ class Index:
                              "folders and EXIF are indexed; raise max_image_mp to read its pixels")
             if got.meta.get("truncated"):
                 notes.append(f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
+            notes += _lost_parts(got.meta, s)
             for note in notes:
                 warn(f.rel, note)
             ready.append((record, units, is_new, notes))
@@ -383,6 +384,24 @@ class Index:
 
     def status(self) -> dict:
         return {"folder": self.root, "index": str(self.index_dir), **self.store.status()}
+
+
+def _lost_parts(meta: dict, s: Settings) -> list[str]:
+    """One line for each kind of thing extraction had to leave out of a file it indexed."""
+    notes = []
+    if meta.get("picture_error"):
+        notes.append(meta["picture_error"])
+    errors = meta.get("picture_errors") or []
+    if errors:
+        more = f" and {len(errors) - 1} more" if len(errors) > 1 else ""
+        notes.append(f"{len(errors)} picture(s) not read: {errors[0]}{more}; the rest of the file is indexed")
+    if meta.get("unreadable_pages"):
+        pages = ", ".join(map(str, meta["unreadable_pages"][:10]))
+        notes.append(f"page(s) {pages} could not be read (damaged); the other pages are indexed")
+    if meta.get("pictures_skipped"):
+        notes.append(f"more pictures than max_pdf_images ({s.max_pdf_images} per PDF page, 4x per Word file): "
+                     "the rest were not described; raise max_pdf_images to read them")
+    return notes
 
 
 def _stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_lang: str | None,
