@@ -429,18 +429,21 @@ def _stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_l
     return unit_run, file_run
 
 
-def _record(unit: Unit, doc_title: str, with_parts: bool, file_hash: str | None = None) -> UnitRecord:
+def _record(unit: Unit, doc_title: str, sentence_vectors: str, file_hash: str | None = None) -> UnitRecord:
     """`file_hash` is given when pictures get vectors: a picture's key is its file's content
     and its place in the file, so an unchanged picture is not embedded again."""
     text = clean(unit.text)
     title = unit.title or doc_title
     picture = text_key(f"{file_hash}\n{unit.picture.locator}") if file_hash and unit.picture else None
+    lang = detect(text, unit.kind)
+    with_parts = unit.kind in PART_KINDS and (
+        sentence_vectors == "all" or (sentence_vectors == "non_english" and lang not in (None, "en")))
     return UnitRecord(
         picture=picture,
         kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title)),
-        page=unit.page, start=unit.start, end=unit.end, title=title, lang=detect(text, unit.kind),
+        page=unit.page, start=unit.start, end=unit.end, title=title, lang=lang,
         extra=extra_tokens(text), ids=id_tokens(text),
-        parts=tuple(sentences(text)) if with_parts and unit.kind in PART_KINDS else ())
+        parts=tuple(sentences(text)) if with_parts else ())
 
 
 def _embed_text(text: str, title: str) -> str:
