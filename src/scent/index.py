@@ -429,15 +429,14 @@ def _stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_l
     return unit_run, file_run
 
 
-def _record(unit: Unit, doc_title: str, sentence_vectors: str, file_hash: str | None = None) -> UnitRecord:
+def _record(unit: Unit, doc_title: str, sentence_vectors: bool, file_hash: str | None = None) -> UnitRecord:
     """`file_hash` is given when pictures get vectors: a picture's key is its file's content
     and its place in the file, so an unchanged picture is not embedded again."""
     text = clean(unit.text)
     title = unit.title or doc_title
     picture = text_key(f"{file_hash}\n{unit.picture.locator}") if file_hash and unit.picture else None
     lang = detect(text, unit.kind)
-    with_parts = unit.kind in PART_KINDS and (
-        sentence_vectors == "all" or (sentence_vectors == "non_english" and lang not in (None, "en")))
+    with_parts = sentence_vectors and unit.kind in PART_KINDS
     return UnitRecord(
         picture=picture,
         kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title)),

@@ -100,9 +100,8 @@ SETTINGS = (
     # index
     Setting("chunk_words", 180, "Longest chunk, in words; sections longer than this are split.", "index"),
     Setting("chunk_overlap", 30, "Words repeated between consecutive chunks of one section.", "index"),
-    Setting("sentence_vectors", "non_english", "Also embed each sentence of text units: all of them, non_english "
-            "ones (notes an English query can reach only by meaning), or none; dense search scores a unit by its best "
-            "sentence or its whole text.", "index", ("all", "non_english", "none")),
+    Setting("sentence_vectors", True, "Also embed each sentence of a text unit; dense search scores a unit by its "
+            "best sentence or its whole text (finds a one-sentence mention, and other-language notes).", "index"),
     Setting("max_file_mb", 50, "Text-like files larger than this (MB) are skipped with a message.", "index"),
     Setting("max_pdf_pages", 2000, "Pages read from one PDF; the rest are skipped with a message.", "index"),
     Setting("embed_batch", 32, "Units embedded per batch.", "index"),
