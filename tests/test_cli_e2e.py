@@ -112,7 +112,9 @@ def test_status_json_counts_files_per_kind(e2e):
     assert sum(st["units_by_kind"].values()) == st["units"]
     # two photos, each with its name/date unit and its description unit
     assert st["units_by_kind"]["image"] == 4
-    assert st["vectors"] == st["units"]
+    # Every unit with text has its vector; the rest are its sentences' (sentence_vectors).
+    assert st["units_without_vector"] == 0 and st["sentence_vectors"] > 0
+    assert st["units"] < st["vectors"] <= st["units"] + st["sentence_vectors"]
 
 
 def test_reindex_of_unchanged_folder_does_no_work(e2e):

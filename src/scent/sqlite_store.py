@@ -422,6 +422,10 @@ class SqliteStore:
             "units": sum(kinds.values()),
             "units_by_kind": kinds,
             "vectors": self.db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0],
+            "sentence_vectors": self.db.execute("SELECT COUNT(*) FROM unit_parts").fetchone()[0],
+            "units_without_vector": self.db.execute(
+                "SELECT COUNT(*) FROM units WHERE text != '' AND text_hash NOT IN (SELECT text_hash FROM embeddings)"
+            ).fetchone()[0],
             "index_bytes": size,
             "model": self.model_id,
             "last_indexed": float(last) if last else None,
