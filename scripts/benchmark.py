@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -30,14 +29,17 @@ EXTRA_QUERIES = [
 
 
 def index_in_subprocess(folder: Path, index_dir: Path) -> tuple[float, float]:
-    """Index in a child process so its peak RSS is its own; returns (seconds, peak MiB)."""
+    """Index in a child process; returns (seconds, that process's own peak RSS in MiB).
+
+    The peak is the child's VmHWM, read by itself: RUSAGE_CHILDREN's maxrss is a running maximum
+    over all children and starts at the parent's size when it forks, so it overstates."""
     code = ("import sys, time; from scent import Index; t = time.perf_counter(); "
-            "Index(sys.argv[1], index_dir=sys.argv[2]).update(); print(time.perf_counter() - t)")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            "Index(sys.argv[1], index_dir=sys.argv[2]).update(); print(time.perf_counter() - t); "
+            "print(next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')))")
     out = subprocess.run([sys.executable, "-c", code, str(folder), str(index_dir)],
                          check=True, capture_output=True, text=True)
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return float(out.stdout.strip().splitlines()[-1]), max(peak, before) / 1024
+    seconds, peak_kib = out.stdout.strip().splitlines()[-2:]
+    return float(seconds), int(peak_kib) / 1024
 
 
 def dir_bytes(path: Path) -> int:

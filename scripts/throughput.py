@@ -9,7 +9,8 @@ Folders (made in a temporary directory):
   photos, charts), plus scikit-image's real sample photos and, if given, darknet's;
 - pdfs: every PDF of the bench folder (text, vector charts, embedded photos, scans);
 - bench: the whole bench folder, as `scent eval` indexes it (target: within 3 minutes).
-Each run includes loading the models (as a user's first `scent index` does).
+Each run includes loading the models (as a user's first `scent index` does); peak RSS is each
+indexing process's own (VmHWM).
 """
 from __future__ import annotations
 
