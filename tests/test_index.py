@@ -252,3 +252,29 @@ def test_index_from_before_m005_is_rebuilt_with_whole_indic_words(notes, fake_em
     assert [r.path for r in idx.search("जीरा", strategy="keyword")] == ["dal.md"]
     assert idx.search("जी", strategy="keyword") == []
     assert [r.path for r in idx.search("deposit", strategy="keyword")] == ["lease.md"]
+
+
+def test_changed_index_settings_are_noticed_until_a_rebuild(notes, fake_embedder, tmp_path):
+    from scent.settings import Settings
+    where = tmp_path / "idx"
+
+    def run(**values):
+        idx = Index(notes, index_dir=where, embedder=fake_embedder, settings=Settings(**values))
+        try:
+            return idx.update().notices
+        finally:
+            idx.close()
+
+    assert run(describe=False) == []  # a new index records what it was built with
+    assert run(describe=False) == []
+    [notice] = run(describe=True, chunk_words=100)
+    assert "describe False -> True" in notice and "chunk_words 180 -> 100" in notice and "--rebuild" in notice
+    assert run(describe=True, chunk_words=100, embed_batch=4)  # still a mix: said again
+    assert run(describe=False, embed_batch=4) == []  # back to how it was built; batch size is not content
+
+
+def test_an_index_from_an_earlier_scent_is_noticed(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    idx.store.db.execute("DELETE FROM meta WHERE key = 'content_settings'")  # as session-1 indexes are
+    [notice] = idx.update().notices
+    assert "earlier scent" in notice and "--rebuild" in notice

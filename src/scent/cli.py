@@ -66,6 +66,8 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
         report = idx.update(progress=progress, on_skip=on_skip,
                             on_warning=lambda path, reason: tqdm.write(f"scent: warning: {path}: {reason}", file=sys.stderr))
         bar.close()
+        for notice in report.notices:
+            click.echo(f"scent: note: {notice}", err=True)
         st = idx.status()
     click.echo(
         f"indexed {idx.root}: {report.added} new, {report.updated} changed, {report.renamed} renamed, "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import re
 import time
@@ -26,7 +27,7 @@ from .filters import Filters
 from .fuse import mmr, rrf
 from .language import detect
 from .query import clean, extra_tokens, id_tokens, parse
-from .settings import Settings
+from .settings import SETTINGS, Settings
 from .snippet import snippet
 from .sqlite_store import SqliteStore
 from .store import FileRecord, FileState, Hit, Store, StoredUnit, UnitRecord, text_key
@@ -39,6 +40,9 @@ _ASKS_FOR_PICTURE = re.compile(
     r"\b(photos?|pictures?|pics?|images?|charts?|graphs?|plots?|diagrams?|drawings?|sketch(es)?|"
     r"floor ?plans?|maps?|screenshots?|figures?|illustrations?)\b", re.I)
 PICTURE_UNIT_KINDS = frozenset(KIND_ALIASES["image"])
+# Index-time settings that do not change what a file's units are (how many are embedded at once;
+# the image-text model has its own check).
+NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model"})
 # Other-language units get a keyword rank stand-in only this near the top of the dense list.
 STAND_IN_TOP = 10
 # How many changed files are extracted before their units are embedded together.
@@ -83,6 +87,7 @@ class IndexReport:
     pictures_embedded: int = 0  # pictures given a vector by the image-text model
     skipped: list[tuple[str, str]] = field(default_factory=list)
     warnings: list[tuple[str, str]] = field(default_factory=list)  # indexed, but not completely
+    notices: list[str] = field(default_factory=list)  # about the whole index (settings changed since it was built)
     seconds: float = 0.0
 
 
@@ -172,6 +177,7 @@ class Index:
                 self.store.use_picture_model(name, model.model_id, model.dim)
                 self._picture_name = name
             states = self.store.file_states()
+            report.notices += self._settings_notice(bool(states))
             found = list(walk(self.root, accept=lambda p: file_kind(p) is not None,
                               skip=[str(self.index_dir)], on_error=skip))
             seen = {f.rel for f in found}
@@ -305,6 +311,27 @@ class Index:
                     raise
                 self._image_text[name] = None
         return self._image_text[name]
+
+    def _settings_notice(self, has_files: bool) -> list[str]:
+        """Why the index may be a mix: the settings that shape what is extracted and embedded
+        differ from those it was built with, and files indexed before keep what they got then.
+        An index is 'built' when its first files go in; a rebuild starts a new one."""
+        current = {s.name: getattr(self.settings, s.name) for s in SETTINGS
+                   if s.scope == "index" and s.name not in NOT_CONTENT_SETTINGS}
+        stored = self.store.meta("content_settings")
+        if not has_files:
+            self.store.set_meta("content_settings", json.dumps(current, sort_keys=True))
+            return []
+        if stored is None:
+            return ["this index was built by an earlier scent: files indexed before keep what was read from them "
+                    "then (no sentence vectors, older picture descriptions); run scent index --rebuild to read "
+                    "every file again"]
+        before = json.loads(stored)
+        changed = [f"{k} {before.get(k)!r} -> {v!r}" for k, v in current.items() if before.get(k) != v]
+        if not changed:
+            return []
+        return [f"index settings changed since this index was built ({', '.join(changed)}): only new and changed "
+                "files get them; run scent index --rebuild to apply them to every file"]
 
     def _lock(self):
         return _FileLock(self.index_dir / "lock")
