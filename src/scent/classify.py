@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from . import runtime
 from .ocr import flat_rgb
 
 log = logging.getLogger(__name__)
@@ -267,15 +268,7 @@ def _load():
     with _lock:
         if _model is None:
             try:
-                import onnxruntime as ort
-
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = 1
-                options.inter_op_num_threads = 1
-                options.log_severity_level = 3
-                session = ort.InferenceSession(build_onnx(read_state_dict(weights_path())), options,
-                                               providers=["CPUExecutionProvider"])
-                _model = (session, class_names())
+                _model = (runtime.session(build_onnx(read_state_dict(weights_path()))), class_names())
             except Exception as e:  # noqa: BLE001 - a missing optional part must not stop indexing
                 log.warning("pictures are described without object names: the ImageNet classifier "
                             "could not be loaded (%s: %s)", type(e).__name__, e)

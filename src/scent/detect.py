@@ -56,6 +56,7 @@ import numpy as np
 from PIL import Image
 
 from .ocr import flat_rgb
+from .runtime import session
 
 log = logging.getLogger(__name__)
 
@@ -390,17 +391,6 @@ def to_onnx(nodes: list[dict], weights: dict[str, np.ndarray], inputs: list[str]
     model = onnx.shape_inference.infer_shapes(model, strict_mode=True)  # also gives the outputs their shapes
     onnx.checker.check_model(model)
     return model.SerializeToString()
-
-
-def session(onnx_model: bytes):
-    """An onnxruntime session on one thread."""
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.log_severity_level = 3
-    return ort.InferenceSession(onnx_model, options, providers=["CPUExecutionProvider"])
 
 
 # ---- detecting -------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from typing import Sequence
 import numpy as np
 from PIL import Image
 
+from . import runtime
 from .ocr import flat_rgb
 
 log = logging.getLogger(__name__)
@@ -217,13 +218,7 @@ def _load():
     with _lock:
         if _session is None:
             try:
-                import onnxruntime as ort
-
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = 1
-                options.inter_op_num_threads = 1
-                options.log_severity_level = 3
-                _session = ort.InferenceSession(str(model_path()), options, providers=["CPUExecutionProvider"])
+                _session = runtime.session(str(model_path()))
             except Exception as e:  # noqa: BLE001 - a missing optional part must not stop indexing
                 log.warning("pictures are described without page layout: the layout model could not be "
                             "loaded (%s: %s)", type(e).__name__, e)
