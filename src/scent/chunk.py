@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 
-from .units import Section, Unit
+from .units import PICTURE_KINDS, Section, Unit
 
 _WORD = re.compile(r"\S+")
 # Pictures and pages are one unit each whatever their text length: a page is the answer unit.
-UNSPLIT_KINDS = frozenset({"image", "pdf_image", "docx_image"})
+UNSPLIT_KINDS = frozenset(PICTURE_KINDS)
 
 
 def chunk(sections: list[Section], words: int = 180, overlap: int = 30) -> list[Unit]:

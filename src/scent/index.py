@@ -32,14 +32,13 @@ from .snippet import snippet
 from .sqlite_store import SqliteStore
 from .store import FileRecord, FileState, Hit, Store, StoredUnit, UnitRecord, text_key
 from .suggest import suggestions
-from .units import KIND_ALIASES, Picture, Unit
+from .units import PICTURE_KINDS, Picture, Unit
 from .walk import walk
 
 # Words that ask for a picture rather than text: which unit of a file answers (see search).
 _ASKS_FOR_PICTURE = re.compile(
     r"\b(photos?|pictures?|pics?|images?|charts?|graphs?|plots?|diagrams?|drawings?|sketch(es)?|"
     r"floor ?plans?|maps?|screenshots?|figures?|illustrations?)\b", re.I)
-PICTURE_UNIT_KINDS = frozenset(KIND_ALIASES["image"])
 # Index-time settings that do not change what a file's units are (how many are embedded at once;
 # the image-text model has its own check).
 NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model"})
@@ -389,7 +388,7 @@ class Index:
         pictures_first = bool(_ASKS_FOR_PICTURE.search(query))
 
         def preference(uid: int) -> tuple[bool, float]:
-            return pictures_first and units[uid].kind in PICTURE_UNIT_KINDS, unit_scores[uid]
+            return pictures_first and units[uid].kind in PICTURE_KINDS, unit_scores[uid]
 
         best: dict[str, int] = {}
         for uid in unit_scores:

@@ -19,6 +19,7 @@ from .filters import Filters
 from .migrations import migrate
 from .query import KeywordQuery, extra_tokens, match_expression, required_terms
 from .store import FileRecord, FileState, Hit, StoredUnit, UnitRecord, text_key
+from .units import PICTURE_KINDS
 
 # bm25 column weights for (text, title, path, extra)
 BM25_WEIGHTS = (1.0, 1.0, 1.0, 0.5)
@@ -162,12 +163,16 @@ class SqliteStore:
                 db.executemany("DELETE FROM errors WHERE path = ?", [(p,) for p in stale])
 
     def cached_hashes(self, hashes: list[str]) -> set[str]:
+        return self._stored_keys("embeddings", "text_hash", self.model_id, hashes)
+
+    def _stored_keys(self, table: str, column: str, model: str | None, keys: list[str]) -> set[str]:
+        """Which of `keys` already have a vector of `model` in `table` (asked 500 at a time)."""
         found: set[str] = set()
-        for i in range(0, len(hashes), 500):
-            part = hashes[i:i + 500]
+        for i in range(0, len(keys), 500):
+            part = keys[i:i + 500]
             found.update(r[0] for r in self.db.execute(
-                f"SELECT text_hash FROM embeddings WHERE model = ? AND text_hash IN ({', '.join('?' * len(part))})",
-                (self.model_id, *part)))
+                f"SELECT {column} FROM {table} WHERE model = ? AND {column} IN ({', '.join('?' * len(part))})",
+                (model, *part)))
         return found
 
     def use_picture_model(self, name: str, model_id: str, dim: int) -> None:
@@ -182,7 +187,8 @@ class SqliteStore:
         if stored is not None:
             raise IndexVersionError(f"this index's pictures were embedded with {stored}, not {model_id} "
                                     f"(image_text_model {name}); re-index with --rebuild")
-        if self.db.execute("SELECT 1 FROM units WHERE kind IN ('image', 'pdf_image', 'docx_image') LIMIT 1").fetchone():
+        if self.db.execute(f"SELECT 1 FROM units WHERE kind IN ({', '.join('?' * len(PICTURE_KINDS))}) LIMIT 1",
+                           PICTURE_KINDS).fetchone():
             raise IndexVersionError(f"this index was built without an image_text_model; re-index with --rebuild "
                                     f"to embed its pictures with {name}")
         with self.transaction():
@@ -194,14 +200,7 @@ class SqliteStore:
         return self.meta("image_text_model")
 
     def cached_pictures(self, keys: list[str]) -> set[str]:
-        model = self.meta("picture_model_id")
-        found: set[str] = set()
-        for i in range(0, len(keys), 500):
-            part = keys[i:i + 500]
-            found.update(r[0] for r in self.db.execute(
-                f"SELECT key FROM picture_vectors WHERE model = ? AND key IN ({', '.join('?' * len(part))})",
-                (model, *part)))
-        return found
+        return self._stored_keys("picture_vectors", "key", self.meta("picture_model_id"), keys)
 
     def finish_run(self) -> None:
         """Forget vectors no unit uses any more and note when the run ended."""
@@ -292,10 +291,7 @@ class SqliteStore:
             rows = self.db.execute(
                 "SELECT p.unit_id, v.vector FROM unit_pictures p JOIN picture_vectors v ON v.key = p.key "
                 "AND v.model = ? ORDER BY p.unit_id", (self.meta("picture_model_id"),)).fetchall()
-            dim = int(self.meta("picture_dim") or 0)
-            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), dim)
-            self._pictures = (generation, ids, matrix)
+            self._pictures = (generation, *_stacked(rows, int(self.meta("picture_dim") or 0)))
         _, ids, matrix = self._pictures
         if not len(ids):
             return []
@@ -335,9 +331,7 @@ class SqliteStore:
             rows += self.db.execute(
                 "SELECT p.unit_id, e.vector FROM unit_parts p JOIN embeddings e ON e.text_hash = p.text_hash "
                 "AND e.model = ? ORDER BY p.unit_id", (self.model_id,)).fetchall()
-            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), self.dim)
-            self._matrix = (generation, ids, matrix)
+            self._matrix = (generation, *_stacked(rows, self.dim))
         return self._matrix[1], self._matrix[2]
 
     def _truncated(self, dims: int) -> np.ndarray:
@@ -445,6 +439,12 @@ def keyword_sql(expression: str, filters: Filters, limit: int) -> tuple[str, lis
            "FROM units_fts JOIN units u ON u.id = units_fts.rowid JOIN files f ON f.id = u.file_id "
            f"WHERE units_fts MATCH ? AND {where} ORDER BY score LIMIT ?")
     return sql, [expression, *params, limit]
+
+
+def _stacked(rows: list[tuple[int, bytes]], dim: int) -> tuple[np.ndarray, np.ndarray]:
+    """(unit ids, matrix) from (unit id, packed vector) rows."""
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    return ids, np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), dim)
 
 
 def _pack(vector: np.ndarray) -> bytes:

@@ -12,9 +12,11 @@ UNIT_KINDS = (
     "text", "code", "html", "csv", "json", "docx", "pdf_page", "image",
     "ocr", "pdf_image", "docx_image",
 )
+# Units that are pictures (an image file's, or one inside a PDF or Word file).
+PICTURE_KINDS = ("image", "pdf_image", "docx_image")
 # `--only image` must also find pictures that live inside PDFs and Word files.
 KIND_ALIASES = {
-    "image": ("image", "pdf_image", "docx_image"),
+    "image": PICTURE_KINDS,
     "pdf": ("pdf_page", "pdf_image"),
     "docx": ("docx", "docx_image"),
 }
