@@ -240,13 +240,6 @@ class Index:
             pictures.update((r.picture, (u.picture, f.rel, notes)) for u, r in zip(pieces, units) if r.picture)
             record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
                                 got.date if got.date is not None else f.mtime_ns / 1e9, got.title)
-            if got.meta.get("ocr_error"):
-                notes.append(got.meta["ocr_error"])
-            if got.meta.get("too_large"):
-                notes.append(f"the picture is larger than max_image_mp ({s.max_image_mp} megapixels): only its name, "
-                             "folders and EXIF are indexed; raise max_image_mp to read its pixels")
-            if got.meta.get("truncated"):
-                notes.append(f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
             notes += _lost_parts(got.meta, s)
             for note in notes:
                 warn(f.rel, note)
@@ -415,6 +408,13 @@ class Index:
 def _lost_parts(meta: dict, s: Settings) -> list[str]:
     """One line for each kind of thing extraction had to leave out of a file it indexed."""
     notes = []
+    if meta.get("ocr_error"):
+        notes.append(meta["ocr_error"])
+    if meta.get("too_large"):
+        notes.append(f"the picture is larger than max_image_mp ({s.max_image_mp} megapixels): only its name, "
+                     "folders and EXIF are indexed; raise max_image_mp to read its pixels")
+    if meta.get("truncated"):
+        notes.append(f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
     if meta.get("picture_error"):
         notes.append(meta["picture_error"])
     errors = meta.get("picture_errors") or []
