@@ -311,3 +311,23 @@ def report_pdf_text(tmp_path):
     path = tmp_path / "text.pdf"
     pdf.output(str(path))
     return path
+
+
+def test_max_drawn_pages_bounds_renders_found_or_not(tmp_path, monkeypatch):
+    # Pages of ruled text (many paths, much text) are rendered for the layout model even when it
+    # finds no figure: that cost is what max_drawn_pages bounds.
+    from dataclasses import replace as with_limits
+    from scent import layout
+    calls = []
+    monkeypatch.setattr(layout, "available", lambda: True)
+    monkeypatch.setattr(layout, "regions", lambda image, *a, **k: calls.append(image.size) or [])
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=11)
+    for _ in range(3):
+        pdf.add_page()
+        pdf.multi_cell(0, 6, "Rent, deposit and fees for the flat are listed below in the table. " * 8)
+        for i in range(15):
+            pdf.line(20, 120 + i * 8, 190, 120 + i * 8)
+    pdf.output(str(tmp_path / "ruled.pdf"))
+    extract(str(tmp_path / "ruled.pdf"), with_limits(ON, max_drawn_pages=2))
+    assert len(calls) == 2

@@ -119,8 +119,8 @@ SETTINGS = (
             "inside PDFs and Word files and vector-drawn PDF pages as units of their own.", "index"),
     Setting("max_pdf_images", 8, "Pictures read per PDF page (and 4x this per Word file) when `describe` is on; "
             "pictures under 64 px a side or 1% of the page are not counted.", "index"),
-    Setting("max_drawn_pages", 50, "Vector-drawn PDF pages (charts, plans) rendered and described per file when "
-            "`describe` is on; the rest keep their text only.", "index"),
+    Setting("max_drawn_pages", 50, "PDF pages drawn with many vector paths (charts, plans, ruled tables) rendered per "
+            "file to find and describe drawings when `describe` is on; later ones keep their text only.", "index"),
     Setting("max_image_mp", 100, "Pictures larger than this many megapixels keep only their name, folders and "
             "EXIF (no OCR, no description), with a message; pixels are never decoded beyond this.", "index"),
     Setting("image_text_model", "", "An image-text (CLIP-style) model installed by a package of your own under the "

@@ -32,7 +32,7 @@ class Limits:
     # alone reads no pixels; Index turns it on with the `describe` setting.
     describe: bool = False
     max_pdf_images: int = 8  # pictures read per PDF page / per Word file is 4x this
-    max_drawn_pages: int = 50  # vector-drawn PDF pages rendered and described per file
+    max_drawn_pages: int = 50  # PDF pages with many vector paths rendered per file to find drawings
     root: str | None = None  # the indexed folder: picture units name only the folders below it
 
 

@@ -135,20 +135,21 @@ def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str, meta: dict, n
     return texts
 
 
-def _drawn(page: pdfium.PdfPage, text: str, page_ocr: str) -> str:
-    """What a page drawn with vector paths shows ("" for other pages). A page with little text
-    is described whole; a page of text with many paths (a report page with a chart beside its
-    paragraphs) only when the layout model finds a figure on it, and then only that figure."""
+def _drawn(page: pdfium.PdfPage, text: str, page_ocr: str) -> str | None:
+    """What a page drawn with vector paths shows; "" when it was rendered and nothing drawn was
+    found, None when it was not worth rendering. A page with little text is described whole; a
+    page of text with many paths (a report page with a chart beside its paragraphs) only when
+    the layout model finds a figure on it, and then only that figure."""
     paths = 0
     for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_PATH,), max_depth=2):
         paths += 1
         if paths >= DRAWN_MIN_PATHS:
             break
     else:
-        return ""
+        return None
     mostly_text = len("".join(text.split())) >= DRAWN_MAX_CHARS
     if mostly_text and not layout.available():
-        return ""
+        return None
     width, height = page.get_size()
     scale = DESCRIBE_SIDE / max(width, height, 1.0)
     bitmap = page.render(scale=scale)
@@ -179,11 +180,13 @@ def _text_in(page: pdfium.PdfPage, box: tuple[float, float, float, float]) -> st
 
 def _page_pictures(document: pdfium.PdfDocument, index: int, text: str, page_ocr: str, limits: Limits,
                    meta: dict, drawn_left: int, path: str) -> tuple[list[tuple[str, Picture]], bool]:
-    """((text, pixels) of the page's pdf_image sections, whether the page was a drawing)."""
+    """((text, pixels) of the page's pdf_image sections, whether the page was rendered to look
+    for a drawing: that is what max_drawn_pages bounds, found or not, since the render and the
+    layout model are the cost of a page of ruled tables as much as of a chart)."""
     page = document[index]
     try:
         texts = _pictures(page, limits, page_ocr, meta, index + 1, path)
-        drawn = ""
+        drawn = None
         if drawn_left > 0:
             try:
                 drawn = _drawn(page, text, page_ocr)
@@ -191,7 +194,7 @@ def _page_pictures(document: pdfium.PdfDocument, index: int, text: str, page_ocr
                 meta.setdefault("picture_errors", []).append(f"page {index + 1}: not drawn ({e})")
         if drawn:
             texts.insert(0, (drawn, Picture(f"p{index + 1}:drawn", partial(load_picture, path, index + 1, None))))
-        return texts, bool(drawn)
+        return texts, drawn is not None
     finally:
         page.close()
 
@@ -261,10 +264,10 @@ def extract(path: str, limits: Limits) -> Extracted:
                 sections.append(Section(text=seen, kind="ocr", page=index + 1, start=0))
             if limits.describe and index + 1 not in unreadable:
                 try:
-                    pictures, drawn = _page_pictures(document, index, text, seen, limits, meta, drawn_left, path)
+                    pictures, rendered = _page_pictures(document, index, text, seen, limits, meta, drawn_left, path)
                 except pdfium.PdfiumError:
-                    pictures, drawn = [], False
-                drawn_left -= drawn
+                    pictures, rendered = [], False
+                drawn_left -= rendered
                 if index == 0 and page_count > 1:
                     # "the photo on the cover": where a picture sits is part of how people recall it.
                     pictures = [(f"{t}\n{COVER}", p) for t, p in pictures if t]
