@@ -152,19 +152,19 @@ def test_suggestions_come_from_different_files(client, index):
     every = client.get("/api/suggestions?limit=50").json()["suggestions"]
     texts = {s["text"] for s in every}
     assert {"Lease", "LD-2026-0417"} <= texts
-    assert {s["path"] for s in every} <= set(index.store.file_states())
+    assert {s["path"] for s in every} <= set(index.engine.catalog.file_states())
     assert client.get("/api/suggestions?limit=0").status_code == 400
 
 
 def test_no_suggestions_says_why(client, index):
-    saved = index.store.db.execute("SELECT file_id, text FROM suggestions ORDER BY rowid").fetchall()
-    with index.store.transaction() as db:
+    saved = index.engine.db.execute("SELECT file_id, text FROM suggestions ORDER BY rowid").fetchall()
+    with index.engine.transaction() as db:
         db.execute("DELETE FROM suggestions")
     try:
         body = client.get("/api/suggestions").json()
         assert body["suggestions"] == [] and "re-index" in body["note"]
     finally:
-        with index.store.transaction() as db:
+        with index.engine.transaction() as db:
             db.executemany("INSERT INTO suggestions VALUES (?, ?)", saved)
 
 
@@ -185,7 +185,7 @@ def test_eval_report_and_charts(client, index, tmp_path):
                        '{"id": "q2", "query": "tomato soup", "category": "food", "expect": "recipe.txt"}\n')
     result = evaluate.evaluate(index, evaluate.load_queries(str(queries)))
     report.write(tmp_path / "rep", result, [])
-    index.store.set_meta("last_report", str(tmp_path / "rep"))  # what `scent eval --report` does
+    index.remember_report(tmp_path / "rep")  # what `scent eval --report` does
     try:
         body = client.get("/api/eval").json()
         assert body["report"] == str(tmp_path / "rep")
@@ -201,7 +201,7 @@ def test_eval_report_and_charts(client, index, tmp_path):
             assert r.status_code == 404, name
             assert "overall" not in r.text
     finally:
-        with index.store.transaction() as db:
+        with index.engine.transaction() as db:
             db.execute("DELETE FROM meta WHERE key = 'last_report'")
 
 
@@ -271,7 +271,7 @@ def test_paths_outside_the_index_are_refused(client, endpoint, payload):
 
 def test_symlink_leaving_the_folder_is_forbidden(client, index):
     # the walk leaves such links out, and the file endpoint refuses them on its own too
-    assert index.store.file_units("leak.txt") is None
+    assert index.file_units("leak.txt") is None
     r = client.get("/api/file?path=leak.txt")
     assert r.status_code in (403, 404) and "error" in r.json()
 

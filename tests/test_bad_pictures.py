@@ -155,7 +155,7 @@ def messages(report) -> dict[str, list[str]]:
 
 
 def unit_kinds(idx: Index) -> dict[str, set[str]]:
-    rows = idx.store.db.execute("SELECT f.path, u.kind FROM units u JOIN files f ON f.id = u.file_id")
+    rows = idx.engine.db.execute("SELECT f.path, u.kind FROM units u JOIN files f ON f.id = u.file_id")
     out: dict[str, set[str]] = {}
     for path, kind in rows:
         out.setdefault(path, set()).add(kind)
@@ -210,7 +210,7 @@ def test_fifty_megapixels_is_read_under_the_default_limit(indexed):
     idx, report, kinds = indexed
     assert "big-photo.jpg" not in messages(report)
     assert kinds["big-photo.jpg"] == {"image"}
-    texts = [text for (text,) in idx.store.db.execute(
+    texts = [text for (text,) in idx.engine.db.execute(
         "SELECT u.text FROM units u JOIN files f ON f.id = u.file_id WHERE f.path = 'big-photo.jpg' ORDER BY u.id")]
     assert len(texts) == 2  # name, folders and size; then what the pixels show
     assert "8000x6250" in texts[0] and texts[1]
@@ -237,7 +237,7 @@ def test_two_thousand_pages_are_all_indexed(indexed):
     idx, report, kinds = indexed
     assert "ledger-2000-pages.pdf" not in messages(report)
     assert kinds["ledger-2000-pages.pdf"] == {"pdf_page"}
-    pages = idx.store.db.execute("SELECT COUNT(*) FROM units u JOIN files f ON f.id = u.file_id "
+    pages = idx.engine.db.execute("SELECT COUNT(*) FROM units u JOIN files f ON f.id = u.file_id "
                                  "WHERE f.path = 'ledger-2000-pages.pdf' AND u.kind = 'pdf_page'").fetchone()[0]
     assert pages == LONG_PAGES
     hit = idx.search("pier1734", strategy="keyword")[0]
@@ -286,12 +286,12 @@ def test_lower_limits_index_by_name_and_say_which_setting_to_raise(folder, tmp_p
     assert "max_image_mp" in big and "20 megapixels" in big and "\n" not in big
     assert long == "only the first 100 pages were indexed; raise max_pdf_pages to read more"
     kinds = unit_kinds(idx)
-    units = idx.store.db.execute("SELECT COUNT(*) FROM units u JOIN files f ON f.id = u.file_id "
+    units = idx.engine.db.execute("SELECT COUNT(*) FROM units u JOIN files f ON f.id = u.file_id "
                                  "WHERE f.path = 'big-photo.jpg'").fetchone()[0]
     assert kinds["big-photo.jpg"] == {"image"} and units == 1  # its name, folders and size only
     assert idx.search("big photo", strategy="keyword")[0].path == "big-photo.jpg"
     assert idx.search("pier100", strategy="keyword")[0].page == 100
-    pages = idx.store.db.execute("SELECT COUNT(*), MAX(u.page) FROM units u JOIN files f ON f.id = u.file_id "
+    pages = idx.engine.db.execute("SELECT COUNT(*), MAX(u.page) FROM units u JOIN files f ON f.id = u.file_id "
                                  "WHERE f.path = 'ledger-2000-pages.pdf'").fetchone()
     assert tuple(pages) == (100, 100)
     # The warnings are kept for the status command, as "warning" (indexed in part).

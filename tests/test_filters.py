@@ -3,23 +3,24 @@ import datetime as dt
 import pytest
 
 from scent.errors import UsageError
+from scent.engines.sqlite.filters import where as sql_where
 from scent.filters import Filters
 
 
 def test_empty_filter_is_true():
-    assert Filters().sql() == ("1", [])
+    assert sql_where(Filters()) == ("1", [])
     assert Filters.build().empty
 
 
 def test_kind_aliases_expand_to_unit_kinds():
-    where, params = Filters.build(kinds=["image"]).sql()
-    assert "f.kind IN (?)" in where
+    condition, params = sql_where(Filters.build(kinds=["image"]))
+    assert "f.kind IN (?)" in condition
     assert params == ["image", "docx_image", "image", "pdf_image"]
 
 
 def test_path_prefix_and_glob():
-    assert Filters.build(path="./notes/").sql() == ("substr(f.path, 1, ?) = ?", [6, "notes/"])
-    assert Filters.build(path="notes/*.md").sql() == ("f.path GLOB ?", ["notes/*.md"])
+    assert sql_where(Filters.build(path="./notes/")) == ("substr(f.path, 1, ?) = ?", [6, "notes/"])
+    assert sql_where(Filters.build(path="notes/*.md")) == ("f.path GLOB ?", ["notes/*.md"])
 
 
 def test_dates_include_both_days():

@@ -110,7 +110,7 @@ def test_blue_finds_the_pdf_page_through_its_picture(folder, models, fake_embedd
     top = next(r for r in results if r.path == "summary.pdf")
     assert top.explain["pictures"]["rank"] == 1
     assert top.explain["pictures"]["page"] == 1
-    assert idx.store.units([top.explain["pictures"]["unit"]])[top.explain["pictures"]["unit"]].kind == "pdf_image"
+    assert idx.engine.catalog.units([top.explain["pictures"]["unit"]])[top.explain["pictures"]["unit"]].kind == "pdf_image"
     assert top.explain["pictures"]["contribution"] == round(1.0 / (60 + 1), 6)
     # The text note has no picture, so no place in the list; the red and green photos follow.
     assert set(lists["pictures"][1:]) == {"photos/IMG_0001.png", "photos/IMG_0002.png"}
@@ -136,12 +136,12 @@ def test_an_index_without_the_model_is_as_before(folder, models, fake_embedder, 
     report = idx.update()
     assert report.pictures_embedded == 0 and MeanColour.images_seen == 0
     statements = []
-    idx.store.db.set_trace_callback(statements.append)
+    idx.engine.db.set_trace_callback(statements.append)
     results, lists = idx.search_with_lists("blue", explain=True)
-    idx.store.db.set_trace_callback(None)
+    idx.engine.db.set_trace_callback(None)
     assert "pictures" not in lists and all("pictures" not in r.explain for r in results)
     assert statements and not [q for q in statements if "picture" in q]  # not one query more
-    assert idx.store.db.execute("SELECT COUNT(*) FROM unit_pictures").fetchone()[0] == 0
+    assert idx.engine.db.execute("SELECT COUNT(*) FROM vectors WHERE field = 'picture'").fetchone()[0] == 0
     # ... and turning a model on later asks for a rebuild: the unchanged pictures are not read again.
     with pytest.raises(IndexVersionError, match="built without an image_text_model; re-index with --rebuild"):
         Index(folder, index_dir=tmp_path / "ix", settings=ON, embedder=fake_embedder).update()
@@ -176,7 +176,7 @@ def test_reindexing_embeds_no_picture_again(folder, models, fake_embedder, tmp_p
     # ... and a deleted photo's vector goes with it.
     (folder / "photos" / "IMG_0002.png").unlink()
     idx.update()
-    assert idx.store.db.execute("SELECT COUNT(*) FROM picture_vectors").fetchone()[0] == 2
+    assert idx.engine.db.execute("SELECT COUNT(*) FROM vectors WHERE field = 'picture'").fetchone()[0] == 2
     assert "photos/IMG_0002.png" not in idx.search_with_lists("green")[1]["pictures"]
 
 

@@ -2,6 +2,7 @@
 import os
 import sqlite3
 
+import numpy as np
 import pytest
 
 from scent import Filters, Index
@@ -141,30 +142,74 @@ def test_newer_index_is_refused(notes, fake_embedder):
         Index(notes, embedder=fake_embedder)
 
 
-def test_index_from_before_m002_upgrades_in_place(notes, fake_embedder, monkeypatch):
-    from scent import migrations
+def old_index(index_dir, known: int) -> sqlite3.Connection:
+    """An index as written by a scent that knew only the first `known` migrations."""
+    from scent.engines.sqlite import migrations
 
-    # an index written by a scent that knew only m001
-    with monkeypatch.context() as m:
-        m.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:1])
-        idx = Index(notes, embedder=fake_embedder)
-        db = idx.store.db
-        assert {r[0] for r in db.execute("SELECT name FROM migrations")} == {"m001_create_tables"}
-        assert not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'suggestions'").fetchone()
-        with idx.store.transaction():
-            db.execute("INSERT INTO files (path, kind, size, mtime_ns, hash, date, title, indexed_at) "
-                       "VALUES ('old.txt', 'text', 1, 1, 'x', 0, 'Old', 0)")
-        idx.close()
-    idx = Index(notes, embedder=fake_embedder)  # opens, and applies the later migrations
-    assert {r[0] for r in idx.store.db.execute("SELECT name FROM migrations")} == {
+    index_dir.mkdir(parents=True)
+    db = sqlite3.connect(index_dir / "index.db", isolation_level=None)
+    saved = migrations.MIGRATIONS[:]
+    try:
+        migrations.MIGRATIONS[:] = saved[:known]
+        migrations.migrate(db)
+    finally:
+        migrations.MIGRATIONS[:] = saved
+    return db
+
+
+def test_index_from_before_m002_upgrades_in_place(notes, fake_embedder, tmp_path):
+    from scent.engines.sqlite import migrations
+
+    db = old_index(tmp_path / "ix", 1)
+    assert not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'suggestions'").fetchone()
+    db.execute("INSERT INTO files (path, kind, size, mtime_ns, hash, date, title, indexed_at) "
+               "VALUES ('old.txt', 'text', 1, 1, 'x', 0, 'Old', 0)")
+    db.close()
+    idx = Index(notes, index_dir=tmp_path / "ix", embedder=fake_embedder)  # applies the later migrations
+    assert {r[0] for r in idx.engine.db.execute("SELECT name FROM migrations")} == {
         fn.__name__ for fn in migrations.MIGRATIONS}
-    assert idx.store.suggestions(10) == []  # old files have none until re-indexed
+    assert idx.suggestions(10) == []  # old files have none until re-indexed
     idx.update()  # old.txt is not on disk: deleted; the notes are indexed with suggestions
-    got = idx.store.suggestions(10)
+    got = idx.suggestions(10)
     assert {"text": "Lease", "path": "lease.md"} in got
     assert {s["path"] for s in got} == {"lease.md", "recipe.txt"}  # this code has no prose to suggest
-    idx.store.delete_files(["lease.md"])  # suggestions go with their file
-    assert all(s["path"] != "lease.md" for s in idx.store.suggestions(10))
+    idx.engine.delete_files(["lease.md"])  # suggestions go with their file
+    assert all(s["path"] != "lease.md" for s in idx.suggestions(10))
+
+
+def test_index_from_before_m007_gets_stable_ids_and_keeps_its_vectors(notes, fake_embedder, tmp_path):
+    """m007: rowid unit ids become ids made from the file and the unit's place; the text-keyed
+    embeddings become the `unit` and `sentences` fields of the units that used them."""
+    from scent.storage import text_key, unit_id
+
+    db = old_index(tmp_path / "ix", 6)
+    texts = ["Bird log: a heron at the pond.", "Two coots on the water."]
+    sentence = "a heron at the pond"
+    db.executescript(f"""
+        INSERT INTO meta VALUES ('model', '{fake_embedder.model_id}'), ('dim', '{fake_embedder.dim}');
+        INSERT INTO files (id, path, kind, size, mtime_ns, hash, date, title, indexed_at)
+            VALUES (7, 'birds.md', 'text', 1, 1, 'h', 0, 'Birds', 0);""")
+    for rowid, text in ((40, texts[0]), (41, texts[1])):
+        db.execute("INSERT INTO units (id, file_id, kind, start, \"end\", text, text_hash, path) "
+                   "VALUES (?, 7, 'text', 0, 1, ?, ?, 'birds.md')", (rowid, text, text_key(text)))
+        db.execute("INSERT INTO embeddings VALUES (?, ?, ?)",
+                   (text_key(text), fake_embedder.model_id, fake_embedder.embed_passages([text])[0].tobytes()))
+    db.execute("INSERT INTO unit_parts VALUES (40, ?)", (text_key(sentence),))
+    db.execute("INSERT INTO embeddings VALUES (?, ?, ?)",
+               (text_key(sentence), fake_embedder.model_id, fake_embedder.embed_passages([sentence])[0].tobytes()))
+    db.close()
+
+    idx = Index(index_dir=tmp_path / "ix", embedder=fake_embedder)
+    first, second = unit_id("birds.md", 0), unit_id("birds.md", 1)
+    assert {u.id: u.text for u in idx.file_units("birds.md")} == {first: texts[0], second: texts[1]}
+    fields = idx.engine.vectors.fields()
+    assert (fields["unit"].model, fields["unit"].dims, fields["sentences"].multi) == \
+        (fake_embedder.model_id, fake_embedder.dim, True)
+    assert np.allclose(idx.engine.vectors.get("unit", [second])[second], fake_embedder.embed_passages([texts[1]])[0])
+    assert idx.engine.vectors.get("sentences", [first])[first].shape == (1, fake_embedder.dim)
+    assert [r.unit_id for r in idx.search("coots", strategy="keyword")] == [second]  # the keyword index follows
+    assert idx.search("heron pond", strategy="dense")[0].unit_id == first
+    assert not idx.engine.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'embeddings'").fetchone()
 
 
 def test_excluded_kinds_leave_every_list(notes, fake_embedder):
@@ -219,7 +264,7 @@ def test_photo_units_name_only_folders_inside_the_indexed_one(tmp_path, fake_emb
     Image.new("RGB", (40, 30), "blue").save(root / "2025-07-brittany" / "IMG_1.jpg")
     idx = Index(root, embedder=fake_embedder)
     idx.update()
-    text = idx.store.db.execute("SELECT text FROM units WHERE kind = 'image' ORDER BY id").fetchone()[0]
+    text = idx.engine.db.execute("SELECT text FROM units WHERE kind = 'image' ORDER BY id").fetchone()[0]
     assert "brittany" in text and "zebulon" not in text and "pictures" not in text
 
 
@@ -237,7 +282,7 @@ def test_keywords_in_tamil_and_hindi_are_whole_words(notes, fake_embedder):
 def test_index_from_before_m005_is_rebuilt_with_whole_indic_words(notes, fake_embedder):
     (notes / "dal.md").write_text("दादी की दाल में घी और जीरा का तड़का।\n", encoding="utf-8")
     idx, _ = build(notes, fake_embedder)
-    db_path = idx.store.path
+    db_path = idx.engine.path
     idx.close()
     db = sqlite3.connect(db_path)
     # What m001 made: the tokenizer without marks inside words.
@@ -275,6 +320,6 @@ def test_changed_index_settings_are_noticed_until_a_rebuild(notes, fake_embedder
 
 def test_an_index_from_an_earlier_scent_is_noticed(notes, fake_embedder):
     idx, _ = build(notes, fake_embedder)
-    idx.store.db.execute("DELETE FROM meta WHERE key = 'content_settings'")  # as session-1 indexes are
+    idx.engine.db.execute("DELETE FROM meta WHERE key = 'content_settings'")  # as session-1 indexes are
     [notice] = idx.update().notices
     assert "earlier scent" in notice and "--rebuild" in notice

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 
-import scent.index
+import scent.indexing
 from scent import Index, ScentError, Settings
 
 # ---- helpers -------------------------------------------------------------------------------
@@ -140,14 +140,14 @@ def ten_notes(tmp_path):
 
 def test_file_vanishing_before_extraction_is_skipped(ten_notes, fake_embedder, monkeypatch):
     # Timing only: while note3 is extracted, note4 is deleted, after the walk listed and hashed it.
-    real_extract = scent.index.extract
+    real_extract = scent.indexing.extract
 
     def extract_then_delete_next(path, limits):
         if os.path.basename(path) == "note3.txt":
             os.remove(ten_notes / "note4.txt")
         return real_extract(path, limits)
 
-    monkeypatch.setattr(scent.index, "extract", extract_then_delete_next)
+    monkeypatch.setattr(scent.indexing, "extract", extract_then_delete_next)
     idx = Index(ten_notes, embedder=fake_embedder)
     report = idx.update()
     assert [p for p, _ in report.skipped] == ["note4.txt"]
@@ -160,14 +160,14 @@ def test_file_vanishing_before_extraction_is_skipped(ten_notes, fake_embedder, m
 
 def test_file_vanishing_before_hashing_is_skipped(ten_notes, fake_embedder, monkeypatch):
     # Timing only: the walk lists note7, then it is deleted before update() reads its bytes.
-    real_walk = scent.index.walk
+    real_walk = scent.indexing.walk
 
     def walk_then_delete(*args, **kwargs):
         found = list(real_walk(*args, **kwargs))
         os.remove(ten_notes / "note7.txt")
         yield from found
 
-    monkeypatch.setattr(scent.index, "walk", walk_then_delete)
+    monkeypatch.setattr(scent.indexing, "walk", walk_then_delete)
     idx = Index(ten_notes, embedder=fake_embedder)
     report = idx.update()
     assert [p for p, _ in report.skipped] == ["note7.txt"]
@@ -177,7 +177,7 @@ def test_file_vanishing_before_hashing_is_skipped(ten_notes, fake_embedder, monk
 
 
 def test_vanished_file_that_comes_back_is_indexed(ten_notes, fake_embedder, monkeypatch):
-    real_extract = scent.index.extract
+    real_extract = scent.indexing.extract
     content = (ten_notes / "note4.txt").read_bytes()
 
     def extract_then_delete_next(path, limits):
@@ -185,10 +185,10 @@ def test_vanished_file_that_comes_back_is_indexed(ten_notes, fake_embedder, monk
             os.remove(ten_notes / "note4.txt")
         return real_extract(path, limits)
 
-    monkeypatch.setattr(scent.index, "extract", extract_then_delete_next)
+    monkeypatch.setattr(scent.indexing, "extract", extract_then_delete_next)
     idx = Index(ten_notes, embedder=fake_embedder)
     idx.update()
-    monkeypatch.setattr(scent.index, "extract", real_extract)
+    monkeypatch.setattr(scent.indexing, "extract", real_extract)
     (ten_notes / "note4.txt").write_bytes(content)
     report = idx.update()
     assert (report.added, report.unchanged, report.skipped) == (1, 9, [])
@@ -281,7 +281,7 @@ def file_units(index_dir: Path) -> dict[str, tuple[str, list[str]]]:
     try:
         out = {path: (digest, []) for path, digest in db.execute("SELECT path, hash FROM files")}
         for path, text in db.execute("SELECT f.path, u.text FROM units u JOIN files f ON f.id = u.file_id "
-                                     "ORDER BY u.id"):
+                                     "ORDER BY f.path, u.place"):
             out[path][1].append(text)
     finally:
         db.close()
@@ -305,8 +305,8 @@ def check_consistent(index_dir: Path, folder: Path, tmp_path: Path, fake_embedde
         assert fts_hits == with_word
         # No unit without its file or without its vector.
         assert db.execute("SELECT COUNT(*) FROM units WHERE file_id NOT IN (SELECT id FROM files)").fetchone() == (0,)
-        assert db.execute("SELECT COUNT(*) FROM units u LEFT JOIN embeddings e ON e.text_hash = u.text_hash "
-                          "WHERE e.text_hash IS NULL").fetchone() == (0,)
+        assert db.execute("SELECT COUNT(*) FROM units WHERE text != '' AND id NOT IN "
+                          "(SELECT unit_id FROM vectors WHERE field = 'unit')").fetchone() == (0,)
         sizes = dict(db.execute("SELECT path, size FROM files"))
     finally:
         db.close()

@@ -1,8 +1,8 @@
 """Keyword rank stand-ins for units in another language than the query (index._stand_in)."""
 from __future__ import annotations
 
-from scent.index import _stand_in
-from scent.store import StoredUnit
+from scent.search import stand_in as _stand_in
+from scent.storage import StoredUnit
 
 
 def stored(uid: int, path: str, lang: str | None) -> StoredUnit:

@@ -1,5 +1,5 @@
 """Example queries made at index time (scent.suggest), with hand-computed expectations."""
-from scent.store import UnitRecord
+from scent.storage import UnitRecord
 from scent.suggest import MAX_PER_FILE, key_phrases, suggestions
 
 

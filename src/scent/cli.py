@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import shutil
 import sys
 
 import click
@@ -44,15 +43,13 @@ def cli():
 @click.option("--rebuild", is_flag=True, help="Throw the existing index away and build it again.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @_setting_options("index")
+@_setting_options("storage")
 def index_cmd(folder, index_dir, rebuild, quiet, **params):
     """Index FOLDER, or bring its index up to date (only changed files are read)."""
     from tqdm import tqdm
 
     settings = _settings(params)
-    target = location.default_index_dir(folder) if not index_dir else index_dir
-    if rebuild:
-        shutil.rmtree(target, ignore_errors=True)
-    with Index(folder, index_dir=target, settings=settings) as idx:
+    with Index(folder, index_dir=index_dir, settings=settings, rebuild=rebuild) as idx:
         bar = tqdm(total=0, unit="file", file=sys.stderr, disable=quiet or None, desc="indexing")
 
         def progress(done, total, path):
@@ -89,6 +86,7 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
 @click.option("--folder", type=click.Path(file_okay=False), help="Search the index of this folder.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Search this index directory.")
 @_setting_options("search")
+@_setting_options("storage")
 def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, folder, index_dir, **params):
     """Search the index for QUERY (plain words, an ID, a code identifier ...)."""
     settings = _settings(params)
@@ -130,9 +128,10 @@ def _highlight(text: str, marks) -> str:
 @click.option("--folder", type=click.Path(file_okay=False), help="Status of this folder's index.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Status of this index directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON object.")
-def status_cmd(folder, index_dir, as_json):
+@_setting_options("storage")
+def status_cmd(folder, index_dir, as_json, **params):
     """Files, units per kind, index size, model, last run and its skipped files."""
-    with Index.open(folder, index_dir) as idx:
+    with Index.open(folder, index_dir, settings=_settings(params)) as idx:
         st = idx.status()
     if as_json:
         click.echo(json.dumps(st, ensure_ascii=False))
@@ -155,7 +154,8 @@ def status_cmd(folder, index_dir, as_json):
 @click.option("--folder", type=click.Path(file_okay=False), help="Serve this folder's index.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
 @click.option("--allow-remote", is_flag=True, help="Allow a --host other than 127.0.0.1, localhost or ::1.")
-def serve_cmd(host, port, folder, index_dir, allow_remote):
+@_setting_options("storage")
+def serve_cmd(host, port, folder, index_dir, allow_remote, **params):
     """Web UI and HTTP API (/api/search, /api/status, /api/file, /api/thumb; schema at /openapi.json)."""
     from .serve import check_host, require
 
@@ -167,7 +167,7 @@ def serve_cmd(host, port, folder, index_dir, allow_remote):
     allowed_hosts, warning = check_host(host, allow_remote)
     if warning:
         click.echo(warning, err=True)
-    with Index.open(folder, index_dir) as idx:
+    with Index.open(folder, index_dir, settings=_settings(params)) as idx:
         where = f"[{host}]" if ":" in host else host
         click.echo(f"scent: serving {idx.root} at http://{where}:{port}/ (Ctrl-C stops)", err=True)
         uvicorn.run(create_app(idx, allowed_hosts=allowed_hosts), host=host, port=port, log_level="warning")
@@ -176,14 +176,15 @@ def serve_cmd(host, port, folder, index_dir, allow_remote):
 @cli.command("mcp")
 @click.option("--folder", type=click.Path(file_okay=False), help="Serve this folder's index.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
-def mcp_cmd(folder, index_dir):
+@_setting_options("storage")
+def mcp_cmd(folder, index_dir, **params):
     """MCP server over stdio with tools `search` and `fetch`, for AI assistants."""
     from .serve import require
 
     require("mcp")
     from .serve.mcp_server import build_server
 
-    with Index.open(folder, index_dir) as idx:
+    with Index.open(folder, index_dir, settings=_settings(params)) as idx:
         build_server(idx).run("stdio")
 
 
@@ -212,6 +213,7 @@ def _parse_variant(text: str) -> dict:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: overall, by_category, hard, queries, comparisons.")
 @click.option("--misses/--no-misses", default=True, help="List where the answers of missed queries sat before fusion.")
 @_setting_options("search")
+@_setting_options("storage")
 def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, metrics, run_file, report_dir, as_json,
              misses, **params):
     """Measure search quality: QUERIES_FILE (labelled JSONL) over --folder, or a --beir collection."""
@@ -262,7 +264,7 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
             grid_report = evaluate.cross_validate(points, [ev.run(p) for p in points], metrics[0], folds)
         if report_dir:
             written = report.write(Path(report_dir), base, comparisons, grid_report)
-            ev.index_for({}).store.set_meta("last_report", str(written.parent.resolve()))  # for `scent serve`
+            ev.index_for({}).remember_report(written.parent)  # for `scent serve`
             click.echo(f"report written to {written}", err=True)
     finally:
         ev.close()

@@ -1,7 +1,10 @@
-"""Hard metadata filters, compiled to one SQL condition over units `u` and files `f`.
+"""Hard metadata filters: a value object that each engine compiles into its own condition
+(SQL for SQLite, a payload filter for Qdrant).
 
 Every candidate list is built under the same condition, so a filtered-out document can
-never reach fusion.
+never reach fusion. A filter matches a unit when its file's kind or the unit's own kind is
+one of `kinds`, its path starts with `path` (or matches it as a glob), its file's date is in
+[after, before), its language is `lang`, and its unit kind is not excluded.
 """
 from __future__ import annotations
 
@@ -42,38 +45,19 @@ class Filters:
         return not (self.kinds or self.path or self.after is not None or self.before is not None or self.lang
                     or self.exclude)
 
-    def sql(self) -> tuple[str, list]:
-        """A WHERE condition (never empty: "1" when there is nothing to filter) and its parameters."""
-        clauses, params = [], []
-        if self.kinds:
-            unit_kinds = sorted({u for k in self.kinds for u in KIND_ALIASES.get(k, (k,))})
-            clauses.append(f"(f.kind IN ({_marks(self.kinds)}) OR u.kind IN ({_marks(unit_kinds)}))")
-            params += [*self.kinds, *unit_kinds]
-        if self.exclude:
-            unit_kinds = sorted({u for k in self.exclude for u in KIND_ALIASES.get(k, (k,))})
-            clauses.append(f"u.kind NOT IN ({_marks(unit_kinds)})")
-            params += unit_kinds
-        if self.path:
-            if any(ch in self.path for ch in "*?["):
-                clauses.append("f.path GLOB ?")
-                params.append(self.path)
-            else:
-                clauses.append("substr(f.path, 1, ?) = ?")
-                params += [len(self.path), self.path]
-        if self.after is not None:
-            clauses.append("f.date >= ?")
-            params.append(self.after)
-        if self.before is not None:
-            clauses.append("f.date < ?")
-            params.append(self.before)
-        if self.lang:
-            clauses.append("u.lang = ?")
-            params.append(self.lang)
-        return (" AND ".join(clauses) or "1"), params
+    def unit_kinds(self) -> tuple[str, ...]:
+        """The unit kinds `kinds` asks for, aliases expanded (`image` is every picture unit too)."""
+        return _expand(self.kinds)
+
+    def excluded_unit_kinds(self) -> tuple[str, ...]:
+        return _expand(self.exclude)
+
+    def is_glob(self) -> bool:
+        return bool(self.path) and any(ch in self.path for ch in "*?[")
 
 
-def _marks(values) -> str:
-    return ", ".join("?" * len(values))
+def _expand(kinds: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted({u for k in kinds for u in KIND_ALIASES.get(k, (k,))}))
 
 
 def _parse_date(text: str, name: str, end_of_day: bool = False) -> float:

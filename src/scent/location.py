@@ -10,13 +10,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import IndexNotFound
 from .settings import scent_home
-
-DB_NAME = "index.db"
-
 
 def default_index_dir(folder: str | Path) -> Path:
     folder = Path(folder).resolve()
@@ -33,26 +31,27 @@ def remember_last(index_dir: Path) -> None:
     os.replace(tmp, home / "last_index")
 
 
-def find_index(folder: str | Path | None = None, index: str | Path | None = None) -> Path:
-    """The index directory to search, by the rules in this module's docstring."""
+def find_index(folder: str | Path | None, index: str | Path | None, exists: Callable[[Path], bool]) -> Path:
+    """The index directory to search, by the rules in this module's docstring; `exists` says
+    whether a directory holds an index (each engine knows its own)."""
     if index:
         path = Path(index)
-        if not (path / DB_NAME).is_file():
+        if not exists(path):
             raise IndexNotFound(f"no index in {path}; build one with: scent index FOLDER --index {path}")
         return path
     if folder:
         path = default_index_dir(folder)
-        if not (path / DB_NAME).is_file():
+        if not exists(path):
             raise IndexNotFound(f"{folder} is not indexed yet; run: scent index {folder}")
         return path
     here = Path.cwd().resolve()
     for candidate in (here, *here.parents):
         path = default_index_dir(candidate)
-        if (path / DB_NAME).is_file():
+        if exists(path):
             return path
     last = scent_home() / "last_index"
     if last.is_file():
         path = Path(last.read_text(encoding="utf-8").strip())
-        if (path / DB_NAME).is_file():
+        if exists(path):
             return path
     raise IndexNotFound("no index found; index a folder first: scent index FOLDER")

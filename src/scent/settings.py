@@ -1,7 +1,8 @@
 """The one table of settings. It drives the CLI options, the config file and docs/settings.md.
 
 A setting's `scope` says when it takes effect: "index" settings shape what is stored (changing
-them needs a re-index to matter), "search" settings can change per query.
+them needs a re-index to matter), "search" settings can change per query, "storage" settings
+say where the index lives (every command takes them).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ class Setting:
     name: str
     default: object
     help: str
-    scope: str  # "index" or "search"
+    scope: str  # "index", "search" or "storage"
     choices: tuple = ()
     check: Callable[[object], None] | None = None  # raises UsageError for a value it refuses
 
@@ -62,6 +63,13 @@ def _check_image_text_model(value) -> None:
     check_name(value)
 
 
+def _check_backend(value) -> None:
+    from .engines import ENGINES
+
+    if value not in ENGINES:
+        raise UsageError(f"setting backend must be one of {', '.join(sorted(ENGINES))}, got {value!r}")
+
+
 def _check_max_side(value) -> None:
     if value < 100:
         raise UsageError(f"setting ocr_max_side must be at least 100 (pixels), got {value!r}")
@@ -71,6 +79,9 @@ MATCH_MODES = ("and", "or", "and_or", "min_share")
 STRATEGIES = ("dense", "keyword", "hybrid", "hybrid+mmr")
 
 SETTINGS = (
+    # storage
+    Setting("backend", "sqlite", "The storage engine: sqlite (one file in the index directory).", "storage",
+            check=_check_backend),
     # search
     Setting("strategy", "hybrid", "Which lists are fused: dense, keyword, hybrid (both), hybrid+mmr (both, then diversified).",
             "search", STRATEGIES),

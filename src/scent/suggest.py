@@ -17,7 +17,7 @@ import re
 
 from .query import _chunks, clean, is_id_like
 from .stopwords import STOPWORDS
-from .store import UnitRecord
+from .storage import UnitRecord
 
 MAX_PER_FILE = 5
 MAX_IDS = 2

@@ -70,6 +70,33 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
             yield FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=st.st_mtime_ns)
 
 
+def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool], skip: Iterator[str] = ()) -> list[FileInfo]:
+    """FileInfo for those of `rels` (paths relative to `root`) that `walk` would yield: the same
+    excludes, ignore patterns and link rule, without walking the whole folder."""
+    root = os.path.abspath(root)
+    real_root = os.path.realpath(root)
+    skip = {os.path.abspath(s) for s in skip}
+    spec = _load_ignore(root)
+    out = []
+    for rel in dict.fromkeys(r.replace(os.sep, "/").strip("/") for r in rels):
+        parts = rel.split("/")
+        full = os.path.join(root, *parts)
+        dirs = ["/".join(parts[:i + 1]) for i in range(len(parts) - 1)]
+        if (not rel or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts[:-1]) or parts[-1].startswith(".")
+                or any(spec.match_file(d + "/") or _is_virtualenv(os.path.join(root, d)) for d in dirs)
+                or any(_inside(full, s) for s in skip) or spec.match_file(rel) or not accept(full)):
+            continue
+        if os.path.islink(full) and not _inside(os.path.realpath(full), real_root):
+            continue
+        try:
+            st = os.stat(full)
+        except OSError:
+            continue  # gone: the caller treats it as deleted
+        if os.path.isfile(full):
+            out.append(FileInfo(path=full, rel=rel, size=st.st_size, mtime_ns=st.st_mtime_ns))
+    return out
+
+
 def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 

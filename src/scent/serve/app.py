@@ -117,13 +117,13 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None) -> FastA
         """`{"suggestions": [{"text", "path"}...]}`: titles, headings, IDs and key phrases of different
         files and kinds, made at index time; a `note` says why when there are none."""
         with lock:
-            found = index.store.suggestions(limit)
+            found = index.suggestions(limit)
         return {"suggestions": found} if found else {"suggestions": [], "note": NO_SUGGESTIONS}
 
     def _report_dir() -> Path | None:
         with lock:
-            where = index.store.meta("last_report")
-        return Path(where) if where and (Path(where) / "report.json").is_file() else None
+            where = index.last_report()
+        return where if where and (where / "report.json").is_file() else None
 
     @app.get("/api/eval", summary="The latest evaluation report")
     def evaluation() -> dict:
@@ -152,7 +152,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None) -> FastA
 
     def _indexed(rel: str):
         with lock:
-            units = index.store.file_units(rel)
+            units = index.file_units(rel)
         return units
 
     @app.get("/api/file", summary="An indexed file's bytes", response_class=Response,

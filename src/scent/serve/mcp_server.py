@@ -41,7 +41,7 @@ def build_server(index: Index) -> MCPServer:
         """The extracted text of an indexed file (`path` as in search results), or of one PDF page.
         Returns {"path", "kind", "page", "text"}."""
         with lock, _tool_errors():
-            units = index.store.file_units(path)
+            units = index.file_units(path)
             resolve(index.root, path, units is not None)  # the web API's checks: indexed, inside the folder
             if page is not None:
                 units = [u for u in units if u.page == page]

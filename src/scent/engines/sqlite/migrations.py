@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from .errors import IndexVersionError
-from .query import MARKS
+from ...errors import IndexVersionError
+from ...query import MARKS
+from ...storage import unit_id
 
 MIGRATIONS = []
 
@@ -153,7 +154,65 @@ def m006_picture_vectors() -> str:
     """
 
 
+@migration
+def m007_stable_ids_and_vector_fields() -> str:
+    # Unit ids become stable: made from the file's key (its path when first indexed, kept across
+    # renames) and the unit's place in the file, so a distributed engine and the catalog agree on
+    # them and a rewritten file's units keep theirs. Vectors move from text-keyed tables into named
+    # fields of units (`unit`, `sentences`, `picture`); `seq` orders them for appending caches.
+    return """
+    ALTER TABLE files ADD COLUMN key TEXT;
+    UPDATE files SET key = path;
+    CREATE UNIQUE INDEX files_key ON files(key);
+    ALTER TABLE units ADD COLUMN place INTEGER NOT NULL DEFAULT 0;  -- 0, 1, ... in the file's reading order
+    UPDATE units SET place = (SELECT COUNT(*) FROM units o WHERE o.file_id = units.file_id AND o.id < units.id);
+    CREATE TEMP TABLE new_ids AS
+        SELECT u.id AS old, scent_unit_id(f.key, u.place) AS new FROM units u JOIN files f ON f.id = u.file_id;
+    CREATE UNIQUE INDEX temp.new_ids_old ON new_ids(old);
+    CREATE TABLE vector_fields (
+        name TEXT PRIMARY KEY,
+        model TEXT NOT NULL,
+        dims INTEGER NOT NULL,
+        multi INTEGER NOT NULL,         -- 1: many vectors per unit, scored by the best
+        storage TEXT NOT NULL
+    );
+    CREATE TABLE vectors (
+        seq INTEGER PRIMARY KEY,
+        field TEXT NOT NULL,
+        unit_id INTEGER NOT NULL,
+        vector BLOB NOT NULL            -- little-endian float32
+    );
+    CREATE INDEX vectors_unit ON vectors(unit_id, field);
+    INSERT INTO vector_fields SELECT 'unit', value, (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'dim'), 0,
+        'float32' FROM meta WHERE key = 'model';
+    INSERT INTO vector_fields SELECT 'sentences', model, dims, 1, storage FROM vector_fields
+        WHERE name = 'unit' AND EXISTS (SELECT 1 FROM unit_parts);
+    INSERT INTO vector_fields SELECT 'picture', value, (SELECT CAST(value AS INTEGER) FROM meta
+        WHERE key = 'picture_dim'), 0, 'float32' FROM meta WHERE key = 'picture_model_id';
+    INSERT INTO vectors (field, unit_id, vector)
+        SELECT 'unit', n.new, e.vector FROM units u JOIN temp.new_ids n ON n.old = u.id
+        JOIN embeddings e ON e.text_hash = u.text_hash AND e.model = (SELECT value FROM meta WHERE key = 'model')
+        ORDER BY u.id;
+    INSERT INTO vectors (field, unit_id, vector)
+        SELECT 'sentences', n.new, e.vector FROM unit_parts p JOIN temp.new_ids n ON n.old = p.unit_id
+        JOIN embeddings e ON e.text_hash = p.text_hash AND e.model = (SELECT value FROM meta WHERE key = 'model')
+        ORDER BY p.rowid;
+    INSERT INTO vectors (field, unit_id, vector)
+        SELECT 'picture', n.new, v.vector FROM unit_pictures p JOIN temp.new_ids n ON n.old = p.unit_id
+        JOIN picture_vectors v ON v.key = p.key AND v.model = (SELECT value FROM meta WHERE key = 'picture_model_id')
+        ORDER BY p.unit_id;
+    DROP TABLE unit_parts;
+    DROP TABLE unit_pictures;
+    DROP TABLE picture_vectors;
+    DROP TABLE embeddings;
+    UPDATE units SET id = (SELECT new FROM temp.new_ids WHERE old = units.id);
+    DROP TABLE temp.new_ids;
+    DELETE FROM meta WHERE key IN ('model', 'dim', 'picture_model_id', 'picture_dim');
+    """
+
+
 def migrate(db: sqlite3.Connection) -> None:
+    db.create_function("scent_unit_id", 2, unit_id, deterministic=True)
     db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
     done = {row[0] for row in db.execute("SELECT name FROM migrations")}
     known = {fn.__name__ for fn in MIGRATIONS}

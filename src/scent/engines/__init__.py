@@ -1,0 +1,30 @@
+"""The storage engines, by name (setting `backend`). Nothing outside an engine's own package
+imports its database client."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import UsageError
+from ..storage import Engine
+
+
+def _sqlite():
+    from .sqlite import SqliteEngine
+    return SqliteEngine
+
+
+# name -> a function returning the engine's class: a backend's client is imported only when used.
+ENGINES = {"sqlite": _sqlite}
+
+
+def engine_class(name: str):
+    try:
+        return ENGINES[name]()
+    except KeyError:
+        raise UsageError(f"unknown backend {name!r}; known backends: {', '.join(sorted(ENGINES))}") from None
+
+
+def open_engine(settings, index_dir: Path) -> Engine:
+    """The engine `settings.backend` for the index in `index_dir` (made there when new)."""
+    return engine_class(settings.backend)(index_dir, settings)
+

@@ -1,0 +1,97 @@
+"""The embedded engine: one SQLite file (WAL) plays all three roles, so one transaction covers a
+file's catalog rows, its keyword index entries (kept by triggers) and its vectors."""
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from ...errors import ScentError
+from ...storage import FileState, FileWrite
+from .catalog import SqliteCatalog
+from .keywords import SqliteKeywords
+from .migrations import migrate
+from .vectors import SqliteVectors
+
+DB_NAME = "index.db"
+
+
+class SqliteEngine:
+    name = "sqlite"
+
+    def __init__(self, index_dir: Path, settings=None):
+        self.path = str(Path(index_dir) / DB_NAME)
+        try:
+            Path(index_dir).mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            migrate(self.db)
+        except (sqlite3.DatabaseError, OSError) as err:
+            raise ScentError(f"cannot open the index at {self.path}: {err}; delete that folder and re-index") from None
+        self.catalog = SqliteCatalog(self.db, self.path)
+        self.keywords = SqliteKeywords(self.db)
+        self.vectors = SqliteVectors(self.db, lambda: int(self.catalog.meta("generation") or 0))
+
+    @staticmethod
+    def exists(index_dir: Path, settings=None) -> bool:
+        return (Path(index_dir) / DB_NAME).is_file()
+
+    @staticmethod
+    def destroy(index_dir: Path, settings=None) -> None:
+        shutil.rmtree(index_dir, ignore_errors=True)
+
+    @contextmanager
+    def transaction(self):
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def write_files(self, writes: list[FileWrite]) -> None:
+        with self.transaction():
+            for w in writes:
+                self.vectors.delete(self.catalog.unit_ids([w.file.path]))
+                self.catalog.put_file(w.file, w.units, w.suggestions, w.warnings)
+                for field, vectors in w.vectors.items():
+                    self.vectors.put(field, vectors)
+            self.catalog.bump()
+
+    def rename_file(self, old: str, new: FileState) -> None:
+        with self.transaction():
+            self.catalog.rename_file(old, new)
+            self.catalog.bump()
+
+    def delete_files(self, paths: list[str]) -> None:
+        if not paths:
+            return
+        with self.transaction():
+            self.vectors.delete(self.catalog.unit_ids(paths))
+            self.catalog.delete_files(paths)
+            self.catalog.bump()
+
+    def finish_run(self) -> None:
+        self.catalog.set_meta("last_indexed", str(time.time()))
+        self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def status(self) -> dict:
+        st = self.catalog.status()
+        fields = self.vectors.fields()
+        counts = {name: self.vectors.count(name) for name in fields}
+        st["vector_fields"] = {name: {"model": f.model, "dims": f.dims, "multi": f.multi, "storage": f.storage,
+                                      "vectors": counts[name]} for name, f in fields.items()}
+        st["vectors"] = counts.get("unit", 0) + counts.get("sentences", 0)
+        st["sentence_vectors"] = counts.get("sentences", 0)
+        st["units_without_vector"] = self.db.execute(
+            "SELECT COUNT(*) FROM units WHERE text != '' AND id NOT IN (SELECT unit_id FROM vectors "
+            "WHERE field = 'unit')").fetchone()[0]
+        return st
+
+    def close(self) -> None:
+        self.db.close()

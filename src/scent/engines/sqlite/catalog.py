@@ -1,0 +1,193 @@
+"""The catalog in SQLite: files, units, errors, meta and suggestions."""
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+
+from ...query import extra_tokens
+from ...storage import FileRecord, FileState, StoredUnit, UnitRecord, batched
+
+_UNIT_COLUMNS = 'u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, f.date'
+
+
+class SqliteCatalog:
+    def __init__(self, db: sqlite3.Connection, path: str):
+        self.db = db
+        self.path = path
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def bump(self) -> None:
+        """Count a change of what search sees, so readers' caches know to refresh."""
+        self.db.execute("INSERT INTO meta VALUES ('generation', '1') "
+                        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+
+    # ---- change detection ------------------------------------------------------------------
+
+    def file_states(self) -> dict[str, FileState]:
+        return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")}
+
+    def file_key(self, path: str) -> str:
+        """The key of the file indexed at `path`; for a new file its path, unless a renamed file
+        still holds that key (then the path and a number)."""
+        row = self.db.execute("SELECT key FROM files WHERE path = ?", (path,)).fetchone()
+        if row:
+            return row[0]
+        key, n = path, 1
+        while self.db.execute("SELECT 1 FROM files WHERE key = ?", (key,)).fetchone():
+            n += 1
+            key = f"{path}\n{n}"
+        return key
+
+    def touch_file(self, state: FileState) -> None:
+        self.db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
+                        (state.size, state.mtime_ns, state.path))
+
+    # ---- writing (inside the engine's transaction) -------------------------------------------
+
+    def unit_ids(self, paths: list[str]) -> list[int]:
+        out: list[int] = []
+        for part in batched(paths):
+            out += [r[0] for r in self.db.execute(
+                "SELECT u.id FROM units u JOIN files f ON f.id = u.file_id "
+                f"WHERE f.path IN ({', '.join('?' * len(part))})", part)]
+        return out
+
+    def put_file(self, file: FileRecord, units: list[UnitRecord], suggestions: list[str],
+                 warnings: list[str]) -> None:
+        """The file's row, its units (replacing the ones it had), example queries and what was
+        left out of it (`warnings`)."""
+        db = self.db
+        db.execute("DELETE FROM units WHERE file_id = (SELECT id FROM files WHERE path = ?)", (file.path,))
+        db.execute(
+            "INSERT INTO files (path, key, kind, size, mtime_ns, hash, date, title, indexed_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, "
+            "size = excluded.size, mtime_ns = excluded.mtime_ns, hash = excluded.hash, date = excluded.date, "
+            "title = excluded.title, indexed_at = excluded.indexed_at",
+            (file.path, file.key or file.path, file.kind, file.size, file.mtime_ns, file.hash, file.date, file.title,
+             time.time()))
+        file_id = db.execute("SELECT id FROM files WHERE path = ?", (file.path,)).fetchone()[0]
+        path_text = path_keywords(file.path)
+        db.executemany(
+            'INSERT INTO units (id, place, file_id, kind, page, start, "end", title, lang, text, text_hash, path, extra, '
+            "ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(u.id, place, file_id, u.kind, u.page, u.start, u.end, u.title, u.lang, u.text, u.text_hash, path_text,
+              u.extra, u.ids) for place, u in enumerate(units)])
+        db.execute("DELETE FROM suggestions WHERE file_id = ?", (file_id,))
+        db.executemany("INSERT INTO suggestions (file_id, text) VALUES (?, ?)",
+                       [(file_id, text) for text in suggestions])
+        db.execute("DELETE FROM errors WHERE path = ?", (file.path,))
+        if warnings:
+            db.execute("INSERT INTO errors (path, reason, at, level) VALUES (?, ?, ?, 'warning')",
+                       (file.path, "; ".join(warnings), time.time()))
+
+    def rename_file(self, old: str, new: FileState) -> None:
+        self.db.execute("UPDATE files SET path = ?, size = ?, mtime_ns = ? WHERE path = ?",
+                        (new.path, new.size, new.mtime_ns, old))
+        self.db.execute("UPDATE units SET path = ? WHERE file_id = (SELECT id FROM files WHERE path = ?)",
+                        (path_keywords(new.path), new.path))
+
+    def delete_files(self, paths: list[str]) -> None:
+        for path in paths:
+            self.db.execute("DELETE FROM units WHERE file_id = (SELECT id FROM files WHERE path = ?)", (path,))
+            self.db.execute("DELETE FROM files WHERE path = ?", (path,))
+            self.db.execute("DELETE FROM errors WHERE path = ?", (path,))
+
+    def record_error(self, path: str, reason: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO errors (path, reason, at) VALUES (?, ?, ?)",
+                        (path, reason, time.time()))
+
+    def prune_errors(self, present: set[str]) -> None:
+        """Forget errors of files that are gone: they can no longer be fixed or retried."""
+        stale = [p for (p,) in self.db.execute("SELECT path FROM errors") if p not in present]
+        self.db.executemany("DELETE FROM errors WHERE path = ?", [(p,) for p in stale])
+
+    # ---- reading ----------------------------------------------------------------------------
+
+    def units(self, ids: list[int]) -> dict[int, StoredUnit]:
+        out: dict[int, StoredUnit] = {}
+        for part in batched(list(ids)):
+            for row in self.db.execute(f"SELECT {_UNIT_COLUMNS} FROM units u JOIN files f ON f.id = u.file_id "
+                                       f"WHERE u.id IN ({', '.join('?' * len(part))})", part):
+                out[row[0]] = StoredUnit(*row)
+        return out
+
+    def file_units(self, path: str) -> list[StoredUnit] | None:
+        """The units of the indexed file `path` in reading order; None when `path` is not in the index."""
+        if not self.db.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone():
+            return None
+        rows = self.db.execute(f"SELECT {_UNIT_COLUMNS} FROM units u JOIN files f ON f.id = u.file_id "
+                               "WHERE f.path = ? ORDER BY coalesce(u.page, 0), u.start, u.place", (path,))
+        return [StoredUnit(*r) for r in rows]
+
+    def unit_hashes(self, path: str) -> dict[str, int]:
+        return {h: uid for uid, h in self.db.execute(
+            "SELECT u.id, u.text_hash FROM units u JOIN files f ON f.id = u.file_id WHERE f.path = ?", (path,))}
+
+    def has_units(self, kinds: tuple[str, ...]) -> bool:
+        return self.db.execute(f"SELECT 1 FROM units WHERE kind IN ({', '.join('?' * len(kinds))}) LIMIT 1",
+                               kinds).fetchone() is not None
+
+    def suggestions(self, limit: int) -> list[dict]:
+        """Up to `limit` example queries `{"text", "path"}` from different files and kinds.
+
+        Deterministic: per file kind, files in the order of their content hash (a fixed shuffle);
+        round one takes each kind's first file's first suggestion, then each kind's second file,
+        and so on; later rounds take files' second suggestions.
+        """
+        if limit < 1:
+            return []
+        files = self.db.execute(
+            "SELECT id, path, kind FROM (SELECT id, path, kind, "
+            "ROW_NUMBER() OVER (PARTITION BY kind ORDER BY hash, path) AS r "
+            "FROM files WHERE id IN (SELECT file_id FROM suggestions)) WHERE r <= ? ORDER BY kind, r",
+            (limit,)).fetchall()
+        texts: dict[int, list[str]] = {}
+        for part in batched([f[0] for f in files]):
+            for file_id, text in self.db.execute(
+                    f"SELECT file_id, text FROM suggestions WHERE file_id IN ({', '.join('?' * len(part))}) "
+                    "ORDER BY file_id, rowid", part):
+                texts.setdefault(file_id, []).append(text)
+        by_kind: dict[str, list[tuple[int, str]]] = {}
+        for file_id, path, kind in files:
+            by_kind.setdefault(kind, []).append((file_id, path))
+        out: dict[str, dict] = {}
+        rounds = max((len(t) for t in texts.values()), default=0)
+        for j in range(rounds):
+            for r in range(limit):
+                for kind in sorted(by_kind):
+                    if r < len(by_kind[kind]):
+                        file_id, path = by_kind[kind][r]
+                        mine = texts.get(file_id, [])
+                        if j < len(mine) and mine[j].casefold() not in out:
+                            out[mine[j].casefold()] = {"text": mine[j], "path": path}
+                            if len(out) == limit:
+                                return list(out.values())
+        return list(out.values())
+
+    def status(self) -> dict:
+        kinds = dict(self.db.execute("SELECT kind, COUNT(*) FROM units GROUP BY kind ORDER BY kind").fetchall())
+        file_kinds = dict(self.db.execute("SELECT kind, COUNT(*) FROM files GROUP BY kind ORDER BY kind").fetchall())
+        size = sum(os.path.getsize(self.path + s) for s in ("", "-wal", "-shm") if os.path.exists(self.path + s))
+        last = self.meta("last_indexed")
+        return {
+            "files": sum(file_kinds.values()),
+            "files_by_kind": file_kinds,
+            "units": sum(kinds.values()),
+            "units_by_kind": kinds,
+            "index_bytes": size,
+            "last_indexed": float(last) if last else None,
+            "errors": [{"path": p, "reason": r, "level": lv} for p, r, lv in self.db.execute(
+                "SELECT path, reason, level FROM errors ORDER BY level, path")],
+        }
+
+
+def path_keywords(path: str) -> str:
+    """The path as keywords: folders, name and extension, with identifier parts split out."""
+    return f"{path} {extra_tokens(path.replace('/', ' '))}".strip()

@@ -1,0 +1,38 @@
+"""Filters compiled to one SQL condition over units `u` and files `f`."""
+from __future__ import annotations
+
+from ...filters import Filters
+
+
+def where(filters: Filters) -> tuple[str, list]:
+    """A WHERE condition (never empty: "1" when there is nothing to filter) and its parameters."""
+    clauses, params = [], []
+    if filters.kinds:
+        unit_kinds = filters.unit_kinds()
+        clauses.append(f"(f.kind IN ({_marks(filters.kinds)}) OR u.kind IN ({_marks(unit_kinds)}))")
+        params += [*filters.kinds, *unit_kinds]
+    if filters.exclude:
+        excluded = filters.excluded_unit_kinds()
+        clauses.append(f"u.kind NOT IN ({_marks(excluded)})")
+        params += excluded
+    if filters.path:
+        if filters.is_glob():
+            clauses.append("f.path GLOB ?")
+            params.append(filters.path)
+        else:
+            clauses.append("substr(f.path, 1, ?) = ?")
+            params += [len(filters.path), filters.path]
+    if filters.after is not None:
+        clauses.append("f.date >= ?")
+        params.append(filters.after)
+    if filters.before is not None:
+        clauses.append("f.date < ?")
+        params.append(filters.before)
+    if filters.lang:
+        clauses.append("u.lang = ?")
+        params.append(filters.lang)
+    return (" AND ".join(clauses) or "1"), params
+
+
+def _marks(values) -> str:
+    return ", ".join("?" * len(values))

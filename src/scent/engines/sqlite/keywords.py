@@ -1,0 +1,96 @@
+"""The keyword index in SQLite: FTS5 over units (kept in step by triggers, see migrations), BM25
+ranking, and a trigram index of ID-like tokens for exact and one-off ID lookup."""
+from __future__ import annotations
+
+import sqlite3
+
+from rapidfuzz.distance import Levenshtein
+
+from ...errors import ScentError
+from ...filters import Filters
+from ...query import KeywordQuery, match_expression, required_terms
+from ...storage import Hit
+from .filters import where
+
+# bm25 column weights for (text, title, path, extra)
+BM25_WEIGHTS = (1.0, 1.0, 1.0, 0.5)
+FUZZY_MIN_LENGTH = 6  # one wrong character in a shorter code matches too much
+FUZZY_CANDIDATES = 500
+
+
+class SqliteKeywords:
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters, limit: int) -> list[Hit]:
+        if mode == "and_or":
+            first = self.search(query, "and", min_share, filters, limit)
+            if len(first) >= limit or len(query.terms) < 2:
+                return first
+            seen = {uid for uid, _ in first}
+            rest = [h for h in self.search(query, "or", min_share, filters, limit) if h[0] not in seen]
+            return (first + rest)[:limit]
+        if mode == "min_share":
+            need = required_terms(len(query.terms), min_share)
+            hits = self.search(query, "or", min_share, filters, limit * 5)
+            if need <= 1 or not hits:
+                return hits[:limit]
+            counts = self._terms_matched(query, [uid for uid, _ in hits])
+            return [h for h in hits if counts.get(h[0], 0) >= need][:limit]
+        expression = match_expression(query, mode)
+        if expression is None:
+            return []
+        sql, params = keyword_sql(expression, filters, limit)
+        try:
+            return [(uid, -score) for uid, score in self.db.execute(sql, params)]
+        except sqlite3.OperationalError as err:  # quoting makes this unreachable; say so loudly if not
+            raise ScentError(f"keyword search failed for {expression!r}: {err}") from None
+
+    def _terms_matched(self, query: KeywordQuery, uids: list[int]) -> dict[int, int]:
+        # One plain MATCH per term, intersected here: a `rowid IN (...)` condition would make
+        # FTS5 evaluate the term once per candidate row.
+        wanted = set(uids)
+        counts: dict[int, int] = {}
+        for term in query.terms:
+            for (uid,) in self.db.execute("SELECT rowid FROM units_fts WHERE units_fts MATCH ?", (term.fts,)):
+                if uid in wanted:
+                    counts[uid] = counts.get(uid, 0) + 1
+        return counts
+
+    def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]:
+        """Units holding each ID exactly (score 2), or, for an ID found nowhere, one character off (score 1)."""
+        condition, params = where(filters)
+        scores: dict[int, float] = {}
+        for token in ids:
+            exact = self._id_candidates(f'"{token}"', condition, params, FUZZY_CANDIDATES)
+            found = {uid for uid, toks in exact if token in toks}
+            if not found and len(token) >= FUZZY_MIN_LENGTH:
+                grams = dict.fromkeys(token[i:i + 3] for i in range(len(token) - 2))
+                near = self._id_candidates(" OR ".join(f'"{g}"' for g in grams), condition, params, FUZZY_CANDIDATES)
+                found = {uid for uid, toks in near if any(one_off(t, token) for t in toks)}
+                weight = 1.0
+            else:
+                weight = 2.0
+            for uid in found:
+                scores[uid] = scores.get(uid, 0.0) + weight
+        return sorted(scores.items(), key=lambda h: (-h[1], h[0]))[:limit]
+
+    def _id_candidates(self, expression: str, condition: str, params: list, limit: int) -> list[tuple[int, list[str]]]:
+        sql = (f"SELECT u.id, u.ids FROM ids_fts JOIN units u ON u.id = ids_fts.rowid JOIN files f ON f.id = u.file_id "
+               f"WHERE ids_fts MATCH ? AND {condition} ORDER BY rank LIMIT ?")
+        return [(uid, text.split()) for uid, text in self.db.execute(sql, (expression, *params, limit))]
+
+
+def one_off(token: str, wanted: str) -> bool:
+    """At most one character inserted, deleted or changed: an OCR slip or a typo in a code."""
+    return abs(len(token) - len(wanted)) <= 1 and Levenshtein.distance(token, wanted, score_cutoff=1) <= 1
+
+
+def keyword_sql(expression: str, filters: Filters, limit: int) -> tuple[str, list]:
+    """The SQL behind keyword search, kept apart from running it so it can be shown and tested."""
+    condition, params = where(filters)
+    weights = ", ".join(str(w) for w in BM25_WEIGHTS)
+    sql = (f"SELECT u.id, bm25(units_fts, {weights}) AS score "
+           "FROM units_fts JOIN units u ON u.id = units_fts.rowid JOIN files f ON f.id = u.file_id "
+           f"WHERE units_fts MATCH ? AND {condition} ORDER BY score LIMIT ?")
+    return sql, [expression, *params, limit]

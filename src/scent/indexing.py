@@ -1,0 +1,416 @@
+"""Indexing: plan what changed, then apply the plan.
+
+    plan:  walk (or the given paths) + the catalog's file states -> unchanged, touched, renamed,
+           deleted, and files to read
+    apply: extract -> chunk -> embed (reusing the vectors of units whose text did not change)
+           -> one engine write per batch of files
+
+`Indexer.update()` plans over the whole folder; `Indexer.refresh(paths)` over some paths only
+(what a watcher saw change), with the same rules.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from . import image_text
+from .chunk import PART_KINDS, chunk, sentences
+from .embed import Embedder
+from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
+from .extract import Limits, extract, file_kind
+from .language import detect
+from .query import clean, extra_tokens, id_tokens
+from .settings import SETTINGS, Settings
+from .storage import Engine, FileRecord, FileState, FileWrite, UnitRecord, VectorField, text_key, unit_id
+from .suggest import suggestions
+from .units import PICTURE_KINDS, FileInfo, Picture, Unit
+from .walk import files_at, walk
+
+# Index-time settings that do not change what a file's units are (how many are embedded at once;
+# the image-text model has its own check).
+NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model"})
+# How many changed files are extracted before their units are embedded together.
+FILES_PER_BATCH = 16
+# What a picture that no longer decodes raises when read again for an image-text model.
+_PICTURE_ERRORS = (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError, ExtractError)
+
+TextModel = type | Embedder  # an embedder or its class: what it is (model_id, dim), without loading it
+Progress = Callable[[int, int, str], None]   # (files done, files to do, current path)
+OnSkip = Callable[[str, str], None]          # (path, reason)
+
+
+@dataclass
+class IndexReport:
+    added: int = 0
+    updated: int = 0
+    renamed: int = 0
+    touched: int = 0
+    deleted: int = 0
+    unchanged: int = 0
+    units: int = 0
+    embedded: int = 0
+    pictures_embedded: int = 0  # pictures given a vector by the image-text model
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[tuple[str, str]] = field(default_factory=list)  # indexed, but not completely
+    notices: list[str] = field(default_factory=list)  # about the whole index (settings changed since it was built)
+    seconds: float = 0.0
+
+
+@dataclass
+class Plan:
+    unchanged: int = 0
+    touched: list[FileState] = field(default_factory=list)
+    renamed: list[tuple[str, FileState]] = field(default_factory=list)  # (old path, new state)
+    deleted: list[str] = field(default_factory=list)
+    read: list[tuple[FileInfo, str, bool]] = field(default_factory=list)  # (file, content hash, is new)
+
+
+def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip) -> Plan:
+    """What to do to bring the files in `states` in line with `found`: a file whose size and
+    mtime are unchanged is not opened; one whose bytes hash the same is only touched; a new file
+    with a vanished file's hash is that file renamed; other vanished files are deleted."""
+    p = Plan()
+    seen = {f.rel for f in found}
+    gone = {st.hash: st for rel, st in states.items() if rel not in seen}
+    for f in found:
+        old = states.get(f.rel)
+        if old and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
+            p.unchanged += 1
+            continue
+        try:
+            digest = _hash_file(f.path)
+        except OSError as err:
+            skip(f.rel, f"vanished or unreadable while indexing ({err.strerror or err}); will retry next run")
+            continue
+        new_state = FileState(f.rel, f.size, f.mtime_ns, digest)
+        if old and old.hash == digest:
+            p.touched.append(new_state)
+        elif not old and digest in gone:
+            p.renamed.append((gone.pop(digest).path, new_state))
+        else:
+            p.read.append((f, digest, old is None))
+    p.deleted = [st.path for st in gone.values()]
+    return p
+
+
+class Indexer:
+    """Applies plans to one engine. The Index facade makes one per index and keeps it."""
+
+    def __init__(self, engine: Engine, root: str, index_dir: Path, settings: Settings, text_model: TextModel,
+                 embedder: Callable[[], Embedder], picture_model: Callable[[str], image_text.ImageTextModel],
+                 ocr_engine):
+        self.engine = engine
+        self.root = root
+        self.index_dir = index_dir
+        self.settings = settings
+        self.text_model = text_model
+        self._embedder = embedder
+        self._picture_model = picture_model
+        self._ocr = ocr_engine  # None once it proves unavailable
+        self.picture_name = engine.catalog.meta("image_text_model")
+
+    def update(self, progress: Progress | None = None, on_skip: OnSkip | None = None,
+               on_warning: OnSkip | None = None) -> IndexReport:
+        """Bring the index in line with the whole folder: new and changed files in, deleted files out."""
+        return self._run(None, progress, on_skip, on_warning)
+
+    def refresh(self, paths: list[str], progress: Progress | None = None, on_skip: OnSkip | None = None,
+                on_warning: OnSkip | None = None) -> IndexReport:
+        """Bring these paths (relative to the folder, or absolute inside it) in line: each is
+        indexed, updated, or removed when it is gone or no longer indexable."""
+        rels = []
+        for p in paths:
+            rel = os.path.relpath(p, self.root) if os.path.isabs(p) else p
+            rel = rel.replace(os.sep, "/")
+            if rel == ".." or rel.startswith("../"):
+                raise ScentError(f"{p} is outside the indexed folder {self.root}")
+            rels.append(rel)
+        return self._run(rels, progress, on_skip, on_warning)
+
+    def _run(self, rels: list[str] | None, progress, on_skip, on_warning) -> IndexReport:
+        if not os.path.isdir(self.root):
+            raise ScentError(f"folder {self.root} does not exist (or is not a folder)")
+        started = time.perf_counter()
+        report = IndexReport()
+        catalog = self.engine.catalog
+
+        def skip(path: str, reason: str) -> None:
+            rel = os.path.relpath(path, self.root).replace(os.sep, "/") if os.path.isabs(path) else path
+            report.skipped.append((rel, reason))
+            catalog.record_error(rel, reason)
+            if on_skip:
+                on_skip(rel, reason)
+
+        def warn(path: str, reason: str) -> None:
+            report.warnings.append((path, reason))
+            if on_warning:
+                on_warning(path, reason)
+
+        with _FileLock(self.index_dir / "lock"):
+            self._prepare_fields()
+            states = catalog.file_states()
+            report.notices += self._settings_notice(bool(states))
+            accept = lambda p: file_kind(p) is not None  # noqa: E731
+            if rels is None:
+                found = list(walk(self.root, accept=accept, skip=[str(self.index_dir)], on_error=skip))
+                catalog.prune_errors({f.rel for f in found})
+            else:
+                found = files_at(self.root, rels, accept=accept, skip=[str(self.index_dir)])
+                wanted = set(rels)
+                states = {rel: st for rel, st in states.items()
+                          if rel in wanted or any(rel.startswith(r + "/") for r in wanted)}
+            todo = plan(found, states, skip)
+            for state in todo.touched:
+                catalog.touch_file(state)
+            for old, new in todo.renamed:
+                self.engine.rename_file(old, new)
+            self.engine.delete_files(todo.deleted)
+            report.unchanged, report.touched = todo.unchanged, len(todo.touched)
+            report.renamed, report.deleted = len(todo.renamed), len(todo.deleted)
+            for i in range(0, len(todo.read), FILES_PER_BATCH):
+                self._apply(todo.read[i:i + FILES_PER_BATCH], report, skip, warn)
+                if progress:
+                    progress(min(i + FILES_PER_BATCH, len(todo.read)), len(todo.read), todo.read[i][0].rel)
+            self.engine.finish_run()
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _prepare_fields(self) -> None:
+        """The vector fields this run writes; an index refuses a model other than its own."""
+        model, dims = self.text_model.model_id, self.text_model.dim
+        vectors = self.engine.vectors
+        vectors.add_field(VectorField("unit", model, dims))
+        if self.settings.sentence_vectors:
+            vectors.add_field(VectorField("sentences", model, dims, multi=True))
+        name = self.settings.image_text_model or self.picture_name
+        if not name:
+            return
+        model = self._picture_model(name)
+        stored = vectors.fields().get("picture")
+        if stored is None and self.engine.catalog.has_units(PICTURE_KINDS):
+            # Its pictures would not be read again (unchanged files are not): only some would have vectors.
+            raise IndexVersionError(f"this index was built without an image_text_model; re-index with --rebuild "
+                                    f"to embed its pictures with {name}")
+        if stored is not None and stored.model != model.model_id:
+            raise IndexVersionError(f"this index's pictures were embedded with {stored.model}, not {model.model_id} "
+                                    f"(image_text_model {name}); re-index with --rebuild")
+        vectors.add_field(VectorField("picture", model.model_id, model.dim))
+        self.engine.catalog.set_meta("image_text_model", name)
+        self.picture_name = name
+
+    def _apply(self, batch: list[tuple[FileInfo, str, bool]], report: IndexReport, skip: OnSkip,
+               warn: OnSkip) -> None:
+        """Read, embed and write one batch of files."""
+        s = self.settings
+        limits = Limits(max_text_bytes=s.max_file_mb * 1024 * 1024, max_pdf_pages=s.max_pdf_pages,
+                        ocr=self._ocr, ocr_langs=s.ocr_langs, ocr_max_side=s.ocr_max_side,
+                        describe=s.describe, max_pdf_images=s.max_pdf_images, max_drawn_pages=s.max_drawn_pages,
+                        max_image_pixels=s.max_image_mp * 1_000_000, root=self.root)
+        ready: list[FileWrite] = []
+        is_new: list[bool] = []
+        pictures: dict[int, tuple[Picture, str, list[str]]] = {}  # unit id -> (pixels, file, its notes)
+        catalog = self.engine.catalog
+        for f, digest, new in batch:
+            notes: list[str] = []
+            try:
+                try:
+                    got = extract(f.path, limits)
+                except OcrUnavailable as err:
+                    # Said once; from here on pictures are indexed without OCR.
+                    notes.append(str(err))
+                    self._ocr, limits = None, replace(limits, ocr=None)
+                    got = extract(f.path, limits)
+            except ExtractError as err:
+                skip(f.rel, err.reason)
+                continue
+            key = catalog.file_key(f.rel)
+            pieces = chunk(got.sections, s.chunk_words, s.chunk_overlap)
+            units = [replace(_record(u, got.title, s.sentence_vectors), id=unit_id(key, place))
+                     for place, u in enumerate(pieces)]
+            if self.picture_name:
+                pictures.update((r.id, (u.picture, f.rel, notes)) for u, r in zip(pieces, units) if u.picture)
+            record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
+                                got.date if got.date is not None else f.mtime_ns / 1e9, got.title, key)
+            notes += _lost_parts(got.meta, s)
+            for note in notes:
+                warn(f.rel, note)
+            ready.append(FileWrite(record, units, {}, suggestions(record.title, units), notes))
+            is_new.append(new)
+        report.embedded += self._embed_texts(ready)
+        if pictures:
+            made = self._embed_pictures(pictures, warn)
+            report.pictures_embedded += len(made)
+            for w in ready:
+                mine = {u.id: made[u.id] for u in w.units if u.id in made}
+                if mine:
+                    w.vectors["picture"] = mine
+        self.engine.write_files(ready)
+        for w, new in zip(ready, is_new):
+            report.added += new
+            report.updated += not new
+            report.units += len(w.units)
+
+    def _embed_texts(self, writes: list[FileWrite]) -> int:
+        """Fill each write's `unit` and `sentences` vectors; a unit whose text the file already
+        had keeps the vectors it had. Returns how many texts were embedded."""
+        vectors = self.engine.vectors
+        reuse: dict[int, int] = {}  # new unit id -> old unit id with the same text
+        for w in writes:
+            old = self.engine.catalog.unit_hashes(w.file.path)
+            reuse.update((u.id, old[u.text_hash]) for u in w.units if u.text_hash in old)
+        old_ids = sorted(set(reuse.values()))
+        kept_unit = vectors.get("unit", old_ids)
+        kept_parts = vectors.get("sentences", old_ids) if "sentences" in vectors.fields() else {}
+        texts: dict[str, str] = {}
+        for w in writes:
+            own, parts = {}, {}
+            for u in w.units:
+                if not u.text.strip():
+                    continue
+                old = reuse.get(u.id)
+                if old in kept_unit and (not u.parts or len(kept_parts.get(old, ())) == len(u.parts)):
+                    own[u.id] = kept_unit[old]
+                    if u.parts:
+                        parts[u.id] = kept_parts[old]
+                    continue
+                texts[u.text_hash] = _embed_text(u.text, u.title)
+                texts.update((text_key(p), p) for p in u.parts)
+            w.vectors["unit"], w.vectors["sentences"] = own, parts
+        keys = list(texts)
+        made: dict[str, np.ndarray] = {}
+        batch = self.settings.embed_batch
+        for i in range(0, len(keys), batch):
+            part = keys[i:i + batch]
+            made.update(zip(part, self._embedder().embed_passages([texts[h] for h in part])))
+        for w in writes:
+            for u in w.units:
+                if u.text.strip() and u.id not in w.vectors["unit"]:
+                    w.vectors["unit"][u.id] = made[u.text_hash]
+                    if u.parts:
+                        w.vectors["sentences"][u.id] = np.stack([made[text_key(p)] for p in u.parts])
+            if not w.vectors["sentences"]:
+                del w.vectors["sentences"]
+        return len(keys)
+
+    def _embed_pictures(self, pictures: dict[int, tuple[Picture, str, list[str]]], warn: OnSkip) -> dict[int, np.ndarray]:
+        """Picture vectors by unit id. Pictures are read embed_batch at a time, each at most
+        image_text.MAX_SIDE: that bounds their memory. A picture that no longer decodes loses
+        only its own vector."""
+        model = self._picture_model(self.picture_name)
+        made: dict[int, np.ndarray] = {}
+        ids = list(pictures)
+        for i in range(0, len(ids), self.settings.embed_batch):
+            keys, images = [], []
+            for uid in ids[i:i + self.settings.embed_batch]:
+                picture, rel, notes = pictures[uid]
+                try:
+                    images.append(image_text.prepared(picture.load(image_text.MAX_SIDE)))
+                    keys.append(uid)
+                except _PICTURE_ERRORS as err:
+                    note = f"a picture ({picture.locator or 'the file'}) was not read for {self.picture_name}: {err}"
+                    notes.append(note)
+                    warn(rel, note)
+            if images:
+                made.update(zip(keys, image_text.checked(model, model.embed_images(images), len(images))))
+        return made
+
+    def _settings_notice(self, has_files: bool) -> list[str]:
+        """Why the index may be a mix: the settings that shape what is extracted and embedded
+        differ from those it was built with, and files indexed before keep what they got then.
+        An index is 'built' when its first files go in; a rebuild starts a new one."""
+        catalog = self.engine.catalog
+        current = {s.name: getattr(self.settings, s.name) for s in SETTINGS
+                   if s.scope == "index" and s.name not in NOT_CONTENT_SETTINGS}
+        stored = catalog.meta("content_settings")
+        if not has_files:
+            catalog.set_meta("content_settings", json.dumps(current, sort_keys=True))
+            return []
+        if stored is None:
+            return ["this index was built by an earlier scent: files indexed before keep what was read from them "
+                    "then (no sentence vectors, older picture descriptions); run scent index --rebuild to read "
+                    "every file again"]
+        before = json.loads(stored)
+        changed = [f"{k} {before.get(k)!r} -> {v!r}" for k, v in current.items() if before.get(k) != v]
+        if not changed:
+            return []
+        return [f"index settings changed since this index was built ({', '.join(changed)}): only new and changed "
+                "files get them; run scent index --rebuild to apply them to every file"]
+
+
+def _lost_parts(meta: dict, s: Settings) -> list[str]:
+    """One line for each kind of thing extraction had to leave out of a file it indexed."""
+    notes = []
+    if meta.get("ocr_error"):
+        notes.append(meta["ocr_error"])
+    if meta.get("too_large"):
+        notes.append(f"the picture is larger than max_image_mp ({s.max_image_mp} megapixels): only its name, "
+                     "folders and EXIF are indexed; raise max_image_mp to read its pixels")
+    if meta.get("truncated"):
+        notes.append(f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
+    if meta.get("picture_error"):
+        notes.append(meta["picture_error"])
+    errors = meta.get("picture_errors") or []
+    if errors:
+        more = f" and {len(errors) - 1} more" if len(errors) > 1 else ""
+        notes.append(f"{len(errors)} picture(s) not read: {errors[0]}{more}; the rest of the file is indexed")
+    if meta.get("unreadable_pages"):
+        pages = ", ".join(map(str, meta["unreadable_pages"][:10]))
+        notes.append(f"page(s) {pages} could not be read (damaged); the other pages are indexed")
+    if meta.get("pictures_skipped"):
+        notes.append(f"more pictures than max_pdf_images ({s.max_pdf_images} per PDF page, 4x per Word file): "
+                     "the rest were not described; raise max_pdf_images to read them")
+    return notes
+
+
+def _record(unit: Unit, doc_title: str, sentence_vectors: bool) -> UnitRecord:
+    text = clean(unit.text)
+    title = unit.title or doc_title
+    lang = detect(text, unit.kind)
+    with_parts = sentence_vectors and unit.kind in PART_KINDS
+    return UnitRecord(
+        kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title)),
+        page=unit.page, start=unit.start, end=unit.end, title=title, lang=lang,
+        extra=extra_tokens(text), ids=id_tokens(text),
+        parts=tuple(sentences(text)) if with_parts else ())
+
+
+def _embed_text(text: str, title: str) -> str:
+    """What the embedder sees: the heading or document title gives a chunk its context."""
+    return text if not title or text.startswith(title) else f"{title}\n{text}"
+
+
+def _hash_file(path: str) -> str:
+    h = hashlib.sha1()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+class _FileLock:
+    """One indexer per index at a time; searches never take it."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __enter__(self):
+        self.fh = open(self.path, "w")
+        try:
+            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.fh.close()
+            raise ScentError(f"another scent is indexing into {self.path.parent}; wait for it to finish") from None
+        return self
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.fh, fcntl.LOCK_UN)
+        self.fh.close()

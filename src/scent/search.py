@@ -1,0 +1,244 @@
+"""The search pipeline, stage by stage:
+
+    retrieve (one retriever per candidate list) -> fuse (RRF, per file and per unit)
+    -> choose (each file's answering unit) -> rerank -> diversify (MMR) -> results
+
+Every list is built under the same filters, inside the engine, so a filtered-out unit never
+reaches fusion. The stages read the engine only through its roles (keywords, vectors, the
+catalog's units), so every engine answers the same way.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from .filters import Filters
+from .fuse import mmr, rrf
+from .language import detect
+from .query import KeywordQuery, clean
+from .settings import Settings
+from .snippet import snippet
+from .storage import Engine, Hit, StoredUnit
+from .units import PICTURE_KINDS
+
+# Words that ask for a picture rather than text: which unit of a file answers (see choose).
+_ASKS_FOR_PICTURE = re.compile(
+    r"\b(photos?|pictures?|pics?|images?|charts?|graphs?|plots?|diagrams?|drawings?|sketch(es)?|"
+    r"floor ?plans?|maps?|screenshots?|figures?|illustrations?)\b", re.I)
+# Other-language units get a keyword rank stand-in only this near the top of the dense list.
+STAND_IN_TOP = 10
+
+
+@dataclass
+class SearchResult:
+    rank: int
+    path: str
+    page: int | None
+    kind: str           # the file's kind
+    unit_kind: str      # the kind of the unit that matched (pdf_page, image, ...)
+    score: float
+    snippet: str
+    highlights: list[tuple[int, int]]
+    title: str
+    date: float
+    unit_id: int        # stable: the same unit keeps it while its file keeps its place in the index
+    explain: dict | None = None
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["highlights"] = [list(h) for h in self.highlights]
+        if d["explain"] is None:
+            del d["explain"]
+        return d
+
+
+@dataclass
+class Request:
+    """One query and everything the stages need to answer it."""
+    text: str
+    keywords: KeywordQuery
+    filters: Filters
+    settings: Settings
+    engine: Engine
+    embed_query: Callable[[str], np.ndarray]
+    embed_picture_query: Callable[[str], np.ndarray] | None = None  # None: the index has no picture vectors
+
+
+# ---- retrieve ------------------------------------------------------------------------------------
+# A retriever returns its candidate list, or None when it does not apply to this request.
+
+def dense(r: Request) -> list[Hit] | None:
+    """Units by the best of their own text vector and their sentences' (MaxSim with one query vector)."""
+    if r.settings.strategy == "keyword":
+        return None
+    s = r.settings
+    vector = r.embed_query(clean(r.text))
+    lists = [r.engine.vectors.search(field, vector, r.filters, s.candidates, dims=s.dims)
+             for field in ("unit", "sentences") if field in r.engine.vectors.fields()]
+    best: dict[int, float] = {}
+    for hits in lists:
+        for uid, score in hits:
+            if score > best.get(uid, -np.inf):
+                best[uid] = score
+    # Each list holds its `candidates` best units, so the merged top `candidates` by best score
+    # is exactly the top of one search over both fields.
+    return sorted(best.items(), key=lambda h: -h[1])[:s.candidates]
+
+
+def keyword(r: Request) -> list[Hit] | None:
+    if r.settings.strategy == "dense":
+        return None
+    s = r.settings
+    return r.engine.keywords.search(r.keywords, s.match, s.min_share, r.filters, s.candidates)
+
+
+def ids(r: Request) -> list[Hit] | None:
+    if r.settings.strategy == "dense" or not r.keywords.ids:
+        return None
+    return r.engine.keywords.id_search(r.keywords.ids, r.filters, r.settings.candidates)
+
+
+def pictures(r: Request) -> list[Hit] | None:
+    """Picture units by their image-text vector against the query in the same model's space."""
+    if r.embed_picture_query is None or r.settings.strategy == "keyword" or r.settings.weight_pictures <= 0:
+        return None
+    return r.engine.vectors.search("picture", r.embed_picture_query(clean(r.text)), r.filters, r.settings.candidates)
+
+
+RETRIEVERS: dict[str, Callable[[Request], list[Hit] | None]] = {
+    "dense": dense, "keyword": keyword, "ids": ids, "pictures": pictures}
+
+
+def retrieve(r: Request) -> dict[str, list[Hit]]:
+    lists = {}
+    for name, retriever in RETRIEVERS.items():
+        hits = retriever(r)
+        if hits is not None:
+            lists[name] = hits
+    return lists
+
+
+# ---- fuse ----------------------------------------------------------------------------------------
+
+@dataclass
+class Fusion:
+    file_runs: dict[str, list[str | None]]  # each list's ranking of files (a file ranks as its best unit)
+    unit_scores: dict[int, float]           # fused score of each unit
+    fused: list[tuple[str, float]]          # files, best first
+    weights: dict[str, float]
+
+
+def fuse(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) -> Fusion:
+    """RRF per file (a file's rank in a list is that of its best unit) and per unit (to choose
+    each file's answer)."""
+    s = r.settings
+    weights = {"dense": s.weight_dense, "keyword": s.weight_keyword, "ids": s.weight_ids,
+               "pictures": s.weight_pictures}
+    file_runs = {name: list(dict.fromkeys(units[uid].path for uid, _ in hits)) for name, hits in lists.items()}
+    unit_runs = {n: [uid for uid, _ in h] for n, h in lists.items()}
+    if s.other_language_stand_in and "dense" in lists and "keyword" in lists:
+        unit_runs["stand_in"], file_runs["stand_in"] = stand_in(lists, units, detect(r.text))
+        weights["stand_in"] = s.weight_keyword
+    return Fusion(file_runs, dict(rrf(unit_runs, k=s.rrf_k, weights=weights)),
+                  rrf(file_runs, k=s.rrf_k, weights=weights), weights)
+
+
+def stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_lang: str | None,
+             top: int = STAND_IN_TOP) -> tuple[list, list]:
+    """(unit run, file run) of the keyword rank stand-ins: the dense list's first `top` units,
+    where each unit written in another language than the query (and absent from the keyword
+    list) keeps its dense rank and every other rank is held by None.
+
+    Why: its words cannot match the query's, so its absence from the keyword list is no evidence
+    against it; without a stand-in RRF gives every same-language unit the keyword list finds a
+    second share it can never get (an English query about neem oil found the Tamil garden note
+    first by dense and 16th fused). Only when both languages are known (short queries seldom are),
+    and only near the top of the dense list: given to every other-language unit, the stand-ins
+    lifted loosely related notes over right answers (docs/retrieval-tuning.md)."""
+    dense_top = lists["dense"][:top]
+    in_keyword = {uid for uid, _ in lists["keyword"]}
+    unit_run = [uid if query_lang is not None and units[uid].lang not in (None, query_lang)
+                and uid not in in_keyword else None for uid, _ in dense_top]
+    file_run, seen = [], set()
+    for uid, _ in dense_top:
+        path = units[uid].path
+        if path not in seen:
+            seen.add(path)
+            file_run.append(path if uid in unit_run else None)
+    return unit_run, file_run
+
+
+# ---- choose, rerank, diversify -------------------------------------------------------------------
+
+def choose(r: Request, fusion: Fusion, units: dict[int, StoredUnit]) -> dict[str, int]:
+    """Each file's answering unit: the one with the highest fused score. A query that names a
+    kind of picture ("line chart of ...", "photo of ...") is answered, within each file, by its
+    best picture unit when it has one in the lists."""
+    pictures_first = bool(_ASKS_FOR_PICTURE.search(r.text))
+
+    def preference(uid: int) -> tuple[bool, float]:
+        return pictures_first and units[uid].kind in PICTURE_KINDS, fusion.unit_scores[uid]
+
+    best: dict[str, int] = {}
+    for uid in fusion.unit_scores:
+        path = units[uid].path
+        if path not in best or preference(uid) > preference(best[path]):
+            best[path] = uid
+    return best
+
+
+def rerank(r: Request, fused: list[tuple[str, float]], best: dict[str, int],
+           units: dict[int, StoredUnit]) -> list[tuple[str, float]]:
+    """The place for a model that reorders the fused files by reading query and unit together.
+    None ships weights here (../shared/FACTS.md: no bundled cross-encoder), so it keeps the order."""
+    return fused
+
+
+def diversify(r: Request, fused: list[tuple[str, float]], best: dict[str, int], k: int) -> list[tuple[str, float]]:
+    if r.settings.strategy != "hybrid+mmr":
+        return fused
+    vectors = r.engine.vectors.get("unit", [best[p] for p, _ in fused])
+    return mmr(fused, {p: vectors.get(best[p]) for p, _ in fused}, lam=r.settings.mmr_lambda, k=k)
+
+
+# ---- the whole pipeline --------------------------------------------------------------------------
+
+def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], dict[str, list[str | None]]]:
+    """The `k` best files with their answering units, and each list's ranking of files before fusion."""
+    lists = retrieve(r)
+    units = r.engine.catalog.units(sorted({uid for hits in lists.values() for uid, _ in hits}))
+    # A unit deleted between retrieval and this read (an indexer writing meanwhile) drops out.
+    lists = {name: [h for h in hits if h[0] in units] for name, hits in lists.items()}
+    fusion = fuse(r, lists, units)
+    best = choose(r, fusion, units)
+    fused = diversify(r, rerank(r, fusion.fused, best, units), best, k)
+    results = []
+    for rank, (path, score) in enumerate(fused[:k], start=1):
+        unit = units[best[path]]
+        text, marks = snippet(unit.text, r.keywords.words, r.keywords.ids)
+        results.append(SearchResult(
+            rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
+            snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
+            explain=_explain(path, lists, fusion, units, r.settings) if explain else None))
+    return results, fusion.file_runs
+
+
+def _explain(path: str, lists: dict[str, list[Hit]], fusion: Fusion, units: dict[int, StoredUnit],
+             s: Settings) -> dict:
+    out = {}
+    for name, hits in lists.items():
+        if path not in fusion.file_runs[name]:
+            out[name] = None
+            continue
+        rank = fusion.file_runs[name].index(path) + 1
+        uid, score = next((uid, sc) for uid, sc in hits if units[uid].path == path)
+        out[name] = {"rank": rank, "score": round(score, 6), "unit": uid, "page": units[uid].page,
+                     "contribution": round(fusion.weights[name] / (s.rrf_k + rank), 6)}
+    if path in fusion.file_runs.get("stand_in", ()):
+        # The dense rank and unit, counted again as a keyword rank (see stand_in).
+        out["stand_in"] = {**out["dense"],
+                           "contribution": round(fusion.weights["stand_in"] / (s.rrf_k + out["dense"]["rank"]), 6)}
+    return out

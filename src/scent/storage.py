@@ -1,0 +1,176 @@
+"""What the engines store, and the three roles each engine plays.
+
+An engine (scent.engines) is a catalog, a keyword index and a vector index behind one write
+path. The catalog is the record of files and units: what was indexed, when, from which bytes.
+The keyword and vector indexes answer queries. SQLite plays all three roles in one file; a
+distributed engine plays the search roles and keeps the catalog beside the indexer.
+
+Every unit has a stable id made from its file's identity and its place in the file, so the
+catalog and every engine agree on it without asking each other, and a rewritten file's units
+keep their ids.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from .filters import Filters
+from .query import KeywordQuery
+
+Hit = tuple[int, float]  # (unit id, score: higher is better)
+STORAGE_TYPES = ("float32", "int8", "binary")
+
+
+def text_key(text: str) -> str:
+    """A text's fingerprint: two units with the same key have the same vectors."""
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+def unit_id(file_key: str, place: int) -> int:
+    """The id of the unit at `place` (0, 1, ... in reading order) of the file whose catalog key
+    is `file_key`: 63 bits of a hash, so it fits SQLite's signed and Qdrant's unsigned integers.
+    A million units collide with odds of about 1 in 10 million."""
+    digest = hashlib.sha1(f"{file_key}\n{place}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What change detection compares: a file is re-read only when size or mtime moved and the
+    bytes' hash changed."""
+    path: str
+    size: int
+    mtime_ns: int
+    hash: str
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    path: str
+    kind: str
+    size: int
+    mtime_ns: int
+    hash: str
+    date: float
+    title: str = ""
+    key: str = ""  # the file's identity in the catalog (see Catalog.file_key); unit ids derive from it
+
+
+@dataclass(frozen=True)
+class UnitRecord:
+    """A unit ready to store: the text plus what keyword and dense search need."""
+    kind: str
+    text: str
+    text_hash: str
+    page: int | None
+    start: int
+    end: int
+    title: str
+    lang: str | None
+    extra: str
+    ids: str
+    # Sentences of the unit, each embedded too: dense search scores a unit by the best of its
+    # own vector and theirs (see chunk.sentences for why).
+    parts: tuple[str, ...] = ()
+    id: int = 0  # set by the indexer: unit_id(file key, place)
+
+
+@dataclass(frozen=True)
+class StoredUnit:
+    id: int
+    path: str
+    file_kind: str
+    kind: str
+    page: int | None
+    start: int
+    end: int
+    title: str
+    lang: str | None
+    text: str
+    date: float
+
+
+@dataclass(frozen=True)
+class VectorField:
+    """A named kind of vector of a unit: `unit` (its text), `sentences` (one per sentence: many),
+    `picture` (its pixels, from an image-text model). A field keeps the model that made its
+    vectors; another model's vectors are refused rather than mixed."""
+    name: str
+    model: str
+    dims: int
+    multi: bool = False      # many vectors per unit; a unit scores by its best one (MaxSim)
+    storage: str = "float32"  # one of STORAGE_TYPES: how the engine keeps the vectors
+
+
+# Vectors to store: field name -> unit id -> one vector (dims,) or, for a multi field, (n, dims).
+Vectors = dict[str, dict[int, np.ndarray]]
+
+
+@dataclass
+class FileWrite:
+    """One file's new state, written in one step."""
+    file: FileRecord
+    units: list[UnitRecord]
+    vectors: Vectors
+    suggestions: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class Catalog(Protocol):
+    """Files, units, change-detection state, errors, meta and suggestions."""
+
+    def meta(self, key: str) -> str | None: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+    def file_states(self) -> dict[str, FileState]: ...
+    def file_key(self, path: str) -> str: ...  # the key of the file at `path`, or a fresh one
+    def touch_file(self, state: FileState) -> None: ...
+    def record_error(self, path: str, reason: str) -> None: ...
+    def prune_errors(self, present: set[str]) -> None: ...
+    def units(self, ids: list[int]) -> dict[int, StoredUnit]: ...
+    def file_units(self, path: str) -> list[StoredUnit] | None: ...
+    def unit_hashes(self, path: str) -> dict[str, int]: ...  # text hash -> unit id, of the file's units
+    def has_units(self, kinds: tuple[str, ...]) -> bool: ...
+    def suggestions(self, limit: int) -> list[dict]: ...
+    def status(self) -> dict: ...
+
+
+class KeywordIndex(Protocol):
+    """BM25 over text, title, path and code parts; exact and one-off ID lookup."""
+
+    def search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters, limit: int) -> list[Hit]: ...
+    def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]: ...
+
+
+class VectorIndex(Protocol):
+    """Named vector fields of units, searched by cosine similarity (vectors are L2-normalised)."""
+
+    def fields(self) -> dict[str, VectorField]: ...
+    def add_field(self, field: VectorField) -> None: ...  # refuses another model or size under the same name
+    def search(self, field: str, query: np.ndarray, filters: Filters, limit: int, dims: int = 0) -> list[Hit]: ...
+    def get(self, field: str, ids: list[int]) -> dict[int, np.ndarray]: ...
+
+
+class Engine(Protocol):
+    """The three roles, and the writes that keep them in step: each write is one atomic step
+    (or, for an engine without transactions, one that a rerun completes), so a kill at any moment
+    leaves a usable index."""
+
+    name: str
+    catalog: Catalog
+    keywords: KeywordIndex
+    vectors: VectorIndex
+
+    def write_files(self, writes: list[FileWrite]) -> None: ...
+    def rename_file(self, old: str, new: FileState) -> None: ...
+    def delete_files(self, paths: list[str]) -> None: ...
+    def finish_run(self) -> None: ...
+    def close(self) -> None: ...
+
+
+def batched(items: list, size: int = 500) -> Iterator[list]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]

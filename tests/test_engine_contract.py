@@ -1,0 +1,270 @@
+"""The contract every storage engine keeps: the same writes give the same answers.
+
+Each test runs against every engine in ENGINES (see engine_factories); an engine that cannot
+run here is skipped with the reason. Expectations are worked out by hand from the few units
+written, never read back from an engine.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scent.errors import IndexVersionError
+from scent.filters import Filters
+from scent.query import extra_tokens, id_tokens, parse
+from scent.settings import Settings
+from scent.storage import FileRecord, FileState, FileWrite, UnitRecord, VectorField, text_key, unit_id
+
+DIMS = 4
+
+
+def engine_factories():
+    from scent.engines import ENGINES
+
+    return sorted(ENGINES)
+
+
+@pytest.fixture(params=engine_factories())
+def engine(request, tmp_path):
+    from scent.engines import engine_class
+
+    settings = Settings(backend=request.param)
+    cls = engine_class(request.param)
+    eng = cls(tmp_path / "index", settings)
+    eng.vectors.add_field(VectorField("unit", "test/axes", DIMS))
+    eng.vectors.add_field(VectorField("sentences", "test/axes", DIMS, multi=True))
+    yield eng
+    eng.close()
+
+
+def axis(*weights: float) -> np.ndarray:
+    v = np.zeros(DIMS, np.float32)
+    v[:len(weights)] = weights
+    return v / np.linalg.norm(v)
+
+
+def unit(key: str, place: int, text: str, kind: str = "text", page: int | None = None, lang: str | None = "en",
+         parts: tuple[str, ...] = ()) -> UnitRecord:
+    return UnitRecord(kind=kind, text=text, text_hash=text_key(text), page=page, start=0, end=len(text), title="",
+                      lang=lang, extra=extra_tokens(text), ids=id_tokens(text), parts=parts, id=unit_id(key, place))
+
+
+def write(engine, path: str, kind: str, units: list[UnitRecord], vectors: dict[int, np.ndarray],
+          date: float = 0.0, sentences: dict[int, np.ndarray] | None = None, suggestions=(), warnings=()):
+    key = engine.catalog.file_key(path)
+    fields = {"unit": vectors}
+    if sentences:
+        fields["sentences"] = sentences
+    record = FileRecord(path, kind, 10, 1, "hash-" + path, date, path.rsplit("/", 1)[-1], key)
+    engine.write_files([FileWrite(record, units, fields, list(suggestions), list(warnings))])
+    return units
+
+
+@pytest.fixture
+def three_files(engine):
+    """lease.md (a text unit), notes/garden.md (two units, one in French) and scan.pdf (two pages)."""
+    lease = write(engine, "lease.md", "text",
+                  [unit("lease.md", 0, "The deposit refund is due within 30 days. Ticket LD-2026-0417.")],
+                  {unit_id("lease.md", 0): axis(1, 0, 0, 0)}, date=100.0, suggestions=["Lease"])
+    garden = write(engine, "notes/garden.md", "text",
+                   [unit("notes/garden.md", 0, "Spray neem oil on the jasmine before seven."),
+                    unit("notes/garden.md", 1, "Arroser le basilic chaque matin.", lang="fr")],
+                   {unit_id("notes/garden.md", 0): axis(0, 1, 0, 0), unit_id("notes/garden.md", 1): axis(0, 1, 1, 0)},
+                   date=200.0)
+    scan = write(engine, "scan.pdf", "pdf",
+                 [unit("scan.pdf", 0, "Invoice K7Q2ZP for the boiler repair.", kind="pdf_page", page=1),
+                  unit("scan.pdf", 1, "The boiler was serviced in March.", kind="pdf_page", page=2)],
+                 {unit_id("scan.pdf", 0): axis(0, 0, 1, 0), unit_id("scan.pdf", 1): axis(0, 0, 1, 1)}, date=300.0)
+    return {"lease": lease, "garden": garden, "scan": scan}
+
+
+def keyword(engine, text: str, filters: Filters = Filters(), mode: str = "or", limit: int = 10) -> list[int]:
+    return [uid for uid, _ in engine.keywords.search(parse(text), mode, "3<30%", filters, limit)]
+
+
+def dense(engine, vector, filters: Filters = Filters(), field: str = "unit", limit: int = 10):
+    return engine.vectors.search(field, vector, filters, limit)
+
+
+# ---- catalog ---------------------------------------------------------------------------------
+
+def test_units_come_back_as_written(engine, three_files):
+    [u] = three_files["lease"]
+    got = engine.catalog.units([u.id])[u.id]
+    assert (got.id, got.path, got.file_kind, got.kind, got.page, got.text, got.date) == \
+        (u.id, "lease.md", "text", "text", None, u.text, 100.0)
+    pages = engine.catalog.file_units("scan.pdf")
+    assert [(p.page, p.kind) for p in pages] == [(1, "pdf_page"), (2, "pdf_page")]
+    assert engine.catalog.file_units("missing.md") is None
+    assert engine.catalog.units([12345]) == {}
+
+
+def test_file_states_touch_and_errors(engine, three_files):
+    states = engine.catalog.file_states()
+    assert set(states) == {"lease.md", "notes/garden.md", "scan.pdf"}
+    assert states["lease.md"] == FileState("lease.md", 10, 1, "hash-lease.md")
+    engine.catalog.touch_file(FileState("lease.md", 11, 2, "hash-lease.md"))
+    assert engine.catalog.file_states()["lease.md"] == FileState("lease.md", 11, 2, "hash-lease.md")
+    engine.catalog.record_error("broken.pdf", "damaged")
+    engine.catalog.record_error("gone.pdf", "damaged")
+    engine.catalog.prune_errors({"broken.pdf"})
+    assert [(e["path"], e["level"]) for e in engine.status()["errors"]] == [("broken.pdf", "skipped")]
+
+
+def test_unit_ids_survive_a_rename_and_a_rewrite(engine, three_files):
+    [u] = three_files["lease"]
+    engine.rename_file("lease.md", FileState("old/lease.md", 10, 5, "hash-lease.md"))
+    assert engine.catalog.units([u.id])[u.id].path == "old/lease.md"
+    assert keyword(engine, "deposit") == [u.id]
+    assert keyword(engine, "old") == [u.id]  # folders are keywords too
+    assert [uid for uid, _ in dense(engine, axis(1, 0, 0, 0), limit=1)] == [u.id]
+    # The key stays with the renamed file; a new file at the old path gets its own.
+    assert engine.catalog.file_key("old/lease.md") == "lease.md"
+    assert engine.catalog.file_key("lease.md") != "lease.md"
+    assert engine.catalog.unit_hashes("old/lease.md") == {u.text_hash: u.id}
+
+
+def test_rewritten_file_replaces_its_units_everywhere(engine, three_files):
+    new = unit("scan.pdf", 0, "A receipt for the chimney sweep.", kind="pdf_page", page=1)
+    write(engine, "scan.pdf", "pdf", [new], {new.id: axis(0, 0, 0, 1)}, date=300.0)
+    assert [u.text for u in engine.catalog.file_units("scan.pdf")] == ["A receipt for the chimney sweep."]
+    assert new.id == three_files["scan"][0].id  # the same place keeps its id
+    assert keyword(engine, "boiler") == []
+    assert keyword(engine, "chimney") == [new.id]
+    assert engine.keywords.id_search(("K7Q2ZP",), Filters(), 10) == []
+    hits = dense(engine, axis(0, 0, 1, 1))
+    assert unit_id("scan.pdf", 1) not in {uid for uid, _ in hits}
+    assert engine.vectors.get("unit", [new.id, unit_id("scan.pdf", 1)]).keys() == {new.id}
+
+
+def test_deleted_files_leave_every_role(engine, three_files):
+    engine.delete_files(["scan.pdf", "notes/garden.md"])
+    [u] = three_files["lease"]
+    assert set(engine.catalog.file_states()) == {"lease.md"}
+    assert keyword(engine, "boiler neem deposit") == [u.id]
+    assert [uid for uid, _ in dense(engine, axis(1, 1, 1, 1))] == [u.id]
+    assert engine.status()["units"] == 1
+
+
+def test_suggestions_and_meta(engine, three_files):
+    assert engine.catalog.suggestions(5) == [{"text": "Lease", "path": "lease.md"}]
+    assert engine.catalog.meta("nothing") is None
+    engine.catalog.set_meta("root", "/home/me/notes")
+    assert engine.catalog.meta("root") == "/home/me/notes"
+    assert engine.catalog.has_units(("pdf_page",)) and not engine.catalog.has_units(("image",))
+
+
+def test_status_counts(engine, three_files):
+    st = engine.status()
+    assert (st["files"], st["units"]) == (3, 5)
+    assert st["files_by_kind"] == {"pdf": 1, "text": 2}
+    assert st["units_by_kind"] == {"pdf_page": 2, "text": 3}
+    assert st["vectors"] == 5 and st["units_without_vector"] == 0
+
+
+# ---- keywords --------------------------------------------------------------------------------
+
+def test_keyword_matching_modes(engine, three_files):
+    deposit = three_files["lease"][0].id
+    boiler1, boiler2 = (u.id for u in three_files["scan"])
+    assert keyword(engine, "deposit") == [deposit]
+    assert set(keyword(engine, "boiler")) == {boiler1, boiler2}
+    assert set(keyword(engine, "deposit boiler")) == {deposit, boiler1, boiler2}
+    assert keyword(engine, "deposit boiler", mode="and") == []
+    assert keyword(engine, "boiler march", mode="and") == [boiler2]
+    # min_share "3<30%": up to three words all must match.
+    assert keyword(engine, "boiler serviced march", mode="min_share") == [boiler2]
+
+
+def test_keyword_ranking_prefers_the_rarer_word_and_denser_match(engine, three_files):
+    boiler1, boiler2 = (u.id for u in three_files["scan"])
+    # "invoice" is in one unit only: the unit with both words ranks first.
+    assert keyword(engine, "boiler invoice")[0] == boiler1
+
+
+def test_keyword_filters(engine, three_files):
+    boiler1, boiler2 = (u.id for u in three_files["scan"])
+    assert set(keyword(engine, "boiler deposit", Filters.build(kinds=["pdf"]))) == {boiler1, boiler2}
+    assert keyword(engine, "boiler deposit", Filters(after=50.0, before=150.0)) == [three_files["lease"][0].id]
+    assert set(keyword(engine, "neem basilic deposit", Filters.build(path="notes/"))) == \
+        {u.id for u in three_files["garden"]}
+    assert keyword(engine, "neem basilic", Filters.build(path="notes/", lang="fr")) == [three_files["garden"][1].id]
+    assert keyword(engine, "neem", Filters.build(path="*.pdf")) == []
+    assert keyword(engine, "boiler", Filters(exclude=("pdf_page",))) == []
+
+
+def test_ids_exact_and_one_character_off(engine, three_files):
+    deposit = three_files["lease"][0].id
+    boiler1 = three_files["scan"][0].id
+    assert engine.keywords.id_search(("LD20260417",), Filters(), 10) == [(deposit, 2.0)]
+    # An OCR slip: K7QZZP for K7Q2ZP is one character off.
+    assert engine.keywords.id_search(("K7QZZP",), Filters(), 10) == [(boiler1, 1.0)]
+    assert engine.keywords.id_search(("K7QZZP",), Filters.build(kinds=["text"]), 10) == []
+    assert engine.keywords.id_search(("ZZZZZZZZ",), Filters(), 10) == []
+
+
+# ---- vectors ---------------------------------------------------------------------------------
+
+def test_dense_ranks_by_cosine_under_filters(engine, three_files):
+    lease, = (u.id for u in three_files["lease"])
+    g0, g1 = (u.id for u in three_files["garden"])
+    s0, s1 = (u.id for u in three_files["scan"])
+    hits = dense(engine, axis(0, 1, 1, 0))
+    assert hits[0][0] == g1 and {uid for uid, _ in hits[1:3]} == {g0, s0}  # 1.0, then 0.707 twice
+    assert hits[0][1] == pytest.approx(1.0, abs=1e-5)
+    assert len(hits) == 5 and hits[-1][0] == lease and hits[-1][1] == pytest.approx(0.0, abs=1e-5)
+    assert [uid for uid, _ in dense(engine, axis(0, 1, 1, 0), Filters.build(kinds=["pdf"]))] == [s0, s1]
+    assert [uid for uid, _ in dense(engine, axis(0, 1, 1, 0), Filters(after=250.0))] == [s0, s1]
+    assert [uid for uid, _ in dense(engine, axis(0, 1, 1, 0), Filters.build(lang="fr"))] == [g1]
+    assert dense(engine, axis(1, 0, 0, 0), limit=2)[0][0] == lease
+
+
+def test_a_unit_is_found_by_its_best_sentence(engine):
+    a = unit("notes.md", 0, "garden note", parts=("water before seven", "spray neem oil"))
+    b = unit("notes.md", 1, "tax note")
+    write(engine, "notes.md", "text", [a, b], {a.id: axis(1, 0, 0, 0), b.id: axis(0, 0, 0.6, 0.8)},
+          sentences={a.id: np.stack([axis(0, 1, 0, 0), axis(0, 0, 1, 0)])})
+    # a's own vector is orthogonal to the query, but its sentence "spray neem oil" is the query.
+    [(uid, score)] = dense(engine, axis(0, 0, 1, 0), field="sentences")
+    assert uid == a.id and score == pytest.approx(1.0, abs=1e-5)
+    assert [h[0] for h in dense(engine, axis(0, 0, 1, 0))] == [b.id, a.id]
+    got = engine.vectors.get("sentences", [a.id, b.id])
+    assert set(got) == {a.id} and got[a.id].shape == (2, DIMS)
+    assert np.allclose(engine.vectors.get("unit", [a.id])[a.id], axis(1, 0, 0, 0), atol=1e-6)
+    # The file rewritten without a: its sentences go too.
+    write(engine, "notes.md", "text", [unit("notes.md", 0, "tax note")], {a.id: axis(0, 0, 0.6, 0.8)})
+    assert dense(engine, axis(0, 0, 1, 0), field="sentences") == []
+    assert engine.status()["sentence_vectors"] == 0
+
+
+def test_fields_refuse_another_model(engine):
+    with pytest.raises(IndexVersionError):
+        engine.vectors.add_field(VectorField("unit", "another/model", DIMS))
+    with pytest.raises(IndexVersionError):
+        engine.vectors.add_field(VectorField("unit", "test/axes", DIMS * 2))
+    engine.vectors.add_field(VectorField("unit", "test/axes", DIMS))  # the same again: fine
+    assert set(engine.vectors.fields()) == {"unit", "sentences"}
+    assert engine.vectors.fields()["sentences"].multi
+
+
+def test_an_empty_engine_answers_nothing(engine):
+    assert dense(engine, axis(1, 0, 0, 0)) == []
+    assert keyword(engine, "anything") == []
+    assert engine.keywords.id_search(("LD20260417",), Filters(), 10) == []
+    assert engine.status()["files"] == 0
+
+
+def test_writes_are_seen_by_a_second_reader(engine, three_files, tmp_path):
+    from scent.engines import engine_class
+
+    if engine.name != "sqlite":
+        pytest.skip("a second reader of a local folder is the sqlite engine's case")
+    other = engine_class(engine.name)(tmp_path / "index", Settings(backend=engine.name))
+    try:
+        before = len(dense(other, axis(1, 1, 1, 1)))
+        extra = unit("new.md", 0, "a new note about the deposit")
+        write(engine, "new.md", "text", [extra], {extra.id: axis(1, 1, 1, 1)})
+        hits = dense(other, axis(1, 1, 1, 1))
+        assert len(hits) == before + 1 and hits[0][0] == extra.id
+    finally:
+        other.close()
