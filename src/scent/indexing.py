@@ -35,9 +35,10 @@ from .suggest import suggestions
 from .units import PICTURE_KINDS, FileInfo, Picture, Unit
 from .walk import files_at, walk
 
-# Index-time settings that do not change what a file's units are (how many are embedded at once;
-# the image-text model has its own check).
-NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model"})
+# Index-time settings that do not change what a file's units are (how many are embedded at once,
+# how vectors are kept; the image-text model has its own check).
+# vector_storage is checked by the engine itself (a field keeps its storage).
+NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model", "vector_storage", "vector_index_threshold"})
 # How many changed files are extracted before their units are embedded together.
 FILES_PER_BATCH = 16
 # What a picture that no longer decodes raises when read again for an image-text model.

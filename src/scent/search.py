@@ -76,8 +76,10 @@ def dense(r: Request) -> list[Hit] | None:
         return None
     s = r.settings
     vector = r.embed_query(clean(r.text))
-    lists = [r.engine.vectors.search(field, vector, r.filters, s.candidates, dims=s.dims)
-             for field in ("unit", "sentences") if field in r.engine.vectors.fields()]
+    fields = r.engine.vectors.fields()
+    lists = [r.engine.vectors.search(field, vector, r.filters, s.candidates, dims=s.dims,
+                                     oversample=s.vector_oversample, rescore_depth=s.rescore_depth)
+             for field in ("unit", "sentences") if field in fields]
     best: dict[int, float] = {}
     for hits in lists:
         for uid, score in hits:
@@ -105,7 +107,9 @@ def pictures(r: Request) -> list[Hit] | None:
     """Picture units by their image-text vector against the query in the same model's space."""
     if r.embed_picture_query is None or r.settings.strategy == "keyword" or r.settings.weight_pictures <= 0:
         return None
-    return r.engine.vectors.search("picture", r.embed_picture_query(clean(r.text)), r.filters, r.settings.candidates)
+    s = r.settings
+    return r.engine.vectors.search("picture", r.embed_picture_query(clean(r.text)), r.filters, s.candidates,
+                                   oversample=s.vector_oversample, rescore_depth=s.rescore_depth)
 
 
 RETRIEVERS: dict[str, Callable[[Request], list[Hit] | None]] = {

@@ -70,6 +70,13 @@ def _check_backend(value) -> None:
         raise UsageError(f"setting backend must be one of {', '.join(sorted(ENGINES))}, got {value!r}")
 
 
+def _at_least(low: int, name: str):
+    def check(value) -> None:
+        if value < low:
+            raise UsageError(f"setting {name} must be at least {low}, got {value!r}")
+    return check
+
+
 def _check_max_side(value) -> None:
     if value < 100:
         raise UsageError(f"setting ocr_max_side must be at least 100 (pixels), got {value!r}")
@@ -107,6 +114,11 @@ SETTINGS = (
             "to measure what a kind adds.", "search", check=_check_kinds),
     Setting("dims", 0, "Use only the first N embedding dimensions in dense search (0 = all): measures what smaller "
             "vectors would cost.", "search"),
+    Setting("vector_oversample", 4, "With an approximate vector index: candidates asked of it per list position "
+            "(the binary first phase), before exact rescoring.", "search", check=_at_least(1, "vector_oversample")),
+    Setting("rescore_depth", 1000, "With an approximate vector index: how many of its candidates are scored exactly "
+            "(float query against the stored vectors); the rest follow them in the index's order.", "search",
+            check=_at_least(1, "rescore_depth")),
     Setting("mmr_lambda", 0.7, "MMR trade-off for hybrid+mmr: 1 = pure relevance, 0 = pure diversity.", "search"),
     # index
     Setting("chunk_words", 180, "Longest chunk, in words; sections longer than this are split.", "index"),
@@ -116,6 +128,12 @@ SETTINGS = (
     Setting("max_file_mb", 50, "Text-like files larger than this (MB) are skipped with a message.", "index"),
     Setting("max_pdf_pages", 2000, "Pages read from one PDF; the rest are skipped with a message.", "index"),
     Setting("embed_batch", 32, "Units embedded per batch.", "index"),
+    Setting("vector_storage", "int8", "How vectors are kept: int8 (one byte a dimension and a scale per vector; a "
+            "quarter of float32's size) or float32. Fixed when an index is made: changing it needs --rebuild.",
+            "index", ("int8", "float32")),
+    Setting("vector_index_threshold", 50_000, "Vectors of one field above which an approximate index (HNSW over "
+            "binary codes, then exact rescoring) answers instead of exact search; 0 = always.", "index",
+            check=_at_least(0, "vector_index_threshold")),
     Setting("ocr", True, "Read the text in pictures and scanned PDF pages with OCR (Tesseract) while indexing.",
             "index"),
     Setting("ocr_engine", "tesseract", "OCR engine: tesseract, or rapidocr (`pip install 'scent[rapidocr]'`; reads "

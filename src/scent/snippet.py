@@ -12,7 +12,9 @@ _TOKEN = re.compile(rf"{WORD}(?:[-./]{WORD})*")
 _STEM = snowballstemmer.stemmer("english")
 
 
-@lru_cache(maxsize=4096)
+# A person's files hold tens of thousands of distinct words; the Python stemmer is the slow part of
+# a snippet, so its answers are kept for many of them (a few MB).
+@lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     return _STEM.stemWord(word.lower())
 

@@ -22,7 +22,9 @@ from .filters import Filters
 from .query import KeywordQuery
 
 Hit = tuple[int, float]  # (unit id, score: higher is better)
-STORAGE_TYPES = ("float32", "int8", "binary")
+# How a field keeps its vectors; binary sign codes are an approximate index's first phase, never
+# the record (they cannot be rescored).
+STORAGE_TYPES = ("float32", "int8")
 
 
 def text_key(text: str) -> str:
@@ -103,7 +105,7 @@ class VectorField:
     model: str
     dims: int
     multi: bool = False      # many vectors per unit; a unit scores by its best one (MaxSim)
-    storage: str = "float32"  # one of STORAGE_TYPES: how the engine keeps the vectors
+    storage: str = ""  # one of STORAGE_TYPES; "" for a new field: the engine's vector_storage
 
 
 # Vectors to store: field name -> unit id -> one vector (dims,) or, for a multi field, (n, dims).
@@ -150,7 +152,10 @@ class VectorIndex(Protocol):
 
     def fields(self) -> dict[str, VectorField]: ...
     def add_field(self, field: VectorField) -> None: ...  # refuses another model or size under the same name
-    def search(self, field: str, query: np.ndarray, filters: Filters, limit: int, dims: int = 0) -> list[Hit]: ...
+    # `oversample` and `rescore_depth` shape an approximate search (candidates per wanted unit,
+    # and how many are scored exactly); an exact engine ignores them.
+    def search(self, field: str, query: np.ndarray, filters: Filters, limit: int, dims: int = 0,
+               oversample: int = 4, rescore_depth: int = 1000) -> list[Hit]: ...
     def get(self, field: str, ids: list[int]) -> dict[int, np.ndarray]: ...
 
 

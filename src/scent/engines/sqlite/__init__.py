@@ -34,7 +34,8 @@ class SqliteEngine:
             raise ScentError(f"cannot open the index at {self.path}: {err}; delete that folder and re-index") from None
         self.catalog = SqliteCatalog(self.db, self.path)
         self.keywords = SqliteKeywords(self.db)
-        self.vectors = SqliteVectors(self.db, lambda: int(self.catalog.meta("generation") or 0))
+        self.vectors = SqliteVectors(self.db, lambda: int(self.catalog.meta("generation") or 0),
+                                     Path(index_dir) / "vectors", settings)
 
     @staticmethod
     def exists(index_dir: Path, settings=None) -> bool:
@@ -59,9 +60,11 @@ class SqliteEngine:
             for w in writes:
                 self.vectors.delete(self.catalog.unit_ids([w.file.path]))
                 self.catalog.put_file(w.file, w.units, w.suggestions, w.warnings)
+                self.vectors.record_labels({w.file.kind, *(u.kind for u in w.units), *(u.lang for u in w.units)})
                 for field, vectors in w.vectors.items():
                     self.vectors.put(field, vectors)
             self.catalog.bump()
+        self.vectors.maybe_snapshot(final=False)
 
     def rename_file(self, old: str, new: FileState) -> None:
         with self.transaction():
@@ -77,6 +80,7 @@ class SqliteEngine:
             self.catalog.bump()
 
     def finish_run(self) -> None:
+        self.vectors.maybe_snapshot(final=True)
         self.catalog.set_meta("last_indexed", str(time.time()))
         self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
@@ -84,8 +88,11 @@ class SqliteEngine:
         st = self.catalog.status()
         fields = self.vectors.fields()
         counts = {name: self.vectors.count(name) for name in fields}
+        snapshots = self.vectors.snapshots()
         st["vector_fields"] = {name: {"model": f.model, "dims": f.dims, "multi": f.multi, "storage": f.storage,
-                                      "vectors": counts[name]} for name, f in fields.items()}
+                                      "vectors": counts[name], "snapshot_rows": snapshots.get(name, {}).get("rows", 0),
+                                      "approximate": bool(snapshots.get(name, {}).get("hnsw"))}
+                               for name, f in fields.items()}
         st["vectors"] = counts.get("unit", 0) + counts.get("sentences", 0)
         st["sentence_vectors"] = counts.get("sentences", 0)
         st["units_without_vector"] = self.db.execute(

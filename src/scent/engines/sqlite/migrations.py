@@ -211,6 +211,40 @@ def m007_stable_ids_and_vector_fields() -> str:
     """
 
 
+@migration
+def m008_vector_snapshots() -> str:
+    # Vectors are read through snapshots (snapshot.py) plus the rows written since: `seq` never
+    # goes back (AUTOINCREMENT, so a reader's "rows after seq N" misses nothing), every deleted
+    # row leaves a tombstone for readers that hold it, and filter attributes are kept as small
+    # label codes. The blobs stay as they were (float32); new fields store what `vector_storage`
+    # says (vector_fields.storage).
+    return """
+    CREATE TABLE vectors_new (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        field TEXT NOT NULL,
+        unit_id INTEGER NOT NULL,
+        vector BLOB NOT NULL            -- codes.encode(): float32, or a float32 scale and int8 codes
+    );
+    INSERT INTO vectors_new (seq, field, unit_id, vector) SELECT seq, field, unit_id, vector FROM vectors ORDER BY seq;
+    DROP TABLE vectors;
+    ALTER TABLE vectors_new RENAME TO vectors;
+    CREATE INDEX vectors_unit ON vectors(unit_id, field);
+    CREATE INDEX vectors_field ON vectors(field, seq);
+    CREATE TABLE vector_tombstones (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        field TEXT NOT NULL,
+        seq INTEGER NOT NULL
+    );
+    CREATE INDEX vector_tombstones_field ON vector_tombstones(field, id);
+    CREATE TRIGGER vectors_ad AFTER DELETE ON vectors BEGIN
+        INSERT INTO vector_tombstones (field, seq) VALUES (old.field, old.seq);
+    END;
+    CREATE TABLE vector_labels (code INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE);
+    INSERT INTO vector_labels (label) SELECT kind FROM units UNION SELECT kind FROM files
+        UNION SELECT lang FROM units WHERE lang IS NOT NULL AND lang != '';
+    """
+
+
 def migrate(db: sqlite3.Connection) -> None:
     db.create_function("scent_unit_id", 2, unit_id, deterministic=True)
     db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")

@@ -1,49 +1,84 @@
-"""The vector index in SQLite: named fields of unit vectors, searched exactly.
+"""The vector index in SQLite: named fields of unit vectors.
 
-Each field's vectors are loaded once into a numpy matrix (exact cosine is fast enough below
-~1M units) and reloaded only when the index generation changes.
+SQLite holds every vector (as its field's storage says: float32, or int8 codes with a scale).
+Search reads a field as its snapshot (memory-mapped files, see snapshot.py) plus the rows
+written since, which each reader appends to what it holds instead of loading everything again.
+Below `vector_index_threshold` rows search is exact; above it a binary HNSW proposes
+`limit x vector_oversample` candidates and the best `rescore_depth` of them are scored exactly
+(the float query against the stored codes). A filter is applied to every row the field holds
+before any ranking: a filtered-out unit never reaches the list.
 """
 from __future__ import annotations
 
+import json
+import math
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
 from ...errors import IndexVersionError
 from ...filters import Filters
 from ...storage import Hit, VectorField, batched
+from . import codes as vcodes
+from . import snapshot as snap
 from .filters import where
+from .snapshot import Rows, Snapshot
+
+# A snapshot is written when this many rows came since the last one (at the end of a run), or,
+# while a run is writing, when the rows since outnumber max(this x 10, the snapshot's own).
+SNAPSHOT_ROWS = 5_000
+# Rows scored exactly when a filter leaves at most this many (cheaper than asking the HNSW for
+# many more candidates than it can give).
+EXACT_ROWS = 50_000
+NO_LABEL = 0  # the label code of a missing language
 
 
 class SqliteVectors:
-    def __init__(self, db: sqlite3.Connection, generation: Callable[[], int]):
+    def __init__(self, db: sqlite3.Connection, generation: Callable[[], int], folder: Path, settings=None):
         self.db = db
         self._generation = generation
-        self._matrices: dict[str, tuple[int, np.ndarray, np.ndarray]] = {}  # field -> (generation, ids, matrix)
-        self._cut: tuple = (None, None)
+        self.folder = folder
+        self.hnsw_rows = getattr(settings, "vector_index_threshold", 50_000)
+        self.storage = getattr(settings, "vector_storage", "int8")
+        self._states: dict[str, _FieldState] = {}
+        self._labels: dict[str, int] = {}
+
+    # ---- fields ------------------------------------------------------------------------------
 
     def fields(self) -> dict[str, VectorField]:
         return {r[0]: VectorField(r[0], r[1], r[2], bool(r[3]), r[4]) for r in self.db.execute(
             "SELECT name, model, dims, multi, storage FROM vector_fields")}
 
     def add_field(self, field: VectorField) -> None:
+        """Record a field (stored as `vector_storage` says, unless `field.storage` is given), or
+        check that it is the one recorded: another model, size or storage needs a rebuild."""
+        storage = field.storage or self.storage
         stored = self.fields().get(field.name)
         if stored is None:
             self.db.execute("INSERT INTO vector_fields VALUES (?, ?, ?, ?, ?)",
-                            (field.name, field.model, field.dims, int(field.multi), field.storage))
+                            (field.name, field.model, field.dims, int(field.multi), storage))
         elif (stored.model, stored.dims, stored.multi) != (field.model, field.dims, field.multi):
             raise IndexVersionError(f"this index's {field.name} vectors were made by {stored.model} "
                                     f"({stored.dims} dims), not {field.model} ({field.dims}); re-index with --rebuild")
+        elif stored.storage != storage:
+            raise IndexVersionError(f"this index keeps its {field.name} vectors as {stored.storage}, not {storage} "
+                                    f"(vector_storage); re-index with --rebuild to change how they are kept")
 
     # ---- writing (inside the engine's transaction) -------------------------------------------
 
     def put(self, field: str, vectors: dict[int, np.ndarray]) -> None:
         """Set the vectors of `field` for these units (replacing any they had)."""
+        if not vectors:
+            return
+        info = self.fields()[field]
         self._delete(list(vectors), "AND field = ?", (field,))
-        self.db.executemany("INSERT INTO vectors (field, unit_id, vector) VALUES (?, ?, ?)",
-                            [(field, uid, _pack(row)) for uid, v in vectors.items()
-                             for row in np.asarray(v, np.float32).reshape(-1, v.shape[-1])])
+        rows = []
+        for uid, v in vectors.items():
+            v = np.asarray(v, np.float32)
+            rows += [(field, uid, blob) for blob in vcodes.encode(v.reshape(-1, info.dims), info.storage)]
+        self.db.executemany("INSERT INTO vectors (field, unit_id, vector) VALUES (?, ?, ?)", rows)
 
     def delete(self, ids: list[int]) -> None:
         self._delete(ids, "", ())
@@ -53,21 +88,141 @@ class SqliteVectors:
             self.db.execute(f"DELETE FROM vectors WHERE unit_id IN ({', '.join('?' * len(part))}) {extra}",
                             (*part, *params))
 
+    # ---- snapshots (the indexer's, outside any other transaction) ------------------------------
+
+    def maybe_snapshot(self, final: bool) -> bool:
+        """Write a new snapshot of each field that has drifted far enough from its last one:
+        while writing, when the rows since outnumber the snapshot (so a growing index is
+        rewritten a logarithmic number of times); at the end of a run, when SNAPSHOT_ROWS came or
+        a fifth of the snapshot was deleted. Returns whether one was written."""
+        wrote = False
+        for name, field in self.fields().items():
+            info = self._snapshot_info(name) or {"seq": 0, "rows": 0, "tomb": 0}
+            since = self.db.execute("SELECT COUNT(*) FROM vectors WHERE field = ? AND seq > ?",
+                                    (name, info["seq"])).fetchone()[0]
+            dead = self.db.execute("SELECT COUNT(*) FROM vector_tombstones WHERE field = ? AND id > ? AND seq <= ?",
+                                   (name, info["tomb"], info["seq"])).fetchone()[0]
+            if final:
+                due = since >= SNAPSHOT_ROWS or (info["rows"] and dead >= info["rows"] / 5)
+            else:
+                due = since >= max(SNAPSHOT_ROWS * 10, info["rows"])
+            if due:
+                self.write_snapshot(field, info.get("gen", 0) + 1)
+                wrote = True
+        if final:
+            self._prune_tombstones()
+        return wrote
+
+    def write_snapshot(self, field: VectorField, gen: int) -> None:
+        self.db.execute("BEGIN")  # one read view for the count and the rows
+        try:
+            tomb = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM vector_tombstones").fetchone()[0]
+            total = self.db.execute("SELECT COUNT(*) FROM vectors WHERE field = ?", (field.name,)).fetchone()[0]
+            info = snap.write(self.folder, field.name, gen, field.dims, self._read_rows(field, 0), total,
+                              self.hnsw_rows)
+            units = self.db.execute("SELECT COUNT(DISTINCT unit_id) FROM vectors WHERE field = ?",
+                                    (field.name,)).fetchone()[0]
+        finally:
+            self.db.execute("COMMIT")
+        info.update(tomb=tomb, units=units)
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"snapshot.{field.name}", json.dumps(info)))
+            # Tombstones of rows this snapshot no longer holds are no reader's concern once it is in force.
+            self.db.execute("DELETE FROM vector_tombstones WHERE field = ? AND id <= ?", (field.name, tomb))
+            self.db.execute("INSERT INTO meta VALUES ('generation', '1') "
+                            "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+        snap.remove_others(self.folder, field.name, gen)
+
+    def _prune_tombstones(self) -> None:
+        """Tombstones of rows written after each field's snapshot are only for readers that hold
+        those rows; such readers see the pruning mark and read the rows after the snapshot again."""
+        infos = {name: (self._snapshot_info(name) or {"seq": 0}) for name in self.fields()}
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            top = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM vector_tombstones").fetchone()[0]
+            for name, info in infos.items():
+                self.db.execute("DELETE FROM vector_tombstones WHERE field = ? AND seq > ?", (name, info["seq"]))
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('tombstones_pruned', ?)", (str(top),))
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def _snapshot_info(self, name: str) -> dict | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"snapshot.{name}",)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def _read_rows(self, field: VectorField, after_seq: int, chunk: int = snap.READ_ROWS):
+        """Rows of `field` with seq > `after_seq`, with their filter attributes, as Rows chunks."""
+        cursor = self.db.execute(
+            "SELECT v.seq, v.unit_id, v.vector, u.kind, f.kind, u.lang, f.date FROM vectors v "
+            "JOIN units u ON u.id = v.unit_id JOIN files f ON f.id = u.file_id "
+            "WHERE v.field = ? AND v.seq > ? ORDER BY v.seq", (field.name, after_seq))
+        while rows := cursor.fetchmany(chunk):
+            codes, _ = vcodes.split([r[2] for r in rows], field.dims, field.storage)
+            yield Rows(np.fromiter((r[1] for r in rows), np.int64, len(rows)),
+                       np.fromiter((r[0] for r in rows), np.int64, len(rows)),
+                       codes, vcodes.norms(codes),
+                       self._codes([r[3] for r in rows]), self._codes([r[4] for r in rows]),
+                       self._codes([r[5] for r in rows]),
+                       np.fromiter((r[6] for r in rows), np.float64, len(rows)))
+
+    def record_labels(self, labels: set[str | None]) -> None:
+        """Give codes to the kinds and languages of rows being written (in the writer's transaction,
+        so every row's labels are in the table before any reader sees the row)."""
+        self.db.executemany("INSERT OR IGNORE INTO vector_labels (label) VALUES (?)", [(lb,) for lb in labels if lb])
+
+    def _codes(self, labels: list[str | None]) -> np.ndarray:
+        if any(lb and lb not in self._labels for lb in labels):
+            self._load_labels()
+        return np.fromiter((self._labels[lb] if lb else NO_LABEL for lb in labels), np.uint16, len(labels))
+
+    def _load_labels(self) -> None:
+        self._labels = {lb: code for code, lb in self.db.execute("SELECT code, label FROM vector_labels")}
+
     # ---- reading ----------------------------------------------------------------------------
 
-    def search(self, field: str, query: np.ndarray, filters: Filters, limit: int, dims: int = 0) -> list[Hit]:
+    def search(self, field: str, query: np.ndarray, filters: Filters, limit: int, dims: int = 0,
+               oversample: int = 4, rescore_depth: int = 1000) -> list[Hit]:
         """Units by cosine similarity of their `field` vectors to `query`; a unit with many scores
         by its best one. `dims` > 0 uses only the first `dims` dimensions (what would smaller
-        vectors cost)."""
-        ids, matrix = self._load(field)
-        if not len(ids):
+        vectors cost), exactly."""
+        state = self._state(field)
+        if state is None:
             return []
-        if 0 < dims < matrix.shape[1]:
-            matrix, query = self._truncated(field, dims), query[:dims] / (np.linalg.norm(query[:dims]) or 1.0)
-        return self._best(ids, matrix @ np.asarray(query, np.float32), filters, limit)
+        query = np.asarray(query, np.float32)
+        if 0 < dims < len(query):
+            query = query[:dims]
+        query = query / (np.linalg.norm(query) or 1.0)
+        allowed = self._path_ids(filters)
+        ids, scores = [], []
+        per_unit = state.rows_per_unit
+        for rows, dead, index, mean in state.parts():
+            keep = self._mask(rows, filters, allowed, dead)
+            if not len(rows) or (keep is not None and not keep.any()):
+                continue
+            if index is not None and not dims and (keep is None or keep.sum() > EXACT_ROWS):
+                found = _approximate(rows, index, mean, query, keep, math.ceil(limit * per_unit), oversample,
+                                     rescore_depth)
+                if found is not None:
+                    ids.append(found[0])
+                    scores.append(found[1])
+                    continue
+            rows_at = np.flatnonzero(keep) if keep is not None else None
+            got = _exact(rows, rows_at, query, math.ceil(limit * per_unit), dims)
+            ids.append(got[0])
+            scores.append(got[1])
+        if not ids:
+            return []
+        return _best_per_unit(np.concatenate(ids), np.concatenate(scores), limit)
 
     def get(self, field: str, ids: list[int]) -> dict[int, np.ndarray]:
-        """Each unit's vector of `field` (for a multi field, its (n, dims) matrix)."""
+        """Each unit's vector of `field` (for a multi field, its (n, dims) matrix), as stored."""
         info = self.fields().get(field)
         if info is None:
             return {}
@@ -79,58 +234,183 @@ class SqliteVectors:
                 rows.setdefault(uid, []).append(blob)
         out = {}
         for uid, blobs in rows.items():
-            m = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), info.dims)
+            m = vcodes.decode(blobs, info.dims, info.storage)
             out[uid] = m if info.multi else m[0]
         return out
 
     def count(self, field: str) -> int:
         return self.db.execute("SELECT COUNT(*) FROM vectors WHERE field = ?", (field,)).fetchone()[0]
 
-    def _best(self, ids: np.ndarray, scores: np.ndarray, filters: Filters, limit: int) -> list[Hit]:
-        """The `limit` best units of rows (unit id, score) under `filters`, each by its best row."""
-        if not filters.empty:
-            condition, params = where(filters)
-            allowed = np.fromiter((r[0] for r in self.db.execute(
-                f"SELECT u.id FROM units u JOIN files f ON f.id = u.file_id WHERE {condition}", params)), dtype=np.int64)
-            scores = np.where(np.isin(ids, allowed), scores, -np.inf)
-        # Rows of the same unit crowd the top, so take a few times `limit` rows before sorting
-        # (a full sort only when those hold too few units).
-        take = min(len(scores), limit * 4)
-        while True:
-            top = np.argpartition(-scores, take - 1)[:take] if take < len(scores) else np.arange(len(scores))
-            order = top[np.argsort(-scores[top], kind="stable")]
-            # A unit's first row in score order is its best vector.
-            _, first = np.unique(ids[order], return_index=True)
-            best = order[np.sort(first)]
-            best = best[np.isfinite(scores[best])]
-            if len(best) >= limit or take >= len(scores):
-                break
-            take = min(len(scores), take * 4)
-        return [(int(ids[i]), float(scores[i])) for i in best[:limit]]
+    def snapshots(self) -> dict[str, dict]:
+        return {name: info for name in self.fields() if (info := self._snapshot_info(name))}
 
-    def _load(self, field: str) -> tuple[np.ndarray, np.ndarray]:
-        """(unit id per row, vectors) of `field`, in the order they were written."""
+    # ---- what a reader holds ------------------------------------------------------------------
+
+    def _state(self, name: str) -> "_FieldState | None":
         generation = self._generation()
-        cached = self._matrices.get(field)
-        if cached is None or cached[0] != generation:
-            info = self.fields().get(field)
-            rows = self.db.execute("SELECT unit_id, vector FROM vectors WHERE field = ? ORDER BY seq",
-                                   (field,)).fetchall() if info else []
-            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), info.dims if info else 0)
-            cached = self._matrices[field] = (generation, ids, matrix)
-        return cached[1], cached[2]
+        state = self._states.get(name)
+        if state is not None and state.generation == generation:
+            return state
+        field = self.fields().get(name)
+        if field is None:
+            return None
+        for _ in range(3):
+            try:
+                state = self._sync(field, state, generation)
+                break
+            except FileNotFoundError:  # the snapshot named a moment ago was replaced meanwhile
+                state = None
+        self._states[name] = state
+        return state
 
-    def _truncated(self, field: str, dims: int) -> np.ndarray:
-        """The field's matrix cut to its first `dims` columns, rows re-normalised; cached per generation."""
-        generation, _, matrix = self._matrices[field]
-        key = (field, generation, dims)
-        if self._cut[0] != key:
-            cut = matrix[:, :dims]
-            norms = np.linalg.norm(cut, axis=1, keepdims=True)
-            self._cut = (key, cut / np.where(norms == 0, 1, norms))
-        return self._cut[1]
+    def _sync(self, field: VectorField, state: "_FieldState | None", generation: int) -> "_FieldState":
+        self.db.execute("BEGIN")  # one read view: snapshot, tombstones and rows after it agree
+        try:
+            info = self._snapshot_info(field.name)
+            pruned = int(self.db.execute("SELECT value FROM meta WHERE key = 'tombstones_pruned'").fetchone()[0]
+                         if self.db.execute("SELECT 1 FROM meta WHERE key = 'tombstones_pruned'").fetchone() else 0)
+            if state is None or state.gen != (info or {}).get("gen") or state.tomb_seen < pruned:
+                state = _FieldState(field, Snapshot(snap.folder_for(self.folder, field.name, info["gen"]), info)
+                                    if info else None, (info or {}).get("tomb", 0))
+            tombs = self.db.execute("SELECT id, seq FROM vector_tombstones WHERE field = ? AND id > ? ORDER BY id",
+                                    (field.name, state.tomb_seen)).fetchall()
+            new = list(self._read_rows(field, state.delta_seq))
+        finally:
+            self.db.execute("COMMIT")
+        state.apply(tombs, new)
+        state.generation = generation
+        return state
+
+    def _mask(self, rows: Rows, filters: Filters, allowed: np.ndarray | None, dead: np.ndarray | None):
+        """Which rows the filter lets through (None: all of them)."""
+        keep = None if dead is None or not dead.any() else ~dead
+        if filters.empty:
+            return keep
+        keep = np.ones(len(rows), bool) if keep is None else keep
+        self._load_labels()
+        label = lambda names: np.array([self._labels.get(n, -1) for n in names], np.int64)  # noqa: E731
+        if filters.kinds:
+            keep &= np.isin(rows.file_kind, label(filters.kinds)) | np.isin(rows.unit_kind, label(filters.unit_kinds()))
+        if filters.exclude:
+            keep &= ~np.isin(rows.unit_kind, label(filters.excluded_unit_kinds()))
+        if filters.after is not None:
+            keep &= rows.date >= filters.after
+        if filters.before is not None:
+            keep &= rows.date < filters.before
+        if filters.lang:
+            keep &= rows.lang == self._labels.get(filters.lang, -1)
+        if allowed is not None:
+            keep &= np.isin(rows.ids, allowed)
+        return keep
+
+    def _path_ids(self, filters: Filters) -> np.ndarray | None:
+        """Units under the path filter (prefixes and globs are SQLite's to match)."""
+        if not filters.path:
+            return None
+        condition, params = where(Filters(path=filters.path))
+        return np.fromiter((r[0] for r in self.db.execute(
+            f"SELECT u.id FROM units u JOIN files f ON f.id = u.file_id WHERE {condition}", params)), np.int64)
 
 
-def _pack(vector: np.ndarray) -> bytes:
-    return np.asarray(vector, dtype="<f4").tobytes()
+class _FieldState:
+    """A reader's view of one field: its snapshot (with rows deleted since masked) and the rows
+    written after it (kept in memory, appended as they come)."""
+
+    def __init__(self, field: VectorField, snapshot: Snapshot | None, tomb_seen: int):
+        self.field = field
+        self.snapshot = snapshot
+        self.gen = snapshot.info["gen"] if snapshot else None
+        self.tomb_seen = tomb_seen
+        self.dead = np.zeros(len(snapshot.rows), bool) if snapshot else None
+        self.delta = Rows.empty(field.dims)
+        self.delta_seq = snapshot.seq if snapshot else 0
+        self.generation = -1
+
+    @property
+    def rows_per_unit(self) -> float:
+        """How many rows make one unit, on average (1 for single-vector fields)."""
+        if not self.field.multi:
+            return 1.0
+        if self.snapshot and self.snapshot.info.get("units"):
+            return max(1.0, self.snapshot.info["rows"] / self.snapshot.info["units"])
+        n = len(self.delta)
+        return max(1.0, n / max(1, len(np.unique(self.delta.ids)))) if n else 1.0
+
+    def apply(self, tombs: list[tuple[int, int]], new: list[Rows]) -> None:
+        if tombs:
+            seqs = np.array([s for _, s in tombs], np.int64)
+            if self.snapshot is not None:
+                old = seqs[seqs <= self.snapshot.seq]
+                at = np.searchsorted(self.snapshot.rows.seqs, old)
+                hit = at < len(self.snapshot.rows)
+                at, old = at[hit], old[hit]
+                self.dead[at[self.snapshot.rows.seqs[at] == old]] = True
+            if len(self.delta):
+                self.delta = self.delta.take(~np.isin(self.delta.seqs, seqs))
+            self.tomb_seen = tombs[-1][0]
+        for rows in new:
+            self.delta = self.delta.extend(rows)
+        if len(self.delta):
+            self.delta_seq = int(self.delta.seqs[-1])
+        elif new:
+            self.delta_seq = max(self.delta_seq, max(int(r.seqs[-1]) for r in new if len(r)))
+
+    def parts(self):
+        """(rows, dead mask or None, approximate index or None, mean) for the snapshot and the delta."""
+        if self.snapshot is not None:
+            yield self.snapshot.rows, self.dead, self.snapshot.hnsw, self.snapshot.mean
+        if len(self.delta):
+            yield self.delta, None, None, None
+
+
+def _exact(rows: Rows, at: np.ndarray | None, query: np.ndarray, limit: int, dims: int = 0,
+           block: int = 32_768) -> tuple[np.ndarray, np.ndarray]:
+    """The `limit x 4` best rows (unit ids, cosines) among `at` (None: all), scored exactly."""
+    n = len(rows) if at is None else len(at)
+    want = min(n, limit * 4)
+    best_scores, best_rows = np.zeros(0, np.float32), np.zeros(0, np.int64)
+    for start in range(0, n, block):
+        part = np.arange(start, min(n, start + block)) if at is None else at[start:start + block]
+        codes = np.asarray(rows.codes[part[0]:part[-1] + 1] if at is None else rows.codes[part], np.float32)
+        if dims:
+            codes = codes[:, :dims]
+            scores = codes @ query / np.maximum(np.linalg.norm(codes, axis=1), 1e-6)
+        else:
+            scores = codes @ query / rows.norms[part]
+        best_scores = np.concatenate([best_scores, scores])
+        best_rows = np.concatenate([best_rows, part])
+        if len(best_scores) > want:
+            top = np.argpartition(-best_scores, want - 1)[:want]
+            best_scores, best_rows = best_scores[top], best_rows[top]
+    return np.asarray(rows.ids[best_rows]), best_scores
+
+
+def _approximate(rows: Rows, index, mean: np.ndarray, query: np.ndarray, keep: np.ndarray | None, limit: int,
+                 oversample: int, rescore_depth: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Candidates from the binary HNSW, filtered, the first `rescore_depth` scored exactly and
+    the rest placed after them in the HNSW's order; None when a filter leaves too few of them."""
+    share = 1.0 if keep is None else max(keep.mean(), 1e-9)
+    count = min(len(rows), int(limit * max(1, oversample) / share))
+    bits = np.packbits(query - mean > 0)
+    found = index.search(bits, count)
+    at = np.asarray(found.keys, np.int64)[:len(found)]
+    if keep is not None:
+        at = at[keep[at]]
+        if len(np.unique(rows.ids[at])) < min(limit, int(keep.sum())):
+            return None
+    # Rows in file order: the memory-mapped pages are read front to back.
+    order, rest = np.sort(at[:rescore_depth]), at[rescore_depth:]
+    exact_scores = np.asarray(rows.codes[order], np.float32) @ query / rows.norms[order]
+    if len(rest):
+        floor = float(exact_scores.min()) if len(exact_scores) else 0.0
+        rest_scores = floor - 1e-6 * np.arange(1, len(rest) + 1, dtype=np.float32)
+        return np.concatenate([rows.ids[order], rows.ids[rest]]), np.concatenate([exact_scores, rest_scores])
+    return np.asarray(rows.ids[order]), exact_scores
+
+
+def _best_per_unit(ids: np.ndarray, scores: np.ndarray, limit: int) -> list[Hit]:
+    order = np.argsort(-scores, kind="stable")
+    ids, scores = ids[order], scores[order]
+    _, first = np.unique(ids, return_index=True)
+    first = np.sort(first)[:limit]
+    return [(int(ids[i]), float(scores[i])) for i in first]
