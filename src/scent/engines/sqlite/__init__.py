@@ -26,6 +26,9 @@ class SqliteEngine:
         try:
             Path(index_dir).mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
+            # A new index gives back the pages vector bytes leave when a snapshot takes them over
+            # (set before its first table; an older index keeps its setting).
+            self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
@@ -82,6 +85,7 @@ class SqliteEngine:
     def finish_run(self) -> None:
         self.vectors.maybe_snapshot(final=True)
         self.catalog.set_meta("last_indexed", str(time.time()))
+        self.db.execute("PRAGMA incremental_vacuum")
         self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def status(self) -> dict:

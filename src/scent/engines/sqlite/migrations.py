@@ -213,23 +213,29 @@ def m007_stable_ids_and_vector_fields() -> str:
 
 @migration
 def m008_vector_snapshots() -> str:
-    # Vectors are read through snapshots (snapshot.py) plus the rows written since: `seq` never
-    # goes back (AUTOINCREMENT, so a reader's "rows after seq N" misses nothing), every deleted
-    # row leaves a tombstone for readers that hold it, and filter attributes are kept as small
-    # label codes. The blobs stay as they were (float32); new fields store what `vector_storage`
-    # says (vector_fields.storage).
+    # Vectors are read through snapshots (snapshot.py) plus the rows written since. `vectors`
+    # keeps which unit has which row of which field; the bytes of rows not yet in a snapshot are
+    # in `vector_tail` (int8 fields: once in a snapshot they live only there; float32 fields keep
+    # theirs). `seq` never goes back (AUTOINCREMENT: a reader's "rows after seq N" misses
+    # nothing), every deleted row leaves a tombstone for readers that hold it, and filter
+    # attributes are kept as small label codes. Old blobs stay float32; new fields store what
+    # `vector_storage` says (vector_fields.storage). text_hash needs no index of its own any more.
     return """
     CREATE TABLE vectors_new (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
         field TEXT NOT NULL,
-        unit_id INTEGER NOT NULL,
+        unit_id INTEGER NOT NULL
+    );
+    CREATE TABLE vector_tail (
+        seq INTEGER PRIMARY KEY,
         vector BLOB NOT NULL            -- codes.encode(): float32, or a float32 scale and int8 codes
     );
-    INSERT INTO vectors_new (seq, field, unit_id, vector) SELECT seq, field, unit_id, vector FROM vectors ORDER BY seq;
+    INSERT INTO vectors_new (seq, field, unit_id) SELECT seq, field, unit_id FROM vectors ORDER BY seq;
+    INSERT INTO vector_tail (seq, vector) SELECT seq, vector FROM vectors ORDER BY seq;
     DROP TABLE vectors;
     ALTER TABLE vectors_new RENAME TO vectors;
     CREATE INDEX vectors_unit ON vectors(unit_id, field);
-    CREATE INDEX vectors_field ON vectors(field, seq);
+    DROP INDEX IF EXISTS units_hash;
     CREATE TABLE vector_tombstones (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         field TEXT NOT NULL,
@@ -238,6 +244,7 @@ def m008_vector_snapshots() -> str:
     CREATE INDEX vector_tombstones_field ON vector_tombstones(field, id);
     CREATE TRIGGER vectors_ad AFTER DELETE ON vectors BEGIN
         INSERT INTO vector_tombstones (field, seq) VALUES (old.field, old.seq);
+        DELETE FROM vector_tail WHERE seq = old.seq;
     END;
     CREATE TABLE vector_labels (code INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE);
     INSERT INTO vector_labels (label) SELECT kind FROM units UNION SELECT kind FROM files

@@ -1,13 +1,13 @@
 """A field's vectors as read-only files beside the database, memory-mapped by every reader.
 
-SQLite stays the record (one transaction covers a file's units and vectors); a snapshot is what
-was in it up to one `seq`, laid out for search: int8 codes and their norms, the unit id of each
-row, the attributes filters ask about (unit kind, file kind, language, date) and, for a large
-field, an approximate index (usearch HNSW over the sign bits of the centred vectors). Rows
-written after the snapshot are the reader's delta, read from SQLite and appended in memory; rows
-deleted since are masked by tombstones. A snapshot's folder is written under a temporary name
-and renamed, then named in `meta`: a kill at any moment leaves the previous one in force, and
-the index can always be searched without any (it is rebuilt from SQLite).
+A snapshot is a field's rows up to one `seq`, laid out for search: int8 codes with their scales
+and norms, the unit id of each row, the attributes filters ask about (unit kind, file kind,
+language, date) and, for a large field, an approximate index (usearch HNSW over the sign bits of
+the centred vectors). Rows written after it are each reader's delta, read from SQLite and
+appended in memory; rows deleted since are masked by tombstones. The next snapshot is this one's
+live rows plus the delta. A snapshot's folder is written under a temporary name, renamed, and
+only then named in `meta`, in the transaction that drops the int8 bytes it now holds from
+SQLite: a kill at any moment leaves either the old snapshot with its tail or the new one.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 
-ARRAYS = ("ids", "seqs", "codes", "norms", "unit_kind", "file_kind", "lang", "date")
+ARRAYS = ("ids", "seqs", "codes", "scales", "norms", "unit_kind", "file_kind", "lang", "date")
 CONNECTIVITY = 16  # HNSW links per node: 8 lost 6 points of recall@10 at 100k (scripts/scale_benchmark.py)
 EXPANSION_ADD = 128
 READ_ROWS = 20_000  # rows read from SQLite at a time while building
@@ -31,6 +31,7 @@ class Rows:
     ids: np.ndarray        # int64 unit id per row
     seqs: np.ndarray       # int64, increasing
     codes: np.ndarray      # int8 (n, dims)
+    scales: np.ndarray     # float32: the vector is codes * scale
     norms: np.ndarray      # float32 norm of each row's codes
     unit_kind: np.ndarray  # uint16 label codes (see Labels)
     file_kind: np.ndarray
@@ -43,7 +44,7 @@ class Rows:
     @classmethod
     def empty(cls, dims: int) -> "Rows":
         return cls(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, dims), np.int8), np.zeros(0, np.float32),
-                   *(np.zeros(0, np.uint16) for _ in range(3)), np.zeros(0, np.float64))
+                   np.zeros(0, np.float32), *(np.zeros(0, np.uint16) for _ in range(3)), np.zeros(0, np.float64))
 
     def take(self, keep: np.ndarray) -> "Rows":
         return Rows(*(getattr(self, a)[keep] for a in ARRAYS))
@@ -85,7 +86,8 @@ def write(root: Path, field: str, gen: int, dims: int, chunks, total: int, hnsw_
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     shapes = {"codes": (total, dims)}
-    dtypes = {"ids": np.int64, "seqs": np.int64, "codes": np.int8, "norms": np.float32, "unit_kind": np.uint16,
+    dtypes = {"ids": np.int64, "seqs": np.int64, "codes": np.int8, "scales": np.float32, "norms": np.float32,
+              "unit_kind": np.uint16,
               "file_kind": np.uint16, "lang": np.uint16, "date": np.float64}
     out = {a: np.lib.format.open_memmap(tmp / f"{a}.npy", mode="w+", dtype=dtypes[a], shape=shapes.get(a, (total,)))
            for a in ARRAYS}

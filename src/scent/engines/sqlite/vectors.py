@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import IndexVersionError
+from ...errors import IndexVersionError, ScentError
 from ...filters import Filters
 from ...storage import Hit, VectorField, batched
 from . import codes as vcodes
@@ -74,11 +74,12 @@ class SqliteVectors:
             return
         info = self.fields()[field]
         self._delete(list(vectors), "AND field = ?", (field,))
-        rows = []
+        tail = []
         for uid, v in vectors.items():
-            v = np.asarray(v, np.float32)
-            rows += [(field, uid, blob) for blob in vcodes.encode(v.reshape(-1, info.dims), info.storage)]
-        self.db.executemany("INSERT INTO vectors (field, unit_id, vector) VALUES (?, ?, ?)", rows)
+            for blob in vcodes.encode(np.asarray(v, np.float32).reshape(-1, info.dims), info.storage):
+                seq = self.db.execute("INSERT INTO vectors (field, unit_id) VALUES (?, ?)", (field, uid)).lastrowid
+                tail.append((seq, blob))
+        self.db.executemany("INSERT INTO vector_tail (seq, vector) VALUES (?, ?)", tail)
 
     def delete(self, ids: list[int]) -> None:
         self._delete(ids, "", ())
@@ -103,7 +104,7 @@ class SqliteVectors:
             dead = self.db.execute("SELECT COUNT(*) FROM vector_tombstones WHERE field = ? AND id > ? AND seq <= ?",
                                    (name, info["tomb"], info["seq"])).fetchone()[0]
             if final:
-                due = since >= SNAPSHOT_ROWS or (info["rows"] and dead >= info["rows"] / 5)
+                due = (since and since >= min(SNAPSHOT_ROWS, self.hnsw_rows)) or (info["rows"] and dead >= info["rows"] / 5)
             else:
                 due = since >= max(SNAPSHOT_ROWS * 10, info["rows"])
             if due:
@@ -114,20 +115,44 @@ class SqliteVectors:
         return wrote
 
     def write_snapshot(self, field: VectorField, gen: int) -> None:
-        self.db.execute("BEGIN")  # one read view for the count and the rows
+        """The next snapshot: the live rows of the one in force, then the rows written since."""
+        state = self._state(field.name)
+        self.db.execute("BEGIN")  # one read view for the tombstones, the count and the rows
         try:
             tomb = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM vector_tombstones").fetchone()[0]
-            total = self.db.execute("SELECT COUNT(*) FROM vectors WHERE field = ?", (field.name,)).fetchone()[0]
-            info = snap.write(self.folder, field.name, gen, field.dims, self._read_rows(field, 0), total,
-                              self.hnsw_rows)
-            units = self.db.execute("SELECT COUNT(DISTINCT unit_id) FROM vectors WHERE field = ?",
-                                    (field.name,)).fetchone()[0]
+            old = state.snapshot if state else None
+            since = 0
+            dead = np.zeros(len(old.rows), bool) if old else None
+            if old:
+                gone = np.array([r[0] for r in self.db.execute(
+                    "SELECT seq FROM vector_tombstones WHERE field = ? AND seq <= ?", (field.name, old.seq))], np.int64)
+                dead[np.isin(old.rows.seqs, gone)] = True
+                since = old.seq
+            after = self.db.execute("SELECT COUNT(*) FROM vectors WHERE field = ? AND seq > ?",
+                                    (field.name, since)).fetchone()[0]
+            total = (int((~dead).sum()) if old else 0) + after
+
+            def chunks():
+                if old:
+                    for start in range(0, len(old.rows), snap.READ_ROWS):
+                        part = np.arange(start, min(len(old.rows), start + snap.READ_ROWS))
+                        yield old.rows.take(part[~dead[part]])
+                yield from self._read_rows(field, since)
+
+            info = snap.write(self.folder, field.name, gen, field.dims, chunks(), total, self.hnsw_rows)
+            info["seq"] = max(info["seq"], since)
+            units = self.db.execute("SELECT COUNT(DISTINCT unit_id) FROM vectors WHERE field = ? AND seq <= ?",
+                                    (field.name, info["seq"])).fetchone()[0]
         finally:
             self.db.execute("COMMIT")
         info.update(tomb=tomb, units=units)
         self.db.execute("BEGIN IMMEDIATE")
         try:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"snapshot.{field.name}", json.dumps(info)))
+            if field.storage == "int8":
+                # The snapshot holds these rows' codes exactly; float32 fields keep their floats here.
+                self.db.execute("DELETE FROM vector_tail WHERE seq IN (SELECT seq FROM vectors WHERE field = ? "
+                                "AND seq <= ?)", (field.name, info["seq"]))
             # Tombstones of rows this snapshot no longer holds are no reader's concern once it is in force.
             self.db.execute("DELETE FROM vector_tombstones WHERE field = ? AND id <= ?", (field.name, tomb))
             self.db.execute("INSERT INTO meta VALUES ('generation', '1') "
@@ -158,16 +183,17 @@ class SqliteVectors:
         return json.loads(row[0]) if row else None
 
     def _read_rows(self, field: VectorField, after_seq: int, chunk: int = snap.READ_ROWS):
-        """Rows of `field` with seq > `after_seq`, with their filter attributes, as Rows chunks."""
+        """Rows of `field` with seq > `after_seq` (not yet in a snapshot), with their filter
+        attributes, as Rows chunks."""
         cursor = self.db.execute(
-            "SELECT v.seq, v.unit_id, v.vector, u.kind, f.kind, u.lang, f.date FROM vectors v "
-            "JOIN units u ON u.id = v.unit_id JOIN files f ON f.id = u.file_id "
+            "SELECT v.seq, v.unit_id, t.vector, u.kind, f.kind, u.lang, f.date FROM vectors v "
+            "JOIN vector_tail t ON t.seq = v.seq JOIN units u ON u.id = v.unit_id JOIN files f ON f.id = u.file_id "
             "WHERE v.field = ? AND v.seq > ? ORDER BY v.seq", (field.name, after_seq))
         while rows := cursor.fetchmany(chunk):
-            codes, _ = vcodes.split([r[2] for r in rows], field.dims, field.storage)
+            codes, scales = vcodes.split([r[2] for r in rows], field.dims, field.storage)
             yield Rows(np.fromiter((r[1] for r in rows), np.int64, len(rows)),
                        np.fromiter((r[0] for r in rows), np.int64, len(rows)),
-                       codes, vcodes.norms(codes),
+                       codes, scales, vcodes.norms(codes),
                        self._codes([r[3] for r in rows]), self._codes([r[4] for r in rows]),
                        self._codes([r[5] for r in rows]),
                        np.fromiter((r[6] for r in rows), np.float64, len(rows)))
@@ -226,17 +252,23 @@ class SqliteVectors:
         info = self.fields().get(field)
         if info is None:
             return {}
-        rows: dict[int, list[bytes]] = {}
+        rows: dict[int, list[np.ndarray]] = {}
+        state = None
         for part in batched(list(ids)):
-            for uid, blob in self.db.execute(
-                    f"SELECT unit_id, vector FROM vectors WHERE field = ? AND unit_id IN ({', '.join('?' * len(part))}) "
-                    "ORDER BY seq", (field, *part)):
-                rows.setdefault(uid, []).append(blob)
-        out = {}
-        for uid, blobs in rows.items():
-            m = vcodes.decode(blobs, info.dims, info.storage)
-            out[uid] = m if info.multi else m[0]
-        return out
+            found = self.db.execute(
+                f"SELECT v.unit_id, v.seq, t.vector FROM vectors v LEFT JOIN vector_tail t ON t.seq = v.seq "
+                f"WHERE v.field = ? AND v.unit_id IN ({', '.join('?' * len(part))}) ORDER BY v.seq",
+                (field, *part)).fetchall()
+            for uid, seq, blob in found:
+                if blob is not None:
+                    vector = vcodes.decode([blob], info.dims, info.storage)[0]
+                else:  # in the snapshot only
+                    state = state or self._state(field)
+                    rows_ = state.snapshot.rows
+                    at = int(np.searchsorted(rows_.seqs, seq))
+                    vector = np.asarray(rows_.codes[at], np.float32) * rows_.scales[at]
+                rows.setdefault(uid, []).append(vector)
+        return {uid: (np.stack(vs) if info.multi else vs[0]) for uid, vs in rows.items()}
 
     def count(self, field: str) -> int:
         return self.db.execute("SELECT COUNT(*) FROM vectors WHERE field = ?", (field,)).fetchone()[0]
@@ -254,17 +286,22 @@ class SqliteVectors:
         field = self.fields().get(name)
         if field is None:
             return None
-        for _ in range(3):
+        for attempt in range(3):
             try:
                 state = self._sync(field, state, generation)
                 break
-            except FileNotFoundError:  # the snapshot named a moment ago was replaced meanwhile
+            except FileNotFoundError as err:  # the snapshot named a moment ago was replaced meanwhile
                 state = None
+                if attempt == 2:
+                    raise ScentError(f"the index's {name} vectors are missing from {self.folder} ({err.filename}); "
+                                     "re-index with --rebuild") from None
         self._states[name] = state
         return state
 
     def _sync(self, field: VectorField, state: "_FieldState | None", generation: int) -> "_FieldState":
-        self.db.execute("BEGIN")  # one read view: snapshot, tombstones and rows after it agree
+        own = not self.db.in_transaction
+        if own:
+            self.db.execute("BEGIN")  # one read view: snapshot, tombstones and rows after it agree
         try:
             info = self._snapshot_info(field.name)
             pruned = int(self.db.execute("SELECT value FROM meta WHERE key = 'tombstones_pruned'").fetchone()[0]
@@ -276,7 +313,8 @@ class SqliteVectors:
                                     (field.name, state.tomb_seen)).fetchall()
             new = list(self._read_rows(field, state.delta_seq))
         finally:
-            self.db.execute("COMMIT")
+            if own:
+                self.db.execute("COMMIT")
         state.apply(tombs, new)
         state.generation = generation
         return state

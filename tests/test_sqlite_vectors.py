@@ -1,0 +1,128 @@
+"""The SQLite engine's vector snapshots: what a reader holds while another process writes, what
+a kill leaves, and int8 codes. The answers every engine gives are in test_engine_contract.py."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scent.engines.sqlite import SqliteEngine, codes, vectors
+from scent.errors import ScentError
+from scent.filters import Filters
+from scent.settings import Settings
+from scent.storage import FileRecord, FileWrite, UnitRecord, VectorField, text_key, unit_id
+
+DIMS = 16
+
+
+def vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(DIMS).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def write(engine: SqliteEngine, path: str, seeds: list[int], kind: str = "text") -> list[int]:
+    key = engine.catalog.file_key(path)
+    units = [UnitRecord(kind=kind, text=f"unit {s}", text_hash=text_key(f"unit {s}"), page=None, start=0, end=1,
+                        title="", lang="en", extra="", ids="", id=unit_id(key, i)) for i, s in enumerate(seeds)]
+    engine.write_files([FileWrite(FileRecord(path, kind, 1, 1, "h" + path, 0.0, "", key), units,
+                                  {"unit": {u.id: vec(s) for u, s in zip(units, seeds)}})])
+    return [u.id for u in units]
+
+
+def stored(seed: int) -> np.ndarray:
+    """vec(seed) as the engine keeps it (int8 codes)."""
+    v = codes.decode(codes.encode(vec(seed)[None], "int8"), DIMS, "int8")[0]
+    return v / np.linalg.norm(v)
+
+
+def exact(engine: SqliteEngine, query: np.ndarray, k: int) -> list[int]:
+    """The k best units by cosine, worked out here from the vectors as stored."""
+    rows = engine.db.execute("SELECT u.id, u.text FROM units u").fetchall()
+    scored = sorted(((float(stored(int(text.split()[1])) @ query), uid) for uid, text in rows), reverse=True)
+    return [uid for _, uid in scored[:k]]
+
+
+@pytest.fixture
+def approximate(tmp_path, monkeypatch):
+    """An engine that writes a snapshot at the end of every run and searches it through its HNSW."""
+    monkeypatch.setattr(vectors, "SNAPSHOT_ROWS", 1)
+    monkeypatch.setattr(vectors, "EXACT_ROWS", 0)
+    eng = SqliteEngine(tmp_path / "index", Settings(vector_index_threshold=0))
+    eng.vectors.add_field(VectorField("unit", "test/random", DIMS))
+    yield eng
+    eng.close()
+
+
+def test_int8_codes_keep_direction_within_a_step():
+    v = np.stack([vec(1), vec(2) * 0.01])  # scale-free: a tiny vector keeps all its bits
+    back = codes.decode(codes.encode(v, "int8"), DIMS, "int8")
+    assert np.abs(back - v).max(axis=1).tolist() <= (np.abs(v).max(axis=1) / 127 / 2 + 1e-7).tolist()
+    cos = (back * v).sum(axis=1) / np.linalg.norm(back, axis=1) / np.linalg.norm(v, axis=1)
+    assert cos.min() > 0.999
+    assert len(codes.encode(v, "int8")[0]) == 4 + DIMS  # a float32 scale and a byte a dimension
+
+
+def test_a_reader_sees_snapshot_delta_and_deletions(approximate, tmp_path):
+    first = write(approximate, "a.md", list(range(0, 40)))
+    approximate.finish_run()  # snapshot 1 holds a.md
+    info = approximate.vectors.snapshots()["unit"]
+    assert info["rows"] == 40 and info["hnsw"]
+    assert approximate.db.execute("SELECT COUNT(*) FROM vector_tail").fetchone() == (0,)  # int8: in the snapshot only
+    reader = SqliteEngine(tmp_path / "index", Settings(vector_index_threshold=0))
+    try:
+        q = vec(7)
+        assert [u for u, _ in reader.vectors.search("unit", q, Filters(), 5)] == exact(approximate, q, 5)
+        second = write(approximate, "b.md", list(range(100, 120)))  # the delta, no snapshot yet
+        approximate.delete_files(["a.md"])  # tombstones for every snapshot row
+        got = [u for u, _ in reader.vectors.search("unit", q, Filters(), 30)]
+        assert set(got) == set(second) and got == exact(approximate, q, 20)[:len(got)]
+        approximate.finish_run()  # snapshot 2: b.md only; a.md's tombstones go
+        assert approximate.vectors.snapshots()["unit"]["rows"] == 20
+        assert approximate.db.execute("SELECT COUNT(*) FROM vector_tombstones").fetchone() == (0,)
+        assert [u for u, _ in reader.vectors.search("unit", q, Filters(), 5)] == exact(approximate, q, 5)
+        # A vector only the snapshot holds comes back as it was written, within int8's step.
+        assert np.allclose(reader.vectors.get("unit", [second[3]])[second[3]], vec(103), atol=1 / 127)
+        assert not set(first) & set(reader.vectors.get("unit", first))
+    finally:
+        reader.close()
+
+
+def test_filters_mask_snapshot_rows_before_ranking(approximate):
+    texts = write(approximate, "notes.md", list(range(0, 30)))
+    pdfs = write(approximate, "scan.pdf", list(range(30, 60)), kind="pdf_page")
+    approximate.finish_run()
+    q = vec(3)
+    got = [u for u, _ in approximate.vectors.search("unit", q, Filters.build(kinds=["pdf"]), 5)]
+    assert len(got) == 5 and set(got) <= set(pdfs)
+    assert [u for u, _ in approximate.vectors.search("unit", q, Filters(exclude=("pdf_page",)), 40)] == \
+        [u for u in exact(approximate, q, 60) if u in set(texts)]
+
+
+def test_a_killed_snapshot_leaves_the_last_one_in_force(approximate, monkeypatch):
+    write(approximate, "a.md", list(range(10)))
+    approximate.finish_run()
+    write(approximate, "b.md", list(range(10, 15)))  # fewer than the snapshot: no new one while writing
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt  # as if the process died while writing the files
+
+    monkeypatch.setattr(vectors.snap, "write", killed)
+    with pytest.raises(KeyboardInterrupt):
+        approximate.finish_run()
+    monkeypatch.undo()
+    assert approximate.vectors.snapshots()["unit"]["gen"] == 1
+    q = vec(12)
+    assert [u for u, _ in approximate.vectors.search("unit", q, Filters(), 20)] == exact(approximate, q, 20)
+
+
+def test_missing_vector_files_say_what_to_do(approximate, tmp_path):
+    import shutil
+
+    write(approximate, "a.md", list(range(10)))
+    approximate.finish_run()
+    shutil.rmtree(tmp_path / "index" / "vectors")
+    fresh = SqliteEngine(tmp_path / "index", Settings())
+    try:
+        with pytest.raises(ScentError, match="re-index with --rebuild"):
+            fresh.vectors.search("unit", vec(1), Filters(), 5)
+    finally:
+        fresh.close()
