@@ -85,7 +85,7 @@ class SqliteEngine:
     def finish_run(self) -> None:
         self.vectors.maybe_snapshot(final=True)
         self.catalog.set_meta("last_indexed", str(time.time()))
-        self.db.execute("PRAGMA incremental_vacuum")
+        self.db.execute("PRAGMA incremental_vacuum").fetchall()  # each step frees a page
         self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def status(self) -> dict:
