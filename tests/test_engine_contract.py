@@ -6,6 +6,8 @@ written, never read back from an engine.
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -33,6 +35,10 @@ def engine(request, tmp_path, monkeypatch):
 
     name, _, variant = request.param.partition(":")
     values = {}
+    if name == "qdrant":
+        pytest.importorskip("qdrant_client")
+        # The local mode here; a server when SCENT_QDRANT_URL names one (a collection per test).
+        values = {"qdrant_url": os.environ.get("SCENT_QDRANT_URL", ""), "qdrant_collection": f"contract-{tmp_path.name}"}
     if variant == "snapshots":
         monkeypatch.setattr(vectors, "SNAPSHOT_ROWS", 1)
         monkeypatch.setattr(vectors, "EXACT_ROWS", 0)

@@ -87,8 +87,15 @@ STRATEGIES = ("dense", "keyword", "hybrid", "hybrid+mmr")
 
 SETTINGS = (
     # storage
-    Setting("backend", "sqlite", "The storage engine: sqlite (one file in the index directory).", "storage",
+    Setting("backend", "sqlite", "The storage engine: sqlite (one file in the index directory, vectors beside it) "
+            "or qdrant (a Qdrant collection, local folder or server; `pip install 'scent[qdrant]'`).", "storage",
             check=_check_backend),
+    Setting("qdrant_url", "", "With backend qdrant: the server's URL (http://host:6333); empty: a local folder.",
+            "storage"),
+    Setting("qdrant_path", "", "With backend qdrant and no URL: the local folder (default: qdrant/ in the index "
+            "directory).", "storage"),
+    Setting("qdrant_collection", "", "With backend qdrant: the collection's name (default: scent- and the index "
+            "directory's name); a searcher on another machine names it.", "storage"),
     # search
     Setting("strategy", "hybrid", "Which lists are fused: dense, keyword, hybrid (both), hybrid+mmr (both, then diversified).",
             "search", STRATEGIES),

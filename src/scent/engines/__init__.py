@@ -13,8 +13,13 @@ def _sqlite():
     return SqliteEngine
 
 
+def _qdrant():
+    from .qdrant import QdrantEngine
+    return QdrantEngine
+
+
 # name -> a function returning the engine's class: a backend's client is imported only when used.
-ENGINES = {"sqlite": _sqlite}
+ENGINES = {"sqlite": _sqlite, "qdrant": _qdrant}
 
 
 def engine_class(name: str):

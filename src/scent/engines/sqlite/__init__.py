@@ -21,8 +21,8 @@ DB_NAME = "index.db"
 class SqliteEngine:
     name = "sqlite"
 
-    def __init__(self, index_dir: Path, settings=None):
-        self.path = str(Path(index_dir) / DB_NAME)
+    def __init__(self, index_dir: Path, settings=None, db_name: str = DB_NAME):
+        self.path = str(Path(index_dir) / db_name)
         try:
             Path(index_dir).mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)

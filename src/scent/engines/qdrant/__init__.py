@@ -1,0 +1,481 @@
+"""The Qdrant engine: every search-time structure lives in one Qdrant collection, so a searcher on
+another machine needs only the URL (and the collection's name).
+
+One point per unit, keyed by its stable id: named dense vectors (`unit`, `picture`), sentence
+vectors as a multivector scored by MaxSim (`sentences`), keywords as a sparse vector whose IDF
+the collection keeps (`keywords`, see keywords.py), and a payload with everything search reads
+(path and its folders, kinds, page, date, language, text for snippets, IDs and their trigrams).
+The collection's metadata holds the schema version and the vector fields with their models.
+
+Qdrant is not the record: the catalog of files (change detection, errors, suggestions) is a
+local SQLite file beside the indexer (catalog.db), and `scent index --rebuild --backend qdrant`
+rebuilds the collection from the files. Each write goes to Qdrant first and to the catalog
+after, and Qdrant's upserts and deletes are idempotent: a killed indexer leaves at worst points
+the catalog does not know yet, which the next run writes again.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from ...errors import IndexVersionError, ScentError, UsageError
+from ...filters import Filters
+from ...storage import FileState, FileWrite, Hit, StoredUnit, VectorField, batched
+from ..sqlite import SqliteEngine
+from ..sqlite.catalog import path_keywords
+
+SCHEMA = 1
+CATALOG = "catalog.db"
+LOCAL_FOLDER = "qdrant"
+AVGDL = 120.0  # BM25's average unit length (tokens) until the first write measures it
+UPSERT_POINTS = 256
+_PAYLOAD = ["path", "file_kind", "kind", "page", "start", "end", "title", "lang", "text", "date"]
+
+
+def _models():
+    try:
+        from qdrant_client import models
+    except ImportError:
+        raise UsageError("the qdrant backend needs qdrant-client: pip install 'scent[qdrant]'") from None
+    return models
+
+
+class QdrantEngine:
+    name = "qdrant"
+
+    def __init__(self, index_dir: Path, settings=None):
+        from .keywords import QdrantKeywords
+
+        self.settings = settings
+        self.index_dir = Path(index_dir)
+        self.models = _models()
+        self.client = connect(settings, self.index_dir)
+        self.collection = collection_name(settings, self.index_dir)
+        self.local = SqliteEngine(self.index_dir, settings, db_name=CATALOG)
+        try:
+            self._info = self._read_info()
+        except BaseException:
+            self.close()
+            raise
+        self.catalog = QdrantCatalog(self)
+        self.keywords = QdrantKeywords(self)
+        self.vectors = QdrantVectors(self)
+        self._paths: list[str] | None = None
+
+    # ---- where it lives ----------------------------------------------------------------------
+
+    @staticmethod
+    def exists(index_dir: Path, settings=None) -> bool:
+        if (Path(index_dir) / CATALOG).is_file():
+            return True
+        if not getattr(settings, "qdrant_url", ""):
+            return False
+        client = connect(settings, Path(index_dir))
+        try:
+            return client.collection_exists(collection_name(settings, Path(index_dir)))
+        finally:
+            client.close()
+
+    @staticmethod
+    def destroy(index_dir: Path, settings=None) -> None:
+        if Path(index_dir).exists() or getattr(settings, "qdrant_url", ""):
+            client = connect(settings, Path(index_dir))
+            try:
+                name = collection_name(settings, Path(index_dir))
+                if client.collection_exists(name):
+                    client.delete_collection(name)
+            finally:
+                client.close()
+        shutil.rmtree(index_dir, ignore_errors=True)
+
+    def _read_info(self) -> dict:
+        """The collection's metadata (empty when there is no collection yet); another schema is refused."""
+        if not self.client.collection_exists(self.collection):
+            return {}
+        info = dict(self.client.get_collection(self.collection).config.metadata or {})
+        if info.get("scent_schema") != SCHEMA:
+            raise IndexVersionError(f"Qdrant collection {self.collection} was made by another scent (schema "
+                                    f"{info.get('scent_schema')!r}, this one writes {SCHEMA}); re-index with "
+                                    "--rebuild --backend qdrant")
+        return info
+
+    def _set_info(self, **values) -> None:
+        self._info.update(values)
+        if self.client.collection_exists(self.collection):
+            self.client.update_collection(self.collection, metadata=values)
+
+    def _create(self, fields: dict[str, dict]) -> None:
+        """(Re)make the empty collection with these vector fields."""
+        m = self.models
+        if self.client.collection_exists(self.collection):
+            self.client.delete_collection(self.collection)
+        vectors = {name: m.VectorParams(
+            size=f["dims"], distance=m.Distance.COSINE,
+            multivector_config=m.MultiVectorConfig(comparator=m.MultiVectorComparator.MAX_SIM) if f["multi"] else None)
+            for name, f in fields.items()}
+        quantization = m.ScalarQuantization(scalar=m.ScalarQuantizationConfig(type=m.ScalarType.INT8, always_ram=True)) \
+            if any(f["storage"] == "int8" for f in fields.values()) else None
+        info = {**self._info, "scent_schema": SCHEMA, "fields": fields}
+        self.client.create_collection(
+            self.collection, vectors_config=vectors, quantization_config=quantization,
+            sparse_vectors_config={"keywords": m.SparseVectorParams(modifier=m.Modifier.IDF)}, metadata=info)
+        self._info = info
+        if getattr(self.settings, "qdrant_url", ""):  # the local mode has no payload indexes (and says so)
+            keyword = m.PayloadSchemaType.KEYWORD
+            for key, kind in (("path", keyword), ("dirs", keyword), ("file_kind", keyword), ("kind", keyword),
+                              ("lang", keyword), ("ids", keyword), ("id_grams", keyword), ("file_key", keyword),
+                              ("date", m.PayloadSchemaType.FLOAT), ("place", m.PayloadSchemaType.INTEGER)):
+                self.client.create_payload_index(self.collection, key, kind)
+
+    # ---- writing -----------------------------------------------------------------------------
+
+    def write_files(self, writes: list[FileWrite]) -> None:
+        from .filters import dirs
+        from .keywords import document_vector, grams
+
+        m = self.models
+        if not self._info.get("fields"):
+            raise ScentError("the Qdrant collection has no vector fields yet; index with scent index")
+        if "avgdl" not in self._info:
+            lengths = [len(u.text.split()) + len(path_keywords(w.file.path).split()) for w in writes for u in w.units]
+            self._set_info(avgdl=float(np.mean(lengths)) if lengths else AVGDL)
+        avgdl = self._info["avgdl"]
+        points = []
+        for w in writes:
+            f, path_words = w.file, path_keywords(w.file.path)
+            for place, u in enumerate(w.units):
+                vector = {}
+                for name, by_unit in w.vectors.items():
+                    if u.id in by_unit:
+                        v = np.asarray(by_unit[u.id], np.float32)
+                        vector[name] = v.tolist()
+                indices, values = document_vector(u.text, u.title, path_words, u.extra, avgdl)
+                if indices:
+                    vector["keywords"] = m.SparseVector(indices=indices, values=values)
+                ids = u.ids.split()
+                payload = {"path": f.path, "dirs": dirs(f.path), "file_key": f.key, "file_kind": f.kind,
+                           "kind": u.kind, "place": place, "page": u.page, "start": u.start, "end": u.end,
+                           "title": u.title, "lang": u.lang, "date": f.date, "text": u.text, "extra": u.extra,
+                           "text_hash": u.text_hash, "ids": ids, "id_grams": sorted({g for i in ids for g in grams(i)})}
+                points.append(m.PointStruct(id=u.id, vector=vector, payload=payload))
+        for part in batched(points, UPSERT_POINTS):
+            self.client.upsert(self.collection, points=part, wait=True)
+        for w in writes:  # places the file no longer has
+            self.client.delete(self.collection, wait=True, points_selector=m.FilterSelector(filter=m.Filter(must=[
+                m.FieldCondition(key="file_key", match=m.MatchValue(value=w.file.key)),
+                m.FieldCondition(key="place", range=m.Range(gte=len(w.units)))])))
+        self.local.write_files([FileWrite(w.file, w.units, {}, w.suggestions, w.warnings) for w in writes])
+        self._paths = None
+
+    def rename_file(self, old: str, new: FileState) -> None:
+        from .filters import dirs
+        from .keywords import document_vector
+
+        m = self.models
+        key = self.local.catalog.file_key(old)
+        path_words = path_keywords(new.path)
+        for point in self._scroll(m.Filter(must=[m.FieldCondition(key="file_key", match=m.MatchValue(value=key))]),
+                                  ["text", "title", "extra"]):
+            p = point.payload
+            indices, values = document_vector(p["text"], p["title"], path_words, p.get("extra", ""),
+                                              self._info.get("avgdl", AVGDL))
+            self.client.set_payload(self.collection, {"path": new.path, "dirs": dirs(new.path)}, points=[point.id])
+            if indices:
+                self.client.update_vectors(self.collection, points=[m.PointVectors(
+                    id=point.id, vector={"keywords": m.SparseVector(indices=indices, values=values)})])
+        self.local.rename_file(old, new)
+        self._paths = None
+
+    def delete_files(self, paths: list[str]) -> None:
+        if not paths:
+            return
+        m = self.models
+        keys = [self.local.catalog.file_key(p) for p in paths]
+        if self.client.collection_exists(self.collection):
+            for part in batched(keys):
+                self.client.delete(self.collection, wait=True, points_selector=m.FilterSelector(filter=m.Filter(
+                    must=[m.FieldCondition(key="file_key", match=m.MatchAny(any=part))])))
+        self.local.delete_files(paths)
+        self._paths = None
+
+    def finish_run(self) -> None:
+        self.local.finish_run()
+        self._set_info(last_indexed=self.local.catalog.meta("last_indexed"))
+
+    # ---- what the roles ask of the collection --------------------------------------------------
+
+    def compiled(self, filters: Filters):
+        from .filters import compile_filter
+
+        return compile_filter(filters, self.paths)
+
+    def paths(self) -> list[str]:
+        """Every indexed path (for globs and partial prefixes), from the catalog when this machine
+        has it, else from the collection."""
+        if self._paths is None:
+            local = list(self.local.catalog.file_states())
+            self._paths = local or sorted({p.payload["path"] for p in self._scroll(None, ["path"])})
+        return self._paths
+
+    def _scroll(self, flt, payload: list[str] | bool, limit: int | None = None):
+        if not self.client.collection_exists(self.collection):
+            return
+        offset, seen = None, 0
+        while True:
+            points, offset = self.client.scroll(self.collection, scroll_filter=flt, limit=256, offset=offset,
+                                                with_payload=payload, with_vectors=False)
+            for p in points:
+                yield p
+                seen += 1
+                if limit is not None and seen >= limit:
+                    return
+            if offset is None:
+                return
+
+    def sparse_search(self, indices: list[int], filters: Filters, limit: int,
+                      with_vector: bool) -> list[tuple[int, float, set | None]]:
+        from .filters import NothingMatches
+
+        m = self.models
+        if not self._info.get("fields"):
+            return []
+        try:
+            flt = self.compiled(filters)
+        except NothingMatches:
+            return []
+        found = self.client.query_points(
+            self.collection, query=m.SparseVector(indices=indices, values=[1.0] * len(indices)), using="keywords",
+            query_filter=flt, limit=limit, with_payload=False, with_vectors=["keywords"] if with_vector else False)
+        return [(int(p.id), float(p.score), set(p.vector["keywords"].indices) if with_vector else None)
+                for p in found.points]
+
+    def payload_match(self, key: str, values: list[str], min_count: int, filters: Filters,
+                      limit: int) -> list[tuple[int, list[str]]]:
+        """Units whose payload list `key` holds at least `min_count` of `values`, with their IDs."""
+        from .filters import NothingMatches
+
+        m = self.models
+        try:
+            flt = self.compiled(filters)
+        except NothingMatches:
+            return []
+        wanted = m.Filter(min_should=m.MinShould(
+            conditions=[m.FieldCondition(key=key, match=m.MatchValue(value=v)) for v in values], min_count=min_count))
+        both = m.Filter(must=[wanted] + ([flt] if flt else []))
+        return [(int(p.id), p.payload.get("ids", [])) for p in self._scroll(both, ["ids"], limit)]
+
+    # ---- status ------------------------------------------------------------------------------
+
+    def status(self) -> dict:
+        st = self.local.catalog.status()
+        st.pop("index_bytes", None)
+        m = self.models
+        fields = self.vectors.fields()
+        counts = {}
+        exists = self.client.collection_exists(self.collection)
+        for name in fields:
+            counts[name] = self.client.count(self.collection, count_filter=m.Filter(must=[
+                m.HasVectorCondition(has_vector=name)]), exact=True).count if exists else 0
+        points = self.client.count(self.collection, exact=True).count if exists else 0
+        if not st["files"] and points:  # a searcher without the catalog: what the collection holds
+            st["units"] = points
+        st["vector_fields"] = {name: {"model": f.model, "dims": f.dims, "multi": f.multi, "storage": f.storage,
+                                      "vectors": counts[name]} for name, f in fields.items()}
+        # A unit's sentences are one multivector here: this counts the units that have them.
+        st["sentence_vectors"] = counts.get("sentences", 0)
+        st["vectors"] = counts.get("unit", 0) + st["sentence_vectors"]
+        st["units_without_vector"] = max(0, st["units"] - counts.get("unit", 0)) if st["units"] else 0
+        st["collection"] = self.collection
+        st["qdrant"] = getattr(self.settings, "qdrant_url", "") or str(local_folder(self.settings, self.index_dir))
+        st["index_bytes"] = _folder_bytes(self.index_dir)
+        return st
+
+    def close(self) -> None:
+        try:
+            self.client.close()
+        finally:
+            if hasattr(self, "local"):
+                self.local.close()
+
+
+class QdrantCatalog:
+    """The local catalog for change detection and the indexer's bookkeeping; what search reads
+    (units, a file's units, meta a searcher needs) comes from the collection."""
+
+    def __init__(self, engine: QdrantEngine):
+        self.engine = engine
+        self.local = engine.local.catalog
+
+    def meta(self, key: str) -> str | None:
+        value = self.local.meta(key)
+        if value is None:
+            value = self.engine._info.get("meta", {}).get(key)
+        return value
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.local.set_meta(key, value)
+        if self.engine._info.get("fields"):
+            self.engine._set_info(meta={**self.engine._info.get("meta", {}), key: value})
+
+    def file_states(self):
+        return self.local.file_states()
+
+    def file_key(self, path: str) -> str:
+        return self.local.file_key(path)
+
+    def touch_file(self, state: FileState) -> None:
+        self.local.touch_file(state)
+
+    def record_error(self, path: str, reason: str) -> None:
+        self.local.record_error(path, reason)
+
+    def prune_errors(self, present: set[str]) -> None:
+        self.local.prune_errors(present)
+
+    def unit_hashes(self, path: str) -> dict[str, int]:
+        return self.local.unit_hashes(path)
+
+    def has_units(self, kinds: tuple[str, ...]) -> bool:
+        return self.local.has_units(kinds)
+
+    def suggestions(self, limit: int) -> list[dict]:
+        return self.local.suggestions(limit)
+
+    def units(self, ids: list[int]) -> dict[int, StoredUnit]:
+        e = self.engine
+        if not ids or not e.client.collection_exists(e.collection):
+            return {}
+        out = {}
+        for part in batched(list(ids)):
+            for p in e.client.retrieve(e.collection, ids=part, with_payload=_PAYLOAD, with_vectors=False):
+                out[int(p.id)] = _stored(int(p.id), p.payload)
+        return out
+
+    def file_units(self, path: str) -> list[StoredUnit] | None:
+        m = self.engine.models
+        points = list(self.engine._scroll(m.Filter(must=[m.FieldCondition(key="path", match=m.MatchValue(value=path))]),
+                                          _PAYLOAD + ["place"]))
+        if not points:
+            return None if self.local.file_units(path) is None else []
+        points.sort(key=lambda p: (p.payload.get("page") or 0, p.payload.get("start", 0), p.payload.get("place", 0)))
+        return [_stored(int(p.id), p.payload) for p in points]
+
+    def status(self) -> dict:
+        return self.engine.status()
+
+
+class QdrantVectors:
+    """Named vector fields of the collection (recorded in its metadata)."""
+
+    def __init__(self, engine: QdrantEngine):
+        self.engine = engine
+
+    def fields(self) -> dict[str, VectorField]:
+        return {name: VectorField(name, f["model"], f["dims"], f["multi"], f["storage"])
+                for name, f in self.engine._info.get("fields", {}).items()}
+
+    def add_field(self, field: VectorField) -> None:
+        e = self.engine
+        storage = field.storage or getattr(e.settings, "vector_storage", "int8")
+        stored = self.fields().get(field.name)
+        if stored is not None:
+            if (stored.model, stored.dims, stored.multi) != (field.model, field.dims, field.multi):
+                raise IndexVersionError(f"this index's {field.name} vectors were made by {stored.model} "
+                                        f"({stored.dims} dims), not {field.model} ({field.dims}); re-index with "
+                                        "--rebuild")
+            if stored.storage != storage:
+                raise IndexVersionError(f"this index keeps its {field.name} vectors as {stored.storage}, not "
+                                        f"{storage} (vector_storage); re-index with --rebuild to change how they "
+                                        "are kept")
+            return
+        if e.client.collection_exists(e.collection) and e.client.count(e.collection, exact=True).count:
+            raise IndexVersionError(f"the Qdrant collection {e.collection} has no {field.name} vectors and cannot "
+                                    "gain a field while it holds points; re-index with --rebuild")
+        fields = {**e._info.get("fields", {}),
+                  field.name: {"model": field.model, "dims": field.dims, "multi": field.multi, "storage": storage}}
+        e._create(fields)
+
+    def search(self, field: str, query: np.ndarray, filters: Filters, limit: int, dims: int = 0,
+               oversample: int = 4, rescore_depth: int = 1000) -> list[Hit]:
+        from .filters import NothingMatches
+
+        e, m = self.engine, self.engine.models
+        info = self.fields().get(field)
+        if info is None:
+            return []
+        if dims:
+            raise UsageError("the dims setting needs the sqlite backend (Qdrant searches whole vectors)")
+        try:
+            flt = e.compiled(filters)
+        except NothingMatches:
+            return []
+        vector = np.asarray(query, np.float32).tolist()
+        # The local mode searches exactly and warns at any search parameter.
+        params = m.SearchParams(quantization=m.QuantizationSearchParams(rescore=True, oversampling=float(oversample))) \
+            if info.storage == "int8" and getattr(e.settings, "qdrant_url", "") else None
+        found = e.client.query_points(e.collection, query=[vector] if info.multi else vector, using=field,
+                                      query_filter=flt, limit=limit, search_params=params, with_payload=False)
+        return [(int(p.id), float(p.score)) for p in found.points]
+
+    def get(self, field: str, ids: list[int]) -> dict[int, np.ndarray]:
+        e = self.engine
+        if field not in self.fields() or not ids or not e.client.collection_exists(e.collection):
+            return {}
+        out = {}
+        for part in batched(list(ids)):
+            for p in e.client.retrieve(e.collection, ids=part, with_payload=False, with_vectors=[field]):
+                if p.vector and field in p.vector:
+                    out[int(p.id)] = np.asarray(p.vector[field], np.float32)
+        return out
+
+
+def _stored(uid: int, p: dict) -> StoredUnit:
+    return StoredUnit(uid, p["path"], p["file_kind"], p["kind"], p.get("page"), p.get("start", 0), p.get("end", 0),
+                      p.get("title", ""), p.get("lang"), p.get("text", ""), p.get("date", 0.0))
+
+
+def collection_name(settings, index_dir: Path) -> str:
+    """The setting qdrant_collection, or one named after the index directory."""
+    name = getattr(settings, "qdrant_collection", "") or "scent-" + re.sub(r"[^A-Za-z0-9_-]", "_", index_dir.name)
+    return name
+
+
+def local_folder(settings, index_dir: Path) -> Path:
+    return Path(getattr(settings, "qdrant_path", "") or index_dir / LOCAL_FOLDER)
+
+
+def connect(settings, index_dir: Path):
+    """A client of the server at qdrant_url, or of the local folder (qdrant_path, default inside
+    the index directory). Fails with one line when the server does not answer or the folder is
+    held by another process."""
+    _models()
+    from qdrant_client import QdrantClient
+
+    url = getattr(settings, "qdrant_url", "")
+    if url:
+        client = QdrantClient(url=url, timeout=10)
+        try:
+            client.get_collections()
+        except Exception as err:  # noqa: BLE001 - httpx, grpc and the client's own errors all mean "no answer"
+            client.close()
+            raise ScentError(f"Qdrant at {url} does not answer ({type(err).__name__}: {str(err)[:120]}); start it, "
+                             "or check --qdrant-url") from None
+        return client
+    folder = local_folder(settings, index_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        return QdrantClient(path=str(folder))
+    except RuntimeError as err:
+        if "already accessed" in str(err):
+            raise ScentError(f"the local Qdrant folder {folder} is open in another process (a local folder has one "
+                             "user at a time); close it, or run a Qdrant server and use --qdrant-url") from None
+        raise
+
+
+def _folder_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file()) if Path(folder).exists() else 0
+
+

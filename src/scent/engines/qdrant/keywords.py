@@ -1,0 +1,127 @@
+"""Keywords in Qdrant: BM25 as sparse vectors, and IDs as payload.
+
+A unit's sparse vector holds, for each of its tokens, BM25's saturated term frequency (k1 1.2,
+b 0.75, the length against the collection's recorded average); the collection multiplies it by
+the IDF it keeps itself (`Modifier.IDF`), so the score is BM25's. Tokens are made as the SQLite
+engine's FTS5 tokenizer makes them (unicode61 with marks and `_` inside words, Latin diacritics
+removed, Porter stems), over the text, title, path and extra tokens (the extra ones at half
+weight, like FTS5's column weights). The sparse index matches any token; `and` and `min_share`
+count, in the `limit x 5` best, the query terms each unit holds, as the SQLite engine does.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+import zlib
+from functools import lru_cache
+
+import snowballstemmer
+from rapidfuzz.distance import Levenshtein
+
+from ...filters import Filters
+from ...query import WORD, KeywordQuery, Term, _parts, normalise_id, required_terms
+from ...storage import Hit
+
+K1, B = 1.2, 0.75
+EXTRA_WEIGHT = 0.5
+FUZZY_MIN_LENGTH = 6  # as in the SQLite engine: one wrong character in a shorter code matches too much
+FUZZY_CANDIDATES = 500
+_TOKEN = re.compile(WORD)
+_PORTER = snowballstemmer.stemmer("porter")
+
+
+@lru_cache(maxsize=1 << 16)
+def token(word: str) -> str:
+    """One word as the keyword index keeps it."""
+    out = []
+    for ch in word.lower():
+        if ord(ch) > 127 and unicodedata.category(ch).startswith("L"):
+            base = unicodedata.normalize("NFKD", ch)[0]
+            ch = base if base.isascii() else ch
+        out.append(ch)
+    word = "".join(out)
+    return _PORTER.stemWord(word) if word.isascii() else word
+
+
+def tokens(text: str) -> list[str]:
+    return [token(w) for w in _TOKEN.findall(text)]
+
+
+def token_id(tok: str) -> int:
+    return zlib.crc32(tok.encode())
+
+
+def document_vector(text: str, title: str, path_words: str, extra: str, avgdl: float) -> tuple[list[int], list[float]]:
+    """(indices, values) of a unit's sparse vector."""
+    tf: dict[int, float] = {}
+    length = 0.0
+    for part, weight in ((text, 1.0), (title, 1.0), (path_words, 1.0), (extra, EXTRA_WEIGHT)):
+        for tok in tokens(part):
+            key = token_id(tok)
+            tf[key] = tf.get(key, 0.0) + weight
+            length += weight
+    norm = K1 * (1 - B + B * length / max(avgdl, 1.0))
+    indices = sorted(tf)
+    return indices, [tf[i] * (K1 + 1) / (tf[i] + norm) for i in indices]
+
+
+def term_tokens(term: Term) -> list[int]:
+    """The token ids a unit must hold to match a query term: an ID by its joined form (what
+    extra_tokens stores beside the text), other terms by all their parts."""
+    if term.is_id:
+        parts = _parts(term.text)
+        joined = normalise_id(term.text).lower()
+        return [token_id(token(joined if len(parts) > 1 else parts[0]))]
+    return list(dict.fromkeys(token_id(token(w)) for p in _parts(term.text) for w in _TOKEN.findall(p)))
+
+
+def grams(ident: str) -> list[str]:
+    return list(dict.fromkeys(ident[i:i + 3] for i in range(len(ident) - 2)))
+
+
+class QdrantKeywords:
+    def __init__(self, engine):
+        self.engine = engine
+
+    def search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters, limit: int) -> list[Hit]:
+        if mode == "and_or":
+            first = self.search(query, "and", min_share, filters, limit)
+            if len(first) >= limit or len(query.terms) < 2:
+                return first
+            seen = {uid for uid, _ in first}
+            rest = [h for h in self.search(query, "or", min_share, filters, limit) if h[0] not in seen]
+            return (first + rest)[:limit]
+        terms = [term_tokens(t) for t in query.terms]
+        terms = [t for t in terms if t]
+        if not terms:
+            return []
+        need = len(terms) if mode == "and" else required_terms(len(terms), min_share) if mode == "min_share" else 1
+        wanted = sorted({i for t in terms for i in t})
+        found = self.engine.sparse_search(wanted, filters, limit * 5 if need > 1 else limit, with_vector=need > 1)
+        if need <= 1:
+            return [(uid, score) for uid, score, _ in found][:limit]
+        out = []
+        for uid, score, held in found:
+            if sum(all(i in held for i in t) for t in terms) >= need:
+                out.append((uid, score))
+        return out[:limit]
+
+    def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]:
+        """Units holding each ID exactly (score 2), or, for an ID found nowhere, one character off (score 1)."""
+        scores: dict[int, float] = {}
+        for ident in ids:
+            found = {uid for uid, _ in self.engine.payload_match("ids", [ident], 1, filters, FUZZY_CANDIDATES)}
+            weight = 2.0
+            if not found and len(ident) >= FUZZY_MIN_LENGTH:
+                # One character changed, added or dropped touches at most three trigrams.
+                wanted = grams(ident)
+                near = self.engine.payload_match("id_grams", wanted, max(1, len(wanted) - 3), filters, FUZZY_CANDIDATES)
+                found = {uid for uid, held in near if any(_one_off(t, ident) for t in held)}
+                weight = 1.0
+            for uid in found:
+                scores[uid] = scores.get(uid, 0.0) + weight
+        return sorted(scores.items(), key=lambda h: (-h[1], h[0]))[:limit]
+
+
+def _one_off(token_: str, wanted: str) -> bool:
+    return abs(len(token_) - len(wanted)) <= 1 and Levenshtein.distance(token_, wanted, score_cutoff=1) <= 1
