@@ -272,7 +272,8 @@ def compare(baseline: EvalResult, variant: EvalResult, metric: str, samples: int
 
 class Evaluation:
     """Scores one query set under settings variants. Search-time variants share the base index;
-    a variant that changes an index-time setting (chunk_words ...) gets its own index beside it."""
+    a variant that changes an index-time or storage setting (chunk_words, backend ...) gets its
+    own index beside it."""
 
     def __init__(self, folder: str | Path, score: Callable[..., EvalResult], settings: Settings,
                  index_dir: str | Path | None = None, on_skip=None):
@@ -296,7 +297,8 @@ class Evaluation:
 
     def run(self, overrides: dict | None = None) -> EvalResult:
         overrides = overrides or {}
-        index_values = {k: v for k, v in overrides.items() if BY_NAME.get(k) and BY_NAME[k].scope == "index"
+        # Index-time and storage settings (another backend) need an index of their own.
+        index_values = {k: v for k, v in overrides.items() if BY_NAME.get(k) and BY_NAME[k].scope in ("index", "storage")
                         and self.settings.with_values(**{k: v}) != self.settings}
         search_values = {k: v for k, v in overrides.items() if k not in index_values}
         return self.score(self.index_for(index_values), **search_values)

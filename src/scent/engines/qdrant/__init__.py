@@ -456,7 +456,7 @@ def connect(settings, index_dir: Path):
 
     url = getattr(settings, "qdrant_url", "")
     if url:
-        client = QdrantClient(url=url, timeout=10)
+        client = QdrantClient(url=url, timeout=10, check_compatibility=False)  # its own check warns when down
         try:
             client.get_collections()
         except Exception as err:  # noqa: BLE001 - httpx, grpc and the client's own errors all mean "no answer"
