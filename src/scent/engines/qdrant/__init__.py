@@ -110,7 +110,12 @@ class QdrantEngine:
     def _create(self, fields: dict[str, dict]) -> None:
         """(Re)make the empty collection with these vector fields."""
         m = self.models
+        spread = {}
         if self.client.collection_exists(self.collection):
+            # Made by hand for a cluster (docs/qdrant.md): keep its shards and replicas.
+            params = self.client.get_collection(self.collection).config.params
+            spread = {k: getattr(params, k) for k in ("shard_number", "replication_factor", "write_consistency_factor")
+                      if getattr(params, k, None)}
             self.client.delete_collection(self.collection)
         vectors = {name: m.VectorParams(
             size=f["dims"], distance=m.Distance.COSINE,
@@ -121,7 +126,7 @@ class QdrantEngine:
         info = {**self._info, "scent_schema": SCHEMA, "fields": fields}
         self.client.create_collection(
             self.collection, vectors_config=vectors, quantization_config=quantization,
-            sparse_vectors_config={"keywords": m.SparseVectorParams(modifier=m.Modifier.IDF)}, metadata=info)
+            sparse_vectors_config={"keywords": m.SparseVectorParams(modifier=m.Modifier.IDF)}, metadata=info, **spread)
         self._info = info
         if getattr(self.settings, "qdrant_url", ""):  # the local mode has no payload indexes (and says so)
             keyword = m.PayloadSchemaType.KEYWORD
