@@ -16,16 +16,14 @@ import zlib
 from functools import lru_cache
 
 import snowballstemmer
-from rapidfuzz.distance import Levenshtein
 
 from ...filters import Filters
 from ...query import WORD, KeywordQuery, Term, _parts, normalise_id, required_terms
 from ...storage import Hit
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, and_then_or, one_off
 
 K1, B = 1.2, 0.75
 EXTRA_WEIGHT = 0.5
-FUZZY_MIN_LENGTH = 6  # as in the SQLite engine: one wrong character in a shorter code matches too much
-FUZZY_CANDIDATES = 500
 _TOKEN = re.compile(WORD)
 _PORTER = snowballstemmer.stemmer("porter")
 
@@ -85,12 +83,7 @@ class QdrantKeywords:
 
     def search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters, limit: int) -> list[Hit]:
         if mode == "and_or":
-            first = self.search(query, "and", min_share, filters, limit)
-            if len(first) >= limit or len(query.terms) < 2:
-                return first
-            seen = {uid for uid, _ in first}
-            rest = [h for h in self.search(query, "or", min_share, filters, limit) if h[0] not in seen]
-            return (first + rest)[:limit]
+            return and_then_or(self.search, query, min_share, filters, limit)
         terms = [term_tokens(t) for t in query.terms]
         terms = [t for t in terms if t]
         if not terms:
@@ -116,12 +109,8 @@ class QdrantKeywords:
                 # One character changed, added or dropped touches at most three trigrams.
                 wanted = grams(ident)
                 near = self.engine.payload_match("id_grams", wanted, max(1, len(wanted) - 3), filters, FUZZY_CANDIDATES)
-                found = {uid for uid, held in near if any(_one_off(t, ident) for t in held)}
+                found = {uid for uid, held in near if any(one_off(t, ident) for t in held)}
                 weight = 1.0
             for uid in found:
                 scores[uid] = scores.get(uid, 0.0) + weight
         return sorted(scores.items(), key=lambda h: (-h[1], h[0]))[:limit]
-
-
-def _one_off(token_: str, wanted: str) -> bool:
-    return abs(len(token_) - len(wanted)) <= 1 and Levenshtein.distance(token_, wanted, score_cutoff=1) <= 1

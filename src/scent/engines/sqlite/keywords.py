@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import sqlite3
 
-from rapidfuzz.distance import Levenshtein
-
 from ...errors import ScentError
 from ...filters import Filters
 from ...query import KeywordQuery, match_expression, required_terms
 from ...storage import Hit
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, and_then_or, one_off
 from .filters import where
 
 # bm25 column weights for (text, title, path, extra)
 BM25_WEIGHTS = (1.0, 1.0, 1.0, 0.5)
-FUZZY_MIN_LENGTH = 6  # one wrong character in a shorter code matches too much
-FUZZY_CANDIDATES = 500
 
 
 class SqliteKeywords:
@@ -24,12 +21,7 @@ class SqliteKeywords:
 
     def search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters, limit: int) -> list[Hit]:
         if mode == "and_or":
-            first = self.search(query, "and", min_share, filters, limit)
-            if len(first) >= limit or len(query.terms) < 2:
-                return first
-            seen = {uid for uid, _ in first}
-            rest = [h for h in self.search(query, "or", min_share, filters, limit) if h[0] not in seen]
-            return (first + rest)[:limit]
+            return and_then_or(self.search, query, min_share, filters, limit)
         if mode == "min_share":
             need = required_terms(len(query.terms), min_share)
             hits = self.search(query, "or", min_share, filters, limit * 5)
@@ -79,11 +71,6 @@ class SqliteKeywords:
         sql = (f"SELECT u.id, u.ids FROM ids_fts JOIN units u ON u.id = ids_fts.rowid JOIN files f ON f.id = u.file_id "
                f"WHERE ids_fts MATCH ? AND {condition} ORDER BY rank LIMIT ?")
         return [(uid, text.split()) for uid, text in self.db.execute(sql, (expression, *params, limit))]
-
-
-def one_off(token: str, wanted: str) -> bool:
-    """At most one character inserted, deleted or changed: an OCR slip or a typo in a code."""
-    return abs(len(token) - len(wanted)) <= 1 and Levenshtein.distance(token, wanted, score_cutoff=1) <= 1
 
 
 def keyword_sql(expression: str, filters: Filters, limit: int) -> tuple[str, list]:

@@ -1,0 +1,30 @@
+"""Keyword matching rules every engine applies the same way, whatever answers its queries."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rapidfuzz.distance import Levenshtein
+
+from ..filters import Filters
+from ..query import KeywordQuery
+from ..storage import Hit
+
+FUZZY_MIN_LENGTH = 6  # one wrong character in a shorter code matches too much
+FUZZY_CANDIDATES = 500
+
+Search = Callable[[KeywordQuery, str, str, Filters, int], list[Hit]]
+
+
+def and_then_or(search: Search, query: KeywordQuery, min_share: str, filters: Filters, limit: int) -> list[Hit]:
+    """`and_or`: units with every term first, then the rest of the `or` list."""
+    first = search(query, "and", min_share, filters, limit)
+    if len(first) >= limit or len(query.terms) < 2:
+        return first
+    seen = {uid for uid, _ in first}
+    rest = [h for h in search(query, "or", min_share, filters, limit) if h[0] not in seen]
+    return (first + rest)[:limit]
+
+
+def one_off(token: str, wanted: str) -> bool:
+    """At most one character inserted, deleted or changed: an OCR slip or a typo in a code."""
+    return abs(len(token) - len(wanted)) <= 1 and Levenshtein.distance(token, wanted, score_cutoff=1) <= 1
