@@ -72,8 +72,14 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
 
 def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool], skip: Iterator[str] = ()) -> list[FileInfo]:
     """FileInfo for those of `rels` (paths relative to `root`) that `walk` would yield: the same
-    excludes, ignore patterns and link rule, without walking the whole folder."""
+    excludes, ignore patterns and link rule, without walking the whole folder. A rel that is a
+    folder stands for the files under it (then the folder is walked, by `walk`'s rules)."""
     root = os.path.abspath(root)
+    folders = [r.strip("/") + "/" for r in rels if r.strip("/") and os.path.isdir(os.path.join(root, r))]
+    if folders:
+        under = [f for f in walk(root, accept=accept, skip=skip) if any(f.rel.startswith(d) for d in folders)]
+        return under + files_at(root, [r for r in rels if r.strip("/") + "/" not in folders], accept=accept,
+                                skip=skip)
     real_root = os.path.realpath(root)
     skip = {os.path.abspath(s) for s in skip}
     spec = _load_ignore(root)
