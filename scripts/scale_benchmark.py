@@ -124,8 +124,10 @@ def build(args) -> dict:
     from scent.storage import FileRecord, FileWrite, UnitRecord, VectorField, text_key, unit_id
 
     settings = Settings(backend=args.backend, **_engine_settings(args))
-    engine = engine_class(args.backend)(Path(args.dir), settings)
-    engine.vectors.add_field(VectorField("unit", "synthetic/e5-like", DIMS))
+    engine = None
+    if not args.exact_only:
+        engine = engine_class(args.backend)(Path(args.dir), settings)
+        engine.vectors.add_field(VectorField("unit", "synthetic/e5-like", DIMS))
     data = Synthetic(args.units, args.seed)
     queries = data.queries(args.queries)
     qmatrix = np.array([q["vector"] for q in queries], np.float32)
@@ -148,16 +150,18 @@ def build(args) -> dict:
                 text_bytes += len(text.encode())
             record = FileRecord(path, file_kind, 1000, 1, text_key(path), date, path.rsplit("/", 1)[-1], key)
             writes.append(FileWrite(record, records, {"unit": {u.id: v for u, (_, v) in zip(records, units)}}))
-        engine.write_files(writes)
+        if engine is not None:
+            engine.write_files(writes)
         # Exact top 10 per query, kept while streaming (float32, the vectors as made).
         scores = qmatrix @ np.stack(vectors).T
         merged = np.concatenate([best, scores], axis=1)
         merged_ids = np.concatenate([best_ids, np.broadcast_to(np.array(ids), scores.shape)], axis=1)
         top = np.argsort(-merged, axis=1)[:, :10]
         best, best_ids = np.take_along_axis(merged, top, 1), np.take_along_axis(merged_ids, top, 1)
-    engine.finish_run()
+    if engine is not None:
+        engine.finish_run()
+        engine.close()
     build_s = time.perf_counter() - started
-    engine.close()
     return {"build_s": build_s, "text_bytes": text_bytes, "exact": best_ids.tolist(), "queries": queries,
             "rss_mb": _peak_rss_mb()}
 
@@ -229,6 +233,9 @@ def main() -> None:
     ap.add_argument("--settings", help="engine settings as JSON, e.g. '{\"vector_index_threshold\": 0}'")
     ap.add_argument("--dir", help="where the index is built (default: a temporary folder, removed after)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--keep", help="keep what the build measured (queries, exact answers, build time) in this JSON "
+                    "file; given again with the same --dir, the build is skipped and only search is measured")
+    ap.add_argument("--exact-only", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--child", choices=["build", "search"], help=argparse.SUPPRESS)
     ap.add_argument("--state", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -247,8 +254,15 @@ def main() -> None:
                  str(args.queries), "--seed", str(args.seed), "--dir", str(folder), "--state", str(state)]
         if args.settings:
             child += ["--settings", args.settings]
-        subprocess.run(child + ["--child", "build"], check=True)
-        built = json.loads(state.read_text())
+        kept = Path(args.keep) if args.keep else None
+        if kept and kept.is_file() and folder.is_dir():
+            built = json.loads(kept.read_text())
+        else:
+            subprocess.run(child + ["--child", "build"], check=True)
+            built = json.loads(state.read_text())
+            if kept:
+                kept.write_text(json.dumps(built))
+        state.write_text(json.dumps(built))
         disk = _disk_bytes(folder)
         subprocess.run(child + ["--child", "search"], check=True)
         searched = json.loads(state.read_text())

@@ -126,3 +126,22 @@ def test_missing_vector_files_say_what_to_do(approximate, tmp_path):
             fresh.vectors.search("unit", vec(1), Filters(), 5)
     finally:
         fresh.close()
+
+
+def test_the_int8_kernel_ranks_as_exact_search_does(tmp_path, monkeypatch):
+    """Above SIMD_ROWS rows exact search runs on usearch's int8 kernel, then rescores with floats."""
+    eng = SqliteEngine(tmp_path / "index", Settings())
+    eng.vectors.add_field(VectorField("unit", "test/random", DIMS))
+    try:
+        pdfs = write(eng, "scan.pdf", list(range(100)), kind="pdf_page")
+        write(eng, "notes.md", list(range(100, 300)))
+        q = vec(1234)
+        plain = [u for u, _ in eng.vectors.search("unit", q, Filters(), 20)]
+        filtered = [u for u, _ in eng.vectors.search("unit", q, Filters.build(kinds=["pdf"]), 20)]
+        monkeypatch.setattr(vectors, "SIMD_ROWS", 0)
+        eng.vectors._states.clear()
+        assert [u for u, _ in eng.vectors.search("unit", q, Filters(), 20)] == plain == exact(eng, q, 20)
+        assert [u for u, _ in eng.vectors.search("unit", q, Filters.build(kinds=["pdf"]), 20)] == filtered
+        assert set(filtered) <= set(pdfs)
+    finally:
+        eng.close()
