@@ -25,6 +25,11 @@ def and_then_or(search: Search, query: KeywordQuery, min_share: str, filters: Fi
     return (first + rest)[:limit]
 
 
+def trigrams(token: str) -> list[str]:
+    """The token's three-character pieces, in order, each once: what fuzzy ID lookup matches on."""
+    return list(dict.fromkeys(token[i:i + 3] for i in range(len(token) - 2)))
+
+
 def one_off(token: str, wanted: str) -> bool:
     """At most one character inserted, deleted or changed: an OCR slip or a typo in a code."""
     return abs(len(token) - len(wanted)) <= 1 and Levenshtein.distance(token, wanted, score_cutoff=1) <= 1

@@ -102,9 +102,15 @@ class QdrantEngine:
                                     "--rebuild --backend qdrant")
         return info
 
+    @property
+    def has_collection(self) -> bool:
+        """Whether the collection exists, as this engine made or found it (no round trip: search
+        asks on every query)."""
+        return bool(self._info.get("fields"))
+
     def _set_info(self, **values) -> None:
         self._info.update(values)
-        if self.client.collection_exists(self.collection):
+        if self.has_collection:
             self.client.update_collection(self.collection, metadata=values)
 
     def _create(self, fields: dict[str, dict]) -> None:
@@ -139,7 +145,8 @@ class QdrantEngine:
 
     def write_files(self, writes: list[FileWrite]) -> None:
         from .filters import dirs
-        from .keywords import document_vector, grams
+        from ..matching import trigrams
+        from .keywords import document_vector
 
         m = self.models
         if not self._info.get("fields"):
@@ -164,7 +171,7 @@ class QdrantEngine:
                 payload = {"path": f.path, "dirs": dirs(f.path), "file_key": f.key, "file_kind": f.kind,
                            "kind": u.kind, "place": place, "page": u.page, "start": u.start, "end": u.end,
                            "title": u.title, "lang": u.lang, "date": f.date, "text": u.text, "extra": u.extra,
-                           "text_hash": u.text_hash, "ids": ids, "id_grams": sorted({g for i in ids for g in grams(i)})}
+                           "text_hash": u.text_hash, "ids": ids, "id_grams": sorted({g for i in ids for g in trigrams(i)})}
                 points.append(m.PointStruct(id=u.id, vector=vector, payload=payload))
         for part in batched(points, UPSERT_POINTS):
             self.client.upsert(self.collection, points=part, wait=True)
@@ -182,15 +189,21 @@ class QdrantEngine:
         m = self.models
         key = self.local.catalog.file_key(old)
         path_words = path_keywords(new.path)
-        for point in self._scroll(m.Filter(must=[m.FieldCondition(key="file_key", match=m.MatchValue(value=key))]),
-                                  ["text", "title", "extra"]):
+        of_file = m.Filter(must=[m.FieldCondition(key="file_key", match=m.MatchValue(value=key))])
+        # The path is a keyword too: each unit's sparse vector is made again with the new one.
+        keywords = []
+        for point in self._scroll(of_file, ["text", "title", "extra"]):
             p = point.payload
             indices, values = document_vector(p["text"], p["title"], path_words, p.get("extra", ""),
                                               self._info.get("avgdl", AVGDL))
-            self.client.set_payload(self.collection, {"path": new.path, "dirs": dirs(new.path)}, points=[point.id])
             if indices:
-                self.client.update_vectors(self.collection, points=[m.PointVectors(
-                    id=point.id, vector={"keywords": m.SparseVector(indices=indices, values=values)})])
+                keywords.append(m.PointVectors(id=point.id, vector={
+                    "keywords": m.SparseVector(indices=indices, values=values)}))
+        if self.has_collection:
+            self.client.set_payload(self.collection, {"path": new.path, "dirs": dirs(new.path)}, points=of_file,
+                                    wait=True)
+        for part in batched(keywords, UPSERT_POINTS):
+            self.client.update_vectors(self.collection, points=part, wait=True)
         self.local.rename_file(old, new)
         self._paths = None
 
@@ -199,7 +212,7 @@ class QdrantEngine:
             return
         m = self.models
         keys = [self.local.catalog.file_key(p) for p in paths]
-        if self.client.collection_exists(self.collection):
+        if self.has_collection:
             for part in batched(keys):
                 self.client.delete(self.collection, wait=True, points_selector=m.FilterSelector(filter=m.Filter(
                     must=[m.FieldCondition(key="file_key", match=m.MatchAny(any=part))])))
@@ -226,7 +239,7 @@ class QdrantEngine:
         return self._paths
 
     def _scroll(self, flt, payload: list[str] | bool, limit: int | None = None):
-        if not self.client.collection_exists(self.collection):
+        if not self.has_collection:
             return
         offset, seen = None, 0
         while True:
@@ -280,7 +293,7 @@ class QdrantEngine:
         m = self.models
         fields = self.vectors.fields()
         counts = {}
-        exists = self.client.collection_exists(self.collection)
+        exists = self.has_collection
         for name in fields:
             counts[name] = self.client.count(self.collection, count_filter=m.Filter(must=[
                 m.HasVectorCondition(has_vector=name)]), exact=True).count if exists else 0
@@ -351,7 +364,7 @@ class QdrantCatalog:
 
     def units(self, ids: list[int]) -> dict[int, StoredUnit]:
         e = self.engine
-        if not ids or not e.client.collection_exists(e.collection):
+        if not ids or not e.has_collection:
             return {}
         out = {}
         for part in batched(list(ids)):
@@ -396,7 +409,7 @@ class QdrantVectors:
                                         f"{storage} (vector_storage); re-index with --rebuild to change how they "
                                         "are kept")
             return
-        if e.client.collection_exists(e.collection) and e.client.count(e.collection, exact=True).count:
+        if e.has_collection and e.client.count(e.collection, exact=True).count:
             raise IndexVersionError(f"the Qdrant collection {e.collection} has no {field.name} vectors and cannot "
                                     "gain a field while it holds points; re-index with --rebuild")
         fields = {**e._info.get("fields", {}),
@@ -427,7 +440,7 @@ class QdrantVectors:
 
     def get(self, field: str, ids: list[int]) -> dict[int, np.ndarray]:
         e = self.engine
-        if field not in self.fields() or not ids or not e.client.collection_exists(e.collection):
+        if field not in self.fields() or not ids:
             return {}
         out = {}
         for part in batched(list(ids)):

@@ -20,7 +20,7 @@ import snowballstemmer
 from ...filters import Filters
 from ...query import WORD, KeywordQuery, Term, _parts, normalise_id, required_terms
 from ...storage import Hit
-from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, and_then_or, one_off
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, and_then_or, one_off, trigrams
 
 K1, B = 1.2, 0.75
 EXTRA_WEIGHT = 0.5
@@ -73,10 +73,6 @@ def term_tokens(term: Term) -> list[int]:
     return list(dict.fromkeys(token_id(token(w)) for p in _parts(term.text) for w in _TOKEN.findall(p)))
 
 
-def grams(ident: str) -> list[str]:
-    return list(dict.fromkeys(ident[i:i + 3] for i in range(len(ident) - 2)))
-
-
 class QdrantKeywords:
     def __init__(self, engine):
         self.engine = engine
@@ -107,7 +103,7 @@ class QdrantKeywords:
             weight = 2.0
             if not found and len(ident) >= FUZZY_MIN_LENGTH:
                 # One character changed, added or dropped touches at most three trigrams.
-                wanted = grams(ident)
+                wanted = trigrams(ident)
                 near = self.engine.payload_match("id_grams", wanted, max(1, len(wanted) - 3), filters, FUZZY_CANDIDATES)
                 found = {uid for uid, held in near if any(one_off(t, ident) for t in held)}
                 weight = 1.0

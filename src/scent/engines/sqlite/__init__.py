@@ -5,12 +5,12 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 from ...errors import ScentError
 from ...storage import FileState, FileWrite
 from .catalog import SqliteCatalog
+from .db import transaction
 from .keywords import SqliteKeywords
 from .migrations import migrate
 from .vectors import SqliteVectors
@@ -48,15 +48,8 @@ class SqliteEngine:
     def destroy(index_dir: Path, settings=None) -> None:
         shutil.rmtree(index_dir, ignore_errors=True)
 
-    @contextmanager
     def transaction(self):
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+        return transaction(self.db)
 
     def write_files(self, writes: list[FileWrite]) -> None:
         with self.transaction():

@@ -6,6 +6,7 @@ import sqlite3
 import time
 
 from ...query import extra_tokens
+from .db import bump
 from ...storage import FileRecord, FileState, StoredUnit, UnitRecord, batched
 
 _UNIT_COLUMNS = 'u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, f.date'
@@ -24,9 +25,7 @@ class SqliteCatalog:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     def bump(self) -> None:
-        """Count a change of what search sees, so readers' caches know to refresh."""
-        self.db.execute("INSERT INTO meta VALUES ('generation', '1') "
-                        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+        bump(self.db)
 
     # ---- change detection ------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from ...errors import ScentError
 from ...filters import Filters
 from ...query import KeywordQuery, match_expression, required_terms
 from ...storage import Hit
-from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, and_then_or, one_off
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, and_then_or, one_off, trigrams
 from .filters import where
 
 # bm25 column weights for (text, title, path, extra)
@@ -57,8 +57,8 @@ class SqliteKeywords:
             exact = self._id_candidates(f'"{token}"', condition, params, FUZZY_CANDIDATES)
             found = {uid for uid, toks in exact if token in toks}
             if not found and len(token) >= FUZZY_MIN_LENGTH:
-                grams = dict.fromkeys(token[i:i + 3] for i in range(len(token) - 2))
-                near = self._id_candidates(" OR ".join(f'"{g}"' for g in grams), condition, params, FUZZY_CANDIDATES)
+                near = self._id_candidates(" OR ".join(f'"{g}"' for g in trigrams(token)), condition, params,
+                                           FUZZY_CANDIDATES)
                 found = {uid for uid, toks in near if any(one_off(t, token) for t in toks)}
                 weight = 1.0
             else:

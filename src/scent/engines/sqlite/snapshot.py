@@ -49,8 +49,9 @@ class Rows:
     def take(self, keep: np.ndarray) -> "Rows":
         return Rows(*(getattr(self, a)[keep] for a in ARRAYS))
 
-    def extend(self, other: "Rows") -> "Rows":
-        return Rows(*(np.concatenate([getattr(self, a), getattr(other, a)]) for a in ARRAYS))
+    def extend(self, *others: "Rows") -> "Rows":
+        """These rows and the others' after them, copied once."""
+        return Rows(*(np.concatenate([getattr(self, a), *(getattr(o, a) for o in others)]) for a in ARRAYS))
 
 
 class Snapshot:

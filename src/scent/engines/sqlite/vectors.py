@@ -23,6 +23,7 @@ from ...filters import Filters
 from ...storage import Hit, VectorField, batched
 from . import codes as vcodes
 from . import snapshot as snap
+from .db import bump, transaction
 from .filters import where
 from .snapshot import Rows, Snapshot
 
@@ -45,6 +46,7 @@ class SqliteVectors:
         self.hnsw_rows = getattr(settings, "vector_index_threshold", 50_000)
         self.storage = getattr(settings, "vector_storage", "int8")
         self._states: dict[str, _FieldState] = {}
+        self._since: dict[str, int] = {}  # see _rows_since
         self._labels: dict[str, int] = {}
 
     # ---- fields ------------------------------------------------------------------------------
@@ -71,25 +73,22 @@ class SqliteVectors:
     # ---- writing (inside the engine's transaction) -------------------------------------------
 
     def put(self, field: str, vectors: dict[int, np.ndarray]) -> None:
-        """Set the vectors of `field` for these units (replacing any they had)."""
+        """Add the vectors of `field` for these units; the engine's write removed the ones they had."""
         if not vectors:
             return
         info = self.fields()[field]
-        self._delete(list(vectors), "AND field = ?", (field,))
         tail = []
         for uid, v in vectors.items():
             for blob in vcodes.encode(np.asarray(v, np.float32).reshape(-1, info.dims), info.storage):
                 seq = self.db.execute("INSERT INTO vectors (field, unit_id) VALUES (?, ?)", (field, uid)).lastrowid
                 tail.append((seq, blob))
         self.db.executemany("INSERT INTO vector_tail (seq, vector) VALUES (?, ?)", tail)
+        if field in self._since:
+            self._since[field] += len(tail)
 
     def delete(self, ids: list[int]) -> None:
-        self._delete(ids, "", ())
-
-    def _delete(self, ids: list[int], extra: str, params: tuple) -> None:
         for part in batched(ids):
-            self.db.execute(f"DELETE FROM vectors WHERE unit_id IN ({', '.join('?' * len(part))}) {extra}",
-                            (*part, *params))
+            self.db.execute(f"DELETE FROM vectors WHERE unit_id IN ({', '.join('?' * len(part))})", part)
 
     # ---- snapshots (the indexer's, outside any other transaction) ------------------------------
 
@@ -101,14 +100,13 @@ class SqliteVectors:
         wrote = False
         for name, field in self.fields().items():
             info = self._snapshot_info(name) or {"seq": 0, "rows": 0, "tomb": 0}
-            since = self.db.execute("SELECT COUNT(*) FROM vectors WHERE field = ? AND seq > ?",
-                                    (name, info["seq"])).fetchone()[0]
-            dead = self.db.execute("SELECT COUNT(*) FROM vector_tombstones WHERE field = ? AND id > ? AND seq <= ?",
-                                   (name, info["tomb"], info["seq"])).fetchone()[0]
             if final:
+                since = self._rows_since(name, info, exact=True)
+                dead = self.db.execute("SELECT COUNT(*) FROM vector_tombstones WHERE field = ? AND id > ? "
+                                       "AND seq <= ?", (name, info["tomb"], info["seq"])).fetchone()[0]
                 due = (since and since >= min(SNAPSHOT_ROWS, self.hnsw_rows)) or (info["rows"] and dead >= info["rows"] / 5)
             else:
-                due = since >= max(SNAPSHOT_ROWS * 10, info["rows"])
+                due = self._rows_since(name, info) >= max(SNAPSHOT_ROWS * 10, info["rows"])
             if due:
                 self.write_snapshot(field, info.get("gen", 0) + 1)
                 wrote = True
@@ -116,11 +114,19 @@ class SqliteVectors:
             self._prune_tombstones()
         return wrote
 
+    def _rows_since(self, name: str, info: dict, exact: bool = False) -> int:
+        """Rows of a field written since its snapshot: counted once, then kept up by `put` (asked
+        after every batch, a count would scan every row since the snapshot each time). Rows deleted
+        meanwhile stay counted: a snapshot may come a little early, never late."""
+        if exact or name not in self._since:
+            self._since[name] = self.db.execute("SELECT COUNT(*) FROM vectors WHERE field = ? AND seq > ?",
+                                                (name, info["seq"])).fetchone()[0]
+        return self._since[name]
+
     def write_snapshot(self, field: VectorField, gen: int) -> None:
         """The next snapshot: the live rows of the one in force, then the rows written since."""
         state = self._state(field.name)
-        self.db.execute("BEGIN")  # one read view for the tombstones, the count and the rows
-        try:
+        with transaction(self.db, "DEFERRED"):  # one read view for the tombstones, the count and the rows
             tomb = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM vector_tombstones").fetchone()[0]
             old = state.snapshot if state else None
             since = 0
@@ -145,40 +151,28 @@ class SqliteVectors:
             info["seq"] = max(info["seq"], since)
             units = self.db.execute("SELECT COUNT(DISTINCT unit_id) FROM vectors WHERE field = ? AND seq <= ?",
                                     (field.name, info["seq"])).fetchone()[0]
-        finally:
-            self.db.execute("COMMIT")
         info.update(tomb=tomb, units=units)
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"snapshot.{field.name}", json.dumps(info)))
+        with transaction(self.db) as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"snapshot.{field.name}", json.dumps(info)))
             if field.storage == "int8":
                 # The snapshot holds these rows' codes exactly; float32 fields keep their floats here.
-                self.db.execute("DELETE FROM vector_tail WHERE seq IN (SELECT seq FROM vectors WHERE field = ? "
-                                "AND seq <= ?)", (field.name, info["seq"]))
+                db.execute("DELETE FROM vector_tail WHERE seq IN (SELECT seq FROM vectors WHERE field = ? "
+                           "AND seq <= ?)", (field.name, info["seq"]))
             # Tombstones of rows this snapshot no longer holds are no reader's concern once it is in force.
-            self.db.execute("DELETE FROM vector_tombstones WHERE field = ? AND id <= ?", (field.name, tomb))
-            self.db.execute("INSERT INTO meta VALUES ('generation', '1') "
-                            "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+            db.execute("DELETE FROM vector_tombstones WHERE field = ? AND id <= ?", (field.name, tomb))
+            bump(db)
+        self._since.pop(field.name, None)
         snap.remove_others(self.folder, field.name, gen)
 
     def _prune_tombstones(self) -> None:
         """Tombstones of rows written after each field's snapshot are only for readers that hold
         those rows; such readers see the pruning mark and read the rows after the snapshot again."""
         infos = {name: (self._snapshot_info(name) or {"seq": 0}) for name in self.fields()}
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            top = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM vector_tombstones").fetchone()[0]
+        with transaction(self.db) as db:
+            top = db.execute("SELECT COALESCE(MAX(id), 0) FROM vector_tombstones").fetchone()[0]
             for name, info in infos.items():
-                self.db.execute("DELETE FROM vector_tombstones WHERE field = ? AND seq > ?", (name, info["seq"]))
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('tombstones_pruned', ?)", (str(top),))
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+                db.execute("DELETE FROM vector_tombstones WHERE field = ? AND seq > ?", (name, info["seq"]))
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('tombstones_pruned', ?)", (str(top),))
 
     def _snapshot_info(self, name: str) -> dict | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"snapshot.{name}",)).fetchone()
@@ -306,8 +300,8 @@ class SqliteVectors:
             self.db.execute("BEGIN")  # one read view: snapshot, tombstones and rows after it agree
         try:
             info = self._snapshot_info(field.name)
-            pruned = int(self.db.execute("SELECT value FROM meta WHERE key = 'tombstones_pruned'").fetchone()[0]
-                         if self.db.execute("SELECT 1 FROM meta WHERE key = 'tombstones_pruned'").fetchone() else 0)
+            pruned = int(self.db.execute("SELECT COALESCE((SELECT value FROM meta WHERE key = 'tombstones_pruned'), 0)")
+                         .fetchone()[0])
             if state is None or state.gen != (info or {}).get("gen") or state.tomb_seen < pruned:
                 state = _FieldState(field, Snapshot(snap.folder_for(self.folder, field.name, info["gen"]), info)
                                     if info else None, (info or {}).get("tomb", 0))
@@ -327,7 +321,9 @@ class SqliteVectors:
         if filters.empty:
             return keep
         keep = np.ones(len(rows), bool) if keep is None else keep
-        self._load_labels()
+        named = (*filters.kinds, *filters.unit_kinds(), *filters.excluded_unit_kinds(), *filter(None, [filters.lang]))
+        if any(n not in self._labels for n in named):
+            self._load_labels()  # a label the writer recorded after this reader last looked
         label = lambda names: np.array([self._labels.get(n, -1) for n in names], np.int64)  # noqa: E731
         if filters.kinds:
             keep &= np.isin(rows.file_kind, label(filters.kinds)) | np.isin(rows.unit_kind, label(filters.unit_kinds()))
@@ -365,9 +361,9 @@ class _FieldState:
         self.delta = Rows.empty(field.dims)
         self.delta_seq = snapshot.seq if snapshot else 0
         self.generation = -1
+        self.rows_per_unit = 1.0
 
-    @property
-    def rows_per_unit(self) -> float:
+    def _rows_per_unit(self) -> float:
         """How many rows make one unit, on average (1 for single-vector fields)."""
         if not self.field.multi:
             return 1.0
@@ -388,12 +384,10 @@ class _FieldState:
             if len(self.delta):
                 self.delta = self.delta.take(~np.isin(self.delta.seqs, seqs))
             self.tomb_seen = tombs[-1][0]
-        for rows in new:
-            self.delta = self.delta.extend(rows)
-        if len(self.delta):
+        if new:
+            self.delta = self.delta.extend(*new)
             self.delta_seq = int(self.delta.seqs[-1])
-        elif new:
-            self.delta_seq = max(self.delta_seq, max(int(r.seqs[-1]) for r in new if len(r)))
+        self.rows_per_unit = self._rows_per_unit()  # asked by every search: worked out once per change
 
     def parts(self):
         """(rows, dead mask or None, approximate index or None, mean) for the snapshot and the delta."""
