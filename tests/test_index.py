@@ -7,6 +7,7 @@ import pytest
 
 from scent import Filters, Index
 from scent.errors import IndexVersionError, UsageError
+from scent.query import parse as parse_query
 
 
 def build(folder, embedder, **kw):
@@ -279,24 +280,19 @@ def test_keywords_in_tamil_and_hindi_are_whole_words(notes, fake_embedder):
     assert idx.search("जी", strategy="keyword") == []  # a piece of a word is not the word
 
 
-def test_index_from_before_m005_is_rebuilt_with_whole_indic_words(notes, fake_embedder):
-    (notes / "dal.md").write_text("दादी की दाल में घी और जीरा का तड़का।\n", encoding="utf-8")
-    idx, _ = build(notes, fake_embedder)
-    db_path = idx.engine.path
-    idx.close()
-    db = sqlite3.connect(db_path)
-    # What m001 made: the tokenizer without marks inside words.
+def test_index_from_before_m005_is_rebuilt_with_whole_indic_words(notes, fake_embedder, tmp_path):
+    db = old_index(tmp_path / "ix", 4)  # m001's tokenizer: a vowel sign splits a word
     db.executescript("""
-        DROP TABLE units_fts;
-        CREATE VIRTUAL TABLE units_fts USING fts5(text, title, path, extra, content='units', content_rowid='id',
-            tokenize="porter unicode61 remove_diacritics 2 tokenchars '_'");
-        INSERT INTO units_fts(units_fts) VALUES ('rebuild');
-        DELETE FROM migrations WHERE name = 'm005_marks_inside_words';""")
+        INSERT INTO files (id, path, kind, size, mtime_ns, hash, date, title, indexed_at)
+            VALUES (1, 'dal.md', 'text', 1, 1, 'h', 0, '', 0);
+        INSERT INTO units (id, file_id, kind, start, "end", text, text_hash, path)
+            VALUES (5, 1, 'text', 0, 1, 'दादी की दाल में घी और जीरा का तड़का।', 'x', 'dal.md');""")
+    assert db.execute("SELECT COUNT(*) FROM units_fts WHERE units_fts MATCH 'ज'").fetchone()[0] == 1
     db.close()
-    idx = Index(notes, embedder=fake_embedder)
+    idx = Index(notes, index_dir=tmp_path / "ix", embedder=fake_embedder)
     assert [r.path for r in idx.search("जीरा", strategy="keyword")] == ["dal.md"]
     assert idx.search("जी", strategy="keyword") == []
-    assert [r.path for r in idx.search("deposit", strategy="keyword")] == ["lease.md"]
+    assert idx.search("ज", strategy="keyword") == []
 
 
 def test_changed_index_settings_are_noticed_until_a_rebuild(notes, fake_embedder, tmp_path):
@@ -323,3 +319,29 @@ def test_an_index_from_an_earlier_scent_is_noticed(notes, fake_embedder):
     idx.engine.db.execute("DELETE FROM meta WHERE key = 'content_settings'")  # as session-1 indexes are
     [notice] = idx.update().notices
     assert "earlier scent" in notice and "--rebuild" in notice
+
+
+def test_index_from_before_m009_gets_dense_rows_and_keeps_its_ids(notes, fake_embedder, tmp_path):
+    """m009: the FTS5 indexes move from the random stable ids to a dense local row; every unit
+    keeps its stable id, and the keyword and ID indexes find the same units as before."""
+    db = old_index(tmp_path / "ix", 8)
+    big = [(2**62 + 977, 1, "Tickets LD-2026-0417 and the heron.", "LD-2026-0417"),
+           (12345, 0, "The heron sat at the pond.", ""),
+           (2**61 + 3, 2, "Coots on the water.", "")]
+    db.execute("INSERT INTO files (id, path, kind, size, mtime_ns, hash, date, title, indexed_at, key) "
+               "VALUES (7, 'birds.md', 'text', 1, 1, 'h', 0, 'Birds', 0, 'birds.md')")
+    for uid, place, text, ids in big:
+        db.execute("INSERT INTO units (id, place, file_id, kind, start, \"end\", text, text_hash, path, ids) "
+                   "VALUES (?, ?, 7, 'text', 0, 1, ?, 'x', 'birds.md', ?)", (uid, place, text, ids))
+    db.close()
+    idx = Index(notes, index_dir=tmp_path / "ix", embedder=fake_embedder)
+    rows = idx.engine.db.execute("SELECT row, id FROM units ORDER BY row").fetchall()
+    assert rows == [(1, 12345), (2, 2**62 + 977), (3, 2**61 + 3)]  # reading order, ids kept
+    assert sorted(u for u, _ in idx.engine.keywords.search(
+        parse_query("heron"), "or", "", Filters(), 10)) == [12345, 2**62 + 977]
+    assert [u for u, _ in idx.engine.keywords.id_search(("LD-2026-0417",), Filters(), 10)] == [2**62 + 977]
+    for fts in ("units_fts", "ids_fts"):  # each index agrees with its content table
+        idx.engine.db.execute(f"INSERT INTO {fts}({fts}, rank) VALUES ('integrity-check', 1)")
+    idx.engine.delete_files(["birds.md"])
+    assert idx.engine.keywords.search(parse_query("heron"), "or", "", Filters(), 10) == []
+    assert idx.engine.keywords.id_search(("LD-2026-0417",), Filters(), 10) == []

@@ -298,8 +298,8 @@ def check_consistent(index_dir: Path, folder: Path, tmp_path: Path, fake_embedde
         db.execute("INSERT INTO ids_fts(ids_fts, rank) VALUES('integrity-check', 1)")
         n_units = db.execute("SELECT COUNT(*) FROM units").fetchone()[0]
         assert db.execute("SELECT COUNT(*) FROM units_fts_docsize").fetchone()[0] == n_units
-        texts = db.execute("SELECT id, text FROM units").fetchall()
-        with_word = {uid for uid, text in texts if re.search(rf"\b{COMMON}\b", text)}
+        texts = db.execute("SELECT row, text FROM units").fetchall()
+        with_word = {row for row, text in texts if re.search(rf"\b{COMMON}\b", text)}
         fts_hits = {r[0] for r in db.execute("SELECT rowid FROM units_fts WHERE units_fts MATCH ?",
                                              (f"text : {COMMON}",))}
         assert fts_hits == with_word

@@ -7,7 +7,7 @@ import sqlite3
 from ...errors import ScentError
 from ...filters import Filters
 from ...query import KeywordQuery, match_expression, required_terms
-from ...storage import Hit
+from ...storage import Hit, batched
 from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, and_then_or, one_off, trigrams
 from .filters import where
 
@@ -40,12 +40,16 @@ class SqliteKeywords:
 
     def _terms_matched(self, query: KeywordQuery, uids: list[int]) -> dict[int, int]:
         # One plain MATCH per term, intersected here: a `rowid IN (...)` condition would make
-        # FTS5 evaluate the term once per candidate row.
-        wanted = set(uids)
+        # FTS5 evaluate the term once per candidate row. FTS5 knows units by their local row.
+        wanted: dict[int, int] = {}
+        for part in batched(uids):
+            wanted.update(self.db.execute(
+                f"SELECT row, id FROM units WHERE id IN ({', '.join('?' * len(part))})", part))
         counts: dict[int, int] = {}
         for term in query.terms:
-            for (uid,) in self.db.execute("SELECT rowid FROM units_fts WHERE units_fts MATCH ?", (term.fts,)):
-                if uid in wanted:
+            for (row,) in self.db.execute("SELECT rowid FROM units_fts WHERE units_fts MATCH ?", (term.fts,)):
+                uid = wanted.get(row)
+                if uid is not None:
                     counts[uid] = counts.get(uid, 0) + 1
         return counts
 
@@ -68,7 +72,7 @@ class SqliteKeywords:
         return sorted(scores.items(), key=lambda h: (-h[1], h[0]))[:limit]
 
     def _id_candidates(self, expression: str, condition: str, params: list, limit: int) -> list[tuple[int, list[str]]]:
-        sql = (f"SELECT u.id, u.ids FROM ids_fts JOIN units u ON u.id = ids_fts.rowid JOIN files f ON f.id = u.file_id "
+        sql = (f"SELECT u.id, u.ids FROM ids_fts JOIN units u ON u.row = ids_fts.rowid JOIN files f ON f.id = u.file_id "
                f"WHERE ids_fts MATCH ? AND {condition} ORDER BY rank LIMIT ?")
         return [(uid, text.split()) for uid, text in self.db.execute(sql, (expression, *params, limit))]
 
@@ -78,6 +82,6 @@ def keyword_sql(expression: str, filters: Filters, limit: int) -> tuple[str, lis
     condition, params = where(filters)
     weights = ", ".join(str(w) for w in BM25_WEIGHTS)
     sql = (f"SELECT u.id, bm25(units_fts, {weights}) AS score "
-           "FROM units_fts JOIN units u ON u.id = units_fts.rowid JOIN files f ON f.id = u.file_id "
+           "FROM units_fts JOIN units u ON u.row = units_fts.rowid JOIN files f ON f.id = u.file_id "
            f"WHERE units_fts MATCH ? AND {condition} ORDER BY score LIMIT ?")
     return sql, [expression, *params, limit]
