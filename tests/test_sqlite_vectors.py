@@ -145,3 +145,13 @@ def test_the_int8_kernel_ranks_as_exact_search_does(tmp_path, monkeypatch):
         assert set(filtered) <= set(pdfs)
     finally:
         eng.close()
+
+
+def test_a_run_gives_back_the_pages_its_snapshot_freed(approximate):
+    # Once a snapshot holds int8 rows their blobs leave vector_tail; finish_run returns those
+    # pages to the file system instead of leaving them on the free list.
+    for n in range(40):
+        write(approximate, f"f{n}.md", list(range(n * 30, n * 30 + 30)))
+    approximate.finish_run()
+    assert approximate.db.execute("SELECT COUNT(*) FROM vector_tail").fetchone() == (0,)
+    assert approximate.db.execute("PRAGMA freelist_count").fetchone() == (0,)

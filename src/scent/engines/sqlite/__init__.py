@@ -78,7 +78,9 @@ class SqliteEngine:
     def finish_run(self) -> None:
         self.vectors.maybe_snapshot(final=True)
         self.catalog.set_meta("last_indexed", str(time.time()))
-        self.db.execute("PRAGMA incremental_vacuum").fetchall()  # each step frees a page
+        # The pages the snapshot's int8 rows left go back to the file system. sqlite3's execute
+        # steps this pragma once (one page); executescript runs it to the end.
+        self.db.executescript("PRAGMA incremental_vacuum;")
         self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def status(self) -> dict:
