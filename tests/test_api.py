@@ -361,9 +361,22 @@ def test_serve_refuses_a_remote_host_without_allow_remote(index):
 def test_check_host():
     from scent.errors import UsageError
     from scent.serve import check_host
-    assert check_host("127.0.0.1", False) == (["127.0.0.1", "localhost"], None)
-    assert check_host("::1", False)[1] is None
+    assert check_host("127.0.0.1", False) == (["127.0.0.1", "localhost", "[::1]"], None)
+    assert check_host("::1", False) == (["127.0.0.1", "localhost", "[::1]"], None)
     hosts, warning = check_host("0.0.0.0", True)
     assert hosts is None and "anyone" in warning
     with pytest.raises(UsageError):
         check_host("192.168.1.5", False)
+
+
+@pytest.mark.parametrize("bind", ["::1", "0:0:0:0:0:0:0:1", "127.0.0.1", "localhost"])
+def test_loopback_binds_keep_the_host_check(index, bind):
+    """DNS rebinding: a page on evil.example resolved to the loopback address sends its own name
+    in Host; only the loopback names may pass, whichever loopback address is bound."""
+    from scent.serve import check_host
+    hosts, _ = check_host(bind, False)
+    with TestClient(create_app(index, allowed_hosts=hosts)) as c:
+        for good in ("[::1]:8765", "localhost:8765", "127.0.0.1:8765"):
+            assert c.get("/api/status", headers={"host": good}).status_code == 200, good
+        for bad in ("evil.example:8765", "evil.example", "[::2]:8765", "testserver"):
+            assert c.get("/api/status", headers={"host": bad}).status_code == 400, bad
