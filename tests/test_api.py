@@ -101,6 +101,8 @@ def test_search_filters_and_explain(client):
     ("q=x&after=2025-13-45", "after wants a date"),
     ("q=x&before=yesterday", "before wants a date"),
     ("q=x&after=2025-02-01&before=2025-01-01", "nothing can match"),
+    ("q=x&after=0001-01-01", "after wants a day between 1000-01-01 and 9998-12-31, got '0001-01-01'"),
+    ("q=x&before=9999-12-31", "before wants a day between 1000-01-01 and 9998-12-31, got '9999-12-31'"),
     ("q=x&explain=maybe", "explain: "),
 ])
 def test_bad_parameters_are_400_with_a_clear_message(client, query, words):
@@ -108,6 +110,7 @@ def test_bad_parameters_are_400_with_a_clear_message(client, query, words):
     assert r.status_code == 400
     assert r.headers["content-type"].startswith("application/json")
     assert words in r.json()["error"]
+    assert "--" not in r.json()["error"]  # the API's parameter names, not the CLI's flags
     assert "Traceback" not in r.text
 
 

@@ -99,7 +99,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None) -> FastA
         explain: bool = Query(False, description="Add each result's rank in every list and its RRF share."),
     ) -> dict:
         """Files ranked for `q`, best first: `{"query", "results": [SearchResult...], "took_ms"}`."""
-        filters = Filters.build(only, path or None, after or None, before or None, lang or None)
+        filters = Filters.build(only, path or None, after or None, before or None, lang or None, spell=str)
         started = time.perf_counter()
         with lock:
             results = index.search(q, k=k, filters=filters, explain=explain)
