@@ -383,3 +383,22 @@ def test_loopback_binds_keep_the_host_check(index, bind):
             assert c.get("/api/status", headers={"host": good}).status_code == 200, good
         for bad in ("evil.example:8765", "evil.example", "[::2]:8765", "testserver"):
             assert c.get("/api/status", headers={"host": bad}).status_code == 400, bad
+
+
+def test_a_percent_named_file_is_read_as_named(tmp_path):
+    """The query string is decoded once, by the server; `%2e%2e%2f` in a name is three literal
+    characters each, not a way up the tree."""
+    folder = tmp_path / "pct"
+    folder.mkdir()
+    (folder / "%2e%2e%2fpercent.txt").write_text("walrus tusks measured in percent\n")
+    Image.new("RGB", (40, 30), (200, 10, 10)).save(folder / "%2e%2e%2fred.png")
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        assert idx.search("walrus tusks")[0].path == "%2e%2e%2fpercent.txt"
+        with TestClient(create_app(idx), raise_server_exceptions=False) as c:
+            r = c.get("/api/file", params={"path": "%2e%2e%2fpercent.txt"})
+            assert (r.status_code, r.text) == (200, "walrus tusks measured in percent\n")
+            r = c.get("/api/thumb", params={"path": "%2e%2e%2fred.png"})
+            assert r.status_code == 200 and Image.open(io.BytesIO(r.content)).size == (40, 30)
+            # a real traversal, sent encoded, is still one
+            assert c.get("/api/file?path=%2e%2e%2fpct%2f%252e%252e%252fpercent.txt").status_code == 403

@@ -78,3 +78,19 @@ def test_mcp_tools_search_and_fetch(index_dir):
         assert _is_error(bad_kind) and "unknown kind" in str(bad_kind.content)
 
     asyncio.run(_session(index_dir, work))
+
+
+def test_fetch_reads_a_percent_named_file_as_named(tmp_path):
+    """In process (fake embedder): MCP arguments arrive decoded; `%2e%2e%2f` is part of the name."""
+    from conftest import FakeEmbedder
+    from scent.serve.mcp_server import build_server
+
+    folder = tmp_path / "pct"
+    folder.mkdir()
+    (folder / "%2e%2e%2fpercent.txt").write_text("walrus tusks measured in percent\n")
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        server = build_server(idx)
+        result = asyncio.run(server.call_tool("fetch", {"path": "%2e%2e%2fpercent.txt"}))
+    assert _payload(result) == {"path": "%2e%2e%2fpercent.txt", "kind": "text", "page": None,
+                          "text": "walrus tusks measured in percent"}
