@@ -117,13 +117,13 @@ def test_bad_parameters_are_400_with_a_clear_message(client, query, words):
 def test_library_errors_become_json_never_a_stack_trace(client, index, monkeypatch):
     def broken(*a, **kw):
         raise ScentError("the index is damaged; re-index with --rebuild")
-    monkeypatch.setattr(index, "search", broken)
+    monkeypatch.setattr(Index, "search", broken)  # every handle the app reads with
     r = client.get("/api/search?q=x")
     assert r.status_code == 500 and r.json() == {"error": "the index is damaged; re-index with --rebuild"}
 
     def crash(*a, **kw):
         raise RuntimeError("secret internals /home/me/x.py line 3")
-    monkeypatch.setattr(index, "search", crash)
+    monkeypatch.setattr(Index, "search", crash)
     r = client.get("/api/search?q=x")
     assert r.status_code == 500
     assert "error" in r.json() and "secret internals" not in r.text and "Traceback" not in r.text
@@ -402,3 +402,38 @@ def test_a_percent_named_file_is_read_as_named(tmp_path):
             assert r.status_code == 200 and Image.open(io.BytesIO(r.content)).size == (40, 30)
             # a real traversal, sent encoded, is still one
             assert c.get("/api/file?path=%2e%2e%2fpct%2f%252e%252e%252fpercent.txt").status_code == 403
+
+
+def test_a_held_search_does_not_hold_up_other_requests(client, monkeypatch):
+    """Requests read the index side by side: while one search is held inside the pipeline,
+    another search and a status answer (deterministic: the first waits for them to finish)."""
+    import threading
+
+    import scent.search
+    started, release = threading.Event(), threading.Event()
+    run = scent.search.run
+
+    def held_run(request, k, explain):
+        if request.text == "tomato":
+            started.set()
+            assert release.wait(30)
+        return run(request, k, explain)
+
+    monkeypatch.setattr(scent.search, "run", held_run)
+    out = {}
+    slow = threading.Thread(target=lambda: out.setdefault("r", client.get("/api/search?q=tomato")), daemon=True)
+    slow.start()
+    try:
+        assert started.wait(30)
+        fast = {}
+        other = threading.Thread(target=lambda: fast.update(
+            s=client.get("/api/search?q=parseHttpHeader&k=1"), st=client.get("/api/status")), daemon=True)
+        other.start()
+        other.join(30)
+        assert not other.is_alive(), "a search waited for another one"
+        assert fast["s"].json()["results"][0]["path"] == "code/http.py" and fast["st"].status_code == 200
+        assert slow.is_alive()
+    finally:
+        release.set()
+        slow.join(30)
+    assert out["r"].json()["results"][0]["path"] == "recipe.txt"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from threading import Lock
 
 from . import image_text, location, ocr, search as pipeline
 from .embed import E5Embedder, Embedder
@@ -48,6 +49,7 @@ class Index:
             self.engine.close()
             raise
         self._image_text: dict[str, image_text.ImageTextModel | None] = {}
+        self._models_lock = Lock()  # a model is loaded once, also when readers ask at once
         self._indexer: Indexer | None = None
 
     def _check(self, folder, model) -> None:
@@ -83,8 +85,17 @@ class Index:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = E5Embedder()
+            with self._models_lock:
+                if self._embedder is None:
+                    self._embedder = E5Embedder()
         return self._embedder
+
+    def reader(self) -> "Index":
+        """Another handle on this index, for another thread: its own connection and caches, the
+        models this one loaded (or loads) shared. The caller closes it."""
+        other = Index(index_dir=self.index_dir, settings=self.settings, embedder=self.embedder)
+        other._image_text, other._models_lock = self._image_text, self._models_lock
+        return other
 
     def close(self) -> None:
         self.engine.close()
@@ -122,14 +133,15 @@ class Index:
     def _image_text_model(self, name: str, required: bool = False) -> image_text.ImageTextModel | None:
         """The image-text model `name`, loaded once; a search goes on without it (None) when it is
         not installed here, indexing does not (UsageError)."""
-        if name not in self._image_text:
-            try:
-                self._image_text[name] = image_text.load(name)
-            except UsageError:
-                if required:
-                    raise
-                self._image_text[name] = None
-        return self._image_text[name]
+        with self._models_lock:
+            if name not in self._image_text:
+                try:
+                    self._image_text[name] = image_text.load(name)
+                except UsageError:
+                    if required:
+                        raise
+                    self._image_text[name] = None
+            return self._image_text[name]
 
     # ---- searching -----------------------------------------------------------------------
 
