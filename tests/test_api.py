@@ -437,3 +437,22 @@ def test_a_held_search_does_not_hold_up_other_requests(client, monkeypatch):
         release.set()
         slow.join(30)
     assert out["r"].json()["results"][0]["path"] == "recipe.txt"
+
+
+def test_the_app_answers_from_a_rebuilt_index(tmp_path):
+    """`scent index --rebuild` while `scent serve` runs: the server's next request reads the new
+    database, not the deleted one it had open."""
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Tomato soup with basil.\n")
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        with TestClient(create_app(idx), raise_server_exceptions=False) as c:
+            assert c.get("/api/status").json()["files"] == 1
+            (folder / "walrus.txt").write_text("Walrus tusks grow all their lives.\n")
+            with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder(), rebuild=True) as again:
+                again.update()
+            assert c.get("/api/status").json()["files"] == 2
+            found = c.get("/api/search", params={"q": "walrus tusks", "k": 1}).json()["results"]
+            assert [r["path"] for r in found] == ["walrus.txt"]
+            assert c.get("/api/file", params={"path": "walrus.txt"}).status_code == 200

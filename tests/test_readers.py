@@ -79,3 +79,17 @@ def test_size_must_be_positive(index):
     from scent.errors import UsageError
     with pytest.raises(UsageError, match="at least one reader"):
         Readers(index, size=0)
+
+
+def test_a_handle_reopens_an_index_rebuilt_under_it(index, notes):
+    pool = Readers(index, size=1)
+    with pool.use() as idx:
+        assert idx.status()["files"] == 3
+    (notes / "walrus.txt").write_text("Walrus tusks grow all their lives.\n")
+    with Index(notes, index_dir=index.index_dir, embedder=FakeEmbedder(), rebuild=True) as rebuilt:
+        rebuilt.update()
+    with pool.use() as idx:
+        assert not idx.replaced()
+        assert idx.status()["files"] == 4
+        assert idx.search("walrus tusks", k=1)[0].path == "walrus.txt"
+    pool.close()

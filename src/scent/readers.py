@@ -5,6 +5,9 @@ handle serves one request at a time. `Readers` keeps up to `size` handles on the
 (WAL lets them read side by side, and beside an indexer), made as requests need them from
 `Index.reader()`, which shares the loaded models: a request waits only when all `size` are
 busy, never behind another request's search while a handle is free.
+
+A handle whose index was rebuilt or replaced on disk (`Index.replaced`) is opened again when it is
+taken, so a long-running server answers from the new index, not the deleted one.
 """
 from __future__ import annotations
 
@@ -37,6 +40,8 @@ class Readers:
         """A handle for this thread alone until the block ends."""
         idx = self._take()
         try:
+            if idx.replaced():
+                idx = self._reopen(idx)
             yield idx
         finally:
             with self._cond:
@@ -64,6 +69,11 @@ class Readers:
                 self._made -= 1
                 self._cond.notify()
             raise
+
+    def _reopen(self, old: Index) -> Index:
+        new = self._source.reader()  # fails (the caller's error) while the new index is unusable
+        old.close()
+        return new
 
     def close(self) -> None:
         """Close the idle handles now, the busy ones when they come back."""
