@@ -101,6 +101,8 @@ def test_search_filters_and_explain(client):
     ("q=x&after=2025-13-45", "after wants a date"),
     ("q=x&before=yesterday", "before wants a date"),
     ("q=x&after=2025-02-01&before=2025-01-01", "nothing can match"),
+    ("q=x&after=0001-01-01", "after wants a day between 1000-01-01 and 9998-12-31, got '0001-01-01'"),
+    ("q=x&before=9999-12-31", "before wants a day between 1000-01-01 and 9998-12-31, got '9999-12-31'"),
     ("q=x&explain=maybe", "explain: "),
 ])
 def test_bad_parameters_are_400_with_a_clear_message(client, query, words):
@@ -108,19 +110,20 @@ def test_bad_parameters_are_400_with_a_clear_message(client, query, words):
     assert r.status_code == 400
     assert r.headers["content-type"].startswith("application/json")
     assert words in r.json()["error"]
+    assert "--" not in r.json()["error"]  # the API's parameter names, not the CLI's flags
     assert "Traceback" not in r.text
 
 
 def test_library_errors_become_json_never_a_stack_trace(client, index, monkeypatch):
     def broken(*a, **kw):
         raise ScentError("the index is damaged; re-index with --rebuild")
-    monkeypatch.setattr(index, "search", broken)
+    monkeypatch.setattr(Index, "search", broken)  # every handle the app reads with
     r = client.get("/api/search?q=x")
     assert r.status_code == 500 and r.json() == {"error": "the index is damaged; re-index with --rebuild"}
 
     def crash(*a, **kw):
         raise RuntimeError("secret internals /home/me/x.py line 3")
-    monkeypatch.setattr(index, "search", crash)
+    monkeypatch.setattr(Index, "search", crash)
     r = client.get("/api/search?q=x")
     assert r.status_code == 500
     assert "error" in r.json() and "secret internals" not in r.text and "Traceback" not in r.text
@@ -361,9 +364,95 @@ def test_serve_refuses_a_remote_host_without_allow_remote(index):
 def test_check_host():
     from scent.errors import UsageError
     from scent.serve import check_host
-    assert check_host("127.0.0.1", False) == (["127.0.0.1", "localhost"], None)
-    assert check_host("::1", False)[1] is None
+    assert check_host("127.0.0.1", False) == (["127.0.0.1", "localhost", "[::1]"], None)
+    assert check_host("::1", False) == (["127.0.0.1", "localhost", "[::1]"], None)
     hosts, warning = check_host("0.0.0.0", True)
     assert hosts is None and "anyone" in warning
     with pytest.raises(UsageError):
         check_host("192.168.1.5", False)
+
+
+@pytest.mark.parametrize("bind", ["::1", "0:0:0:0:0:0:0:1", "127.0.0.1", "localhost"])
+def test_loopback_binds_keep_the_host_check(index, bind):
+    """DNS rebinding: a page on evil.example resolved to the loopback address sends its own name
+    in Host; only the loopback names may pass, whichever loopback address is bound."""
+    from scent.serve import check_host
+    hosts, _ = check_host(bind, False)
+    with TestClient(create_app(index, allowed_hosts=hosts)) as c:
+        for good in ("[::1]:8765", "localhost:8765", "127.0.0.1:8765"):
+            assert c.get("/api/status", headers={"host": good}).status_code == 200, good
+        for bad in ("evil.example:8765", "evil.example", "[::2]:8765", "testserver"):
+            assert c.get("/api/status", headers={"host": bad}).status_code == 400, bad
+
+
+def test_a_percent_named_file_is_read_as_named(tmp_path):
+    """The query string is decoded once, by the server; `%2e%2e%2f` in a name is three literal
+    characters each, not a way up the tree."""
+    folder = tmp_path / "pct"
+    folder.mkdir()
+    (folder / "%2e%2e%2fpercent.txt").write_text("walrus tusks measured in percent\n")
+    Image.new("RGB", (40, 30), (200, 10, 10)).save(folder / "%2e%2e%2fred.png")
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        assert idx.search("walrus tusks")[0].path == "%2e%2e%2fpercent.txt"
+        with TestClient(create_app(idx), raise_server_exceptions=False) as c:
+            r = c.get("/api/file", params={"path": "%2e%2e%2fpercent.txt"})
+            assert (r.status_code, r.text) == (200, "walrus tusks measured in percent\n")
+            r = c.get("/api/thumb", params={"path": "%2e%2e%2fred.png"})
+            assert r.status_code == 200 and Image.open(io.BytesIO(r.content)).size == (40, 30)
+            # a real traversal, sent encoded, is still one
+            assert c.get("/api/file?path=%2e%2e%2fpct%2f%252e%252e%252fpercent.txt").status_code == 403
+
+
+def test_a_held_search_does_not_hold_up_other_requests(client, monkeypatch):
+    """Requests read the index side by side: while one search is held inside the pipeline,
+    another search and a status answer (deterministic: the first waits for them to finish)."""
+    import threading
+
+    import scent.search
+    started, release = threading.Event(), threading.Event()
+    run = scent.search.run
+
+    def held_run(request, k, explain):
+        if request.text == "tomato":
+            started.set()
+            assert release.wait(30)
+        return run(request, k, explain)
+
+    monkeypatch.setattr(scent.search, "run", held_run)
+    out = {}
+    slow = threading.Thread(target=lambda: out.setdefault("r", client.get("/api/search?q=tomato")), daemon=True)
+    slow.start()
+    try:
+        assert started.wait(30)
+        fast = {}
+        other = threading.Thread(target=lambda: fast.update(
+            s=client.get("/api/search?q=parseHttpHeader&k=1"), st=client.get("/api/status")), daemon=True)
+        other.start()
+        other.join(30)
+        assert not other.is_alive(), "a search waited for another one"
+        assert fast["s"].json()["results"][0]["path"] == "code/http.py" and fast["st"].status_code == 200
+        assert slow.is_alive()
+    finally:
+        release.set()
+        slow.join(30)
+    assert out["r"].json()["results"][0]["path"] == "recipe.txt"
+
+
+def test_the_app_answers_from_a_rebuilt_index(tmp_path):
+    """`scent index --rebuild` while `scent serve` runs: the server's next request reads the new
+    database, not the deleted one it had open."""
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Tomato soup with basil.\n")
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        with TestClient(create_app(idx), raise_server_exceptions=False) as c:
+            assert c.get("/api/status").json()["files"] == 1
+            (folder / "walrus.txt").write_text("Walrus tusks grow all their lives.\n")
+            with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder(), rebuild=True) as again:
+                again.update()
+            assert c.get("/api/status").json()["files"] == 2
+            found = c.get("/api/search", params={"q": "walrus tusks", "k": 1}).json()["results"]
+            assert [r["path"] for r in found] == ["walrus.txt"]
+            assert c.get("/api/file", params={"path": "walrus.txt"}).status_code == 200

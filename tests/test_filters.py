@@ -34,3 +34,31 @@ def test_dates_include_both_days():
 def test_bad_filters_are_usage_errors(kwargs):
     with pytest.raises(UsageError):
         Filters.build(**kwargs)
+
+
+@pytest.mark.parametrize("name, day", [("after", "0001-01-01"), ("before", "9999-12-31"), ("after", "0999-12-31")])
+def test_days_outside_the_comparable_range_are_usage_errors(name, day):
+    with pytest.raises(UsageError, match=rf"^--{name} wants a day between 1000-01-01 and 9998-12-31, got '{day}'"):
+        Filters.build(**{name: day})
+
+
+def test_the_first_and_last_comparable_days():
+    f = Filters.build(after="1000-01-01", before="9998-12-31")
+    assert f.after == dt.datetime(1000, 1, 1).timestamp()
+    assert f.before == dt.datetime(9999, 1, 1).timestamp()
+
+
+def test_a_view_spells_the_parameter_its_own_way():
+    with pytest.raises(UsageError, match=r"^after wants a day between"):
+        Filters.build(after="0001-01-01", spell=str)
+
+
+def test_cli_out_of_range_day_is_one_line_exit_2(tmp_path):
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", "from scent.cli import main; main()", "search", "x",
+                        "--index", str(tmp_path / "none"), "--before", "9999-12-31"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr == ("scent: error: --before wants a day between 1000-01-01 and 9998-12-31, got '9999-12-31' "
+                        "(leave it out to keep every date)\n")

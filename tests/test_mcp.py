@@ -78,3 +78,56 @@ def test_mcp_tools_search_and_fetch(index_dir):
         assert _is_error(bad_kind) and "unknown kind" in str(bad_kind.content)
 
     asyncio.run(_session(index_dir, work))
+
+
+def test_fetch_reads_a_percent_named_file_as_named(tmp_path):
+    """In process (fake embedder): MCP arguments arrive decoded; `%2e%2e%2f` is part of the name."""
+    from conftest import FakeEmbedder
+    from scent.serve.mcp_server import build_server
+
+    folder = tmp_path / "pct"
+    folder.mkdir()
+    (folder / "%2e%2e%2fpercent.txt").write_text("walrus tusks measured in percent\n")
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        server = build_server(idx)
+        result = asyncio.run(server.call_tool("fetch", {"path": "%2e%2e%2fpercent.txt"}))
+    assert _payload(result) == {"path": "%2e%2e%2fpercent.txt", "kind": "text", "page": None,
+                          "text": "walrus tusks measured in percent"}
+
+
+def test_a_held_search_does_not_hold_up_another_tool_call(tmp_path, notes, monkeypatch):
+    """Tools run in worker threads; one held inside its search leaves the index to the others."""
+    import threading
+
+    import scent.search
+    from conftest import FakeEmbedder
+    from scent.serve.mcp_server import build_server
+
+    started, release = threading.Event(), threading.Event()
+    run = scent.search.run
+
+    def held_run(request, k, explain):
+        if request.text == "tomato":
+            started.set()
+            assert release.wait(30)
+        return run(request, k, explain)
+
+    monkeypatch.setattr(scent.search, "run", held_run)
+
+    async def work(server):
+        slow = asyncio.ensure_future(server.call_tool("search", {"query": "tomato", "k": 1}))
+        try:
+            assert await asyncio.to_thread(started.wait, 30)
+            fast = await asyncio.wait_for(server.call_tool("search", {"query": "deposit refund", "k": 1}), 30)
+            fetched = await asyncio.wait_for(server.call_tool("fetch", {"path": "lease.md"}), 30)
+            assert not slow.done()
+        finally:
+            release.set()
+        return _payload(fast), _payload(fetched), _payload(await slow)
+
+    with Index(notes, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        fast, fetched, slow = asyncio.run(work(build_server(idx)))
+    assert fast["results"][0]["path"] == "lease.md" and "deposit refund" in fetched["text"]
+    assert slow["results"][0]["path"] == "recipe.txt"

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import sys
 
 import click
@@ -12,6 +11,7 @@ from .errors import ScentError, UsageError
 from .filters import Filters
 from .index import Index
 from .settings import SETTINGS, load
+from .terminal import json_line, visible, visible_lines
 
 
 def _setting_options(scope: str):
@@ -55,19 +55,20 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
         def progress(done, total, path):
             bar.total = total
             bar.n = done
-            bar.set_postfix_str(path[-40:], refresh=True)
+            bar.set_postfix_str(visible(path[-40:]), refresh=True)
 
         def on_skip(path, reason):
-            tqdm.write(f"scent: skipped {path}: {reason}", file=sys.stderr)
+            tqdm.write(visible(f"scent: skipped {path}: {reason}"), file=sys.stderr)
 
         report = idx.update(progress=progress, on_skip=on_skip,
-                            on_warning=lambda path, reason: tqdm.write(f"scent: warning: {path}: {reason}", file=sys.stderr))
+                            on_warning=lambda path, reason: tqdm.write(visible(f"scent: warning: {path}: {reason}"),
+                                                                       file=sys.stderr))
         bar.close()
         for notice in report.notices:
-            click.echo(f"scent: note: {notice}", err=True)
+            click.echo(visible(f"scent: note: {notice}"), err=True)
         st = idx.status()
     click.echo(
-        f"indexed {idx.root}: {report.added} new, {report.updated} changed, {report.renamed} renamed, "
+        f"indexed {visible(idx.root)}: {report.added} new, {report.updated} changed, {report.renamed} renamed, "
         f"{report.deleted} deleted, {report.unchanged + report.touched} unchanged, {len(report.skipped)} skipped "
         f"({report.embedded} units embedded) in {report.seconds:.1f}s; "
         f"{st['files']} files, {st['units']} units", err=True)
@@ -96,13 +97,13 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
         results = idx.search(text, k=k, filters=filters, explain=explain)
     if as_json:
         for r in results:
-            click.echo(json.dumps(r.to_dict(), ensure_ascii=False))
+            click.echo(json_line(r.to_dict()))
         return
     if not results:
         click.echo("no results", err=True)
     for r in results:
         page = f"  p.{r.page}" if r.page else ""
-        click.echo(f"{r.rank:>2}. {click.style(r.path, bold=True)}{page}  [{r.kind}]  {r.score:.4f}")
+        click.echo(f"{r.rank:>2}. {click.style(visible(r.path), bold=True)}{page}  [{r.kind}]  {r.score:.4f}")
         click.echo(f"    {_highlight(r.snippet, r.highlights)}")
         if r.explain is not None:
             for name, e in r.explain.items():
@@ -111,16 +112,17 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
                 else:
                     where = f" p.{e['page']}" if e["page"] else ""
                     click.echo(f"      {name:<8} rank {e['rank']:>3}  score {e['score']:.4f}  "
-                               f"+{e['contribution']:.4f}  unit {e['unit']}{where}")
+                               f"+{e['contribution']:.4f}  unit {visible(e['unit'])}{where}")
 
 
 def _highlight(text: str, marks) -> str:
+    # made visible piece by piece: the marks are offsets into the raw text
     out, pos = [], 0
     for a, b in marks:
-        out.append(text[pos:a])
-        out.append(click.style(text[a:b], fg="yellow", bold=True))
+        out.append(visible(text[pos:a]))
+        out.append(click.style(visible(text[a:b]), fg="yellow", bold=True))
         pos = b
-    out.append(text[pos:])
+    out.append(visible(text[pos:]))
     return "".join(out)
 
 
@@ -134,10 +136,10 @@ def status_cmd(folder, index_dir, as_json, **params):
     with Index.open(folder, index_dir, settings=_settings(params)) as idx:
         st = idx.status()
     if as_json:
-        click.echo(json.dumps(st, ensure_ascii=False))
+        click.echo(json_line(st))
         return
     last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
-    click.echo(f"folder   {st['folder']}\nindex    {st['index']} ({st['index_bytes'] / 1e6:.1f} MB)\n"
+    click.echo(f"folder   {visible(st['folder'])}\nindex    {visible(st['index'])} ({st['index_bytes'] / 1e6:.1f} MB)\n"
                f"model    {st['model']}\nupdated  {last}\n"
                f"files    {st['files']}  " + ", ".join(f"{k} {v}" for k, v in st["files_by_kind"].items()) +
                f"\nunits    {st['units']}  " + ", ".join(f"{k} {v}" for k, v in st["units_by_kind"].items()))
@@ -145,7 +147,7 @@ def status_cmd(folder, index_dir, as_json, **params):
         click.echo(f"problems with {len(st['errors'])} files (skipped: not indexed, retried next run; "
                    "warning: indexed in part):")
         for e in st["errors"]:
-            click.echo(f"  {e['level']}: {e['path']}: {e['reason']}")
+            click.echo(visible(f"  {e['level']}: {e['path']}: {e['reason']}"))
 
 
 @cli.command("serve")
@@ -169,7 +171,7 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, **params):
         click.echo(warning, err=True)
     with Index.open(folder, index_dir, settings=_settings(params)) as idx:
         where = f"[{host}]" if ":" in host else host
-        click.echo(f"scent: serving {idx.root} at http://{where}:{port}/ (Ctrl-C stops)", err=True)
+        click.echo(f"scent: serving {visible(idx.root)} at http://{where}:{port}/ (Ctrl-C stops)", err=True)
         uvicorn.run(create_app(idx, allowed_hosts=allowed_hosts), host=host, port=port, log_level="warning")
 
 
@@ -248,7 +250,7 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
     for values in [*variant_values, *evaluate.grid_points(grid_spec)]:
         settings.with_values(**values)  # a bad name or value fails now, not after minutes of work
     ev = evaluate.Evaluation(target, score, settings, index_dir,
-                             on_skip=lambda p, r: click.echo(f"scent: skipped {p}: {r}", err=True))
+                             on_skip=lambda p, r: click.echo(visible(f"scent: skipped {p}: {r}"), err=True))
     try:
         if beir_dir and run_file:
             base = evaluate.evaluate_beir(ev.index_for({}), queries, qrels, run_file=Path(run_file))
@@ -265,7 +267,7 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
         if report_dir:
             written = report.write(Path(report_dir), base, comparisons, grid_report)
             ev.index_for({}).remember_report(written.parent)  # for `scent serve`
-            click.echo(f"report written to {written}", err=True)
+            click.echo(f"report written to {visible(written)}", err=True)
     finally:
         ev.close()
     if as_json:
@@ -273,15 +275,15 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
         out["comparisons"] = [{"variant": label, **vars(c), "noise": c.noise} for label, c in comparisons]
         if grid_report:
             out["grid"] = {"configs": grid_report.configs, "full": grid_report.full, **grid_report.summary()}
-        click.echo(json.dumps(out, ensure_ascii=False))
+        click.echo(json_line(out))
         return
-    click.echo(report.table(base))
+    click.echo(visible_lines(report.table(base)))
     for label, c in comparisons:
-        click.echo(report.comparison_line(label, c))
+        click.echo(visible(report.comparison_line(label, c)))
     if grid_report:
-        click.echo(report.grid_text(grid_report))
+        click.echo(visible_lines(report.grid_text(grid_report)))
     if misses:
-        click.echo(report.misses(base))
+        click.echo(visible_lines(report.misses(base)))
 
 
 def main() -> None:
@@ -294,8 +296,8 @@ def main() -> None:
         err.show()
         sys.exit(err.exit_code)
     except UsageError as err:
-        click.echo(f"scent: error: {err}", err=True)
+        click.echo(f"scent: error: {visible(err)}", err=True)
         sys.exit(2)
     except ScentError as err:
-        click.echo(f"scent: error: {err}", err=True)
+        click.echo(f"scent: error: {visible(err)}", err=True)
         sys.exit(1)

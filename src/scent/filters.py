@@ -9,12 +9,21 @@ one of `kinds`, its path starts with `path` (or matches it as a glob), its file'
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import UsageError
 from .units import FILE_KINDS, KIND_ALIASES, UNIT_KINDS
 
 KNOWN_KINDS = frozenset(FILE_KINDS) | frozenset(UNIT_KINDS) | frozenset(KIND_ALIASES)
+# Days a filter may name: a UNIX time exists for each in any time zone (year 1 and 9999 have days
+# that overflow), and no file is dated before the first.
+FIRST_DAY = dt.date(1000, 1, 1)
+LAST_DAY = dt.date(9998, 12, 31)
+
+
+def cli_flag(name: str) -> str:
+    return f"--{name}"
 
 
 @dataclass(frozen=True)
@@ -27,16 +36,18 @@ class Filters:
     exclude: tuple[str, ...] = ()  # unit kinds left out (an ablation: what does a kind add?)
 
     @classmethod
-    def build(cls, kinds=(), path=None, after=None, before=None, lang=None) -> "Filters":
-        """From user-facing values: kind names, ISO dates (both days included), a language code."""
+    def build(cls, kinds=(), path=None, after=None, before=None, lang=None,
+              spell: Callable[[str], str] = cli_flag) -> "Filters":
+        """From user-facing values: kind names, ISO dates (both days included), a language code.
+        `spell` names a parameter in error messages as the caller's users know it."""
         kinds = tuple(k.strip().lower() for k in kinds if k and k.strip())
         unknown = sorted(set(kinds) - KNOWN_KINDS)
         if unknown:
             raise UsageError(f"unknown kind {', '.join(unknown)}; known kinds: {', '.join(sorted(KNOWN_KINDS))}")
-        start = _parse_date(after, "after") if after else None
-        end = _parse_date(before, "before", end_of_day=True) if before else None
+        start = _parse_date(after, spell("after")) if after else None
+        end = _parse_date(before, spell("before"), end_of_day=True) if before else None
         if start is not None and end is not None and start >= end:
-            raise UsageError(f"--after {after} is not before --before {before}: nothing can match")
+            raise UsageError(f"{spell('after')} {after} is not before {spell('before')} {before}: nothing can match")
         path = path.replace("\\", "/").removeprefix("./") if path else None
         return cls(kinds, path or None, start, end, lang.lower() if lang else None)
 
@@ -64,7 +75,10 @@ def _parse_date(text: str, name: str, end_of_day: bool = False) -> float:
     try:
         value = dt.datetime.fromisoformat(text)
     except ValueError:
-        raise UsageError(f"--{name} wants a date like 2025-07-14, got {text!r}") from None
+        raise UsageError(f"{name} wants a date like 2025-07-14, got {text!r}") from None
+    if not FIRST_DAY <= value.date() <= LAST_DAY:
+        raise UsageError(f"{name} wants a day between {FIRST_DAY} and {LAST_DAY}, got {text!r} "
+                         "(leave it out to keep every date)")
     if end_of_day and len(text) <= 10:  # a bare day: include all of it
         value += dt.timedelta(days=1)
     return value.timestamp()

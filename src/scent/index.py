@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from threading import Lock
 
 from . import image_text, location, ocr, search as pipeline
 from .embed import E5Embedder, Embedder
@@ -15,6 +16,7 @@ from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError
 from .filters import Filters
 from .indexing import IndexReport, Indexer, OnSkip, Progress
+from .locking import IndexLock
 from .query import parse
 from .search import SearchResult
 from .settings import Settings
@@ -27,7 +29,8 @@ class Index:
     def __init__(self, folder: str | Path | None = None, *, index_dir: str | Path | None = None,
                  settings: Settings | None = None, embedder: Embedder | None = None, rebuild: bool = False):
         """The index of `folder` (made when new), or the one in `index_dir`. `rebuild` throws an
-        existing index away first, in whatever engine holds it."""
+        existing index away first, in whatever engine holds it, and holds the indexing lock from
+        then until the first `update` has built it again (or `close`)."""
         if folder is None and index_dir is None:
             raise UsageError("Index needs a folder or an index directory")
         if rebuild and folder is None:
@@ -36,18 +39,33 @@ class Index:
         self.settings = settings or Settings()
         self._embedder = embedder
         engine = engine_class(self.settings.backend)
+        self._rebuild_lock: IndexLock | None = None
         if rebuild:
-            engine.destroy(self.index_dir, self.settings)
+            # Locked first: another indexer may be writing this index, and it keeps the lock file.
+            self._rebuild_lock = IndexLock(self.index_dir)
+            self._rebuild_lock.__enter__()
+            try:
+                engine.destroy(self.index_dir, self.settings)
+            except BaseException:
+                self._release_rebuild_lock()
+                raise
         if not engine.exists(self.index_dir, self.settings) and folder is None:
             raise ScentError(f"no index in {self.index_dir}; build one with: scent index FOLDER")
         self.index_dir.mkdir(parents=True, exist_ok=True)
-        self.engine = open_engine(self.settings, self.index_dir)
+        try:
+            self.engine = open_engine(self.settings, self.index_dir)
+        except BaseException:
+            self._release_rebuild_lock()
+            raise
+        if self._rebuild_lock is not None:
+            self._rebuild_lock.hand_to(self.engine)  # this index's indexer takes it again; no other
         try:
             self._check(folder, embedder or E5Embedder)
         except BaseException:
-            self.engine.close()
+            self.close()
             raise
         self._image_text: dict[str, image_text.ImageTextModel | None] = {}
+        self._models_lock = Lock()  # a model is loaded once, also when readers ask at once
         self._indexer: Indexer | None = None
 
     def _check(self, folder, model) -> None:
@@ -83,11 +101,33 @@ class Index:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = E5Embedder()
+            with self._models_lock:
+                if self._embedder is None:
+                    self._embedder = E5Embedder()
         return self._embedder
 
+    def reader(self) -> "Index":
+        """Another handle on this index, for another thread: its own connection and caches, the
+        models this one loaded (or loads) shared. The caller closes it."""
+        other = Index(index_dir=self.index_dir, settings=self.settings, embedder=self.embedder)
+        other._image_text, other._models_lock = self._image_text, self._models_lock
+        return other
+
     def close(self) -> None:
-        self.engine.close()
+        try:
+            self.engine.close()
+        finally:
+            self._release_rebuild_lock()
+
+    def _release_rebuild_lock(self) -> None:
+        if self._rebuild_lock is not None:
+            lock, self._rebuild_lock = self._rebuild_lock, None
+            lock.__exit__(None, None, None)
+
+    def replaced(self) -> bool:
+        """Whether the index on disk was rebuilt or replaced since this handle opened it (a server
+        then opens it again: this handle still reads the old, deleted one)."""
+        return self.engine.replaced()
 
     def __enter__(self):
         return self
@@ -100,7 +140,10 @@ class Index:
     def update(self, progress: Progress | None = None, on_skip: OnSkip | None = None,
                on_warning: OnSkip | None = None) -> IndexReport:
         """Bring the index in line with the folder: new and changed files in, deleted files out."""
-        report = self.indexer.update(progress, on_skip, on_warning)
+        try:
+            report = self.indexer.update(progress, on_skip, on_warning)
+        finally:
+            self._release_rebuild_lock()  # built again, or as far as it got: a rerun goes on from there
         location.remember_last(self.index_dir)
         return report
 
@@ -122,14 +165,15 @@ class Index:
     def _image_text_model(self, name: str, required: bool = False) -> image_text.ImageTextModel | None:
         """The image-text model `name`, loaded once; a search goes on without it (None) when it is
         not installed here, indexing does not (UsageError)."""
-        if name not in self._image_text:
-            try:
-                self._image_text[name] = image_text.load(name)
-            except UsageError:
-                if required:
-                    raise
-                self._image_text[name] = None
-        return self._image_text[name]
+        with self._models_lock:
+            if name not in self._image_text:
+                try:
+                    self._image_text[name] = image_text.load(name)
+                except UsageError:
+                    if required:
+                        raise
+                    self._image_text[name] = None
+            return self._image_text[name]
 
     # ---- searching -----------------------------------------------------------------------
 

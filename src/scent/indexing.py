@@ -10,7 +10,6 @@
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -28,6 +27,7 @@ from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
 from .extract import Limits, extract, file_kind
 from .language import detect
+from .locking import IndexLock
 from .query import clean, extra_tokens, id_tokens
 from .settings import SETTINGS, Settings
 from .storage import Engine, FileRecord, FileState, FileWrite, UnitRecord, VectorField, text_key, unit_id
@@ -156,7 +156,7 @@ class Indexer:
             if on_warning:
                 on_warning(path, reason)
 
-        with _FileLock(self.index_dir / "lock"):
+        with IndexLock(self.index_dir, owner=self.engine):
             self._prepare_fields()
             states = catalog.file_states()
             report.notices += self._settings_notice(bool(states))
@@ -395,23 +395,3 @@ def _hash_file(path: str) -> str:
         while block := fh.read(1 << 20):
             h.update(block)
     return h.hexdigest()
-
-
-class _FileLock:
-    """One indexer per index at a time; searches never take it."""
-
-    def __init__(self, path: Path):
-        self.path = path
-
-    def __enter__(self):
-        self.fh = open(self.path, "w")
-        try:
-            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self.fh.close()
-            raise ScentError(f"another scent is indexing into {self.path.parent}; wait for it to finish") from None
-        return self
-
-    def __exit__(self, *exc):
-        fcntl.flock(self.fh, fcntl.LOCK_UN)
-        self.fh.close()

@@ -4,6 +4,7 @@ need the `serve` extra, and `require()` says how to install it when it is missin
 from __future__ import annotations
 
 import importlib
+import ipaddress
 
 from ..errors import ScentError
 
@@ -19,6 +20,18 @@ def require(*modules: str) -> None:
 
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+# The Host header values a local server accepts, as the browser sends them (an IPv6 literal in
+# brackets; the port is not compared): any other name may be a DNS-rebinding page.
+LOCAL_HOST_HEADERS = ["127.0.0.1", "localhost", "[::1]"]
+
+
+def _is_local(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return str(ipaddress.ip_address(host)) in LOCAL_HOSTS  # "0:0:0:0:0:0:0:1" is ::1 too
+    except ValueError:
+        return False
 
 
 def check_host(host: str, allow_remote: bool) -> tuple[list[str] | None, str | None]:
@@ -26,9 +39,9 @@ def check_host(host: str, allow_remote: bool) -> tuple[list[str] | None, str | N
     print, or a UsageError when a non-local address is asked for without `allow_remote`."""
     from ..errors import UsageError
 
-    if host in LOCAL_HOSTS:
+    if _is_local(host):
         # Only local names in the Host header: a web page elsewhere cannot reach the API by DNS rebinding.
-        return (["127.0.0.1", "localhost"] if host != "::1" else None), None
+        return list(LOCAL_HOST_HEADERS), None
     if not allow_remote:
         raise UsageError(f"--host {host} would let other machines read your files; "
                          "add --allow-remote if that is what you want (or use 127.0.0.1)")

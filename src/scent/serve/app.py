@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
-from threading import Lock
 
 from fastapi import FastAPI, Query
 from fastapi.exceptions import RequestValidationError
@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..errors import ScentError, UsageError
 from ..filters import Filters
 from ..index import Index
+from ..readers import DEFAULT_READERS, Readers
 from .files import Refused, Thumbnails, content_type, resolve
 
 STATIC = Path(__file__).parent / "static"
@@ -35,14 +36,21 @@ NO_SUGGESTIONS = ("no suggestions yet: they are made from each file's content wh
 NO_REPORT = "no evaluation report yet; make one with: scent eval QUERIES --folder FOLDER --report DIR"
 
 
-def create_app(index: Index, *, allowed_hosts: list[str] | None = None) -> FastAPI:
+def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers: int = DEFAULT_READERS) -> FastAPI:
     """A FastAPI app serving `index` (already open; the caller closes it).
 
     `allowed_hosts`: Host header values to accept (against DNS rebinding); None accepts any.
+    `readers`: how many requests read the index at the same time (see scent.readers).
     """
-    app = FastAPI(title="scent", version=_version(), docs_url=None, redoc_url=None,
+    pool = Readers(index, readers)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        yield
+        pool.close()
+
+    app = FastAPI(title="scent", version=_version(), docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Search your own files: the HTTP API behind scent's web UI.")
-    lock = Lock()  # one SQLite connection: one request at a time inside the library
     thumbs = Thumbnails()
 
     if allowed_hosts:
@@ -99,30 +107,30 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None) -> FastA
         explain: bool = Query(False, description="Add each result's rank in every list and its RRF share."),
     ) -> dict:
         """Files ranked for `q`, best first: `{"query", "results": [SearchResult...], "took_ms"}`."""
-        filters = Filters.build(only, path or None, after or None, before or None, lang or None)
+        filters = Filters.build(only, path or None, after or None, before or None, lang or None, spell=str)
         started = time.perf_counter()
-        with lock:
-            results = index.search(q, k=k, filters=filters, explain=explain)
+        with pool.use() as idx:
+            results = idx.search(q, k=k, filters=filters, explain=explain)
         return {"query": q, "results": [r.to_dict() for r in results],
                 "took_ms": round((time.perf_counter() - started) * 1000, 1)}
 
     @app.get("/api/status", summary="Index status")
     def status() -> dict:
         """Files and units per kind, index size, model, last index time, skipped files with reasons."""
-        with lock:
-            return index.status()
+        with pool.use() as idx:
+            return idx.status()
 
     @app.get("/api/suggestions", summary="Example queries from the indexed content")
     def suggestions(limit: int = Query(12, ge=1, le=MAX_SUGGESTIONS, description="How many, at most.")) -> dict:
         """`{"suggestions": [{"text", "path"}...]}`: titles, headings, IDs and key phrases of different
         files and kinds, made at index time; a `note` says why when there are none."""
-        with lock:
-            found = index.suggestions(limit)
+        with pool.use() as idx:
+            found = idx.suggestions(limit)
         return {"suggestions": found} if found else {"suggestions": [], "note": NO_SUGGESTIONS}
 
     def _report_dir() -> Path | None:
-        with lock:
-            where = index.last_report()
+        with pool.use() as idx:
+            where = idx.last_report()
         return where if where and (where / "report.json").is_file() else None
 
     @app.get("/api/eval", summary="The latest evaluation report")
@@ -151,9 +159,9 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None) -> FastA
         return FileResponse(folder / name, media_type="image/png", headers={"Cache-Control": "no-cache"})
 
     def _indexed(rel: str):
-        with lock:
-            units = index.file_units(rel)
-        return units
+        """The indexed folder, and `rel`'s units (None when not indexed)."""
+        with pool.use() as idx:
+            return idx.root, idx.file_units(rel)
 
     @app.get("/api/file", summary="An indexed file's bytes", response_class=Response,
              responses={200: {"description": "The file (HTML and other text as text/plain)"},
@@ -161,7 +169,8 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None) -> FastA
     def file(path: str = Query(..., description="Path relative to the indexed folder, as in results."),
              page: int | None = Query(None, ge=1, description="PDF page (the UI adds #page=N itself).")):
         """The bytes of an indexed file, for paths in the index only."""
-        real = resolve(index.root, path, _indexed(path) is not None)
+        root, units = _indexed(path)
+        real = resolve(root, path, units is not None)
         media, headers = content_type(real)
         return FileResponse(real, media_type=media, headers=headers)
 
@@ -170,8 +179,8 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None) -> FastA
     def thumb(path: str = Query(..., description="Path relative to the indexed folder."),
               page: int | None = Query(None, ge=1, description="PDF page (default 1).")):
         """A JPEG at most 320 px wide and high, for pictures and PDF pages."""
-        units = _indexed(path)
-        real = resolve(index.root, path, units is not None)
+        root, units = _indexed(path)
+        real = resolve(root, path, units is not None)
         kind = units[0].file_kind if units else _kind_of(real)
         return Response(thumbs.get(real, kind, page), media_type="image/jpeg",
                         headers={"Cache-Control": "private, max-age=300"})

@@ -7,7 +7,6 @@ import mimetypes
 from collections import OrderedDict
 from pathlib import Path
 from threading import Lock
-from urllib.parse import unquote
 
 from ..errors import ScentError
 
@@ -28,17 +27,18 @@ class Refused(ScentError):
 
 
 def check_rel(rel: str) -> str:
-    """`rel` if it is a plain relative POSIX path, else Refused (traversal, absolute, odd bytes)."""
+    """`rel` if it is a plain relative POSIX path, else Refused (traversal, absolute, odd bytes).
+
+    `rel` is checked as it is: the server decoded it once already, and a name may hold a literal
+    `%2e%2e%2f` (decoding again would refuse that file, and guards nothing the resolve misses)."""
     if not rel:
         raise Refused(400, "path is empty; give a path relative to the indexed folder")
-    decoded = unquote(rel)
-    for text in (rel, decoded):
-        if "\x00" in text or "\\" in text:
-            raise Refused(403, "path must not contain NUL bytes or backslashes")
-        if text.startswith("/") or (len(text) > 1 and text[1] == ":"):
-            raise Refused(403, "path must be relative to the indexed folder")
-        if any(part in ("..", ".") for part in text.split("/")):
-            raise Refused(403, "path must not contain '..' or '.' segments")
+    if "\x00" in rel or "\\" in rel:
+        raise Refused(403, "path must not contain NUL bytes or backslashes")
+    if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
+        raise Refused(403, "path must be relative to the indexed folder")
+    if any(part in ("..", ".") for part in rel.split("/")):
+        raise Refused(403, "path must not contain '..' or '.' segments")
     return rel
 
 

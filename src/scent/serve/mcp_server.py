@@ -5,7 +5,6 @@ Uses the official `mcp` SDK: `MCPServer` in mcp 2.x, `FastMCP` in mcp 1.x (the s
 from __future__ import annotations
 
 from contextlib import contextmanager
-from threading import Lock
 
 try:
     from mcp.server.mcpserver import MCPServer
@@ -17,32 +16,35 @@ except ImportError:  # mcp 1.x
 from ..errors import ScentError
 from ..filters import Filters
 from ..index import Index
+from ..readers import DEFAULT_READERS, Readers
 from .files import resolve
 
 INSTRUCTIONS = ("Search the user's own files (notes, code, PDFs, Word files, pictures ...) with `search`; "
                 "read an indexed file's text, or one PDF page's, with `fetch` using a result's path and page.")
 
 
-def build_server(index: Index) -> MCPServer:
+def build_server(index: Index, readers: int = DEFAULT_READERS) -> MCPServer:
+    """An MCP server over `index` (already open; the caller closes it). Tools run in worker
+    threads: up to `readers` of them read the index at the same time."""
     server = MCPServer("scent", instructions=INSTRUCTIONS)
-    lock = Lock()
+    pool = Readers(index, readers)
 
     @server.tool()
     def search(query: str, k: int = 10, kinds: list[str] | None = None, path: str | None = None) -> dict:
         """Search the indexed folder. `kinds` keeps only these kinds (text, code, pdf, image, docx, html,
         csv, json); `path` keeps only paths starting with this prefix (or matching this glob).
         Returns {"query", "results": [{rank, path, page, kind, score, snippet, title, date ...}]}."""
-        with lock, _tool_errors():
-            results = index.search(query, k=k, filters=Filters.build(kinds or (), path or None))
+        with _tool_errors(), pool.use() as idx:
+            results = idx.search(query, k=k, filters=Filters.build(kinds or (), path or None))
         return {"query": query, "results": [r.to_dict() for r in results]}
 
     @server.tool()
     def fetch(path: str, page: int | None = None) -> dict:
         """The extracted text of an indexed file (`path` as in search results), or of one PDF page.
         Returns {"path", "kind", "page", "text"}."""
-        with lock, _tool_errors():
-            units = index.file_units(path)
-            resolve(index.root, path, units is not None)  # the web API's checks: indexed, inside the folder
+        with _tool_errors(), pool.use() as idx:
+            units = idx.file_units(path)
+            resolve(idx.root, path, units is not None)  # the web API's checks: indexed, inside the folder
             if page is not None:
                 units = [u for u in units if u.page == page]
                 if not units:

@@ -16,13 +16,13 @@ the catalog does not know yet, which the next run writes again.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
 
 from ...errors import IndexVersionError, ScentError, UsageError
 from ...filters import Filters
+from ...locking import clear_index_dir
 from ...storage import FileState, FileWrite, Hit, StoredUnit, VectorField, batched
 from ..sqlite import SqliteEngine
 from ..sqlite.catalog import path_keywords
@@ -89,7 +89,11 @@ class QdrantEngine:
                     client.delete_collection(name)
             finally:
                 client.close()
-        shutil.rmtree(index_dir, ignore_errors=True)
+        clear_index_dir(index_dir)
+
+    def replaced(self) -> bool:
+        """Whether the index was rebuilt since it was opened here (its local catalog is another file)."""
+        return self.local.replaced()
 
     def _read_info(self) -> dict:
         """The collection's metadata (empty when there is no collection yet); another schema is refused."""

@@ -2,12 +2,13 @@
 file's catalog rows, its keyword index entries (kept by triggers) and its vectors."""
 from __future__ import annotations
 
-import shutil
+import os
 import sqlite3
 import time
 from pathlib import Path
 
 from ...errors import ScentError
+from ...locking import clear_index_dir
 from ...storage import FileState, FileWrite
 from .catalog import SqliteCatalog
 from .db import transaction
@@ -25,6 +26,7 @@ class SqliteEngine:
         self.path = str(Path(index_dir) / db_name)
         try:
             Path(index_dir).mkdir(parents=True, exist_ok=True)
+            before = _file_id(self.path)
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
             # A new index gives back the pages vector bytes leave when a snapshot takes them over
             # (set before its first table; an older index keeps its setting).
@@ -33,6 +35,10 @@ class SqliteEngine:
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             migrate(self.db)
+            # Which file this connection reads (made by it when new); unknown (None) when it was
+            # swapped while opening, so the first check reopens.
+            after = _file_id(self.path)
+            self._opened = after if before in (None, after) else None
         except (sqlite3.DatabaseError, OSError) as err:
             raise ScentError(f"cannot open the index at {self.path}: {err}; delete that folder and re-index") from None
         self.catalog = SqliteCatalog(self.db, self.path)
@@ -46,7 +52,12 @@ class SqliteEngine:
 
     @staticmethod
     def destroy(index_dir: Path, settings=None) -> None:
-        shutil.rmtree(index_dir, ignore_errors=True)
+        clear_index_dir(index_dir)
+
+    def replaced(self) -> bool:
+        """Whether the index on disk is another database file than the one open here (rebuilt)."""
+        now = _file_id(self.path)
+        return now is not None and now != self._opened
 
     def transaction(self):
         return transaction(self.db)
@@ -101,3 +112,11 @@ class SqliteEngine:
 
     def close(self) -> None:
         self.db.close()
+
+
+def _file_id(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:  # a rebuild between throwing the old file away and making the new
+        return None
+    return st.st_dev, st.st_ino

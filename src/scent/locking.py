@@ -1,0 +1,77 @@
+"""One indexer per index at a time: an exclusive flock on `index_dir/lock`. Searches never take it.
+
+It is the lock file, not the folder, that is locked, so a rebuild keeps that file while it throws
+the rest of the index away: otherwise another indexer would lock a new file and run beside it.
+The lock is reentrant for the owner that holds it (an index's engine), so a rebuild can hold it
+from throwing the old index away until the new one is built, across the indexer's own taking of
+it; any other owner, in this process or another, is refused.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+from pathlib import Path
+
+from .errors import ScentError
+
+LOCK_NAME = "lock"
+
+_guard = threading.Lock()
+_held: dict[str, list] = {}  # path -> [file, owner, depth]
+
+
+class IndexLock:
+    def __init__(self, index_dir: str | Path, owner: object | None = None):
+        self.path = Path(index_dir) / LOCK_NAME
+        self.owner = owner if owner is not None else object()
+
+    def __enter__(self) -> "IndexLock":
+        key = os.path.abspath(self.path)
+        with _guard:
+            held = _held.get(key)
+            if held is not None and held[1] is self.owner:
+                held[2] += 1
+                return self
+            if held is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                fh = open(self.path, "a")
+                try:
+                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    fh.close()
+                else:
+                    _held[key] = [fh, self.owner, 1]
+                    return self
+        raise ScentError(f"another scent is indexing into {self.path.parent}; wait for it to finish")
+
+    def hand_to(self, owner: object) -> None:
+        """Let `owner` take this held lock again (the engine opened after the lock was taken)."""
+        with _guard:
+            _held[os.path.abspath(self.path)][1] = self.owner = owner
+
+    def __exit__(self, *exc) -> None:
+        key = os.path.abspath(self.path)
+        with _guard:
+            held = _held[key]
+            held[2] -= 1
+            if held[2] == 0:
+                del _held[key]
+                fcntl.flock(held[0], fcntl.LOCK_UN)
+                held[0].close()
+
+
+def clear_index_dir(index_dir: str | Path) -> None:
+    """Remove everything in `index_dir` but its lock file (see the module's note)."""
+    import shutil
+
+    folder = Path(index_dir)
+    if not folder.is_dir():
+        return
+    for entry in folder.iterdir():
+        if entry.name == LOCK_NAME:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)

@@ -1,0 +1,72 @@
+"""A rebuild takes the indexing lock before it throws anything away, and keeps it until built."""
+import fcntl
+
+import pytest
+
+from scent import Index
+from scent.errors import ScentError
+
+from conftest import FakeEmbedder
+
+
+@pytest.fixture
+def built(notes, tmp_path):
+    with Index(notes, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+    return notes, tmp_path / "idx"
+
+
+def _try_lock(index_dir):
+    """What another indexer (another open file) gets: True when it could take the lock."""
+    fh = open(index_dir / "lock", "a")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+    finally:
+        fh.close()
+
+
+def test_a_rebuild_beside_another_indexer_is_refused_and_deletes_nothing(built):
+    notes, index_dir = built
+    other = open(index_dir / "lock", "a")
+    fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # another scent, indexing
+    try:
+        with pytest.raises(ScentError, match=r"^another scent is indexing into .*; wait for it to finish$"):
+            Index(notes, index_dir=index_dir, embedder=FakeEmbedder(), rebuild=True)
+    finally:
+        other.close()
+    with Index(index_dir=index_dir, embedder=FakeEmbedder()) as idx:
+        assert idx.status()["files"] == 3
+        assert idx.search("deposit refund", k=1)[0].path == "lease.md"
+
+
+def test_a_rebuild_holds_the_lock_file_it_found_until_built(built):
+    notes, index_dir = built
+    before = (index_dir / "lock").stat().st_ino
+    idx = Index(notes, index_dir=index_dir, embedder=FakeEmbedder(), rebuild=True)
+    try:
+        assert (index_dir / "lock").stat().st_ino == before  # kept: a new file would lock nobody out
+        assert idx.status()["files"] == 0
+        assert not _try_lock(index_dir)  # thrown away, not built yet: still locked
+        report = idx.update()
+        assert report.added == 3
+        assert _try_lock(index_dir)
+    finally:
+        idx.close()
+
+
+def test_closing_an_unbuilt_rebuild_releases_the_lock(built):
+    notes, index_dir = built
+    Index(notes, index_dir=index_dir, embedder=FakeEmbedder(), rebuild=True).close()
+    assert _try_lock(index_dir)
+
+
+def test_another_index_in_the_same_thread_cannot_update_during_a_rebuild(built):
+    notes, index_dir = built
+    with Index(notes, index_dir=index_dir, embedder=FakeEmbedder(), rebuild=True) as idx:
+        with Index(notes, index_dir=index_dir, embedder=FakeEmbedder()) as other:
+            with pytest.raises(ScentError, match="another scent is indexing"):
+                other.update()
+        assert idx.update().added == 3
