@@ -94,6 +94,7 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
     filters = Filters.build(kinds, path, after, before, lang)
     text = " ".join(query)
     with Index.open(folder, index_dir, settings=settings) as idx:
+        _say_which(idx)
         results = idx.search(text, k=k, filters=filters, explain=explain)
     if as_json:
         for r in results:
@@ -115,6 +116,13 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
                                f"+{e['contribution']:.4f}  unit {visible(e['unit'])}{where}")
 
 
+def _say_which(idx: Index) -> None:
+    """A search that was not told which index says which it chose (on stderr: --json stays clean)."""
+    if idx.found == "last":
+        click.echo(visible(f"scent: no index for this folder; searching {idx.root} (indexed last; "
+                           "--folder chooses another, scent list shows them)"), err=True)
+
+
 def _highlight(text: str, marks) -> str:
     # made visible piece by piece: the marks are offsets into the raw text
     out, pos = [], 0
@@ -134,6 +142,7 @@ def _highlight(text: str, marks) -> str:
 def status_cmd(folder, index_dir, as_json, **params):
     """Files, units per kind, index size, model, last run and its skipped files."""
     with Index.open(folder, index_dir, settings=_settings(params)) as idx:
+        _say_which(idx)
         st = idx.status()
     if as_json:
         click.echo(json_line(st))
@@ -148,6 +157,39 @@ def status_cmd(folder, index_dir, as_json, **params):
                    "warning: indexed in part):")
         for e in st["errors"]:
             click.echo(visible(f"  {e['level']}: {e['path']}: {e['reason']}"))
+
+
+@cli.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per index.")
+@_setting_options("storage")
+def list_cmd(as_json, **params):
+    """The folders indexed on this machine: files, size and last update of each index."""
+    known = Index.known(settings=_settings(params))
+    if as_json:
+        for st in known:
+            click.echo(json_line(st))
+        return
+    if not known:
+        click.echo("no folders indexed yet; index one with: scent index FOLDER", err=True)
+    for st in known:
+        if st.get("error"):
+            click.echo(visible(f"?  {st['index']}: {st['error']}"))
+            continue
+        last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
+        click.echo(visible(f"{st['folder']}  {st['files']} files, {st['index_bytes'] / 1e6:.1f} MB, updated {last}"))
+        click.echo(visible(f"    {st['index']}"))
+
+
+@cli.command("forget")
+@click.argument("folder", required=False, type=click.Path(file_okay=False))
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Forget this index directory.")
+@_setting_options("storage")
+def forget_cmd(folder, index_dir, **params):
+    """Remove FOLDER's index from this machine (the folder's own files are not touched)."""
+    if not folder and not index_dir:
+        raise UsageError("name the folder whose index to remove (scent list shows them), or --index DIR")
+    where = Index.forget(folder, index_dir, settings=_settings(params))
+    click.echo(visible(f"scent: removed the index in {where}"), err=True)
 
 
 @cli.command("serve")
@@ -187,6 +229,8 @@ def mcp_cmd(folder, index_dir, **params):
     from .serve.mcp_server import build_server
 
     with Index.open(folder, index_dir, settings=_settings(params)) as idx:
+        _say_which(idx)
+        click.echo(visible(f"scent mcp: answering from the index of {idx.root}"), err=True)
         build_server(idx).run("stdio")
 
 

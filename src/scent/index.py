@@ -6,6 +6,7 @@ this class and call nothing else.
 """
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 from threading import Lock
@@ -67,6 +68,7 @@ class Index:
         self._image_text: dict[str, image_text.ImageTextModel | None] = {}
         self._models_lock = Lock()  # a model is loaded once, also when readers ask at once
         self._indexer: Indexer | None = None
+        self.found = "named"  # how Index.open found it (scent.location.Found.how)
 
     def _check(self, folder, model) -> None:
         catalog = self.engine.catalog
@@ -96,7 +98,39 @@ class Index:
         """Open an existing index by the lookup rules of `scent.location`."""
         settings = kwargs.get("settings") or Settings()
         engine = engine_class(settings.backend)
-        return cls(index_dir=location.find_index(folder, index, lambda d: engine.exists(d, settings)), **kwargs)
+        found = location.find_index(folder, index, lambda d: engine.exists(d, settings))
+        idx = cls(index_dir=found.index_dir, **kwargs)
+        idx.found = found.how
+        return idx
+
+    @staticmethod
+    def known(settings: Settings | None = None) -> list[dict]:
+        """The indexes under $SCENT_HOME: each one's status (folder, files, size, last update), or
+        its `error` when it cannot be opened. No model is loaded."""
+        settings = settings or Settings()
+        engine = engine_class(settings.backend)
+        out = []
+        for d in location.known_index_dirs(lambda d: engine.exists(d, settings)):
+            try:
+                with Index(index_dir=d, settings=settings) as idx:
+                    out.append(idx.status())
+            except ScentError as err:
+                out.append({"index": str(d), "folder": None, "error": str(err)})
+        return out
+
+    @staticmethod
+    def forget(folder: str | Path | None = None, index_dir: str | Path | None = None,
+               settings: Settings | None = None) -> Path:
+        """Remove the index of `folder` (or the one in `index_dir`) from this machine, and from its
+        engine; the folder's own files are not touched. Refused while an indexer writes it."""
+        settings = settings or Settings()
+        engine = engine_class(settings.backend)
+        where = location.find_index(folder, index_dir, lambda d: engine.exists(d, settings)).index_dir
+        with IndexLock(where):
+            engine.destroy(where, settings)
+        shutil.rmtree(where, ignore_errors=True)  # the lock file too, now that nobody holds it
+        location.forget_last(where)
+        return where
 
     @property
     def embedder(self) -> Embedder:

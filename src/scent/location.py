@@ -3,7 +3,8 @@
 By default each indexed folder gets its own directory under $SCENT_HOME/indexes (SCENT_HOME
 defaults to $XDG_DATA_HOME/scent or ~/.local/share/scent), named after the folder and a hash of
 its absolute path. `--index DIR` puts it anywhere. A search without a folder uses the index of
-the current folder (or its nearest indexed parent), else the folder indexed last.
+the current folder (or its nearest indexed parent), else the folder indexed last, and says which
+(`Found.how`): a search never answers from another folder without saying so.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import hashlib
 import os
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import IndexNotFound
@@ -31,27 +33,52 @@ def remember_last(index_dir: Path) -> None:
     os.replace(tmp, home / "last_index")
 
 
-def find_index(folder: str | Path | None, index: str | Path | None, exists: Callable[[Path], bool]) -> Path:
+def indexes_dir() -> Path:
+    return scent_home() / "indexes"
+
+
+def known_index_dirs(exists: Callable[[Path], bool]) -> list[Path]:
+    """The index directories under $SCENT_HOME that hold an index, by name (`--index DIR` ones
+    elsewhere are the user's to keep track of)."""
+    root = indexes_dir()
+    return sorted(p for p in root.iterdir() if p.is_dir() and exists(p)) if root.is_dir() else []
+
+
+def forget_last(index_dir: Path) -> None:
+    """Stop naming `index_dir` as the folder indexed last (it is being removed)."""
+    last = scent_home() / "last_index"
+    if last.is_file() and last.read_text(encoding="utf-8").strip() == str(Path(index_dir).resolve()):
+        last.unlink()
+
+
+@dataclass(frozen=True)
+class Found:
+    index_dir: Path
+    how: str  # "named" (--index or --folder), "here" (this folder or a parent) or "last" (indexed last)
+
+
+def find_index(folder: str | Path | None, index: str | Path | None, exists: Callable[[Path], bool]) -> Found:
     """The index directory to search, by the rules in this module's docstring; `exists` says
     whether a directory holds an index (each engine knows its own)."""
     if index:
         path = Path(index)
         if not exists(path):
             raise IndexNotFound(f"no index in {path}; build one with: scent index FOLDER --index {path}")
-        return path
+        return Found(path, "named")
     if folder:
         path = default_index_dir(folder)
         if not exists(path):
             raise IndexNotFound(f"{folder} is not indexed yet; run: scent index {folder}")
-        return path
+        return Found(path, "named")
     here = Path.cwd().resolve()
     for candidate in (here, *here.parents):
         path = default_index_dir(candidate)
         if exists(path):
-            return path
+            return Found(path, "here")
     last = scent_home() / "last_index"
     if last.is_file():
         path = Path(last.read_text(encoding="utf-8").strip())
         if exists(path):
-            return path
-    raise IndexNotFound("no index found; index a folder first: scent index FOLDER")
+            return Found(path, "last")
+    raise IndexNotFound("no index found for this folder or its parents; index one first: scent index FOLDER "
+                        "(scent list shows the indexed folders)")

@@ -26,7 +26,8 @@ INSTRUCTIONS = ("Search the user's own files (notes, code, PDFs, Word files, pic
 def build_server(index: Index, readers: int = DEFAULT_READERS) -> MCPServer:
     """An MCP server over `index` (already open; the caller closes it). Tools run in worker
     threads: up to `readers` of them read the index at the same time."""
-    server = MCPServer("scent", instructions=INSTRUCTIONS)
+    # The agent is told which folder it searches: several scent servers may be configured at once.
+    server = MCPServer("scent", instructions=f"{INSTRUCTIONS} The indexed folder is {index.root}.")
     pool = Readers(index, readers)
 
     @server.tool()

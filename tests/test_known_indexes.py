@@ -1,0 +1,88 @@
+"""Indexes as things a user manages: listed, forgotten, and never searched silently by accident."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scent import Index
+from scent.errors import IndexNotFound, ScentError
+from scent.locking import IndexLock
+
+SCENT = Path(sys.executable).with_name("scent")
+
+
+def build(folder: Path, embedder) -> Path:
+    with Index(folder, embedder=embedder) as idx:
+        idx.update()
+        return idx.index_dir
+
+
+def test_known_lists_each_indexed_folder_with_its_status(notes, tmp_path, fake_embedder):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "a.md").write_text("Heron at the pond.\n")
+    build(notes, fake_embedder)
+    build(other, fake_embedder)
+    # The fake model is not the default one: opened without it, each says why it cannot be read.
+    known = Index.known()
+    assert sorted(Path(st["index"]).name.split("-")[0] for st in known) == ["notes", "other"]
+    assert all("fake/hashed-words" in st["error"] for st in known)
+
+
+def test_forget_removes_the_index_and_not_the_folder(notes, fake_embedder):
+    where = build(notes, fake_embedder)
+    files = sorted(p.name for p in notes.iterdir())
+    assert Index.forget(notes) == where
+    assert not where.exists()
+    assert sorted(p.name for p in notes.iterdir()) == files
+    with pytest.raises(IndexNotFound, match="not indexed yet"):
+        Index.forget(notes)
+
+
+def test_forget_is_refused_while_an_indexer_holds_the_index(notes, fake_embedder):
+    where = build(notes, fake_embedder)
+    with IndexLock(where):
+        with pytest.raises(ScentError, match="another scent is indexing"):
+            Index.forget(notes)
+    assert (where / "index.db").is_file()
+
+
+def test_open_says_how_it_found_the_index(notes, tmp_path, fake_embedder, monkeypatch):
+    build(notes, fake_embedder)
+    monkeypatch.chdir(notes)
+    assert Index.open(embedder=fake_embedder).found == "here"
+    assert Index.open(notes, embedder=fake_embedder).found == "named"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert Index.open(embedder=fake_embedder).found == "last"
+
+
+def run(*args, cwd, env):
+    return subprocess.run([str(SCENT), *args], capture_output=True, text=True, cwd=cwd, env=env)
+
+
+@pytest.mark.slow  # the search embeds its query with the real model
+def test_cli_list_and_forget(notes, tmp_path, scent_home):
+    env = {**os.environ, "SCENT_HOME": str(scent_home)}
+    out = run("list", cwd=tmp_path, env=env)
+    assert out.returncode == 0 and "no folders indexed yet" in out.stderr
+    # A folder indexed with the real model's id recorded, without embedding anything: no text.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run("index", str(empty), "-q", cwd=tmp_path, env=env).returncode == 0
+    listed = [json.loads(line) for line in run("list", "--json", cwd=tmp_path, env=env).stdout.splitlines()]
+    assert [(st["folder"], st["files"]) for st in listed] == [(str(empty.resolve()), 0)]
+    searched = run("search", "anything", cwd=tmp_path, env=env)
+    assert "no index for this folder; searching " + str(empty.resolve()) + " (indexed last" in searched.stderr
+    gone = run("forget", str(empty), cwd=tmp_path, env=env)
+    assert gone.returncode == 0 and "removed the index" in gone.stderr
+    assert run("list", "--json", cwd=tmp_path, env=env).stdout == ""
+    missing = run("search", "anything", cwd=tmp_path, env=env)
+    assert missing.returncode == 1 and "no index found for this folder or its parents" in missing.stderr
+    assert run("forget", cwd=tmp_path, env=env).returncode == 2
