@@ -127,6 +127,61 @@ def test_deleted_bad_file_leaves_the_error_list(messy, fake_embedder):
     assert set(errors(idx)) == set(BAD) - {"corrupt.pdf"}
 
 
+# ---- names and queries that are not UTF-8 ------------------------------------------------------
+
+class StrictEmbedder:
+    """conftest's FakeEmbedder, encoding every text as UTF-8 first, as the real model does."""
+
+    def __init__(self, inner):
+        self.inner, self.model_id, self.dim = inner, inner.model_id, inner.dim
+
+    def embed_queries(self, texts):
+        return self.inner.embed_queries([t.encode("utf-8").decode() for t in texts])
+
+    def embed_passages(self, texts):
+        return self.inner.embed_passages([t.encode("utf-8").decode() for t in texts])
+
+
+def test_names_that_are_not_utf8_are_reported_and_the_rest_indexed(tmp_path, fake_embedder):
+    root = tmp_path / "names"
+    root.mkdir()
+    raw = os.fsencode(root)
+    with open(raw + b"/caf\xe9.txt", "wb") as f:  # a Latin-1 name
+        f.write(b"menu of the cafe\n")
+    os.mkdir(raw + b"/d\xff")
+    with open(raw + b"/d\xff/inside.txt", "wb") as f:
+        f.write(b"inside the odd folder\n")
+    (root / "zebra.txt").write_text("the last file of the walk\n")
+    idx = Index(root, embedder=StrictEmbedder(fake_embedder))
+    report = idx.update()
+    assert report.added == 1
+    skipped = dict(report.skipped)
+    assert set(skipped) == {"caf\\xe9.txt", "d\\xff"}
+    assert all("not valid UTF-8" in reason and "rename" in reason for reason in skipped.values())
+    assert errors(idx) == skipped
+    assert paths(idx.search("last file walk", strategy="keyword")) == ["zebra.txt"]
+
+
+def test_folder_whose_path_is_not_utf8_is_refused_in_one_line(tmp_path, fake_embedder):
+    root = os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9")
+    os.mkdir(root)
+    with open(os.path.join(root, "menu.txt"), "w") as f:
+        f.write("soup of the day\n")
+    with pytest.raises(ScentError, match=r"caf\\xe9 is not valid UTF-8.*rename the folder") as info:
+        Index(root, embedder=StrictEmbedder(fake_embedder))
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("query", ["\ud800", "deposit \ud800 refund", "deposit \udcff refund", "\udc80\udfff"])
+def test_query_with_lone_surrogates_is_answered(notes, fake_embedder, query):
+    idx = Index(notes, embedder=StrictEmbedder(fake_embedder))
+    idx.update()
+    results = idx.search(query)
+    assert results  # dense search always has candidates
+    if "deposit" in query:
+        assert results[0].path == "lease.md"
+
+
 # ---- files that vanish while indexing ------------------------------------------------------
 
 @pytest.fixture

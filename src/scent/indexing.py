@@ -163,7 +163,8 @@ class Indexer:
             accept = lambda p: file_kind(p) is not None  # noqa: E731
             if rels is None:
                 found = list(walk(self.root, accept=accept, skip=[str(self.index_dir)], on_error=skip))
-                catalog.prune_errors({f.rel for f in found})
+                # What the walk itself reported is not found, yet still there to be fixed.
+                catalog.prune_errors({f.rel for f in found} | {rel for rel, _ in report.skipped})
             else:
                 found = files_at(self.root, rels, accept=accept, skip=[str(self.index_dir)])
                 wanted = set(rels)

@@ -42,6 +42,16 @@ class KeywordQuery:
         return [p for t in self.terms for p in _parts(t.text.lower())]
 
 
+# Lone surrogates: what Python makes of bytes that are not UTF-8 (a command line, a file name),
+# or what a JSON string may hold; they cannot be encoded, so no model or database takes them.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """`text` with every lone surrogate replaced by U+FFFD, so it can be encoded as UTF-8."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
 def clean(text: str) -> str:
     return unicodedata.normalize("NFC", text).translate(_INVISIBLE)
 

@@ -17,6 +17,25 @@ EXCLUDED_DIRS = frozenset({
 IGNORE_FILE = ".scentignore"
 
 
+def shown(path: str) -> str:
+    """A path as text that can be stored and printed: bytes of a name that are not UTF-8 (kept
+    by Python as lone surrogates) become \\xNN."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+# The index stores paths as UTF-8 text, and a path made up with \\xNN would not open: such
+# names are reported, not indexed.
+NOT_UTF8 = "its name is not valid UTF-8 (shown as \\xNN); rename it (convmv can) to index {what}"
+
+
 def _is_virtualenv(path: str) -> bool:
     return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
 
@@ -36,7 +55,7 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
 
     def report(path: str, err: OSError) -> None:
         if on_error:
-            on_error(path, f"cannot read ({err.strerror or err}); check its permissions")
+            on_error(shown(path), f"cannot read ({err.strerror or err}); check its permissions")
 
     for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: report(e.filename, e)):
         rel_dir = os.path.relpath(dirpath, root)
@@ -48,6 +67,10 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
                 continue
             if spec.match_file(rel_dir + d + "/"):
                 continue
+            if not is_utf8(d):
+                if on_error:
+                    on_error(shown(full), NOT_UTF8.format(what="the files in it"))
+                continue
             kept.append(d)
         dirnames[:] = kept  # os.walk descends only into what is left here
         for name in sorted(filenames):
@@ -55,6 +78,10 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
                 continue
             full = os.path.join(dirpath, name)
             if not accept(full):
+                continue
+            if not is_utf8(name):
+                if on_error:
+                    on_error(shown(full), NOT_UTF8.format(what="it"))
                 continue
             # A link may point anywhere; index it only when its target lies inside the folder,
             # so nothing outside what the user chose to index can show up in results.
@@ -88,7 +115,7 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
         parts = rel.split("/")
         full = os.path.join(root, *parts)
         dirs = ["/".join(parts[:i + 1]) for i in range(len(parts) - 1)]
-        if (not rel or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts[:-1]) or parts[-1].startswith(".")
+        if (not rel or not is_utf8(rel) or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts[:-1]) or parts[-1].startswith(".")
                 or any(spec.match_file(d + "/") or _is_virtualenv(os.path.join(root, d)) for d in dirs)
                 or any(_inside(full, s) for s in skip) or spec.match_file(rel) or not accept(full)):
             continue
