@@ -182,6 +182,27 @@ def test_query_with_lone_surrogates_is_answered(notes, fake_embedder, query):
         assert results[0].path == "lease.md"
 
 
+def test_folder_tree_1000_levels_deep_is_walked(tmp_path, fake_embedder):
+    root = bottom = tmp_path / "deep"
+    root.mkdir()
+    for _ in range(1000):  # one at a time: mkdir(parents=True) recurses too
+        bottom = bottom / "d"
+        bottom.mkdir()
+    (bottom / "deep.txt").write_text("the bottom of the well\n")
+    (root / "top.txt").write_text("the top of the tree\n")
+    try:
+        idx = Index(root, embedder=fake_embedder)
+        report = idx.update()
+        assert (report.added, report.skipped) == (2, [])
+        assert paths(idx.search("bottom well", strategy="keyword")) == ["d/" * 1000 + "deep.txt"]
+    finally:
+        # Removed here from the bottom up: pytest's own clean-up (shutil.rmtree) recurses per level.
+        (bottom / "deep.txt").unlink()
+        while bottom != root:
+            bottom.rmdir()
+            bottom = bottom.parent
+
+
 # ---- files that vanish while indexing ------------------------------------------------------
 
 @pytest.fixture

@@ -57,7 +57,7 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
         if on_error:
             on_error(shown(path), f"cannot read ({err.strerror or err}); check its permissions")
 
-    for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: report(e.filename, e)):
+    for dirpath, dirnames, filenames in _folders(root, onerror=lambda e: report(e.filename, e)):
         rel_dir = os.path.relpath(dirpath, root)
         rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/") + "/"
         kept = []
@@ -95,6 +95,30 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
             if not os.path.isfile(full):
                 continue
             yield FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=st.st_mtime_ns)
+
+
+def _folders(root: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk(root) top-down, links to folders not followed, with a stack instead of recursion:
+    os.walk recurses once per level before Python 3.12, and a tree 1,000 folders deep stopped the run.
+    The caller prunes `dirnames` in place to choose where it goes, as with os.walk."""
+    stack = [root]
+    while stack:
+        top = stack.pop()
+        try:
+            with os.scandir(top) as it:
+                entries = list(it)
+        except OSError as err:
+            onerror(err)
+            continue
+        dirnames, filenames = [], []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            (dirnames if is_dir else filenames).append(entry.name)
+        yield top, dirnames, filenames
+        stack.extend(path for d in reversed(dirnames) if not os.path.islink(path := os.path.join(top, d)))
 
 
 def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool], skip: Iterator[str] = ()) -> list[FileInfo]:
