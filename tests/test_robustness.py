@@ -203,6 +203,27 @@ def test_folder_tree_1000_levels_deep_is_walked(tmp_path, fake_embedder):
             bottom = bottom.parent
 
 
+def test_broken_links_link_loops_and_fifos_are_reported_and_kept_in_status(tmp_path, fake_embedder):
+    root = tmp_path / "links"
+    root.mkdir()
+    (root / "real.txt").write_text("a real note about tulips\n")
+    os.symlink(root / "gone.txt", root / "dangling.txt")
+    os.symlink("loop-b.txt", root / "loop-a.txt")
+    os.symlink("loop-a.txt", root / "loop-b.txt")
+    os.mkfifo(root / "notes.txt")  # opening it would block the run
+    idx = Index(root, embedder=fake_embedder)
+    for _ in range(2):  # reported again by the next run, and still in the status
+        report = idx.update()
+        assert report.added in (0, 1) and idx.status()["files"] == 1
+        skipped = dict(report.skipped)
+        assert set(skipped) == {"dangling.txt", "loop-a.txt", "loop-b.txt", "notes.txt"}
+        assert skipped["dangling.txt"].startswith(f"broken link: its target {root / 'gone.txt'} does not exist")
+        assert skipped["loop-a.txt"].startswith("link loop: loop-b.txt leads back to itself")
+        assert skipped["notes.txt"].startswith("a named pipe (FIFO), not a regular file")
+        assert not any("permissions" in reason for reason in skipped.values())
+        assert errors(idx) == skipped
+
+
 # ---- files that vanish while indexing ------------------------------------------------------
 
 @pytest.fixture

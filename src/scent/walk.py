@@ -1,7 +1,9 @@
 """Walk a folder: every indexable file, minus default excludes and .scentignore patterns."""
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -83,16 +85,25 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
                 if on_error:
                     on_error(shown(full), NOT_UTF8.format(what="it"))
                 continue
-            # A link may point anywhere; index it only when its target lies inside the folder,
-            # so nothing outside what the user chose to index can show up in results.
-            if os.path.islink(full) and not _inside(os.path.realpath(full), real_root):
-                continue
+            link = os.path.islink(full)
             try:
                 st = os.stat(full)
             except OSError as err:
-                report(full, err)
+                if link and err.errno in _LINK_ERRORS:
+                    if on_error:
+                        on_error(shown(full), _LINK_ERRORS[err.errno].format(target=shown(os.readlink(full))))
+                else:
+                    report(full, err)
                 continue
-            if not os.path.isfile(full):
+            # A link may point anywhere; index it only when its target lies inside the folder,
+            # so nothing outside what the user chose to index can show up in results.
+            if link and not _inside(os.path.realpath(full), real_root):
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                if on_error and not stat.S_ISDIR(st.st_mode):
+                    # Reported from its stat alone: opening a FIFO blocks until something writes to it.
+                    on_error(shown(full), f"{_special(st.st_mode)}, not a regular file: scent reads only "
+                                          "regular files; add it to .scentignore to stop seeing this")
                 continue
             yield FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=st.st_mtime_ns)
 
@@ -152,6 +163,21 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
         if os.path.isfile(full):
             out.append(FileInfo(path=full, rel=rel, size=st.st_size, mtime_ns=st.st_mtime_ns))
     return out
+
+
+# Why a link's target cannot be read; any other error is the file system's, reported as such.
+_LINK_ERRORS = {
+    errno.ENOENT: "broken link: its target {target} does not exist; fix the link or remove it",
+    errno.ELOOP: "link loop: {target} leads back to itself through links; fix the link or remove it",
+}
+
+
+def _special(mode: int) -> str:
+    for test, what in ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return what
+    return "a special file"
 
 
 def _inside(path: str, root: str) -> bool:
