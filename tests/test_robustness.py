@@ -224,6 +224,37 @@ def test_broken_links_link_loops_and_fifos_are_reported_and_kept_in_status(tmp_p
         assert errors(idx) == skipped
 
 
+def jpeg_with_corrupt_exif(path: Path) -> None:
+    """A JPEG whose EXIF camera model points past the end of the EXIF block."""
+    from PIL import Image
+
+    exif = Image.Exif()
+    exif[0x010F] = "Canon"
+    exif[0x0110] = "Canon EOS R5 with a long model name"
+    raw = bytearray(exif.tobytes())
+    entry = raw.find(bytes.fromhex("0110 0002"))  # tag, type ASCII; then count and offset
+    raw[entry + 8:entry + 12] = (0x1000).to_bytes(4, "big")
+    Image.new("RGB", (64, 48), "orange").save(path, exif=bytes(raw))
+
+
+def test_damaged_exif_is_one_warning_line_not_raw_pillow_warnings(tmp_path, fake_embedder):
+    import warnings
+
+    root = tmp_path / "photos"
+    root.mkdir()
+    jpeg_with_corrupt_exif(root / "harbour.jpg")
+    idx = Index(root, embedder=fake_embedder, settings=Settings(ocr=True, describe=True))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = idx.update()
+    assert [str(w.message) for w in caught] == []
+    assert report.added == 1
+    assert [path for path, _ in report.warnings] == ["harbour.jpg"]
+    reason = report.warnings[0][1]
+    assert reason.startswith("its EXIF data is damaged (") and "\n" not in reason
+    assert paths(idx.search("harbour", strategy="keyword")) == ["harbour.jpg"]
+
+
 # ---- files that vanish while indexing ------------------------------------------------------
 
 @pytest.fixture

@@ -358,6 +358,9 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
                      "folders and EXIF are indexed; raise max_image_mp to read its pixels")
     if meta.get("truncated"):
         notes.append(f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
+    if meta.get("bad_exif"):
+        notes.append(f"its EXIF data is damaged ({meta['bad_exif']}): the date taken and camera may be missing; "
+                     "the picture is indexed by its name, folders and file date")
     if meta.get("picture_error"):
         notes.append(meta["picture_error"])
     errors = meta.get("picture_errors") or []
