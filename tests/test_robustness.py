@@ -255,6 +255,45 @@ def test_damaged_exif_is_one_warning_line_not_raw_pillow_warnings(tmp_path, fake
     assert paths(idx.search("harbour", strategy="keyword")) == ["harbour.jpg"]
 
 
+# ---- text that is too long -------------------------------------------------------------------
+
+def test_one_line_without_spaces_becomes_bounded_units(tmp_path, fake_embedder):
+    root = tmp_path / "long"
+    root.mkdir()
+    (root / "minified.py").write_text("x" * 2_000_000)  # 100,000 words of 20 characters
+    idx = Index(root, embedder=fake_embedder)
+    report = idx.update()
+    # Windows of 180 words every 150: the last starts at word 99,900, so 99,900 / 150 + 1 units.
+    assert (report.added, report.units, report.warnings) == (1, 667, [])
+    lengths = [len(u.text) for u in idx.file_units("minified.py")]
+    assert max(lengths) == 180 * 20
+
+
+def test_units_past_max_units_per_file_are_left_out_with_a_warning(tmp_path, fake_embedder):
+    root = tmp_path / "long"
+    root.mkdir()
+    (root / "words.txt").write_text(" ".join(f"word{i:02d}" for i in range(100)))  # 7 characters a word
+    idx = Index(root, embedder=fake_embedder,
+                settings=Settings(chunk_words=10, chunk_overlap=0, max_units_per_file=3))
+    report = idx.update()
+    assert report.units == 3
+    # The third unit ends after word29: 30 words of 6 characters and 29 spaces.
+    assert report.warnings == [("words.txt", "only its first 3 units were indexed (to character 209); "
+                                             "raise max_units_per_file to index the rest")]
+    assert [u.text.split()[-1] for u in idx.file_units("words.txt")] == ["word09", "word19", "word29"]
+
+
+def test_query_longer_than_the_limit_is_refused_in_one_line(notes, fake_embedder):
+    from scent.errors import UsageError
+    from scent.query import MAX_QUERY_CHARS
+
+    idx = Index(notes, embedder=fake_embedder)
+    idx.update()
+    assert idx.search(("deposit " * MAX_QUERY_CHARS)[:MAX_QUERY_CHARS])[0].path == "lease.md"
+    with pytest.raises(UsageError, match=r"^the query is 20,000 characters long, over the 1,000 searched; shorten"):
+        idx.search("x" * 20_000)
+
+
 # ---- files that vanish while indexing ------------------------------------------------------
 
 @pytest.fixture

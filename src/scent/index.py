@@ -15,7 +15,7 @@ from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError
 from .filters import Filters
 from .indexing import IndexReport, Indexer, OnSkip, Progress
-from .query import parse, valid_text
+from .query import MAX_QUERY_CHARS, parse, valid_text
 from .search import SearchResult
 from .settings import Settings
 from .storage import StoredUnit
@@ -151,6 +151,9 @@ class Index:
         query = valid_text(query)
         if not query or not query.strip():
             raise UsageError("the query is empty; type some words to search for")
+        if len(query) > MAX_QUERY_CHARS:
+            raise UsageError(f"the query is {len(query):,} characters long, over the {MAX_QUERY_CHARS:,} searched; "
+                             "shorten it to the words that matter")
         if k < 1:
             raise UsageError(f"k must be at least 1, got {k}")
         s = self.settings.with_values(**overrides)

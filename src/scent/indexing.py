@@ -235,7 +235,12 @@ class Indexer:
                 skip(f.rel, err.reason)
                 continue
             key = catalog.file_key(f.rel)
-            pieces = chunk(got.sections, s.chunk_words, s.chunk_overlap)
+            # One more than kept: it says whether the file goes on past the limit.
+            pieces = chunk(got.sections, s.chunk_words, s.chunk_overlap, max_units=s.max_units_per_file + 1)
+            if len(pieces) > s.max_units_per_file:
+                del pieces[s.max_units_per_file:]
+                notes.append(f"only its first {s.max_units_per_file} units were indexed (to {_where(pieces[-1])}); "
+                             "raise max_units_per_file to index the rest")
             units = [replace(_record(u, got.title, s.sentence_vectors), id=unit_id(key, place))
                      for place, u in enumerate(pieces)]
             if self.picture_name:
@@ -374,6 +379,10 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
         notes.append(f"more pictures than max_pdf_images ({s.max_pdf_images} per PDF page, 4x per Word file): "
                      "the rest were not described; raise max_pdf_images to read them")
     return notes
+
+
+def _where(unit: Unit) -> str:
+    return f"page {unit.page}" if unit.page else f"character {unit.end:,}"
 
 
 def _record(unit: Unit, doc_title: str, sentence_vectors: bool) -> UnitRecord:

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from .stopwords import STOPWORDS
 
 MAX_TERMS = 32
+# Longest query searched: what a person types, or pastes from a paragraph. The model reads 512
+# tokens at most anyway, and a 20,000-character query took up to 51 s.
+MAX_QUERY_CHARS = 1000
 # Zero-width joiners and the BOM split or glue Indic words at random in OCR and typed text.
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 # Combining marks (Indic vowel signs and viramas, Thai and Arabic marks ...) are part of words,
