@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .stopwords import STOPWORDS
 
 MAX_TERMS = 32
+LONGEST_ID = 64  # characters; a SHA-256 in hex is 64
 # Longest query searched: what a person types, or pastes from a paragraph. The model reads 512
 # tokens at most anyway, and a 20,000-character query took up to 51 s.
 MAX_QUERY_CHARS = 1000
@@ -94,7 +95,11 @@ def _parts(chunk: str) -> list[str]:
 
 
 def is_id_like(chunk: str) -> bool:
-    """LD-2026-0417, 58-QX-2210, 8f3a21, INV-00042, 100234: codes people search for exactly."""
+    """LD-2026-0417, 58-QX-2210, 8f3a21, INV-00042, 100234: codes people search for exactly.
+    A longer run (base64, a minified line) is no code anyone types, and as an ID it filled the
+    trigram index with thousands of trigrams a unit."""
+    if len(chunk) > LONGEST_ID:
+        return False
     letters = sum(ch.isalpha() for ch in chunk)
     digits = sum(ch.isdigit() for ch in chunk)
     if digits == 0 or letters + digits < 4:
