@@ -363,6 +363,34 @@ def test_vanished_file_that_comes_back_is_indexed(ten_notes, fake_embedder, monk
     assert paths(idx.search("item4", strategy="keyword")) == ["note4.txt"]
 
 
+class Stopped(BaseException):
+    """Stands in for a kill: nothing of the run's code handles it."""
+
+
+def test_a_stopped_run_keeps_every_file_whose_vectors_were_made(ten_notes, fake_embedder):
+    for i in range(10, 20):
+        (ten_notes / f"note{i}.txt").write_text(f"Note number {i}: the kettle descaling schedule, item{i}.\n")
+
+    class StopsInItsThirdBatch(type(fake_embedder)):
+        calls = 0
+
+        def embed_passages(self, texts):
+            self.calls += 1
+            if self.calls == 3:
+                raise Stopped
+            return super().embed_passages(texts)
+
+    settings = Settings(embed_batch=4, sentence_vectors=False)  # one text a file
+    with Index(ten_notes, embedder=StopsInItsThirdBatch(), settings=settings) as idx:
+        with pytest.raises(Stopped):
+            idx.update()
+    with Index(ten_notes, embedder=fake_embedder, settings=settings) as idx:
+        # Two batches of four files' texts were embedded before the stop: those eight files were saved.
+        assert idx.status()["files"] == 8
+        report = idx.update()
+        assert (report.added, report.unchanged) == (12, 8)
+
+
 # ---- processes: a slow indexer to kill, search beside, or race --------------------------------
 
 INDEXER = r'''
@@ -491,7 +519,7 @@ def check_consistent(index_dir: Path, folder: Path, tmp_path: Path, fake_embedde
         hits = idx.search(COMMON, k=1000, strategy="keyword")
         assert sorted(paths(hits)) == sorted(p for p, (_, units) in got.items()
                                              if any(re.search(rf"\b{COMMON}\b", t) for t in units))
-        if got:
+        if any(units for _, units in got.values()):  # saved per file: empty.txt (no units) may be alone
             assert idx.search("pond sighting", k=5)
         idx.status()
     return len(got)
