@@ -45,3 +45,24 @@ def test_overlap_by_hand():
 def test_images_are_never_split():
     sec = Section(text=" ".join(["word"] * 50), kind="image")
     assert len(chunk([sec], words=10, overlap=2)) == 1
+
+
+def test_text_without_spaces_is_split_into_bounded_units():
+    # 10,000 characters are 500 words of 20 (LONGEST_WORD); windows of 180 every 150 words:
+    # 0-180, 150-330, 300-480, 450-500.
+    units = chunk([Section(text="x" * 10_000, kind="text")], 180, 30)
+    assert [(u.start, u.end) for u in units] == [(0, 3600), (3000, 6600), (6000, 9600), (9000, 10_000)]
+
+
+def test_chinese_and_japanese_characters_are_words():
+    # Nine characters a sentence (the full stop is a word of its own), 40 sentences: 360 words.
+    text = "日本語の文章です。" * 40
+    units = chunk([Section(text=text, kind="text")], 180, 30)
+    assert [(u.start, u.end) for u in units] == [(0, 180), (150, 330), (300, 360)]
+    assert units[0].text == text[:180]
+
+
+def test_max_units_keeps_the_first_units():
+    secs = [Section(text="a b c d e f g h", kind="pdf_page", page=1), Section(text="i j k", kind="pdf_page", page=2)]
+    assert [u.text for u in chunk(secs, 3, 1, max_units=4)] == ["a b c", "c d e", "e f g", "g h"]
+    assert [u.text for u in chunk(secs, 3, 1, max_units=5)] == ["a b c", "c d e", "e f g", "g h", "i j k"]

@@ -172,6 +172,14 @@ def test_text_decoding_bom_crlf_and_cp1252(tmp_path):
     assert utf16.sections[0].text == "wide text"
 
 
+def test_a_stray_byte_leaves_the_rest_of_a_utf8_file_utf8(tmp_path):
+    raw = "crème brûlée\n".encode() + b"price \xff 5, " + "café\n".encode() + b"last line \x80\n"
+    got = extract(write(tmp_path / "menu.txt", raw))
+    # \xff and \x80 are not UTF-8: each alone is read as cp1252 (y with diaeresis, the euro sign).
+    assert got.sections[0].text == "crème brûlée\nprice ÿ 5, café\nlast line €"
+    assert got.meta["encoding"] == "utf-8"
+
+
 def test_empty_text_file_has_no_sections(tmp_path):
     assert extract(write(tmp_path / "empty.txt", "")).sections == []
 

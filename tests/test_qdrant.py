@@ -67,7 +67,7 @@ def test_another_model_is_refused(notes, fake_embedder, tmp_path):
 
 
 def test_a_killed_write_is_completed_by_the_next_run(notes, fake_embedder, tmp_path, monkeypatch):
-    """Killed after Qdrant took a batch but before the catalog did: the next run writes the same
+    """Killed after Qdrant took a file but before the catalog did: the next run writes the same
     points again (same ids) and the two agree."""
     from scent.engines.sqlite import SqliteEngine
 
@@ -80,11 +80,12 @@ def test_a_killed_write_is_completed_by_the_next_run(notes, fake_embedder, tmp_p
             idx.update()
         monkeypatch.undo()
         assert idx.engine.catalog.file_states() == {}
-        points_before = idx.engine.client.count(idx.engine.collection, exact=True).count
+        # Files are written one by one: the kill came in the first, lease.md, of one unit.
+        assert idx.engine.client.count(idx.engine.collection, exact=True).count == 1
         report = idx.update()
         assert report.added == 3
         points = idx.engine.client.count(idx.engine.collection, exact=True).count
-        assert points == points_before == idx.status()["units"]
+        assert points == idx.status()["units"] == 4  # lease.md 1, recipe.txt 1, code/http.py 2
         assert [r.path for r in idx.search("tomato soup", k=1)] == ["recipe.txt"]
 
 

@@ -82,3 +82,9 @@ def test_split_identifier():
 
 def test_id_tokens_normalised():
     assert id_tokens("ticket LD-2026-0417, plate 58-QX-2210 in 2026") == "LD20260417 58QX2210"
+
+
+def test_a_run_longer_than_an_id_is_not_one():
+    assert is_id_like("a1" * 32)  # 64 characters: a SHA-256 in hex is this long
+    assert not is_id_like("a1" * 32 + "b")
+    assert id_tokens("key " + "a1" * 40 + " INV-00042") == "INV00042"

@@ -127,6 +127,173 @@ def test_deleted_bad_file_leaves_the_error_list(messy, fake_embedder):
     assert set(errors(idx)) == set(BAD) - {"corrupt.pdf"}
 
 
+# ---- names and queries that are not UTF-8 ------------------------------------------------------
+
+class StrictEmbedder:
+    """conftest's FakeEmbedder, encoding every text as UTF-8 first, as the real model does."""
+
+    def __init__(self, inner):
+        self.inner, self.model_id, self.dim = inner, inner.model_id, inner.dim
+
+    def embed_queries(self, texts):
+        return self.inner.embed_queries([t.encode("utf-8").decode() for t in texts])
+
+    def embed_passages(self, texts):
+        return self.inner.embed_passages([t.encode("utf-8").decode() for t in texts])
+
+
+def test_names_that_are_not_utf8_are_reported_and_the_rest_indexed(tmp_path, fake_embedder):
+    root = tmp_path / "names"
+    root.mkdir()
+    raw = os.fsencode(root)
+    with open(raw + b"/caf\xe9.txt", "wb") as f:  # a Latin-1 name
+        f.write(b"menu of the cafe\n")
+    os.mkdir(raw + b"/d\xff")
+    with open(raw + b"/d\xff/inside.txt", "wb") as f:
+        f.write(b"inside the odd folder\n")
+    (root / "zebra.txt").write_text("the last file of the walk\n")
+    idx = Index(root, embedder=StrictEmbedder(fake_embedder))
+    report = idx.update()
+    assert report.added == 1
+    skipped = dict(report.skipped)
+    assert set(skipped) == {"caf\\xe9.txt", "d\\xff"}
+    assert all("not valid UTF-8" in reason and "rename" in reason for reason in skipped.values())
+    assert errors(idx) == skipped
+    assert paths(idx.search("last file walk", strategy="keyword")) == ["zebra.txt"]
+
+
+def test_folder_whose_path_is_not_utf8_is_refused_in_one_line(tmp_path, fake_embedder):
+    root = os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9")
+    os.mkdir(root)
+    with open(os.path.join(root, "menu.txt"), "w") as f:
+        f.write("soup of the day\n")
+    with pytest.raises(ScentError, match=r"caf\\xe9 is not valid UTF-8.*rename the folder") as info:
+        Index(root, embedder=StrictEmbedder(fake_embedder))
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("query", ["\ud800", "deposit \ud800 refund", "deposit \udcff refund", "\udc80\udfff"])
+def test_query_with_lone_surrogates_is_answered(notes, fake_embedder, query):
+    idx = Index(notes, embedder=StrictEmbedder(fake_embedder))
+    idx.update()
+    results = idx.search(query)
+    assert results  # dense search always has candidates
+    if "deposit" in query:
+        assert results[0].path == "lease.md"
+
+
+def test_folder_tree_1000_levels_deep_is_walked(tmp_path, fake_embedder):
+    root = bottom = tmp_path / "deep"
+    root.mkdir()
+    for _ in range(1000):  # one at a time: mkdir(parents=True) recurses too
+        bottom = bottom / "d"
+        bottom.mkdir()
+    (bottom / "deep.txt").write_text("the bottom of the well\n")
+    (root / "top.txt").write_text("the top of the tree\n")
+    try:
+        idx = Index(root, embedder=fake_embedder)
+        report = idx.update()
+        assert (report.added, report.skipped) == (2, [])
+        assert paths(idx.search("bottom well", strategy="keyword")) == ["d/" * 1000 + "deep.txt"]
+    finally:
+        # Removed here from the bottom up: pytest's own clean-up (shutil.rmtree) recurses per level.
+        (bottom / "deep.txt").unlink()
+        while bottom != root:
+            bottom.rmdir()
+            bottom = bottom.parent
+
+
+def test_broken_links_link_loops_and_fifos_are_reported_and_kept_in_status(tmp_path, fake_embedder):
+    root = tmp_path / "links"
+    root.mkdir()
+    (root / "real.txt").write_text("a real note about tulips\n")
+    os.symlink(root / "gone.txt", root / "dangling.txt")
+    os.symlink("loop-b.txt", root / "loop-a.txt")
+    os.symlink("loop-a.txt", root / "loop-b.txt")
+    os.mkfifo(root / "notes.txt")  # opening it would block the run
+    idx = Index(root, embedder=fake_embedder)
+    for _ in range(2):  # reported again by the next run, and still in the status
+        report = idx.update()
+        assert report.added in (0, 1) and idx.status()["files"] == 1
+        skipped = dict(report.skipped)
+        assert set(skipped) == {"dangling.txt", "loop-a.txt", "loop-b.txt", "notes.txt"}
+        assert skipped["dangling.txt"].startswith(f"broken link: its target {root / 'gone.txt'} does not exist")
+        assert skipped["loop-a.txt"].startswith("link loop: loop-b.txt leads back to itself")
+        assert skipped["notes.txt"].startswith("a named pipe (FIFO), not a regular file")
+        assert not any("permissions" in reason for reason in skipped.values())
+        assert errors(idx) == skipped
+
+
+def jpeg_with_corrupt_exif(path: Path) -> None:
+    """A JPEG whose EXIF camera model points past the end of the EXIF block."""
+    from PIL import Image
+
+    exif = Image.Exif()
+    exif[0x010F] = "Canon"
+    exif[0x0110] = "Canon EOS R5 with a long model name"
+    raw = bytearray(exif.tobytes())
+    entry = raw.find(bytes.fromhex("0110 0002"))  # tag, type ASCII; then count and offset
+    raw[entry + 8:entry + 12] = (0x1000).to_bytes(4, "big")
+    Image.new("RGB", (64, 48), "orange").save(path, exif=bytes(raw))
+
+
+def test_damaged_exif_is_one_warning_line_not_raw_pillow_warnings(tmp_path, fake_embedder):
+    import warnings
+
+    root = tmp_path / "photos"
+    root.mkdir()
+    jpeg_with_corrupt_exif(root / "harbour.jpg")
+    idx = Index(root, embedder=fake_embedder, settings=Settings(ocr=True, describe=True))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = idx.update()
+    assert [str(w.message) for w in caught] == []
+    assert report.added == 1
+    assert [path for path, _ in report.warnings] == ["harbour.jpg"]
+    reason = report.warnings[0][1]
+    assert reason.startswith("its EXIF data is damaged (") and "\n" not in reason
+    assert paths(idx.search("harbour", strategy="keyword")) == ["harbour.jpg"]
+
+
+# ---- text that is too long -------------------------------------------------------------------
+
+def test_one_line_without_spaces_becomes_bounded_units(tmp_path, fake_embedder):
+    root = tmp_path / "long"
+    root.mkdir()
+    (root / "minified.py").write_text("x" * 2_000_000)  # 100,000 words of 20 characters
+    idx = Index(root, embedder=fake_embedder)
+    report = idx.update()
+    # Windows of 180 words every 150: the last starts at word 99,900, so 99,900 / 150 + 1 units.
+    assert (report.added, report.units, report.warnings) == (1, 667, [])
+    lengths = [len(u.text) for u in idx.file_units("minified.py")]
+    assert max(lengths) == 180 * 20
+
+
+def test_units_past_max_units_per_file_are_left_out_with_a_warning(tmp_path, fake_embedder):
+    root = tmp_path / "long"
+    root.mkdir()
+    (root / "words.txt").write_text(" ".join(f"word{i:02d}" for i in range(100)))  # 7 characters a word
+    idx = Index(root, embedder=fake_embedder,
+                settings=Settings(chunk_words=10, chunk_overlap=0, max_units_per_file=3))
+    report = idx.update()
+    assert report.units == 3
+    # The third unit ends after word29: 30 words of 6 characters and 29 spaces.
+    assert report.warnings == [("words.txt", "only its first 3 units were indexed (to character 209); "
+                                             "raise max_units_per_file to index the rest")]
+    assert [u.text.split()[-1] for u in idx.file_units("words.txt")] == ["word09", "word19", "word29"]
+
+
+def test_query_longer_than_the_limit_is_refused_in_one_line(notes, fake_embedder):
+    from scent.errors import UsageError
+    from scent.query import MAX_QUERY_CHARS
+
+    idx = Index(notes, embedder=fake_embedder)
+    idx.update()
+    assert idx.search(("deposit " * MAX_QUERY_CHARS)[:MAX_QUERY_CHARS])[0].path == "lease.md"
+    with pytest.raises(UsageError, match=r"^the query is 20,000 characters long, over the 1,000 searched; shorten"):
+        idx.search("x" * 20_000)
+
+
 # ---- files that vanish while indexing ------------------------------------------------------
 
 @pytest.fixture
@@ -194,6 +361,34 @@ def test_vanished_file_that_comes_back_is_indexed(ten_notes, fake_embedder, monk
     assert (report.added, report.unchanged, report.skipped) == (1, 9, [])
     assert errors(idx) == {}
     assert paths(idx.search("item4", strategy="keyword")) == ["note4.txt"]
+
+
+class Stopped(BaseException):
+    """Stands in for a kill: nothing of the run's code handles it."""
+
+
+def test_a_stopped_run_keeps_every_file_whose_vectors_were_made(ten_notes, fake_embedder):
+    for i in range(10, 20):
+        (ten_notes / f"note{i}.txt").write_text(f"Note number {i}: the kettle descaling schedule, item{i}.\n")
+
+    class StopsInItsThirdBatch(type(fake_embedder)):
+        calls = 0
+
+        def embed_passages(self, texts):
+            self.calls += 1
+            if self.calls == 3:
+                raise Stopped
+            return super().embed_passages(texts)
+
+    settings = Settings(embed_batch=4, sentence_vectors=False)  # one text a file
+    with Index(ten_notes, embedder=StopsInItsThirdBatch(), settings=settings) as idx:
+        with pytest.raises(Stopped):
+            idx.update()
+    with Index(ten_notes, embedder=fake_embedder, settings=settings) as idx:
+        # Two batches of four files' texts were embedded before the stop: those eight files were saved.
+        assert idx.status()["files"] == 8
+        report = idx.update()
+        assert (report.added, report.unchanged) == (12, 8)
 
 
 # ---- processes: a slow indexer to kill, search beside, or race --------------------------------
@@ -324,7 +519,7 @@ def check_consistent(index_dir: Path, folder: Path, tmp_path: Path, fake_embedde
         hits = idx.search(COMMON, k=1000, strategy="keyword")
         assert sorted(paths(hits)) == sorted(p for p, (_, units) in got.items()
                                              if any(re.search(rf"\b{COMMON}\b", t) for t in units))
-        if got:
+        if any(units for _, units in got.values()):  # saved per file: empty.txt (no units) may be alone
             assert idx.search("pond sighting", k=5)
         idx.status()
     return len(got)

@@ -6,20 +6,35 @@ one page number and one title.
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from .units import PICTURE_KINDS, Section, Unit
 
-_WORD = re.compile(r"\S+")
+# Chinese and Japanese are written without spaces, so each of their characters counts as a word
+# (about a token to the model); otherwise a whole paragraph, or file, was one word and one unit.
+# Korean puts spaces between words, so Hangul is not here.
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+# A run of non-space characters longer than this counts as several words (a URL, base64, a
+# minified line): a 50 MB file without a space was one unit, and one embedding of hours.
+LONGEST_WORD = 20
+_WORD = re.compile(rf"[{CJK}]|[^\s{CJK}]{{1,{LONGEST_WORD}}}")
 # Pictures and pages are one unit each whatever their text length: a page is the answer unit.
 UNSPLIT_KINDS = frozenset(PICTURE_KINDS)
 
 
-def chunk(sections: list[Section], words: int = 180, overlap: int = 30) -> list[Unit]:
+def chunk(sections: list[Section], words: int = 180, overlap: int = 30, max_units: int | None = None) -> list[Unit]:
+    """The units of `sections`, in reading order; at most `max_units` of them (the first ones),
+    and the words of a section are looked at only as far as those units reach."""
     if words < 1 or not 0 <= overlap < words:
         raise ValueError(f"need words >= 1 and 0 <= overlap < words, got {words=}, {overlap=}")
     units: list[Unit] = []
     for sec in sections:
-        spans = [m.span() for m in _WORD.finditer(sec.text)]
+        room = None if max_units is None else max_units - len(units)
+        if room is not None and room <= 0:
+            break
+        # Enough words for `room` full windows; a picture is one unit of all its words.
+        need = None if room is None or sec.kind in UNSPLIT_KINDS else (room - 1) * (words - overlap) + words + 1
+        spans = [m.span() for m in islice(_WORD.finditer(sec.text), need)]
         if not spans:
             if sec.kind == "pdf_page":  # an empty page is still a page (pictures come later)
                 units.append(Unit(sec.kind, "", sec.page, sec.start, sec.start, sec.title))
@@ -38,7 +53,7 @@ def chunk(sections: list[Section], words: int = 180, overlap: int = 30) -> list[
             a, b = spans[first][0], spans[last - 1][1]
             units.append(Unit(sec.kind, sec.text[a:b], sec.page, sec.start + a, sec.start + b, sec.title,
                               picture=sec.picture))
-    return units
+    return units[:max_units]
 
 
 # Sentence ends: . ! ? and the Devanagari danda, before a space; and line breaks (list items,

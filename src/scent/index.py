@@ -18,10 +18,11 @@ from .errors import IndexVersionError, ScentError, UsageError
 from .filters import Filters
 from .indexing import IndexReport, Indexer, OnSkip, Progress
 from .locking import IndexLock
-from .query import parse
+from .query import MAX_QUERY_CHARS, parse, valid_text
 from .search import SearchResult
 from .settings import Settings
 from .storage import StoredUnit
+from .walk import is_utf8, shown
 
 __all__ = ["Index", "IndexReport", "SearchResult"]
 
@@ -36,6 +37,9 @@ class Index:
             raise UsageError("Index needs a folder or an index directory")
         if rebuild and folder is None:
             raise UsageError("a rebuild needs the folder to read again")
+        if folder is not None and not is_utf8(str(Path(folder).resolve())):
+            raise ScentError(f"the path of {shown(str(Path(folder).resolve()))} is not valid UTF-8 (shown as \\xNN), "
+                             "and the index stores it as text; rename the folder (convmv can) and index it again")
         self.index_dir = Path(index_dir) if index_dir else location.default_index_dir(folder)
         self.settings = settings or Settings()
         self._embedder = embedder
@@ -222,8 +226,12 @@ class Index:
     def search_with_lists(self, query: str, k: int = 10, filters: Filters | None = None, explain: bool = False,
                           **overrides) -> tuple[list[SearchResult], dict[str, list[str]]]:
         """`search`, plus each candidate list's ranking of files before fusion (for diagnostics)."""
+        query = valid_text(query)
         if not query or not query.strip():
             raise UsageError("the query is empty; type some words to search for")
+        if len(query) > MAX_QUERY_CHARS:
+            raise UsageError(f"the query is {len(query):,} characters long, over the {MAX_QUERY_CHARS:,} searched; "
+                             "shorten it to the words that matter")
         if k < 1:
             raise UsageError(f"k must be at least 1, got {k}")
         s = self.settings.with_values(**overrides)

@@ -14,8 +14,10 @@ import hashlib
 import json
 import os
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -39,8 +41,6 @@ from .walk import files_at, walk
 # how vectors are kept; the image-text model has its own check).
 # vector_storage is checked by the engine itself (a field keeps its storage).
 NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model", "vector_storage", "vector_index_threshold"})
-# How many changed files are extracted before their units are embedded together.
-FILES_PER_BATCH = 16
 # What a picture that no longer decodes raises when read again for an image-text model.
 _PICTURE_ERRORS = (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError, ExtractError)
 
@@ -103,6 +103,26 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip) -> P
     return p
 
 
+@dataclass
+class _Made:
+    """Vectors made and not yet written: texts by text key, pictures by unit id."""
+    texts: dict[str, np.ndarray] = field(default_factory=dict)
+    pictures: dict[int, np.ndarray] = field(default_factory=dict)
+    pictures_done: set[int] = field(default_factory=set)  # tried, with a vector or not (it did not decode)
+
+
+@dataclass
+class _Waiting:
+    """A file read and chunked, waiting for the vectors of its texts and pictures."""
+    write: FileWrite
+    new: bool
+    texts: dict[str, str]  # text key -> text to embed
+    pictures: dict[int, tuple[Picture, str, list[str]]]  # unit id -> (pixels, file, its notes)
+
+    def ready(self, made: _Made) -> bool:
+        return all(k in made.texts for k in self.texts) and all(i in made.pictures_done for i in self.pictures)
+
+
 class Indexer:
     """Applies plans to one engine. The Index facade makes one per index and keeps it."""
 
@@ -163,7 +183,8 @@ class Indexer:
             accept = lambda p: file_kind(p) is not None  # noqa: E731
             if rels is None:
                 found = list(walk(self.root, accept=accept, skip=[str(self.index_dir)], on_error=skip))
-                catalog.prune_errors({f.rel for f in found})
+                # What the walk itself reported is not found, yet still there to be fixed.
+                catalog.prune_errors({f.rel for f in found} | {rel for rel, _ in report.skipped})
             else:
                 found = files_at(self.root, rels, accept=accept, skip=[str(self.index_dir)])
                 wanted = set(rels)
@@ -177,10 +198,7 @@ class Indexer:
             self.engine.delete_files(todo.deleted)
             report.unchanged, report.touched = todo.unchanged, len(todo.touched)
             report.renamed, report.deleted = len(todo.renamed), len(todo.deleted)
-            for i in range(0, len(todo.read), FILES_PER_BATCH):
-                self._apply(todo.read[i:i + FILES_PER_BATCH], report, skip, warn)
-                if progress:
-                    progress(min(i + FILES_PER_BATCH, len(todo.read)), len(todo.read), todo.read[i][0].rel)
+            self._apply(todo.read, report, skip, warn, progress)
             self.engine.finish_run()
         report.seconds = time.perf_counter() - started
         return report
@@ -208,19 +226,30 @@ class Indexer:
         self.engine.catalog.set_meta("image_text_model", name)
         self.picture_name = name
 
-    def _apply(self, batch: list[tuple[FileInfo, str, bool]], report: IndexReport, skip: OnSkip,
-               warn: OnSkip) -> None:
-        """Read, embed and write one batch of files."""
+    def _apply(self, files: list[tuple[FileInfo, str, bool]], report: IndexReport, skip: OnSkip, warn: OnSkip,
+               progress: Progress | None) -> None:
+        """Read, embed and write the files. The texts (and pictures) of consecutive files are embedded
+        embed_batch at a time, and each file is written, in a transaction of its own, as soon as its
+        vectors exist: a run stopped at any moment keeps every file written before (files saved 16 at a
+        time, a run killed within its first batch, again and again, never kept any)."""
         s = self.settings
         limits = Limits(max_text_bytes=s.max_file_mb * 1024 * 1024, max_pdf_pages=s.max_pdf_pages,
                         ocr=self._ocr, ocr_langs=s.ocr_langs, ocr_max_side=s.ocr_max_side,
                         describe=s.describe, max_pdf_images=s.max_pdf_images, max_drawn_pages=s.max_drawn_pages,
                         max_image_pixels=s.max_image_mp * 1_000_000, root=self.root)
-        ready: list[FileWrite] = []
-        is_new: list[bool] = []
-        pictures: dict[int, tuple[Picture, str, list[str]]] = {}  # unit id -> (pixels, file, its notes)
-        catalog = self.engine.catalog
-        for f, digest, new in batch:
+        queue: deque[_Waiting] = deque()  # files read, in order, waiting for their vectors
+        texts: dict[str, str] = {}  # text key -> text, not embedded yet, in reading order
+        pictures: dict[int, tuple[Picture, str, list[str]]] = {}  # not embedded yet
+        made = _Made()
+        done = 0
+
+        def finished(rel: str) -> None:
+            nonlocal done
+            done += 1
+            if progress:
+                progress(done, len(files), rel)
+
+        for n, (f, digest, new) in enumerate(files, start=1):
             notes: list[str] = []
             try:
                 try:
@@ -232,75 +261,99 @@ class Indexer:
                     got = extract(f.path, limits)
             except ExtractError as err:
                 skip(f.rel, err.reason)
-                continue
-            key = catalog.file_key(f.rel)
-            pieces = chunk(got.sections, s.chunk_words, s.chunk_overlap)
-            units = [replace(_record(u, got.title, s.sentence_vectors), id=unit_id(key, place))
-                     for place, u in enumerate(pieces)]
-            if self.picture_name:
-                pictures.update((r.id, (u.picture, f.rel, notes)) for u, r in zip(pieces, units) if u.picture)
-            record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
-                                got.date if got.date is not None else f.mtime_ns / 1e9, got.title, key)
-            notes += _lost_parts(got.meta, s)
-            for note in notes:
-                warn(f.rel, note)
-            ready.append(FileWrite(record, units, {}, suggestions(record.title, units), notes))
-            is_new.append(new)
-        report.embedded += self._embed_texts(ready)
-        if pictures:
-            made = self._embed_pictures(pictures, warn)
-            report.pictures_embedded += len(made)
-            for w in ready:
-                mine = {u.id: made[u.id] for u in w.units if u.id in made}
-                if mine:
-                    w.vectors["picture"] = mine
-        self.engine.write_files(ready)
-        for w, new in zip(ready, is_new):
-            report.added += new
-            report.updated += not new
-            report.units += len(w.units)
+                finished(f.rel)
+            else:
+                waiting = self._waiting(f, digest, new, got, notes, warn)
+                queue.append(waiting)
+                texts.update((k, t) for k, t in waiting.texts.items() if k not in made.texts)
+                pictures.update(waiting.pictures)
+            last = n == len(files)
+            while len(texts) >= s.embed_batch or (last and texts):
+                keys = list(islice(texts, s.embed_batch))
+                made.texts.update(zip(keys, self._embedder().embed_passages([texts.pop(k) for k in keys])))
+                report.embedded += len(keys)
+                self._write_ready(queue, made, report, finished)
+            while len(pictures) >= s.embed_batch or (last and pictures):
+                ids = list(islice(pictures, s.embed_batch))
+                vectors = self._embed_pictures({i: pictures.pop(i) for i in ids}, warn)
+                report.pictures_embedded += len(vectors)
+                made.pictures.update(vectors)
+                made.pictures_done.update(ids)
+            self._write_ready(queue, made, report, finished)
 
-    def _embed_texts(self, writes: list[FileWrite]) -> int:
-        """Fill each write's `unit` and `sentences` vectors; a unit whose text the file already
-        had keeps the vectors it had. Returns how many texts were embedded."""
+    def _waiting(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], warn: OnSkip) -> _Waiting:
+        """The file's units and records, and what of them is still to embed."""
+        s = self.settings
+        key = self.engine.catalog.file_key(f.rel)
+        # One more than kept: it says whether the file goes on past the limit.
+        pieces = chunk(got.sections, s.chunk_words, s.chunk_overlap, max_units=s.max_units_per_file + 1)
+        if len(pieces) > s.max_units_per_file:
+            del pieces[s.max_units_per_file:]
+            notes.append(f"only its first {s.max_units_per_file} units were indexed (to {_where(pieces[-1])}); "
+                         "raise max_units_per_file to index the rest")
+        units = [replace(_record(u, got.title, s.sentence_vectors), id=unit_id(key, place))
+                 for place, u in enumerate(pieces)]
+        pictures = {}
+        if self.picture_name:
+            pictures = {r.id: (u.picture, f.rel, notes) for u, r in zip(pieces, units) if u.picture}
+        record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
+                            got.date if got.date is not None else f.mtime_ns / 1e9, got.title, key)
+        notes += _lost_parts(got.meta, s)
+        for note in notes:
+            warn(f.rel, note)
+        write = FileWrite(record, units, {}, suggestions(record.title, units), notes)
+        return _Waiting(write, new, self._reused_vectors(write), pictures)
+
+    def _reused_vectors(self, w: FileWrite) -> dict[str, str]:
+        """Fill the write's `unit` and `sentences` vectors of units whose text the file already had
+        (they keep the vectors they had); returns the texts the rest need (text key -> text)."""
         vectors = self.engine.vectors
-        reuse: dict[int, int] = {}  # new unit id -> old unit id with the same text
-        for w in writes:
-            old = self.engine.catalog.unit_hashes(w.file.path)
-            reuse.update((u.id, old[u.text_hash]) for u in w.units if u.text_hash in old)
+        old = self.engine.catalog.unit_hashes(w.file.path)
+        reuse = {u.id: old[u.text_hash] for u in w.units if u.text_hash in old}
         old_ids = sorted(set(reuse.values()))
-        kept_unit = vectors.get("unit", old_ids)
-        kept_parts = vectors.get("sentences", old_ids) if "sentences" in vectors.fields() else {}
-        texts: dict[str, str] = {}
-        for w in writes:
-            own, parts = {}, {}
-            for u in w.units:
-                if not u.text.strip():
-                    continue
-                old = reuse.get(u.id)
-                if old in kept_unit and (not u.parts or len(kept_parts.get(old, ())) == len(u.parts)):
-                    own[u.id] = kept_unit[old]
-                    if u.parts:
-                        parts[u.id] = kept_parts[old]
-                    continue
-                texts[u.text_hash] = _embed_text(u.text, u.title)
-                texts.update((text_key(p), p) for p in u.parts)
-            w.vectors["unit"], w.vectors["sentences"] = own, parts
-        keys = list(texts)
-        made: dict[str, np.ndarray] = {}
-        batch = self.settings.embed_batch
-        for i in range(0, len(keys), batch):
-            part = keys[i:i + batch]
-            made.update(zip(part, self._embedder().embed_passages([texts[h] for h in part])))
-        for w in writes:
+        kept_unit = vectors.get("unit", old_ids) if old_ids else {}
+        kept_parts = vectors.get("sentences", old_ids) if old_ids and "sentences" in vectors.fields() else {}
+        own, parts, texts = {}, {}, {}
+        for u in w.units:
+            if not u.text.strip():
+                continue
+            was = reuse.get(u.id)
+            if was in kept_unit and (not u.parts or len(kept_parts.get(was, ())) == len(u.parts)):
+                own[u.id] = kept_unit[was]
+                if u.parts:
+                    parts[u.id] = kept_parts[was]
+                continue
+            texts[u.text_hash] = _embed_text(u.text, u.title)
+            texts.update((text_key(p), p) for p in u.parts)
+        w.vectors["unit"], w.vectors["sentences"] = own, parts
+        return texts
+
+    def _write_ready(self, queue: deque[_Waiting], made: _Made, report: IndexReport,
+                     finished: Callable[[str], None]) -> None:
+        """Write, in reading order, each waiting file whose vectors all exist; forget the vectors
+        no file still waiting needs."""
+        while queue and queue[0].ready(made):
+            waiting = queue.popleft()
+            w = waiting.write
             for u in w.units:
                 if u.text.strip() and u.id not in w.vectors["unit"]:
-                    w.vectors["unit"][u.id] = made[u.text_hash]
+                    w.vectors["unit"][u.id] = made.texts[u.text_hash]
                     if u.parts:
-                        w.vectors["sentences"][u.id] = np.stack([made[text_key(p)] for p in u.parts])
+                        w.vectors["sentences"][u.id] = np.stack([made.texts[text_key(p)] for p in u.parts])
             if not w.vectors["sentences"]:
                 del w.vectors["sentences"]
-        return len(keys)
+            mine = {uid: made.pictures.pop(uid) for uid in waiting.pictures if uid in made.pictures}
+            if mine:
+                w.vectors["picture"] = mine
+            self.engine.write_files([w])
+            report.added += waiting.new
+            report.updated += not waiting.new
+            report.units += len(w.units)
+            needed = {k for q in queue for k in q.texts}
+            for k in waiting.texts.keys() - needed:
+                made.texts.pop(k, None)
+            made.pictures_done.difference_update(waiting.pictures)
+            finished(w.file.path)
 
     def _embed_pictures(self, pictures: dict[int, tuple[Picture, str, list[str]]], warn: OnSkip) -> dict[int, np.ndarray]:
         """Picture vectors by unit id. Pictures are read embed_batch at a time, each at most
@@ -357,6 +410,9 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
                      "folders and EXIF are indexed; raise max_image_mp to read its pixels")
     if meta.get("truncated"):
         notes.append(f"only the first {s.max_pdf_pages} pages were indexed; raise max_pdf_pages to read more")
+    if meta.get("bad_exif"):
+        notes.append(f"its EXIF data is damaged ({meta['bad_exif']}): the date taken and camera may be missing; "
+                     "the picture is indexed by its name, folders and file date")
     if meta.get("picture_error"):
         notes.append(meta["picture_error"])
     errors = meta.get("picture_errors") or []
@@ -370,6 +426,10 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
         notes.append(f"more pictures than max_pdf_images ({s.max_pdf_images} per PDF page, 4x per Word file): "
                      "the rest were not described; raise max_pdf_images to read them")
     return notes
+
+
+def _where(unit: Unit) -> str:
+    return f"page {unit.page}" if unit.page else f"character {unit.end:,}"
 
 
 def _record(unit: Unit, doc_title: str, sentence_vectors: bool) -> UnitRecord:

@@ -20,7 +20,7 @@ from .settings import scent_home
 
 def default_index_dir(folder: str | Path) -> Path:
     folder = Path(folder).resolve()
-    digest = hashlib.sha1(str(folder).encode()).hexdigest()[:10]
+    digest = hashlib.sha1(os.fsencode(folder)).hexdigest()[:10]
     name = re.sub(r"[^\w.-]+", "_", folder.name) or "root"
     return scent_home() / "indexes" / f"{name}-{digest}"
 

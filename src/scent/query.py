@@ -12,6 +12,10 @@ from dataclasses import dataclass
 from .stopwords import STOPWORDS
 
 MAX_TERMS = 32
+LONGEST_ID = 64  # characters; a SHA-256 in hex is 64
+# Longest query searched: what a person types, or pastes from a paragraph. The model reads 512
+# tokens at most anyway, and a 20,000-character query took up to 51 s.
+MAX_QUERY_CHARS = 1000
 # Zero-width joiners and the BOM split or glue Indic words at random in OCR and typed text.
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 # Combining marks (Indic vowel signs and viramas, Thai and Arabic marks ...) are part of words,
@@ -40,6 +44,16 @@ class KeywordQuery:
     def words(self) -> list[str]:
         """Plain lowercase words, for highlighting."""
         return [p for t in self.terms for p in _parts(t.text.lower())]
+
+
+# Lone surrogates: what Python makes of bytes that are not UTF-8 (a command line, a file name),
+# or what a JSON string may hold; they cannot be encoded, so no model or database takes them.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """`text` with every lone surrogate replaced by U+FFFD, so it can be encoded as UTF-8."""
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def clean(text: str) -> str:
@@ -81,7 +95,11 @@ def _parts(chunk: str) -> list[str]:
 
 
 def is_id_like(chunk: str) -> bool:
-    """LD-2026-0417, 58-QX-2210, 8f3a21, INV-00042, 100234: codes people search for exactly."""
+    """LD-2026-0417, 58-QX-2210, 8f3a21, INV-00042, 100234: codes people search for exactly.
+    A longer run (base64, a minified line) is no code anyone types, and as an ID it filled the
+    trigram index with thousands of trigrams a unit."""
+    if len(chunk) > LONGEST_ID:
+        return False
     letters = sum(ch.isalpha() for ch in chunk)
     digits = sum(ch.isdigit() for ch in chunk)
     if digits == 0 or letters + digits < 4:

@@ -132,6 +132,9 @@ SETTINGS = (
     Setting("chunk_overlap", 30, "Words repeated between consecutive chunks of one section.", "index"),
     Setting("sentence_vectors", True, "Also embed each sentence of a text unit; dense search scores a unit by its "
             "best sentence or its whole text (finds a one-sentence mention, and other-language notes).", "index"),
+    Setting("max_units_per_file", 5000, "Units kept from one file (about 750,000 words of text; a PDF page is "
+            "one or a few); the rest of a longer file is left out with a message.", "index",
+            check=_at_least(1, "max_units_per_file")),
     Setting("max_file_mb", 50, "Text-like files larger than this (MB) are skipped with a message.", "index"),
     Setting("max_pdf_pages", 2000, "Pages read from one PDF; the rest are skipped with a message.", "index"),
     Setting("embed_batch", 32, "Units embedded per batch.", "index"),

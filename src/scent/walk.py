@@ -1,7 +1,9 @@
 """Walk a folder: every indexable file, minus default excludes and .scentignore patterns."""
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -15,6 +17,25 @@ EXCLUDED_DIRS = frozenset({
     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", "site-packages", ".scent",
 })
 IGNORE_FILE = ".scentignore"
+
+
+def shown(path: str) -> str:
+    """A path as text that can be stored and printed: bytes of a name that are not UTF-8 (kept
+    by Python as lone surrogates) become \\xNN."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+# The index stores paths as UTF-8 text, and a path made up with \\xNN would not open: such
+# names are reported, not indexed.
+NOT_UTF8 = "its name is not valid UTF-8 (shown as \\xNN); rename it (convmv can) to index {what}"
 
 
 def _is_virtualenv(path: str) -> bool:
@@ -36,9 +57,9 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
 
     def report(path: str, err: OSError) -> None:
         if on_error:
-            on_error(path, f"cannot read ({err.strerror or err}); check its permissions")
+            on_error(shown(path), f"cannot read ({err.strerror or err}); check its permissions")
 
-    for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: report(e.filename, e)):
+    for dirpath, dirnames, filenames in _folders(root, onerror=lambda e: report(e.filename, e)):
         rel_dir = os.path.relpath(dirpath, root)
         rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/") + "/"
         kept = []
@@ -48,6 +69,10 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
                 continue
             if spec.match_file(rel_dir + d + "/"):
                 continue
+            if not is_utf8(d):
+                if on_error:
+                    on_error(shown(full), NOT_UTF8.format(what="the files in it"))
+                continue
             kept.append(d)
         dirnames[:] = kept  # os.walk descends only into what is left here
         for name in sorted(filenames):
@@ -56,18 +81,55 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
             full = os.path.join(dirpath, name)
             if not accept(full):
                 continue
-            # A link may point anywhere; index it only when its target lies inside the folder,
-            # so nothing outside what the user chose to index can show up in results.
-            if os.path.islink(full) and not _inside(os.path.realpath(full), real_root):
+            if not is_utf8(name):
+                if on_error:
+                    on_error(shown(full), NOT_UTF8.format(what="it"))
                 continue
+            link = os.path.islink(full)
             try:
                 st = os.stat(full)
             except OSError as err:
-                report(full, err)
+                if link and err.errno in _LINK_ERRORS:
+                    if on_error:
+                        on_error(shown(full), _LINK_ERRORS[err.errno].format(target=shown(os.readlink(full))))
+                else:
+                    report(full, err)
                 continue
-            if not os.path.isfile(full):
+            # A link may point anywhere; index it only when its target lies inside the folder,
+            # so nothing outside what the user chose to index can show up in results.
+            if link and not _inside(os.path.realpath(full), real_root):
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                if on_error and not stat.S_ISDIR(st.st_mode):
+                    # Reported from its stat alone: opening a FIFO blocks until something writes to it.
+                    on_error(shown(full), f"{_special(st.st_mode)}, not a regular file: scent reads only "
+                                          "regular files; add it to .scentignore to stop seeing this")
                 continue
             yield FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=st.st_mtime_ns)
+
+
+def _folders(root: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk(root) top-down, links to folders not followed, with a stack instead of recursion:
+    os.walk recurses once per level before Python 3.12, and a tree 1,000 folders deep stopped the run.
+    The caller prunes `dirnames` in place to choose where it goes, as with os.walk."""
+    stack = [root]
+    while stack:
+        top = stack.pop()
+        try:
+            with os.scandir(top) as it:
+                entries = list(it)
+        except OSError as err:
+            onerror(err)
+            continue
+        dirnames, filenames = [], []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            (dirnames if is_dir else filenames).append(entry.name)
+        yield top, dirnames, filenames
+        stack.extend(path for d in reversed(dirnames) if not os.path.islink(path := os.path.join(top, d)))
 
 
 def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool], skip: Iterator[str] = ()) -> list[FileInfo]:
@@ -88,7 +150,7 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
         parts = rel.split("/")
         full = os.path.join(root, *parts)
         dirs = ["/".join(parts[:i + 1]) for i in range(len(parts) - 1)]
-        if (not rel or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts[:-1]) or parts[-1].startswith(".")
+        if (not rel or not is_utf8(rel) or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts[:-1]) or parts[-1].startswith(".")
                 or any(spec.match_file(d + "/") or _is_virtualenv(os.path.join(root, d)) for d in dirs)
                 or any(_inside(full, s) for s in skip) or spec.match_file(rel) or not accept(full)):
             continue
@@ -101,6 +163,21 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
         if os.path.isfile(full):
             out.append(FileInfo(path=full, rel=rel, size=st.st_size, mtime_ns=st.st_mtime_ns))
     return out
+
+
+# Why a link's target cannot be read; any other error is the file system's, reported as such.
+_LINK_ERRORS = {
+    errno.ENOENT: "broken link: its target {target} does not exist; fix the link or remove it",
+    errno.ELOOP: "link loop: {target} leads back to itself through links; fix the link or remove it",
+}
+
+
+def _special(mode: int) -> str:
+    for test, what in ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return what
+    return "a special file"
 
 
 def _inside(path: str, root: str) -> bool:

@@ -59,21 +59,41 @@ def read_bytes(path: str, limits: Limits) -> bytes:
     return raw
 
 
+def _byte(b: int) -> str:
+    try:
+        return bytes([b]).decode("cp1252")
+    except UnicodeDecodeError:
+        return chr(b)  # latin-1, for the five bytes cp1252 leaves undefined
+
+
+# cp1252 is what most non-UTF-8 text on people's disks is.
+_CP1252 = [_byte(b) for b in range(256)]
+
+
+def _as_cp1252(err: UnicodeDecodeError) -> tuple[str, int]:
+    return "".join(_CP1252[b] for b in err.object[err.start:err.end]), err.end
+
+
+codecs.register_error("scent.cp1252", _as_cp1252)
+
+
 def decode(raw: bytes) -> tuple[str, str]:
     """(text, encoding). Newlines become \\n, so offsets do not depend on the platform that wrote it."""
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text, encoding = raw.decode("utf-16", errors="replace"), "utf-16"
     else:
-        # cp1252 is what most non-UTF-8 text on people's disks is; latin-1 never fails,
-        # for the few bytes cp1252 leaves undefined.
-        for encoding in ("utf-8-sig", "cp1252", "latin-1"):
-            try:
-                text = raw.decode(encoding)
-                break
-            except UnicodeDecodeError:
-                continue
-        if encoding == "utf-8-sig":
-            encoding = "utf-8"
+        try:
+            text, encoding = raw.decode("utf-8-sig"), "utf-8"
+        except UnicodeDecodeError:
+            # Byte by byte, not the whole file: one stray byte in a UTF-8 file turned every
+            # "crème" in it into "crÃ¨me". Each valid UTF-8 sequence stays UTF-8, each other byte
+            # is read as cp1252; a cp1252 file is then read as cp1252 throughout (its accented
+            # letters seldom form valid UTF-8 sequences).
+            text = raw.decode("utf-8-sig", errors="scent.cp1252")
+            # Every byte read as cp1252 is one character, so fewer characters than bytes means
+            # some of the text was UTF-8.
+            body = len(raw) - len(codecs.BOM_UTF8) * raw.startswith(codecs.BOM_UTF8)
+            encoding = "utf-8" if len(text) < body else "cp1252"
     return text.replace("\r\n", "\n").replace("\r", "\n"), encoding
 
 

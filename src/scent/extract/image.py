@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import struct
 import warnings
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from functools import partial
 
@@ -100,11 +101,11 @@ def extract(path: str, limits: Limits) -> Extracted:
     meta: dict = {}
     size, taken, camera = None, None, ""
     try:
-        with warnings.catch_warnings():
-            # Pillow warns of huge images (max_image_pixels is our answer to that) and of
-            # damaged EXIF (the picture is still indexed); neither helps the person indexing.
+        with warnings.catch_warnings(record=True) as caught:
+            # Pillow warns of huge images (max_image_pixels is our answer to that) and of damaged
+            # EXIF, raw on stderr: the EXIF warning is kept and said once, as a scent line.
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            warnings.simplefilter("ignore", UserWarning)
+            warnings.simplefilter("always", UserWarning)
             with Image.open(path) as img:
                 size, meta["format"] = img.size, img.format
                 meta["too_large"] = size[0] * size[1] > limits.max_image_pixels
@@ -122,6 +123,9 @@ def extract(path: str, limits: Limits) -> Extracted:
             raise  # the file system's error, not the picture's: extract() reports it as such
         raise ExtractError(path, f"unreadable image ({e}); it may be damaged, cut short or "
                                  "another format renamed; add it to .scentignore to skip it") from e
+    damaged = [str(w.message).strip() for w in caught if issubclass(w.category, UserWarning)]
+    if damaged or meta.get("bad_exif"):
+        meta["bad_exif"] = damaged[0] if damaged else "it does not parse"
     if size:
         meta["width"], meta["height"] = size
     text = _describe(path, size, taken, camera, limits.root)
@@ -144,11 +148,19 @@ def extract(path: str, limits: Limits) -> Extracted:
                      meta=meta)
 
 
+@contextmanager
+def _quiet():
+    """Pillow's warnings silenced when a picture is opened again: `extract` said what they say."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+
+
 def load_picture(path: str, side: int) -> Image.Image:
     """The picture decoded for an image-text model; a JPEG decodes at the smallest scale that
     keeps `side`."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+    with _quiet():
         with Image.open(path) as img:
             img.draft("RGB", (side, side))
             return img.convert("RGB")  # a copy, loaded: the file closes here
@@ -158,8 +170,7 @@ def _read_text(path: str, limits: Limits, meta: dict) -> str:
     """The text visible in the picture ("" when none). A failure of OCR costs only the text:
     meta["ocr_error"] says why. OcrUnavailable (no engine at all) goes to the indexer."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        with _quiet():
             with Image.open(path) as img:
                 return ocr.read_text(img, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
     except OcrFailed as e:
@@ -175,8 +186,7 @@ def _read_text(path: str, limits: Limits, meta: dict) -> str:
 def _shows(path: str, seen: str, meta: dict) -> str:
     """What the picture shows, in words ("" when its pixels do not decode: meta says so)."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        with _quiet():
             with Image.open(path) as img:
                 return describe(img, ocr_text=seen)
     except (OSError, SyntaxError, ValueError, struct.error, EOFError, Image.DecompressionBombError) as e:

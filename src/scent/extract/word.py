@@ -80,6 +80,8 @@ def _pictures(document, limits: Limits, meta: dict, path: str) -> list[tuple[str
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                # A picture's damaged EXIF says nothing about the document; raw on stderr it only alarms.
+                warnings.simplefilter("ignore", UserWarning)
                 with Image.open(io.BytesIO(part.blob)) as image:
                     if min(image.size) < MIN_PICTURE_PX or image.width * image.height > limits.max_image_pixels:
                         continue
@@ -108,6 +110,7 @@ def load_picture(path: str, member: str, side: int) -> Image.Image:
         raise ValueError(f"{member} is not readable ({type(e).__name__}: {e})") from e
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        warnings.simplefilter("ignore", UserWarning)
         with Image.open(io.BytesIO(blob)) as image:
             image.draft("RGB", (side, side))
             return image.convert("RGB")
