@@ -525,12 +525,13 @@ def test_not_an_image(tmp_path):
 
 def test_unknown_kind(tmp_path):
     assert reason_of(write(tmp_path / "movie.mp4", b"\x00")) == (
-        "scent does not index .mp4 files, only code, csv, docx, html, image, json, pdf, text; "
+        f"scent does not index .mp4 files, only {', '.join(sorted(FILE_KINDS))}; "
         "add it to .scentignore to stop seeing this")
+    assert "code, csv, docx, html, image, json, pdf" in reason_of(tmp_path / "movie.mp4")
 
 
 EXTENSIONS = [".txt", ".md", ".py", ".html", ".csv", ".json", ".jsonl", ".docx", ".pdf", ".jpg",
-              ".png", ".gif"]
+              ".png", ".gif", ".xlsx", ".ods"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

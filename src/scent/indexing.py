@@ -369,6 +369,7 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
     if meta.get("pictures_skipped"):
         notes.append(f"more pictures than max_pdf_images ({s.max_pdf_images} per PDF page, 4x per Word file): "
                      "the rest were not described; raise max_pdf_images to read them")
+    notes += meta.get("left_out", [])  # formats' own lines, each saying what was left out and what to do
     return notes
 
 

@@ -1,0 +1,166 @@
+"""Office, e-book, mail and phone-photo formats: real files written by the real libraries in
+tmp_path, exact expected units, one damaged file per format, and one search per kind through
+scent.Index with the fake embedder."""
+from __future__ import annotations
+
+import datetime as dt
+import zipfile
+
+import pytest
+
+from scent import Filters, Index
+from scent.errors import ExtractError
+from scent.extract import extract, file_kind
+from scent.settings import Settings
+
+from conftest import FakeEmbedder
+
+
+def reason_of(path) -> str:
+    with pytest.raises(ExtractError) as info:
+        extract(str(path))
+    assert "\n" not in info.value.reason
+    return info.value.reason
+
+
+def texts(extracted):
+    return [(s.kind, s.title, s.page, s.text) for s in extracted.sections]
+
+
+def search_finds(folder, query, kind) -> list:
+    """The paths `query` finds among files of `kind` in a fresh index of `folder`."""
+    settings = Settings().with_values(ocr=False, describe=False)
+    idx = Index(folder, index_dir=folder.parent / "ix", settings=settings, embedder=FakeEmbedder())
+    try:
+        report = idx.update()
+        assert not report.skipped, report.skipped
+        hits = idx.search(query, k=5, filters=Filters.build(kinds=[kind]))
+        return [(h.path, h.kind, h.page) for h in hits]
+    finally:
+        idx.close()
+
+
+def cut(path, fraction=0.5):
+    data = path.read_bytes()
+    out = path.with_name("cut-" + path.name)
+    out.write_bytes(data[:int(len(data) * fraction)])
+    return out
+
+
+def bomb(path, member):
+    """A package whose one part inflates 2 KB of zip to 64 MB."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(member, b"\0" * (64 * 1024 * 1024))
+    return path
+
+
+def encrypted_looking(path):
+    """What Office writes for a password-protected file: an OLE compound file, not a zip.
+    (Only its header matters to scent; no library here can write a real encrypted one.)"""
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504 + b"EncryptedPackage" + b"\0" * 1000)
+    return path
+
+
+# ---------------------------------------------------------------- spreadsheets
+
+@pytest.fixture
+def workbook(tmp_path):
+    """Budget (a header, 2 rows, a formula with its saved value), a hidden Codes sheet, and an
+    empty sheet. xlsxwriter, unlike openpyxl, can store a formula's computed value."""
+    import xlsxwriter
+    path = tmp_path / "books" / "budget.xlsx"
+    path.parent.mkdir()
+    book = xlsxwriter.Workbook(str(path))
+    budget = book.add_worksheet("Budget")
+    budget.write_row(0, 0, ["Item", "Cost", "Bought", "Double"])
+    budget.write_row(1, 0, ["Lighthouse lamp", 120])
+    budget.write_datetime(1, 2, dt.datetime(2025, 7, 14), book.add_format({"num_format": "yyyy-mm-dd"}))
+    budget.write_formula(1, 3, "=B2*2", None, 240)
+    budget.write_row(2, 0, ["Lamp oil", 2.5, None, None])
+    codes = book.add_worksheet("Codes")
+    codes.write_row(0, 0, ["code", "done"])
+    codes.write_row(1, 0, ["LD-2026-0417", True])
+    codes.hide()
+    book.add_worksheet("Empty")
+    book.close()
+    return path
+
+
+def test_xlsx_sheets_header_values_and_hidden(workbook):
+    got = extract(str(workbook))
+    assert got.kind == "sheet" and got.title == "budget.xlsx"
+    assert texts(got) == [
+        ("sheet", "Budget rows 1-2", None,
+         "Item | Cost | Bought | Double\nLighthouse lamp | 120 | 2025-07-14 | 240\nLamp oil | 2.5"),
+        ("sheet", "Codes (hidden sheet) rows 1-1", None, "code | done\nLD-2026-0417 | TRUE"),
+    ]
+    assert got.meta["sheets"] == ["Budget", "Codes", "Empty"] and got.meta["hidden_sheets"] == ["Codes"]
+    assert got.sections[1].start == len(got.sections[0].text) + 2
+
+
+def test_xlsx_groups_of_25_rows_each_led_by_the_header(tmp_path):
+    import openpyxl
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Tides"
+    sheet.append(["day", "metres"])
+    for day in range(1, 31):
+        sheet.append([day, day / 10])
+    sheet["H1000"] = None  # a dimension far beyond the data must not pad rows
+    book.save(tmp_path / "tides.xlsm")
+    got = extract(str(tmp_path / "tides.xlsm"))
+    assert [s.title for s in got.sections] == ["Tides rows 1-25", "Tides rows 26-30"]
+    assert got.sections[1].text == "day | metres\n" + "\n".join(f"{d} | {d / 10:g}" for d in range(26, 31))
+
+
+def test_ods_sheets_repeated_cells_and_hidden(tmp_path):
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.style import Style, TableProperties
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+    doc = OpenDocumentSpreadsheet()
+    hidden = Style(name="ta2", family="table")
+    hidden.addElement(TableProperties(display="false"))
+    doc.automaticstyles.addElement(hidden)
+
+    def add_sheet(name, rows, **style):
+        table = Table(name=name, **style)
+        for values in rows:
+            row = TableRow()
+            for value in values:
+                cell = TableCell()
+                cell.addElement(P(text=value))
+                row.addElement(cell)
+            row.addElement(TableCell(numbercolumnsrepeated=16000))  # as LibreOffice writes a row's tail
+            table.addElement(row)
+        table.addElement(TableRow(numberrowsrepeated=1048000))
+        doc.spreadsheet.addElement(table)
+
+    add_sheet("Budget", [["Item", "Cost"], ["Lighthouse lamp", "120"], ["Lamp oil", "2.5"]])
+    add_sheet("Codes", [["code"], ["LD-2026-0417"]], stylename=hidden)
+    doc.save(str(tmp_path / "budget.ods"))
+    got = extract(str(tmp_path / "budget.ods"))
+    assert texts(got) == [
+        ("sheet", "Budget rows 1-2", None, "Item | Cost\nLighthouse lamp | 120\nLamp oil | 2.5"),
+        ("sheet", "Codes (hidden sheet) rows 1-1", None, "code\nLD-2026-0417"),
+    ]
+
+
+def test_sheet_kinds_by_name():
+    assert [file_kind(n) for n in ("a.xlsx", "b.XLSM", "c.ods", "d.xls")] == ["sheet", "sheet", "sheet", None]
+
+
+def test_damaged_spreadsheets(tmp_path, workbook):
+    assert reason_of(cut(workbook)).startswith("not a readable Excel workbook (BadZipFile")
+    assert reason_of(encrypted_looking(tmp_path / "locked.xlsx")).startswith(
+        "password-protected (encrypted) Excel workbook")
+    assert "zip bomb" in reason_of(bomb(tmp_path / "bomb.xlsx", "xl/worksheets/sheet1.xml"))
+    (tmp_path / "fake.ods").write_bytes(b"PK\x03\x04 not really")
+    assert reason_of(tmp_path / "fake.ods").startswith("not a readable OpenDocument .ods spreadsheet")
+    with zipfile.ZipFile(tmp_path / "empty.xlsx", "w") as z:
+        z.writestr("hello.txt", "no workbook here")
+    assert reason_of(tmp_path / "empty.xlsx").startswith("not a readable Excel workbook")
+
+
+def test_sheet_is_found_by_a_keyword(workbook):
+    assert search_finds(workbook.parent, "lighthouse lamp", "sheet")[0] == ("budget.xlsx", "sheet", None)
