@@ -100,7 +100,7 @@ def make_jpeg(path, size=(64, 48), date="2025:07:14 19:32:00", offset=None) -> s
 
 def test_registry_covers_every_file_kind_and_only_unit_kinds_come_out():
     assert sorted(EXTRACTORS) == sorted(FILE_KINDS)
-    assert set(FILE_KINDS) - {"pdf"} <= set(UNIT_KINDS) and "pdf_page" in UNIT_KINDS
+    assert set(FILE_KINDS) - {"pdf", "slides"} <= set(UNIT_KINDS) and {"pdf_page", "slide"} <= set(UNIT_KINDS)
 
 
 @pytest.mark.parametrize("name, kind", [
@@ -531,7 +531,7 @@ def test_unknown_kind(tmp_path):
 
 
 EXTENSIONS = [".txt", ".md", ".py", ".html", ".csv", ".json", ".jsonl", ".docx", ".pdf", ".jpg",
-              ".png", ".gif", ".xlsx", ".ods"]
+              ".png", ".gif", ".xlsx", ".ods", ".pptx", ".odp"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

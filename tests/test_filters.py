@@ -15,7 +15,7 @@ def test_empty_filter_is_true():
 def test_kind_aliases_expand_to_unit_kinds():
     condition, params = sql_where(Filters.build(kinds=["image"]))
     assert "f.kind IN (?)" in condition
-    assert params == ["image", "docx_image", "image", "pdf_image"]
+    assert params == ["image", "docx_image", "image", "pdf_image", "slide_image"]
 
 
 def test_path_prefix_and_glob():
@@ -34,3 +34,8 @@ def test_dates_include_both_days():
 def test_bad_filters_are_usage_errors(kwargs):
     with pytest.raises(UsageError):
         Filters.build(**kwargs)
+
+
+def test_slides_alias_takes_slide_pictures_too():
+    assert Filters.build(kinds=["slides"]).unit_kinds() == ("slide", "slide_image")
+    assert "slide_image" in Filters.build(kinds=["image"]).unit_kinds()

@@ -164,3 +164,119 @@ def test_damaged_spreadsheets(tmp_path, workbook):
 
 def test_sheet_is_found_by_a_keyword(workbook):
     assert search_finds(workbook.parent, "lighthouse lamp", "sheet")[0] == ("budget.xlsx", "sheet", None)
+
+
+# ---------------------------------------------------------------- slides
+
+@pytest.fixture
+def picture_png(tmp_path):
+    from PIL import Image
+    path = tmp_path / "orange.png"
+    Image.new("RGB", (200, 150), "orange").save(path)
+    return path
+
+
+@pytest.fixture
+def deck(tmp_path, picture_png):
+    """Slide 1: title, two body lines, speaker notes. Slide 2: title, a picture, a 2x2 table."""
+    from pptx import Presentation
+    from pptx.util import Inches
+    presentation = Presentation()
+    first = presentation.slides.add_slide(presentation.slide_layouts[1])
+    first.shapes.title.text = "Harbour budget"
+    first.placeholders[1].text = "Lamp costs rose\nOil is cheap"
+    first.notes_slide.notes_text_frame.text = "Mention the storm damage"
+    second = presentation.slides.add_slide(presentation.slide_layouts[5])
+    second.shapes.title.text = "Photos"
+    second.shapes.add_picture(str(picture_png), Inches(1), Inches(1))
+    table = second.shapes.add_table(2, 2, Inches(1), Inches(3), Inches(4), Inches(1)).table
+    table.cell(0, 0).text, table.cell(0, 1).text = "keeper", "shift"
+    table.cell(1, 0).text, table.cell(1, 1).text = "Ann", "night"
+    path = tmp_path / "decks" / "deck.pptx"
+    path.parent.mkdir()
+    presentation.save(str(path))
+    return path
+
+
+SLIDE_1 = ("slide", "Harbour budget", 1, "Harbour budget\nLamp costs rose\nOil is cheap\n\nMention the storm damage")
+SLIDE_2 = ("slide", "Photos", 2, "Photos\nkeeper | shift\nAnn | night")
+
+
+def test_pptx_one_unit_per_slide_with_notes(deck):
+    from scent.extract import Limits
+    got = extract(str(deck))
+    assert got.kind == "slides" and got.title == "Harbour budget" and got.meta["slides"] == 2
+    assert texts(got) == [SLIDE_1, SLIDE_2]
+    with_pictures = extract(str(deck), Limits(describe=True))
+    assert texts(with_pictures)[:2] == [SLIDE_1, SLIDE_2]
+    picture = with_pictures.sections[2]
+    assert (picture.kind, picture.page, picture.title, picture.start) == (
+        "slide_image", 2, "Photos", len(SLIDE_1[3]) + len(SLIDE_2[3]) + 4)
+    assert "orange" in picture.text and picture.picture.locator == "ppt/media/image1.png"
+    assert picture.picture.load(64).getpixel((5, 5)) == (255, 165, 0)
+
+
+def test_pptx_missing_picture_part_keeps_the_text(tmp_path, deck):
+    from scent.extract import Limits
+    broken = tmp_path / "broken.pptx"
+    with zipfile.ZipFile(deck) as source, zipfile.ZipFile(broken, "w") as out:
+        for info in source.infolist():
+            if not info.filename.startswith("ppt/media/"):
+                out.writestr(info, source.read(info))
+    got = extract(str(broken), Limits(describe=True))
+    assert texts(got) == [SLIDE_1, SLIDE_2]
+    assert got.meta["picture_errors"] == [
+        "a picture on slide 2 is missing from the file (KeyError: \"no relationship with key 'rId2'\")"]
+
+
+def test_odp_slides_notes_and_pictures(tmp_path, picture_png):
+    from odf.draw import Frame, Image, Page, TextBox
+    from odf.opendocument import OpenDocumentPresentation
+    from odf.presentation import Notes
+    from odf.style import MasterPage, PageLayout
+    from odf.text import P
+    from scent.extract import Limits
+    doc = OpenDocumentPresentation()
+    layout = PageLayout(name="PL")
+    doc.automaticstyles.addElement(layout)
+    master = MasterPage(name="Default", pagelayoutname=layout)
+    doc.masterstyles.addElement(master)
+
+    def frame(lines, **kw):
+        box_frame, box = Frame(width="20cm", height="3cm", x="1cm", y="1cm", **kw), TextBox()
+        box_frame.addElement(box)
+        for line in lines:
+            box.addElement(P(text=line))
+        return box_frame
+
+    first = Page(masterpagename=master, name="page1")
+    first.addElement(frame(["Harbour budget"], **{"class": "title"}))
+    first.addElement(frame(["Lamp costs rose", "Oil is cheap"]))
+    notes = Notes()
+    notes.addElement(frame(["Mention the storm damage"]))
+    first.addElement(notes)
+    second = Page(masterpagename=master, name="page2")
+    picture = Frame(width="5cm", height="5cm", x="1cm", y="1cm")
+    picture.addElement(Image(href=doc.addPicture(str(picture_png))))
+    second.addElement(picture)
+    doc.presentation.addElement(first)
+    doc.presentation.addElement(second)
+    doc.save(str(tmp_path / "deck.odp"))
+    got = extract(str(tmp_path / "deck.odp"), Limits(describe=True))
+    assert texts(got)[0] == SLIDE_1
+    assert [(s.kind, s.page, s.title) for s in got.sections[1:]] == [("slide_image", 2, "slide 2")]
+
+
+def test_damaged_presentations(tmp_path, deck):
+    assert reason_of(cut(deck)).startswith("not a readable PowerPoint .pptx presentation (BadZipFile")
+    assert reason_of(encrypted_looking(tmp_path / "locked.pptx")).startswith(
+        "password-protected (encrypted) PowerPoint .pptx presentation")
+    with zipfile.ZipFile(tmp_path / "other.pptx", "w") as z:
+        z.writestr("hello.txt", "no slides here")
+    assert reason_of(tmp_path / "other.pptx").startswith("not a readable PowerPoint .pptx presentation")
+    (tmp_path / "fake.odp").write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    assert reason_of(tmp_path / "fake.odp").startswith("not a readable OpenDocument .odp presentation")
+
+
+def test_slide_is_found_by_its_speaker_notes_and_page(deck):
+    assert search_finds(deck.parent, "storm damage", "slides")[0] == ("deck.pptx", "slides", 1)

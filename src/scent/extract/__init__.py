@@ -14,13 +14,14 @@ from collections.abc import Callable
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import code, html, image, jsondata, pdf, sheet, table, text, word
+from . import code, html, image, jsondata, pdf, sheet, slides, table, text, word
 from .base import Limits
 
 __all__ = ["EXTRACTORS", "Limits", "extract", "file_kind"]
 
 _MODULES = {"text": text, "code": code, "html": html, "csv": table, "json": jsondata,
-            "docx": word, "pdf": pdf, "image": image, "sheet": sheet}
+            "docx": word, "pdf": pdf, "image": image, "sheet": sheet,
+            "slides": slides}
 EXTRACTORS: dict[str, Callable[[str, Limits], Extracted]] = {
     kind: module.extract for kind, module in _MODULES.items()}
 _KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in module.EXTENSIONS}
