@@ -109,7 +109,7 @@ def test_registry_covers_every_file_kind_and_only_unit_kinds_come_out():
     ("docker/Dockerfile", "code"), ("config.yaml", "code"), ("setup.cfg", "code"),
     ("page.html", "html"), ("page.HTM", "html"), ("data.csv", "csv"), ("data.tsv", "csv"),
     ("x.json", "json"), ("log.jsonl", "json"), ("map.geojson", "json"), ("r.docx", "docx"),
-    ("paper.pdf", "pdf"), ("IMG_4120.JPG", "image"), ("shot.png", "image"), ("a.webp", "image"),
+    ("paper.pdf", "pdf"), ("IMG_4120.JPG", "image"), ("shot.png", "image"), ("a.webp", "image"), ("IMG_1.HEIC", "image"), ("b.avif", "image"),
     ("archive.tar.gz", None), ("old.doc", None), (".env", None), ("secrets.env", None),
     ("noext", None), ("movie.mp4", None),
 ])

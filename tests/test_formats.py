@@ -280,3 +280,51 @@ def test_damaged_presentations(tmp_path, deck):
 
 def test_slide_is_found_by_its_speaker_notes_and_page(deck):
     assert search_finds(deck.parent, "storm damage", "slides")[0] == ("deck.pptx", "slides", 1)
+
+
+# ---------------------------------------------------------------- phone photos
+
+def make_photo(path, fmt, size=(640, 480)):
+    """A phone-like photo: Apple iPhone 15 EXIF, taken 19:32 at UTC+2."""
+    from PIL import Image
+    path.parent.mkdir(parents=True, exist_ok=True)
+    exif = Image.Exif()
+    exif[0x010F], exif[0x0110] = "Apple", "iPhone 15"
+    exif.get_ifd(0x8769)[0x9003] = "2025:07:14 19:32:00"
+    exif.get_ifd(0x8769)[0x9011] = "+02:00"
+    Image.new("RGB", size, "navy").save(path, format=fmt, exif=exif, quality=60)
+    return path
+
+
+@pytest.mark.parametrize("name, fmt", [("IMG_4120.HEIC", "HEIF"), ("IMG_4121.heif", "HEIF"),
+                                       ("IMG_4122.avif", "AVIF")])
+def test_phone_photos_name_date_camera_and_size(tmp_path, name, fmt):
+    from scent.extract import Limits
+    path = make_photo(tmp_path / "Trip 2025" / name, fmt)
+    got = extract(str(path), Limits(root=str(tmp_path)))
+    stem = name.split(".")[0].replace("_", " ")
+    assert texts(got) == [("image", "", None,
+                           f"{stem}\nTrip 2025\ntaken 14 July 2025 (2025-07-14)\ncamera Apple iPhone 15\n640x480")]
+    assert got.kind == "image" and got.title == name and got.meta["format"] == fmt
+    assert got.date == dt.datetime(2025, 7, 14, 17, 32, tzinfo=dt.timezone.utc).timestamp()
+    assert got.sections[0].picture.load(100).size == (640, 480)
+
+
+def test_phone_photo_without_its_decoder(tmp_path, monkeypatch):
+    from PIL import Image
+    path = make_photo(tmp_path / "IMG_1.heic", "HEIF")
+    monkeypatch.setattr(Image, "registered_extensions", lambda: {".jpg": "JPEG"})
+    assert reason_of(path) == (".heic pictures need pillow-heif, which is not installed here; "
+                               "run scripts/setup.sh (or pip install pillow-heif) and index again")
+
+
+def test_damaged_phone_photos(tmp_path):
+    path = make_photo(tmp_path / "IMG_2.heic", "HEIF")
+    assert reason_of(cut(path, 0.6)).startswith("unreadable image (cannot identify image file")
+    (tmp_path / "IMG_3.avif").write_bytes(b"\0\0\0\x1cftypavif" + b"\0" * 100)
+    assert reason_of(tmp_path / "IMG_3.avif").startswith("unreadable image (")
+
+
+def test_phone_photo_is_found_by_its_camera(tmp_path):
+    make_photo(tmp_path / "photos" / "IMG_4120.heic", "HEIF")
+    assert search_finds(tmp_path / "photos", "iPhone", "image")[0] == ("IMG_4120.heic", "image", None)
