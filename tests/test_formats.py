@@ -328,3 +328,161 @@ def test_damaged_phone_photos(tmp_path):
 def test_phone_photo_is_found_by_its_camera(tmp_path):
     make_photo(tmp_path / "photos" / "IMG_4120.heic", "HEIF")
     assert search_finds(tmp_path / "photos", "iPhone", "image")[0] == ("IMG_4120.heic", "image", None)
+
+
+# ---------------------------------------------------------------- text documents
+
+@pytest.fixture
+def odt_file(tmp_path):
+    from odf.dc import Title
+    from odf.opendocument import OpenDocumentText
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import H, List, ListItem, P
+    doc = OpenDocumentText()
+    doc.meta.addElement(Title(text="Harbour report"))
+    doc.text.addElement(P(text="Prepared for the harbour board."))
+    doc.text.addElement(H(outlinelevel=1, text="Budget 2025"))
+    doc.text.addElement(P(text="Spending rose because of the storm."))
+    items = List()
+    item = ListItem()
+    item.addElement(P(text="new lamp"))
+    items.addElement(item)
+    doc.text.addElement(items)
+    table = Table(name="costs")
+    for values in (("Item", "Cost"), ("Lamp", "120")):
+        row = TableRow()
+        for value in values:
+            cell = TableCell()
+            cell.addElement(P(text=value))
+            row.addElement(cell)
+        table.addElement(row)
+    doc.text.addElement(table)
+    path = tmp_path / "docs" / "report.odt"
+    path.parent.mkdir(exist_ok=True)
+    doc.save(str(path))
+    return path
+
+
+def test_odt_order_headings_lists_and_tables(odt_file):
+    got = extract(str(odt_file))
+    assert got.kind == "odt" and got.title == "Harbour report"
+    assert texts(got) == [
+        ("odt", "", None, "Prepared for the harbour board."),
+        ("odt", "Budget 2025", None, "Budget 2025\nSpending rose because of the storm.\nnew lamp\nItem | Cost\nLamp | 120"),
+    ]
+
+
+def test_damaged_odt(tmp_path, odt_file, capsys):
+    assert reason_of(cut(odt_file)).startswith("not a readable OpenDocument .odt text (BadZipFile")
+    broken = tmp_path / "broken.odt"
+    with zipfile.ZipFile(odt_file) as source, zipfile.ZipFile(broken, "w") as out:
+        for info in source.infolist():
+            data = source.read(info)
+            out.writestr(info, data[:len(data) // 2] if info.filename == "content.xml" else data)
+    assert reason_of(broken) == (
+        "not a readable OpenDocument .odt text (ValueError: its content.xml is not well-formed XML (cut short or "
+        "edited by hand?)); it may be damaged or another format renamed; open and save it again, or add it to "
+        ".scentignore")
+    assert capsys.readouterr().out == ""  # odfpy prints the broken XML; none of it may reach stdout
+
+
+RTF = (rb"{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0 Times;}}{\info{\title Memo}}\f0 Caf\'e9 opening on "
+       rb"\b Monday\b0 .\par Second line.\par}")
+
+
+def test_rtf_text_and_code_page(tmp_path):
+    (tmp_path / "memo.rtf").write_bytes(RTF)
+    got = extract(str(tmp_path / "memo.rtf"))
+    assert got.kind == "rtf" and texts(got) == [("rtf", "", None, "Café opening on Monday.\nSecond line.")]
+    assert "left_out" not in got.meta
+
+
+def test_damaged_rtf(tmp_path):
+    (tmp_path / "cut.rtf").write_bytes(RTF[:-20])
+    got = extract(str(tmp_path / "cut.rtf"))  # the text is there up to the cut: indexed, with a note
+    assert texts(got) == [("rtf", "", None, "Café opening on Monday.")]
+    assert got.meta["left_out"] == ["the RTF file ends before its last closing brace (cut short?): the text up to "
+                                    "there is indexed; save it again to index all of it"]
+    (tmp_path / "fake.rtf").write_bytes(b"hello")
+    assert reason_of(tmp_path / "fake.rtf").startswith("not an RTF file")
+
+
+@pytest.fixture
+def epub_file(tmp_path):
+    from ebooklib import epub
+    book = epub.EpubBook()
+    book.set_identifier("keeper-tales")
+    book.set_title("Keeper Tales")
+    book.set_language("en")
+    one = epub.EpubHtml(title="The Storm", file_name="ch1.xhtml", lang="en")
+    one.content = "<p>Night of the gale.</p><h2>After</h2><p>They rebuilt the lamp.</p>"
+    two = epub.EpubHtml(title="Calm Seas", file_name="ch2.xhtml", lang="en")
+    two.content = "<p>Quiet nights on the rock.</p>"
+    for chapter in (one, two):
+        book.add_item(chapter)
+    book.toc = [one, two]
+    book.spine = ["nav", one, two]
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    path = tmp_path / "books" / "tales.epub"
+    path.parent.mkdir(exist_ok=True)
+    epub.write_epub(str(path), book)
+    return path
+
+
+def test_epub_chapters_as_sections(epub_file):
+    got = extract(str(epub_file))
+    assert got.kind == "epub" and got.title == "Keeper Tales"
+    assert texts(got) == [
+        ("epub", "The Storm", None, "Night of the gale."),
+        ("epub", "After", None, "After\nThey rebuilt the lamp."),
+        ("epub", "Calm Seas", None, "Quiet nights on the rock."),
+    ]
+
+
+def test_epub_with_broken_xhtml_and_damaged(tmp_path, epub_file):
+    broken = tmp_path / "broken.epub"
+    with zipfile.ZipFile(epub_file) as source, zipfile.ZipFile(broken, "w") as out:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename.endswith("ch2.xhtml"):
+                data = b"<html><body><p>Quiet nights <b>on the <i>rock</p><p>unclosed &nbsp tags"
+            out.writestr(info, data)
+    got = extract(str(broken))
+    assert texts(got)[-1] == ("epub", "Calm Seas", None, "Quiet nights on the rock\nunclosed tags")
+    assert reason_of(cut(epub_file)).startswith("not a readable EPUB e-book (BadZipFile")
+    with zipfile.ZipFile(tmp_path / "empty.epub", "w") as z:
+        z.writestr("mimetype", "application/epub+zip")
+    assert reason_of(tmp_path / "empty.epub").startswith("not a readable EPUB e-book")
+
+
+def test_documents_are_found_by_a_keyword(tmp_path, odt_file, epub_file):
+    (tmp_path / "docs" / "memo.rtf").write_bytes(RTF)
+    folder = tmp_path / "docs"
+    epub_file.rename(folder / "tales.epub")
+    assert search_finds(folder, "spending storm", "odt")[0] == ("report.odt", "odt", None)
+    assert search_finds(folder, "café monday", "rtf")[0] == ("memo.rtf", "rtf", None)
+    assert search_finds(folder, "gale night", "epub")[0] == ("tales.epub", "epub", None)
+
+
+def test_old_office_files_are_reported_not_passed_by(tmp_path):
+    folder = tmp_path / "old"
+    folder.mkdir()
+    for name in ("minutes.doc", "budget.xls", "talk.ppt"):
+        (folder / name).write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 512)
+    (folder / "note.txt").write_text("kept")
+    idx = Index(folder, index_dir=tmp_path / "ix", settings=Settings().with_values(ocr=False, describe=False),
+                embedder=FakeEmbedder())
+    try:
+        report = idx.update()
+    finally:
+        idx.close()
+    assert report.added == 1
+    assert sorted(report.skipped) == [
+        ("budget.xls", "Excel 97-2003 .xls files are not read by scent (only .docx, .xlsx, .pptx and OpenDocument); "
+                       "save it in the newer format to index it, or add it to .scentignore"),
+        ("minutes.doc", "Word 97-2003 .doc files are not read by scent (only .docx, .xlsx, .pptx and OpenDocument); "
+                        "save it in the newer format to index it, or add it to .scentignore"),
+        ("talk.ppt", "PowerPoint 97-2003 .ppt files are not read by scent (only .docx, .xlsx, .pptx and "
+                     "OpenDocument); save it in the newer format to index it, or add it to .scentignore"),
+    ]

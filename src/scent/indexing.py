@@ -26,7 +26,7 @@ from . import image_text
 from .chunk import PART_KINDS, chunk, sentences
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
-from .extract import Limits, extract, file_kind
+from .extract import Limits, extract, reported
 from .language import detect
 from .query import clean, extra_tokens, id_tokens
 from .settings import SETTINGS, Settings
@@ -160,7 +160,7 @@ class Indexer:
             self._prepare_fields()
             states = catalog.file_states()
             report.notices += self._settings_notice(bool(states))
-            accept = lambda p: file_kind(p) is not None  # noqa: E731
+            accept = reported
             if rels is None:
                 found = list(walk(self.root, accept=accept, skip=[str(self.index_dir)], on_error=skip))
                 catalog.prune_errors({f.rel for f in found})

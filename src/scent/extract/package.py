@@ -48,3 +48,23 @@ def check(path: str, limits: Limits, what: str) -> None:
     if total > limit:
         raise ExtractError(path, f"{what} inflates to {_size(total)}, over {_size(limit)} (4x max_file_mb); "
                                  "raise the max_file_mb setting (--max-file-mb) or add it to .scentignore")
+
+
+def load_odf(path: str):
+    """The odfpy document, or ValueError when its content.xml is missing or not well-formed.
+    odfpy itself swallows both: it prints the broken XML to stdout (which would corrupt
+    `--json` output) and returns an empty or half-read document."""
+    import contextlib
+    import io
+
+    from odf.opendocument import load
+
+    with zipfile.ZipFile(path) as z:
+        if "content.xml" not in z.namelist():
+            raise ValueError("the package has no content.xml")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        document = load(path)
+    if "SAX FAILED TO PARSE" in printed.getvalue():
+        raise ValueError("its content.xml is not well-formed XML (cut short or edited by hand?)")
+    return document

@@ -69,10 +69,9 @@ def _xlsx_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
 def _ods_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
     from odf import teletype
     from odf.namespaces import STYLENS, TABLENS
-    from odf.opendocument import load
     from odf.table import Table, TableRow
 
-    document = load(path)
+    document = package.load_odf(path)
     hidden_styles = set()
     for style in document.automaticstyles.childNodes:
         for props in getattr(style, "childNodes", ()):

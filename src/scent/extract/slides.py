@@ -86,11 +86,10 @@ def _odp_slides(path: str) -> Iterator[_Slide]:
     from odf import teletype
     from odf.draw import Frame, Image, Page
     from odf.namespaces import PRESENTATIONNS, XLINKNS
-    from odf.opendocument import load
     from odf.presentation import Notes
     from odf.text import P
 
-    document = load(path)
+    document = package.load_odf(path)
 
     def text_of(frame) -> list[str]:
         return [line for p in frame.getElementsByType(P) for line in _clean_lines(teletype.extractText(p))]
