@@ -486,3 +486,63 @@ def test_old_office_files_are_reported_not_passed_by(tmp_path):
         ("talk.ppt", "PowerPoint 97-2003 .ppt files are not read by scent (only .docx, .xlsx, .pptx and "
                      "OpenDocument); save it in the newer format to index it, or add it to .scentignore"),
     ]
+
+
+# ---------------------------------------------------------------- mail
+
+def make_message(subject="Lamp repair quote", html=False):
+    from email.message import EmailMessage
+    message = EmailMessage()
+    message["From"] = "Ann Keeper <ann@harbour.example>"
+    message["To"] = "board@harbour.example"
+    message["Subject"] = subject
+    message["Date"] = "Mon, 14 Jul 2025 19:32:00 +0200"
+    if html:
+        message.set_content("<p>Oil arrives <i>Tuesday</i>.</p><p>Two barrels.</p>", subtype="html")
+    else:
+        message.set_content("The new lamp costs 120 euros.\nInstall on Friday.")
+        message.add_alternative("<p>The new lamp costs <b>120</b> euros.</p>", subtype="html")
+        message.add_attachment(b"%PDF-1.4", maintype="application", subtype="pdf", filename="quote.pdf")
+    return message
+
+
+HEAD = ("From: Ann Keeper <ann@harbour.example>\nTo: board@harbour.example\nSubject: {}\n"
+        "Date: Mon, 14 Jul 2025 19:32:00 +0200\n\n")
+QUOTE = HEAD.format("Lamp repair quote") + "The new lamp costs 120 euros.\nInstall on Friday.\n\nattachments: quote.pdf"
+OIL = HEAD.format("Oil delivery") + "Oil arrives Tuesday.\nTwo barrels."
+
+
+def test_eml_headers_body_attachment_names_and_date(tmp_path):
+    (tmp_path / "quote.eml").write_bytes(bytes(make_message()))
+    got = extract(str(tmp_path / "quote.eml"))
+    assert got.kind == "email" and got.title == "Lamp repair quote"
+    assert texts(got) == [("email", "Lamp repair quote", None, QUOTE)]
+    assert got.date == dt.datetime(2025, 7, 14, 17, 32, tzinfo=dt.timezone.utc).timestamp()
+
+
+def test_mbox_one_unit_per_message_numbered(tmp_path):
+    import mailbox
+    box = mailbox.mbox(str(tmp_path / "harbour.mbox"))
+    box.add(make_message())
+    box.add(make_message("Oil delivery", html=True))
+    box.close()
+    got = extract(str(tmp_path / "harbour.mbox"))
+    assert texts(got) == [("email", "Lamp repair quote", 1, QUOTE), ("email", "Oil delivery", 2, OIL)]
+    assert got.sections[1].start == len(QUOTE) + 2 and got.meta["messages"] == 2
+
+
+def test_damaged_mail(tmp_path):
+    (tmp_path / "junk.eml").write_bytes(b"\x89PNG\r\n\x1a\n\0\0binary")
+    assert reason_of(tmp_path / "junk.eml").startswith("not an e-mail message")
+    (tmp_path / "junk.mbox").write_bytes(b"hello")
+    assert reason_of(tmp_path / "junk.mbox").startswith("not an mbox mailbox")
+    data = bytes(make_message())
+    (tmp_path / "cut.eml").write_bytes(data[:data.index(b"Install")])  # the rest of the run went missing
+    got = extract(str(tmp_path / "cut.eml"))
+    assert got.sections[0].text.startswith(HEAD.format("Lamp repair quote") + "The new lamp costs 120 euros.")
+
+
+def test_mail_is_found_by_a_keyword(tmp_path):
+    (tmp_path / "mail").mkdir()
+    (tmp_path / "mail" / "quote.eml").write_bytes(bytes(make_message()))
+    assert search_finds(tmp_path / "mail", "lamp repair", "email")[0] == ("quote.eml", "email", None)
