@@ -34,7 +34,7 @@ def check(path: str, limits: Limits, what: str) -> None:
             infos = z.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as e:
         raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged, "
-                                 "cut short, or another format renamed") from e
+                                 "cut short, or another format renamed; save it again or add it to .scentignore") from e
     if len(infos) > MAX_MEMBERS:
         raise ExtractError(path, f"{what} holds {len(infos)} parts (over {MAX_MEMBERS}); "
                                  "it looks built to exhaust readers, add it to .scentignore")
