@@ -100,7 +100,7 @@ def make_jpeg(path, size=(64, 48), date="2025:07:14 19:32:00", offset=None) -> s
 
 def test_registry_covers_every_file_kind_and_only_unit_kinds_come_out():
     assert sorted(EXTRACTORS) == sorted(FILE_KINDS)
-    assert set(FILE_KINDS) - {"pdf"} <= set(UNIT_KINDS) and "pdf_page" in UNIT_KINDS
+    assert set(FILE_KINDS) - {"pdf", "slides"} <= set(UNIT_KINDS) and {"pdf_page", "slide"} <= set(UNIT_KINDS)
 
 
 @pytest.mark.parametrize("name, kind", [
@@ -109,7 +109,7 @@ def test_registry_covers_every_file_kind_and_only_unit_kinds_come_out():
     ("docker/Dockerfile", "code"), ("config.yaml", "code"), ("setup.cfg", "code"),
     ("page.html", "html"), ("page.HTM", "html"), ("data.csv", "csv"), ("data.tsv", "csv"),
     ("x.json", "json"), ("log.jsonl", "json"), ("map.geojson", "json"), ("r.docx", "docx"),
-    ("paper.pdf", "pdf"), ("IMG_4120.JPG", "image"), ("shot.png", "image"), ("a.webp", "image"),
+    ("paper.pdf", "pdf"), ("IMG_4120.JPG", "image"), ("shot.png", "image"), ("a.webp", "image"), ("IMG_1.HEIC", "image"), ("b.avif", "image"),
     ("archive.tar.gz", None), ("old.doc", None), (".env", None), ("secrets.env", None),
     ("noext", None), ("movie.mp4", None),
 ])
@@ -533,12 +533,12 @@ def test_not_an_image(tmp_path):
 
 def test_unknown_kind(tmp_path):
     assert reason_of(write(tmp_path / "movie.mp4", b"\x00")) == (
-        "scent does not index .mp4 files, only code, csv, docx, html, image, json, pdf, text; "
+        f"scent does not index .mp4 files, only {', '.join(sorted(FILE_KINDS))}; "
         "add it to .scentignore to stop seeing this")
 
 
 EXTENSIONS = [".txt", ".md", ".py", ".html", ".csv", ".json", ".jsonl", ".docx", ".pdf", ".jpg",
-              ".png", ".gif"]
+              ".png", ".gif", ".xlsx", ".ods", ".pptx", ".odp", ".odt", ".rtf", ".epub", ".heic", ".eml", ".mbox"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

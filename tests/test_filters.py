@@ -15,7 +15,7 @@ def test_empty_filter_is_true():
 def test_kind_aliases_expand_to_unit_kinds():
     condition, params = sql_where(Filters.build(kinds=["image"]))
     assert "f.kind IN (?)" in condition
-    assert params == ["image", "docx_image", "image", "pdf_image"]
+    assert params == ["image", "docx_image", "image", "pdf_image", "slide_image"]
 
 
 def test_path_prefix_and_glob():
@@ -62,3 +62,8 @@ def test_cli_out_of_range_day_is_one_line_exit_2(tmp_path):
     assert r.returncode == 2
     assert r.stderr == ("scent: error: --before wants a day between 1000-01-01 and 9998-12-31, got '9999-12-31' "
                         "(leave it out to keep every date)\n")
+
+
+def test_slides_alias_takes_slide_pictures_too():
+    assert Filters.build(kinds=["slides"]).unit_kinds() == ("slide", "slide_image")
+    assert "slide_image" in Filters.build(kinds=["image"]).unit_kinds()

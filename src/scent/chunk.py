@@ -61,7 +61,7 @@ def chunk(sections: list[Section], words: int = 180, overlap: int = 30, max_unit
 _SENTENCE_END = re.compile(r"(?<=[.!?\u0964])\s+|\n+")
 MIN_PART_WORDS = 4  # shorter pieces join the next one ("- Water:" + what follows)
 MAX_PARTS = 24  # sentences embedded per unit; a longer unit's later sentences rely on its own vector
-PART_KINDS = frozenset({"text", "html", "docx", "pdf_page", "ocr"})
+PART_KINDS = frozenset({"text", "html", "docx", "pdf_page", "ocr", "slide", "odt", "rtf", "epub", "email"})
 
 
 def sentences(text: str) -> list[str]:

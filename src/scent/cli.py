@@ -77,7 +77,7 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
 @cli.command("search")
 @click.argument("query", nargs=-1, required=True)
 @click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="Number of results.")
-@click.option("--only", "kinds", multiple=True, help="Keep only this kind (text, code, pdf, image, docx, html, csv, json ...); repeatable.")
+@click.option("--only", "kinds", multiple=True, help="Keep only this kind (text, code, pdf, image, docx, sheet, slides, email, html, csv, json ...); repeatable.")
 @click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md).")
 @click.option("--after", help="Keep only files dated on or after this day (YYYY-MM-DD).")
 @click.option("--before", help="Keep only files dated on or before this day (YYYY-MM-DD).")

@@ -27,7 +27,7 @@ from . import image_text
 from .chunk import PART_KINDS, chunk, sentences
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
-from .extract import Limits, extract, file_kind
+from .extract import Limits, extract, reported
 from .language import detect
 from .locking import IndexLock
 from .query import clean, extra_tokens, id_tokens
@@ -180,7 +180,7 @@ class Indexer:
             self._prepare_fields()
             states = catalog.file_states()
             report.notices += self._settings_notice(bool(states))
-            accept = lambda p: file_kind(p) is not None  # noqa: E731
+            accept = reported
             if rels is None:
                 found = list(walk(self.root, accept=accept, skip=[str(self.index_dir)], on_error=skip))
                 # What the walk itself reported is not found, yet still there to be fixed.
@@ -425,6 +425,7 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
     if meta.get("pictures_skipped"):
         notes.append(f"more pictures than max_pdf_images ({s.max_pdf_images} per PDF page, 4x per Word file): "
                      "the rest were not described; raise max_pdf_images to read them")
+    notes += meta.get("left_out", [])  # formats' own lines, each saying what was left out and what to do
     return notes
 
 

@@ -26,10 +26,10 @@ MAX_CHARS = 60
 PICTURE_WORDS = 5
 # Units holding text read from a picture (OCR or a description); an `image` unit only describes
 # the file (name, folder, date, camera), which makes no example query.
-PICTURE_TEXT_KINDS = frozenset({"ocr", "pdf_image", "docx_image"})
+PICTURE_TEXT_KINDS = frozenset({"ocr", "pdf_image", "docx_image", "slide_image"})
 NOT_PROSE = PICTURE_TEXT_KINDS | {"image"}
 # Kinds whose unit titles are headings; in code, CSV and JSON they are row ranges and key paths.
-HEADING_KINDS = frozenset({"text", "html", "docx", "pdf_page"})
+HEADING_KINDS = frozenset({"text", "html", "docx", "pdf_page", "slide", "odt", "epub"})
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
 # A whitespace-separated piece: leading punctuation, the word, trailing punctuation.

@@ -7,18 +7,21 @@ from dataclasses import dataclass, field
 # Unit kinds. A file kind names what the file is; a unit kind names what one
 # searchable piece of it is. Picture kinds are here already so that the later
 # picture pipeline (OCR, descriptions, embedded images) only adds producers.
-FILE_KINDS = ("text", "code", "html", "csv", "json", "docx", "pdf", "image")
+FILE_KINDS = ("text", "code", "html", "csv", "json", "docx", "pdf", "image", "sheet", "slides",
+              "odt", "rtf", "epub", "email")
 UNIT_KINDS = (
     "text", "code", "html", "csv", "json", "docx", "pdf_page", "image",
-    "ocr", "pdf_image", "docx_image",
+    "ocr", "pdf_image", "docx_image", "sheet", "slide", "slide_image",
+    "odt", "rtf", "epub", "email",
 )
 # Units that are pictures (an image file's, or one inside a PDF or Word file).
-PICTURE_KINDS = ("image", "pdf_image", "docx_image")
+PICTURE_KINDS = ("image", "pdf_image", "docx_image", "slide_image")
 # `--only image` must also find pictures that live inside PDFs and Word files.
 KIND_ALIASES = {
     "image": PICTURE_KINDS,
     "pdf": ("pdf_page", "pdf_image"),
     "docx": ("docx", "docx_image"),
+    "slides": ("slide", "slide_image"),
 }
 
 

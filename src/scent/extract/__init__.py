@@ -14,18 +14,30 @@ from collections.abc import Callable
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import code, html, image, jsondata, pdf, table, text, word
+from . import code, epub, html, image, jsondata, mail, odt, pdf, rtf, sheet, slides, table, text, word
 from .base import Limits
 
-__all__ = ["EXTRACTORS", "Limits", "extract", "file_kind"]
+__all__ = ["EXTRACTORS", "NOT_READ", "Limits", "extract", "file_kind", "reported"]
 
 _MODULES = {"text": text, "code": code, "html": html, "csv": table, "json": jsondata,
-            "docx": word, "pdf": pdf, "image": image}
+            "docx": word, "pdf": pdf, "image": image, "sheet": sheet,
+            "slides": slides, "odt": odt, "rtf": rtf, "epub": epub,
+            "email": mail}
 EXTRACTORS: dict[str, Callable[[str, Limits], Extracted]] = {
     kind: module.extract for kind, module in _MODULES.items()}
 _KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in module.EXTENSIONS}
 _KIND_BY_NAME = {name: kind for kind, module in _MODULES.items()
                  for name in getattr(module, "NAMES", ())}
+
+
+# Old binary Office files: no reader here; named so that the walk reports them instead of
+# passing them by in silence.
+NOT_READ = {".doc": "Word 97-2003 .doc", ".xls": "Excel 97-2003 .xls", ".ppt": "PowerPoint 97-2003 .ppt"}
+
+
+def reported(path: str) -> bool:
+    """Whether indexing should look at this file: one scent reads, or one it says it cannot."""
+    return file_kind(path) is not None or os.path.splitext(str(path))[1].lower() in NOT_READ
 
 
 def file_kind(path: str) -> str | None:
@@ -40,6 +52,10 @@ def extract(path: str, limits: Limits = Limits()) -> Extracted:
     what happened and what to do; indexing goes on without the file."""
     path = str(path)
     kind = file_kind(path)
+    old = NOT_READ.get(os.path.splitext(path)[1].lower())
+    if kind is None and old:
+        raise ExtractError(path, f"{old} files are not read by scent (only .docx, .xlsx, .pptx and OpenDocument); "
+                                 f"save it in the newer format to index it, or add it to .scentignore")
     if kind is None:
         what = os.path.splitext(path)[1] or os.path.basename(path)
         kinds = ", ".join(sorted(EXTRACTORS))

@@ -21,10 +21,17 @@ from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Picture, Section
 from .base import SECTION_SEPARATOR, Limits, name_words
 
-# Only what this Pillow can open; HEIC/AVIF join when a plugin for them is installed.
-_CANDIDATES = (".jpg", ".jpeg", ".jpe", ".png", ".gif", ".webp", ".tif", ".tiff", ".bmp",
-               ".heic", ".heif", ".avif")
-EXTENSIONS = tuple(ext for ext in _CANDIDATES if ext in Image.registered_extensions())
+try:  # phones save HEIC; Pillow opens it (and AVIF, where Pillow lacks its own) only with pillow-heif
+    from pillow_heif import register_heif_opener
+except ImportError:
+    pass
+else:
+    register_heif_opener()
+
+_ALWAYS = (".jpg", ".jpeg", ".jpe", ".png", ".gif", ".webp", ".tif", ".tiff", ".bmp")
+# Claimed even where this Pillow cannot open them, so a photo is skipped with a reason, not unseen.
+_PLUGIN = (".heic", ".heif", ".avif")
+EXTENSIONS = _ALWAYS + _PLUGIN
 
 _FOLDERS_KEPT = 3  # the nearest folders name the event or place; further up is /home/user
 _EXIF_IFD, _DATETIME_ORIGINAL, _OFFSET_ORIGINAL = 0x8769, 0x9003, 0x9011
@@ -98,6 +105,10 @@ def _describe(path: str, size: tuple[int, int] | None, taken: datetime | None, c
 
 
 def extract(path: str, limits: Limits) -> Extracted:
+    ext = os.path.splitext(path)[1].lower()
+    if ext in _PLUGIN and ext not in Image.registered_extensions():
+        raise ExtractError(path, f"{ext} pictures need pillow-heif, which is not installed here; "
+                                 "run scripts/setup.sh (or pip install pillow-heif) and index again")
     meta: dict = {}
     size, taken, camera = None, None, ""
     try:

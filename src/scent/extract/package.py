@@ -1,0 +1,70 @@
+"""What the zip-based office and e-book formats (.xlsx, .pptx, .ods, .odp, .odt, .epub) share:
+a look at the package before a library opens it, so a zip bomb, an encrypted Office file or a
+file that is no package at all is one clear ExtractError instead of minutes of inflating or a
+library's traceback."""
+from __future__ import annotations
+
+import zipfile
+
+from scent.errors import ExtractError
+from .base import Limits, _size
+
+# Office writes an encrypted .xlsx/.pptx/.docx as an OLE compound file (EncryptionInfo and
+# EncryptedPackage streams), not as a zip; so does Office 97-2003 for .xls/.ppt/.doc.
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+# XML and text inflate 5-20x; a member that inflates beyond this ratio (and is big) is a bomb.
+MAX_RATIO = 200
+RATIO_FLOOR = 8 * 1024 * 1024  # small members may inflate as much as they like
+MAX_MEMBERS = 20_000
+# The package as a whole may inflate to this multiple of the text limit (pictures inside it
+# are stored compressed already, so they count about their own size).
+TEXT_LIMIT_MULTIPLE = 4
+
+
+def check(path: str, limits: Limits, what: str) -> None:
+    """Refuse, with what to do, a package that is encrypted, not a zip, or would inflate too far.
+    `what` names the format for the message ("Excel .xlsx workbook")."""
+    with open(path, "rb") as f:
+        head = f.read(8)
+    if head == OLE_MAGIC:
+        raise ExtractError(path, f"password-protected (encrypted) {what}, or an old binary Office file "
+                                 "renamed: scent cannot read it; save it without a password or add it to .scentignore")
+    try:
+        with zipfile.ZipFile(path) as z:
+            infos = z.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as e:
+        raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged, "
+                                 "cut short, or another format renamed; save it again or add it to .scentignore") from e
+    if len(infos) > MAX_MEMBERS:
+        raise ExtractError(path, f"{what} holds {len(infos)} parts (over {MAX_MEMBERS}); "
+                                 "it looks built to exhaust readers, add it to .scentignore")
+    total = 0
+    for info in infos:
+        total += info.file_size
+        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise ExtractError(path, f"{what} part {info.filename} would inflate {info.compress_size} bytes to "
+                                     f"{_size(info.file_size)} (a zip bomb?); add it to .scentignore")
+    limit = TEXT_LIMIT_MULTIPLE * limits.max_text_bytes
+    if total > limit:
+        raise ExtractError(path, f"{what} inflates to {_size(total)}, over {_size(limit)} (4x max_file_mb); "
+                                 "raise the max_file_mb setting (--max-file-mb) or add it to .scentignore")
+
+
+def load_odf(path: str):
+    """The odfpy document, or ValueError when its content.xml is missing or not well-formed.
+    odfpy itself swallows both: it prints the broken XML to stdout (which would corrupt
+    `--json` output) and returns an empty or half-read document."""
+    import contextlib
+    import io
+
+    from odf.opendocument import load
+
+    with zipfile.ZipFile(path) as z:
+        if "content.xml" not in z.namelist():
+            raise ValueError("the package has no content.xml")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        document = load(path)
+    if "SAX FAILED TO PARSE" in printed.getvalue():
+        raise ValueError("its content.xml is not well-formed XML (cut short or edited by hand?)")
+    return document

@@ -1,0 +1,38 @@
+"""Pictures stored inside a package (slides; Word keeps its own copy of this in word.py): the
+words for what one shows and the text read in it, or None when it is an icon, too large, or does
+not decode (meta says which). One picture's failure costs only that picture."""
+from __future__ import annotations
+
+import io
+import warnings
+
+from PIL import Image
+
+from scent import ocr
+from scent.describe import describe
+from scent.errors import OcrFailed
+from .base import Limits
+
+MIN_PICTURE_PX = 64  # smaller pictures are icons and bullets
+PICTURES_PER_FILE = 4  # a file reads up to 4 x Limits.max_pdf_images pictures, as a Word file does
+
+
+def picture_text(blob: bytes, name: str, limits: Limits, meta: dict) -> str | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(blob)) as image:
+                if min(image.size) < MIN_PICTURE_PX or image.width * image.height > limits.max_image_pixels:
+                    return None
+                image.load()
+                seen = ""
+                if limits.ocr is not None:
+                    seen = ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
+                words = describe(image, ocr_text=seen)
+    except OcrFailed as e:
+        meta.setdefault("ocr_error", f"picture {name} was not read by OCR ({e})")
+        return None
+    except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as e:
+        meta.setdefault("picture_errors", []).append(f"{name} did not decode ({e})")
+        return None
+    return "\n".join(t for t in (words, seen) if t)

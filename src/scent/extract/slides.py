@@ -1,0 +1,169 @@
+"""Presentations (.pptx, .odp): one `slide` section per slide, its number as the page (as a PDF
+page's, so a result names the slide to open), its title as the section title, the text of its
+shapes and tables in the order they are stacked, then its speaker notes. When Limits.describe is
+on, each picture on a slide is a `slide_image` section of its own with the slide's number, as a
+Word file's pictures are. A picture whose part is missing or does not decode costs only itself
+(meta["picture_errors"])."""
+from __future__ import annotations
+
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
+
+from pptx.exc import PackageNotFoundError
+
+from scent.errors import ExtractError
+from scent.units import Extracted, Picture, Section
+from . import package
+from .base import SECTION_SEPARATOR, Limits
+from .pictures import PICTURES_PER_FILE, picture_text
+from .word import load_picture
+
+EXTENSIONS = (".pptx", ".odp")
+# python-pptx reports a foreign package as PackageNotFoundError, odfpy a broken one through the XML parser.
+_DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, TypeError, SyntaxError,
+            IndexError, AttributeError, NotImplementedError, PackageNotFoundError)
+
+
+@dataclass
+class _Slide:
+    number: int
+    title: str = ""
+    lines: list[str] = field(default_factory=list)
+    notes: str = ""
+    # Each gives (zip member, its bytes), or raises KeyError when the file lacks the part.
+    pictures: list[Callable[[], tuple[str, bytes]]] = field(default_factory=list)
+
+
+def _clean_lines(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+
+
+# ---------------------------------------------------------------- .pptx (python-pptx)
+
+def _pptx_shapes(shapes, slide: _Slide, part) -> None:
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    for shape in shapes:
+        if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
+            _pptx_shapes(shape.shapes, slide, part)
+            continue
+        if shape.has_text_frame:
+            slide.lines.extend(_clean_lines(shape.text_frame.text))
+        if getattr(shape, "has_table", False) and shape.has_table:
+            for row in shape.table.rows:
+                cells = [" ".join(cell.text.split()) for cell in row.cells]
+                if any(cells):
+                    slide.lines.append(" | ".join(cells))
+        if shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
+            slide.pictures.append(partial(_pptx_picture, part, shape._element.blip_rId))
+
+
+def _pptx_picture(part, rid: str) -> tuple[str, bytes]:
+    image = part.related_part(rid)  # KeyError: python-pptx drops the link to a part the file lacks
+    return str(image.partname).lstrip("/"), image.blob
+
+
+def _pptx_slides(path: str) -> Iterator[_Slide]:
+    from pptx import Presentation
+
+    presentation = Presentation(path)
+    for number, page in enumerate(presentation.slides, 1):
+        slide = _Slide(number)
+        title = page.shapes.title
+        slide.title = " ".join(title.text_frame.text.split()) if title is not None and title.has_text_frame else ""
+        _pptx_shapes(page.shapes, slide, page.part)
+        if page.has_notes_slide and page.notes_slide.notes_text_frame is not None:
+            slide.notes = "\n".join(_clean_lines(page.notes_slide.notes_text_frame.text))
+        yield slide
+
+
+# ---------------------------------------------------------------- .odp (odfpy)
+
+def _odp_slides(path: str) -> Iterator[_Slide]:
+    from odf import teletype
+    from odf.draw import Frame, Image, Page
+    from odf.namespaces import PRESENTATIONNS, XLINKNS
+    from odf.presentation import Notes
+    from odf.text import P
+
+    document = package.load_odf(path)
+
+    def text_of(frame) -> list[str]:
+        return [line for p in frame.getElementsByType(P) for line in _clean_lines(teletype.extractText(p))]
+
+    for number, page in enumerate(document.presentation.getElementsByType(Page), 1):
+        slide = _Slide(number)
+        for frame in page.childNodes:
+            if frame.qname != Frame().qname:
+                continue  # notes come below; drawn shapes without frames rarely hold text
+            lines = text_of(frame)
+            if frame.getAttrNS(PRESENTATIONNS, "class") == "title" and lines and not slide.title:
+                slide.title = " ".join(lines)
+            slide.lines.extend(lines)
+            for image in frame.getElementsByType(Image):
+                href = image.getAttrNS(XLINKNS, "href") or ""
+                if href and not href.startswith(("http:", "https:", "/", "..")):
+                    slide.pictures.append(partial(_member, path, href))
+        slide.notes = "\n".join(line for notes in page.getElementsByType(Notes) for line in text_of(notes))
+        yield slide
+
+
+def _member(path: str, member: str) -> tuple[str, bytes]:
+    with zipfile.ZipFile(path) as z:
+        return member, z.read(member)  # KeyError when the package lacks it
+
+
+# ---------------------------------------------------------------- both
+
+def _sections(slides: Iterator[_Slide], path: str, limits: Limits, meta: dict) -> list[Section]:
+    sections: list[Section] = []
+    offset, pictures = 0, 0
+
+    def add(text: str, kind: str, slide: _Slide, picture: Picture | None = None) -> None:
+        nonlocal offset
+        sections.append(Section(text=text, kind=kind, page=slide.number, title=slide.title or f"slide {slide.number}",
+                                start=offset, picture=picture))
+        offset += len(text) + len(SECTION_SEPARATOR)
+
+    for slide in slides:
+        text = "\n".join(slide.lines)
+        if slide.notes:
+            text = f"{text}\n\n{slide.notes}" if text else slide.notes
+        if text:
+            add(text, "slide", slide)
+        if not limits.describe:
+            continue
+        for read in slide.pictures:
+            if pictures >= PICTURES_PER_FILE * limits.max_pdf_images:
+                meta["pictures_skipped"] = True
+                break
+            try:
+                member, data = read()
+            except (KeyError, *_DAMAGED) as e:
+                meta.setdefault("picture_errors", []).append(
+                    f"a picture on slide {slide.number} is missing from the file ({type(e).__name__}: {e})")
+                continue
+            seen = picture_text(data, f"on slide {slide.number}", limits, meta)
+            if seen:
+                pictures += 1
+                add(seen, "slide_image", slide, Picture(member, partial(load_picture, path, member)))
+    return sections
+
+
+def extract(path: str, limits: Limits) -> Extracted:
+    odp = path.lower().endswith(".odp")
+    what = "OpenDocument .odp presentation" if odp else "PowerPoint .pptx presentation"
+    package.check(path, limits, what)
+    meta: dict = {}
+    try:
+        slides = list(_odp_slides(path) if odp else _pptx_slides(path))
+    except _DAMAGED as e:
+        raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged "
+                                 "or another format renamed; open and save it again, or add it to .scentignore") from e
+    meta["slides"] = len(slides)
+    sections = _sections(iter(slides), path, limits, meta)
+    title = next((s.title for s in slides if s.title), "")
+    return Extracted(kind="slides", sections=sections, title=title, meta=meta)

@@ -1,0 +1,548 @@
+"""Office, e-book, mail and phone-photo formats: real files written by the real libraries in
+tmp_path, exact expected units, one damaged file per format, and one search per kind through
+scent.Index with the fake embedder."""
+from __future__ import annotations
+
+import datetime as dt
+import zipfile
+
+import pytest
+
+from scent import Filters, Index
+from scent.errors import ExtractError
+from scent.extract import extract, file_kind
+from scent.settings import Settings
+
+from conftest import FakeEmbedder
+
+
+def reason_of(path) -> str:
+    with pytest.raises(ExtractError) as info:
+        extract(str(path))
+    assert "\n" not in info.value.reason
+    return info.value.reason
+
+
+def texts(extracted):
+    return [(s.kind, s.title, s.page, s.text) for s in extracted.sections]
+
+
+def search_finds(folder, query, kind) -> list:
+    """The paths `query` finds among files of `kind` in a fresh index of `folder`."""
+    settings = Settings().with_values(ocr=False, describe=False)
+    idx = Index(folder, index_dir=folder.parent / "ix", settings=settings, embedder=FakeEmbedder())
+    try:
+        report = idx.update()
+        assert not report.skipped, report.skipped
+        hits = idx.search(query, k=5, filters=Filters.build(kinds=[kind]))
+        return [(h.path, h.kind, h.page) for h in hits]
+    finally:
+        idx.close()
+
+
+def cut(path, fraction=0.5):
+    data = path.read_bytes()
+    out = path.with_name("cut-" + path.name)
+    out.write_bytes(data[:int(len(data) * fraction)])
+    return out
+
+
+def bomb(path, member):
+    """A package whose one part inflates 2 KB of zip to 64 MB."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(member, b"\0" * (64 * 1024 * 1024))
+    return path
+
+
+def encrypted_looking(path):
+    """What Office writes for a password-protected file: an OLE compound file, not a zip.
+    (Only its header matters to scent; no library here can write a real encrypted one.)"""
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504 + b"EncryptedPackage" + b"\0" * 1000)
+    return path
+
+
+# ---------------------------------------------------------------- spreadsheets
+
+@pytest.fixture
+def workbook(tmp_path):
+    """Budget (a header, 2 rows, a formula with its saved value), a hidden Codes sheet, and an
+    empty sheet. xlsxwriter, unlike openpyxl, can store a formula's computed value."""
+    import xlsxwriter
+    path = tmp_path / "books" / "budget.xlsx"
+    path.parent.mkdir()
+    book = xlsxwriter.Workbook(str(path))
+    budget = book.add_worksheet("Budget")
+    budget.write_row(0, 0, ["Item", "Cost", "Bought", "Double"])
+    budget.write_row(1, 0, ["Lighthouse lamp", 120])
+    budget.write_datetime(1, 2, dt.datetime(2025, 7, 14), book.add_format({"num_format": "yyyy-mm-dd"}))
+    budget.write_formula(1, 3, "=B2*2", None, 240)
+    budget.write_row(2, 0, ["Lamp oil", 2.5, None, None])
+    codes = book.add_worksheet("Codes")
+    codes.write_row(0, 0, ["code", "done"])
+    codes.write_row(1, 0, ["LD-2026-0417", True])
+    codes.hide()
+    book.add_worksheet("Empty")
+    book.close()
+    return path
+
+
+def test_xlsx_sheets_header_values_and_hidden(workbook):
+    got = extract(str(workbook))
+    assert got.kind == "sheet" and got.title == "budget.xlsx"
+    assert texts(got) == [
+        ("sheet", "Budget rows 1-2", None,
+         "Item | Cost | Bought | Double\nLighthouse lamp | 120 | 2025-07-14 | 240\nLamp oil | 2.5"),
+        ("sheet", "Codes (hidden sheet) rows 1-1", None, "code | done\nLD-2026-0417 | TRUE"),
+    ]
+    assert got.meta["sheets"] == ["Budget", "Codes", "Empty"] and got.meta["hidden_sheets"] == ["Codes"]
+    assert got.sections[1].start == len(got.sections[0].text) + 2
+
+
+def test_xlsx_groups_of_25_rows_each_led_by_the_header(tmp_path):
+    import openpyxl
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Tides"
+    sheet.append(["day", "metres"])
+    for day in range(1, 31):
+        sheet.append([day, day / 10])
+    sheet["H1000"] = None  # a dimension far beyond the data must not pad rows
+    book.save(tmp_path / "tides.xlsm")
+    got = extract(str(tmp_path / "tides.xlsm"))
+    assert [s.title for s in got.sections] == ["Tides rows 1-25", "Tides rows 26-30"]
+    assert got.sections[1].text == "day | metres\n" + "\n".join(f"{d} | {d / 10:g}" for d in range(26, 31))
+
+
+def test_ods_sheets_repeated_cells_and_hidden(tmp_path):
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.style import Style, TableProperties
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+    doc = OpenDocumentSpreadsheet()
+    hidden = Style(name="ta2", family="table")
+    hidden.addElement(TableProperties(display="false"))
+    doc.automaticstyles.addElement(hidden)
+
+    def add_sheet(name, rows, **style):
+        table = Table(name=name, **style)
+        for values in rows:
+            row = TableRow()
+            for value in values:
+                cell = TableCell()
+                cell.addElement(P(text=value))
+                row.addElement(cell)
+            row.addElement(TableCell(numbercolumnsrepeated=16000))  # as LibreOffice writes a row's tail
+            table.addElement(row)
+        table.addElement(TableRow(numberrowsrepeated=1048000))
+        doc.spreadsheet.addElement(table)
+
+    add_sheet("Budget", [["Item", "Cost"], ["Lighthouse lamp", "120"], ["Lamp oil", "2.5"]])
+    add_sheet("Codes", [["code"], ["LD-2026-0417"]], stylename=hidden)
+    doc.save(str(tmp_path / "budget.ods"))
+    got = extract(str(tmp_path / "budget.ods"))
+    assert texts(got) == [
+        ("sheet", "Budget rows 1-2", None, "Item | Cost\nLighthouse lamp | 120\nLamp oil | 2.5"),
+        ("sheet", "Codes (hidden sheet) rows 1-1", None, "code\nLD-2026-0417"),
+    ]
+
+
+def test_sheet_kinds_by_name():
+    assert [file_kind(n) for n in ("a.xlsx", "b.XLSM", "c.ods", "d.xls")] == ["sheet", "sheet", "sheet", None]
+
+
+def test_damaged_spreadsheets(tmp_path, workbook):
+    assert reason_of(cut(workbook)).startswith("not a readable Excel workbook (BadZipFile")
+    assert reason_of(encrypted_looking(tmp_path / "locked.xlsx")).startswith(
+        "password-protected (encrypted) Excel workbook")
+    assert "zip bomb" in reason_of(bomb(tmp_path / "bomb.xlsx", "xl/worksheets/sheet1.xml"))
+    (tmp_path / "fake.ods").write_bytes(b"PK\x03\x04 not really")
+    assert reason_of(tmp_path / "fake.ods").startswith("not a readable OpenDocument .ods spreadsheet")
+    with zipfile.ZipFile(tmp_path / "empty.xlsx", "w") as z:
+        z.writestr("hello.txt", "no workbook here")
+    assert reason_of(tmp_path / "empty.xlsx").startswith("not a readable Excel workbook")
+
+
+def test_sheet_is_found_by_a_keyword(workbook):
+    assert search_finds(workbook.parent, "lighthouse lamp", "sheet")[0] == ("budget.xlsx", "sheet", None)
+
+
+# ---------------------------------------------------------------- slides
+
+@pytest.fixture
+def picture_png(tmp_path):
+    from PIL import Image
+    path = tmp_path / "orange.png"
+    Image.new("RGB", (200, 150), "orange").save(path)
+    return path
+
+
+@pytest.fixture
+def deck(tmp_path, picture_png):
+    """Slide 1: title, two body lines, speaker notes. Slide 2: title, a picture, a 2x2 table."""
+    from pptx import Presentation
+    from pptx.util import Inches
+    presentation = Presentation()
+    first = presentation.slides.add_slide(presentation.slide_layouts[1])
+    first.shapes.title.text = "Harbour budget"
+    first.placeholders[1].text = "Lamp costs rose\nOil is cheap"
+    first.notes_slide.notes_text_frame.text = "Mention the storm damage"
+    second = presentation.slides.add_slide(presentation.slide_layouts[5])
+    second.shapes.title.text = "Photos"
+    second.shapes.add_picture(str(picture_png), Inches(1), Inches(1))
+    table = second.shapes.add_table(2, 2, Inches(1), Inches(3), Inches(4), Inches(1)).table
+    table.cell(0, 0).text, table.cell(0, 1).text = "keeper", "shift"
+    table.cell(1, 0).text, table.cell(1, 1).text = "Ann", "night"
+    path = tmp_path / "decks" / "deck.pptx"
+    path.parent.mkdir()
+    presentation.save(str(path))
+    return path
+
+
+SLIDE_1 = ("slide", "Harbour budget", 1, "Harbour budget\nLamp costs rose\nOil is cheap\n\nMention the storm damage")
+SLIDE_2 = ("slide", "Photos", 2, "Photos\nkeeper | shift\nAnn | night")
+
+
+def test_pptx_one_unit_per_slide_with_notes(deck):
+    from scent.extract import Limits
+    got = extract(str(deck))
+    assert got.kind == "slides" and got.title == "Harbour budget" and got.meta["slides"] == 2
+    assert texts(got) == [SLIDE_1, SLIDE_2]
+    with_pictures = extract(str(deck), Limits(describe=True))
+    assert texts(with_pictures)[:2] == [SLIDE_1, SLIDE_2]
+    picture = with_pictures.sections[2]
+    assert (picture.kind, picture.page, picture.title, picture.start) == (
+        "slide_image", 2, "Photos", len(SLIDE_1[3]) + len(SLIDE_2[3]) + 4)
+    assert "orange" in picture.text and picture.picture.locator == "ppt/media/image1.png"
+    assert picture.picture.load(64).getpixel((5, 5)) == (255, 165, 0)
+
+
+def test_pptx_missing_picture_part_keeps_the_text(tmp_path, deck):
+    from scent.extract import Limits
+    broken = tmp_path / "broken.pptx"
+    with zipfile.ZipFile(deck) as source, zipfile.ZipFile(broken, "w") as out:
+        for info in source.infolist():
+            if not info.filename.startswith("ppt/media/"):
+                out.writestr(info, source.read(info))
+    got = extract(str(broken), Limits(describe=True))
+    assert texts(got) == [SLIDE_1, SLIDE_2]
+    assert got.meta["picture_errors"] == [
+        "a picture on slide 2 is missing from the file (KeyError: \"no relationship with key 'rId2'\")"]
+
+
+def test_odp_slides_notes_and_pictures(tmp_path, picture_png):
+    from odf.draw import Frame, Image, Page, TextBox
+    from odf.opendocument import OpenDocumentPresentation
+    from odf.presentation import Notes
+    from odf.style import MasterPage, PageLayout
+    from odf.text import P
+    from scent.extract import Limits
+    doc = OpenDocumentPresentation()
+    layout = PageLayout(name="PL")
+    doc.automaticstyles.addElement(layout)
+    master = MasterPage(name="Default", pagelayoutname=layout)
+    doc.masterstyles.addElement(master)
+
+    def frame(lines, **kw):
+        box_frame, box = Frame(width="20cm", height="3cm", x="1cm", y="1cm", **kw), TextBox()
+        box_frame.addElement(box)
+        for line in lines:
+            box.addElement(P(text=line))
+        return box_frame
+
+    first = Page(masterpagename=master, name="page1")
+    first.addElement(frame(["Harbour budget"], **{"class": "title"}))
+    first.addElement(frame(["Lamp costs rose", "Oil is cheap"]))
+    notes = Notes()
+    notes.addElement(frame(["Mention the storm damage"]))
+    first.addElement(notes)
+    second = Page(masterpagename=master, name="page2")
+    picture = Frame(width="5cm", height="5cm", x="1cm", y="1cm")
+    picture.addElement(Image(href=doc.addPicture(str(picture_png))))
+    second.addElement(picture)
+    doc.presentation.addElement(first)
+    doc.presentation.addElement(second)
+    doc.save(str(tmp_path / "deck.odp"))
+    got = extract(str(tmp_path / "deck.odp"), Limits(describe=True))
+    assert texts(got)[0] == SLIDE_1
+    assert [(s.kind, s.page, s.title) for s in got.sections[1:]] == [("slide_image", 2, "slide 2")]
+
+
+def test_damaged_presentations(tmp_path, deck):
+    assert reason_of(cut(deck)).startswith("not a readable PowerPoint .pptx presentation (BadZipFile")
+    assert reason_of(encrypted_looking(tmp_path / "locked.pptx")).startswith(
+        "password-protected (encrypted) PowerPoint .pptx presentation")
+    with zipfile.ZipFile(tmp_path / "other.pptx", "w") as z:
+        z.writestr("hello.txt", "no slides here")
+    assert reason_of(tmp_path / "other.pptx").startswith("not a readable PowerPoint .pptx presentation")
+    (tmp_path / "fake.odp").write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    assert reason_of(tmp_path / "fake.odp").startswith("not a readable OpenDocument .odp presentation")
+
+
+def test_slide_is_found_by_its_speaker_notes_and_page(deck):
+    assert search_finds(deck.parent, "storm damage", "slides")[0] == ("deck.pptx", "slides", 1)
+
+
+# ---------------------------------------------------------------- phone photos
+
+def make_photo(path, fmt, size=(640, 480)):
+    """A phone-like photo: Apple iPhone 15 EXIF, taken 19:32 at UTC+2."""
+    from PIL import Image
+    path.parent.mkdir(parents=True, exist_ok=True)
+    exif = Image.Exif()
+    exif[0x010F], exif[0x0110] = "Apple", "iPhone 15"
+    exif.get_ifd(0x8769)[0x9003] = "2025:07:14 19:32:00"
+    exif.get_ifd(0x8769)[0x9011] = "+02:00"
+    Image.new("RGB", size, "navy").save(path, format=fmt, exif=exif, quality=60)
+    return path
+
+
+@pytest.mark.parametrize("name, fmt", [("IMG_4120.HEIC", "HEIF"), ("IMG_4121.heif", "HEIF"),
+                                       ("IMG_4122.avif", "AVIF")])
+def test_phone_photos_name_date_camera_and_size(tmp_path, name, fmt):
+    from scent.extract import Limits
+    path = make_photo(tmp_path / "Trip 2025" / name, fmt)
+    got = extract(str(path), Limits(root=str(tmp_path)))
+    stem = name.split(".")[0].replace("_", " ")
+    assert texts(got) == [("image", "", None,
+                           f"{stem}\nTrip 2025\ntaken 14 July 2025 (2025-07-14)\ncamera Apple iPhone 15\n640x480")]
+    assert got.kind == "image" and got.title == name and got.meta["format"] == fmt
+    assert got.date == dt.datetime(2025, 7, 14, 17, 32, tzinfo=dt.timezone.utc).timestamp()
+    assert got.sections[0].picture.load(100).size == (640, 480)
+
+
+def test_phone_photo_without_its_decoder(tmp_path, monkeypatch):
+    from PIL import Image
+    path = make_photo(tmp_path / "IMG_1.heic", "HEIF")
+    monkeypatch.setattr(Image, "registered_extensions", lambda: {".jpg": "JPEG"})
+    assert reason_of(path) == (".heic pictures need pillow-heif, which is not installed here; "
+                               "run scripts/setup.sh (or pip install pillow-heif) and index again")
+
+
+def test_damaged_phone_photos(tmp_path):
+    path = make_photo(tmp_path / "IMG_2.heic", "HEIF")
+    assert reason_of(cut(path, 0.6)).startswith("unreadable image (cannot identify image file")
+    (tmp_path / "IMG_3.avif").write_bytes(b"\0\0\0\x1cftypavif" + b"\0" * 100)
+    assert reason_of(tmp_path / "IMG_3.avif").startswith("unreadable image (")
+
+
+def test_phone_photo_is_found_by_its_camera(tmp_path):
+    make_photo(tmp_path / "photos" / "IMG_4120.heic", "HEIF")
+    assert search_finds(tmp_path / "photos", "iPhone", "image")[0] == ("IMG_4120.heic", "image", None)
+
+
+# ---------------------------------------------------------------- text documents
+
+@pytest.fixture
+def odt_file(tmp_path):
+    from odf.dc import Title
+    from odf.opendocument import OpenDocumentText
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import H, List, ListItem, P
+    doc = OpenDocumentText()
+    doc.meta.addElement(Title(text="Harbour report"))
+    doc.text.addElement(P(text="Prepared for the harbour board."))
+    doc.text.addElement(H(outlinelevel=1, text="Budget 2025"))
+    doc.text.addElement(P(text="Spending rose because of the storm."))
+    items = List()
+    item = ListItem()
+    item.addElement(P(text="new lamp"))
+    items.addElement(item)
+    doc.text.addElement(items)
+    table = Table(name="costs")
+    for values in (("Item", "Cost"), ("Lamp", "120")):
+        row = TableRow()
+        for value in values:
+            cell = TableCell()
+            cell.addElement(P(text=value))
+            row.addElement(cell)
+        table.addElement(row)
+    doc.text.addElement(table)
+    path = tmp_path / "docs" / "report.odt"
+    path.parent.mkdir(exist_ok=True)
+    doc.save(str(path))
+    return path
+
+
+def test_odt_order_headings_lists_and_tables(odt_file):
+    got = extract(str(odt_file))
+    assert got.kind == "odt" and got.title == "Harbour report"
+    assert texts(got) == [
+        ("odt", "", None, "Prepared for the harbour board."),
+        ("odt", "Budget 2025", None, "Budget 2025\nSpending rose because of the storm.\nnew lamp\nItem | Cost\nLamp | 120"),
+    ]
+
+
+def test_damaged_odt(tmp_path, odt_file, capsys):
+    assert reason_of(cut(odt_file)).startswith("not a readable OpenDocument .odt text (BadZipFile")
+    broken = tmp_path / "broken.odt"
+    with zipfile.ZipFile(odt_file) as source, zipfile.ZipFile(broken, "w") as out:
+        for info in source.infolist():
+            data = source.read(info)
+            out.writestr(info, data[:len(data) // 2] if info.filename == "content.xml" else data)
+    assert reason_of(broken) == (
+        "not a readable OpenDocument .odt text (ValueError: its content.xml is not well-formed XML (cut short or "
+        "edited by hand?)); it may be damaged or another format renamed; open and save it again, or add it to "
+        ".scentignore")
+    assert capsys.readouterr().out == ""  # odfpy prints the broken XML; none of it may reach stdout
+
+
+RTF = (rb"{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0 Times;}}{\info{\title Memo}}\f0 Caf\'e9 opening on "
+       rb"\b Monday\b0 .\par Second line.\par}")
+
+
+def test_rtf_text_and_code_page(tmp_path):
+    (tmp_path / "memo.rtf").write_bytes(RTF)
+    got = extract(str(tmp_path / "memo.rtf"))
+    assert got.kind == "rtf" and texts(got) == [("rtf", "", None, "Café opening on Monday.\nSecond line.")]
+    assert "left_out" not in got.meta
+
+
+def test_damaged_rtf(tmp_path):
+    (tmp_path / "cut.rtf").write_bytes(RTF[:-20])
+    got = extract(str(tmp_path / "cut.rtf"))  # the text is there up to the cut: indexed, with a note
+    assert texts(got) == [("rtf", "", None, "Café opening on Monday.")]
+    assert got.meta["left_out"] == ["the RTF file ends before its last closing brace (cut short?): the text up to "
+                                    "there is indexed; save it again to index all of it"]
+    (tmp_path / "fake.rtf").write_bytes(b"hello")
+    assert reason_of(tmp_path / "fake.rtf").startswith("not an RTF file")
+
+
+@pytest.fixture
+def epub_file(tmp_path):
+    from ebooklib import epub
+    book = epub.EpubBook()
+    book.set_identifier("keeper-tales")
+    book.set_title("Keeper Tales")
+    book.set_language("en")
+    one = epub.EpubHtml(title="The Storm", file_name="ch1.xhtml", lang="en")
+    one.content = "<p>Night of the gale.</p><h2>After</h2><p>They rebuilt the lamp.</p>"
+    two = epub.EpubHtml(title="Calm Seas", file_name="ch2.xhtml", lang="en")
+    two.content = "<p>Quiet nights on the rock.</p>"
+    for chapter in (one, two):
+        book.add_item(chapter)
+    book.toc = [one, two]
+    book.spine = ["nav", one, two]
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    path = tmp_path / "books" / "tales.epub"
+    path.parent.mkdir(exist_ok=True)
+    epub.write_epub(str(path), book)
+    return path
+
+
+def test_epub_chapters_as_sections(epub_file):
+    got = extract(str(epub_file))
+    assert got.kind == "epub" and got.title == "Keeper Tales"
+    assert texts(got) == [
+        ("epub", "The Storm", None, "Night of the gale."),
+        ("epub", "After", None, "After\nThey rebuilt the lamp."),
+        ("epub", "Calm Seas", None, "Quiet nights on the rock."),
+    ]
+
+
+def test_epub_with_broken_xhtml_and_damaged(tmp_path, epub_file):
+    broken = tmp_path / "broken.epub"
+    with zipfile.ZipFile(epub_file) as source, zipfile.ZipFile(broken, "w") as out:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename.endswith("ch2.xhtml"):
+                data = b"<html><body><p>Quiet nights <b>on the <i>rock</p><p>unclosed &nbsp tags"
+            out.writestr(info, data)
+    got = extract(str(broken))
+    assert texts(got)[-1] == ("epub", "Calm Seas", None, "Quiet nights on the rock\nunclosed tags")
+    assert reason_of(cut(epub_file)).startswith("not a readable EPUB e-book (BadZipFile")
+    with zipfile.ZipFile(tmp_path / "empty.epub", "w") as z:
+        z.writestr("mimetype", "application/epub+zip")
+    assert reason_of(tmp_path / "empty.epub").startswith("not a readable EPUB e-book")
+
+
+def test_documents_are_found_by_a_keyword(tmp_path, odt_file, epub_file):
+    (tmp_path / "docs" / "memo.rtf").write_bytes(RTF)
+    folder = tmp_path / "docs"
+    epub_file.rename(folder / "tales.epub")
+    assert search_finds(folder, "spending storm", "odt")[0] == ("report.odt", "odt", None)
+    assert search_finds(folder, "café monday", "rtf")[0] == ("memo.rtf", "rtf", None)
+    assert search_finds(folder, "gale night", "epub")[0] == ("tales.epub", "epub", None)
+
+
+def test_old_office_files_are_reported_not_passed_by(tmp_path):
+    folder = tmp_path / "old"
+    folder.mkdir()
+    for name in ("minutes.doc", "budget.xls", "talk.ppt"):
+        (folder / name).write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 512)
+    (folder / "note.txt").write_text("kept")
+    idx = Index(folder, index_dir=tmp_path / "ix", settings=Settings().with_values(ocr=False, describe=False),
+                embedder=FakeEmbedder())
+    try:
+        report = idx.update()
+    finally:
+        idx.close()
+    assert report.added == 1
+    assert sorted(report.skipped) == [
+        ("budget.xls", "Excel 97-2003 .xls files are not read by scent (only .docx, .xlsx, .pptx and OpenDocument); "
+                       "save it in the newer format to index it, or add it to .scentignore"),
+        ("minutes.doc", "Word 97-2003 .doc files are not read by scent (only .docx, .xlsx, .pptx and OpenDocument); "
+                        "save it in the newer format to index it, or add it to .scentignore"),
+        ("talk.ppt", "PowerPoint 97-2003 .ppt files are not read by scent (only .docx, .xlsx, .pptx and "
+                     "OpenDocument); save it in the newer format to index it, or add it to .scentignore"),
+    ]
+
+
+# ---------------------------------------------------------------- mail
+
+def make_message(subject="Lamp repair quote", html=False):
+    from email.message import EmailMessage
+    message = EmailMessage()
+    message["From"] = "Ann Keeper <ann@harbour.example>"
+    message["To"] = "board@harbour.example"
+    message["Subject"] = subject
+    message["Date"] = "Mon, 14 Jul 2025 19:32:00 +0200"
+    if html:
+        message.set_content("<p>Oil arrives <i>Tuesday</i>.</p><p>Two barrels.</p>", subtype="html")
+    else:
+        message.set_content("The new lamp costs 120 euros.\nInstall on Friday.")
+        message.add_alternative("<p>The new lamp costs <b>120</b> euros.</p>", subtype="html")
+        message.add_attachment(b"%PDF-1.4", maintype="application", subtype="pdf", filename="quote.pdf")
+    return message
+
+
+HEAD = ("From: Ann Keeper <ann@harbour.example>\nTo: board@harbour.example\nSubject: {}\n"
+        "Date: Mon, 14 Jul 2025 19:32:00 +0200\n\n")
+QUOTE = HEAD.format("Lamp repair quote") + "The new lamp costs 120 euros.\nInstall on Friday.\n\nattachments: quote.pdf"
+OIL = HEAD.format("Oil delivery") + "Oil arrives Tuesday.\nTwo barrels."
+
+
+def test_eml_headers_body_attachment_names_and_date(tmp_path):
+    (tmp_path / "quote.eml").write_bytes(bytes(make_message()))
+    got = extract(str(tmp_path / "quote.eml"))
+    assert got.kind == "email" and got.title == "Lamp repair quote"
+    assert texts(got) == [("email", "Lamp repair quote", None, QUOTE)]
+    assert got.date == dt.datetime(2025, 7, 14, 17, 32, tzinfo=dt.timezone.utc).timestamp()
+
+
+def test_mbox_one_unit_per_message_numbered(tmp_path):
+    import mailbox
+    box = mailbox.mbox(str(tmp_path / "harbour.mbox"))
+    box.add(make_message())
+    box.add(make_message("Oil delivery", html=True))
+    box.close()
+    got = extract(str(tmp_path / "harbour.mbox"))
+    assert texts(got) == [("email", "Lamp repair quote", 1, QUOTE), ("email", "Oil delivery", 2, OIL)]
+    assert got.sections[1].start == len(QUOTE) + 2 and got.meta["messages"] == 2
+
+
+def test_damaged_mail(tmp_path):
+    (tmp_path / "junk.eml").write_bytes(b"\x89PNG\r\n\x1a\n\0\0binary")
+    assert reason_of(tmp_path / "junk.eml").startswith("not an e-mail message")
+    (tmp_path / "junk.mbox").write_bytes(b"hello")
+    assert reason_of(tmp_path / "junk.mbox").startswith("not an mbox mailbox")
+    data = bytes(make_message())
+    (tmp_path / "cut.eml").write_bytes(data[:data.index(b"Install")])  # the rest of the run went missing
+    got = extract(str(tmp_path / "cut.eml"))
+    assert got.sections[0].text.startswith(HEAD.format("Lamp repair quote") + "The new lamp costs 120 euros.")
+
+
+def test_mail_is_found_by_a_keyword(tmp_path):
+    (tmp_path / "mail").mkdir()
+    (tmp_path / "mail" / "quote.eml").write_bytes(bytes(make_message()))
+    assert search_finds(tmp_path / "mail", "lamp repair", "email")[0] == ("quote.eml", "email", None)
