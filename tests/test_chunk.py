@@ -66,3 +66,14 @@ def test_max_units_keeps_the_first_units():
     secs = [Section(text="a b c d e f g h", kind="pdf_page", page=1), Section(text="i j k", kind="pdf_page", page=2)]
     assert [u.text for u in chunk(secs, 3, 1, max_units=4)] == ["a b c", "c d e", "e f g", "g h"]
     assert [u.text for u in chunk(secs, 3, 1, max_units=5)] == ["a b c", "c d e", "e f g", "g h", "i j k"]
+
+
+def test_wordless_text_is_mostly_runs_longer_than_a_word():
+    from scent.chunk import wordless
+
+    assert wordless("QUJD" * 10)  # one run of 40 characters
+    assert not wordless("the deposit refund is due within thirty days")
+    # 21 characters of run against 20 of words and spaces: more than half.
+    assert wordless("a b c d e f g h i j " + "x" * 21)
+    assert not wordless("a b c d e f g h i j k " + "x" * 21)  # 22 of words: not more than half
+    assert not wordless("")

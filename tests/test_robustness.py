@@ -257,16 +257,21 @@ def test_damaged_exif_is_one_warning_line_not_raw_pillow_warnings(tmp_path, fake
 
 # ---- text that is too long -------------------------------------------------------------------
 
-def test_one_line_without_spaces_becomes_bounded_units(tmp_path, fake_embedder):
+def test_one_line_without_spaces_becomes_a_few_bounded_units(tmp_path, fake_embedder):
     root = tmp_path / "long"
     root.mkdir()
     (root / "minified.py").write_text("x" * 2_000_000)  # 100,000 words of 20 characters
+    (root / "notes.md").write_text("Prose stays whole. " * 300 + "QUJD" * 2_000 + " And after the blob, more prose.")
     idx = Index(root, embedder=fake_embedder)
     report = idx.update()
-    # Windows of 180 words every 150: the last starts at word 99,900, so 99,900 / 150 + 1 units.
-    assert (report.added, report.units, report.warnings) == (1, 667, [])
-    lengths = [len(u.text) for u in idx.file_units("minified.py")]
-    assert max(lengths) == 180 * 20
+    # Windows of 180 words every 150: the last starts at word 99,900, so 99,900 / 150 + 1 = 667
+    # units, of which the first 16 are kept: none holds a word.
+    assert report.units == 16 + len(idx.file_units("notes.md"))
+    assert report.warnings == [("minified.py", "651 units of text without words (base64, minified code, one very "
+                                               "long line) were left out; its first 16 such units are indexed")]
+    assert max(len(u.text) for u in idx.file_units("minified.py")) == 180 * 20
+    # Beside prose a blob is a few units of its own (8,000 characters: 400 words), the prose all kept.
+    assert "after the blob, more prose." in idx.file_units("notes.md")[-1].text
 
 
 def test_units_past_max_units_per_file_are_left_out_with_a_warning(tmp_path, fake_embedder):

@@ -18,8 +18,17 @@ CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
 # minified line): a 50 MB file without a space was one unit, and one embedding of hours.
 LONGEST_WORD = 20
 _WORD = re.compile(rf"[{CJK}]|[^\s{CJK}]{{1,{LONGEST_WORD}}}")
+_LONG_RUN = re.compile(rf"[^\s{CJK}]{{{LONGEST_WORD + 1},}}")
 # Pictures and pages are one unit each whatever their text length: a page is the answer unit.
 UNSPLIT_KINDS = frozenset(PICTURE_KINDS)
+
+
+def wordless(text: str) -> bool:
+    """Whether most of `text` is runs too long to be words (base64, minified code, a hex dump).
+
+    Why it matters: such text costs the model 2-3 times a unit of prose (each character is a
+    token or two) and answers no question in words, so a file of it keeps only a few units."""
+    return 2 * sum(len(m) for m in _LONG_RUN.findall(text)) > len(text)
 
 
 def chunk(sections: list[Section], words: int = 180, overlap: int = 30, max_units: int | None = None) -> list[Unit]:

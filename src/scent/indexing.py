@@ -24,7 +24,7 @@ import numpy as np
 from PIL import Image
 
 from . import image_text
-from .chunk import PART_KINDS, chunk, sentences
+from .chunk import PART_KINDS, chunk, sentences, wordless
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
 from .extract import Limits, extract, reported
@@ -291,6 +291,10 @@ class Indexer:
             del pieces[s.max_units_per_file:]
             notes.append(f"only its first {s.max_units_per_file} units were indexed (to {_where(pieces[-1])}); "
                          "raise max_units_per_file to index the rest")
+        pieces, dropped = _few_wordless(pieces)
+        if dropped:
+            notes.append(f"{dropped} units of text without words (base64, minified code, one very long line) were "
+                         f"left out; its first {MAX_WORDLESS_UNITS} such units are indexed")
         units = [replace(_record(u, got.title, s.sentence_vectors), id=unit_id(key, place))
                  for place, u in enumerate(pieces)]
         pictures = {}
@@ -427,6 +431,21 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
                      "the rest were not described; raise max_pdf_images to read them")
     notes += meta.get("left_out", [])  # formats' own lines, each saying what was left out and what to do
     return notes
+
+
+MAX_WORDLESS_UNITS = 16  # units of wordless text (chunk.wordless) kept from one file
+
+
+def _few_wordless(pieces: list) -> tuple[list, int]:
+    """`pieces` without the wordless ones past the first MAX_WORDLESS_UNITS, and how many went."""
+    kept, seen = [], 0
+    for p in pieces:
+        if wordless(p.text):
+            seen += 1
+            if seen > MAX_WORDLESS_UNITS:
+                continue
+        kept.append(p)
+    return kept, len(pieces) - len(kept)
 
 
 def _where(unit: Unit) -> str:
