@@ -21,6 +21,7 @@ from ..errors import ScentError, UsageError
 from ..filters import Filters
 from ..index import Index
 from ..readers import DEFAULT_READERS, Readers
+from ..units import FILE_KINDS
 from .files import Refused, Thumbnails, content_type, resolve
 
 STATIC = Path(__file__).parent / "static"
@@ -99,7 +100,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
     def search(
         q: str = Query("", description="What to look for: plain words, an ID, a code identifier."),
         k: int = Query(10, ge=1, le=MAX_K, description="Number of results."),
-        only: list[str] = Query([], description="Keep only these kinds (text, code, pdf, image ...); repeatable."),
+        only: list[str] = Query([], description="Keep only these kinds (" + ", ".join(FILE_KINDS) + "); repeatable."),
         path: str | None = Query(None, description="Keep only paths starting with this prefix, or matching this glob."),
         after: str | None = Query(None, description="Keep only files dated on or after this day (YYYY-MM-DD)."),
         before: str | None = Query(None, description="Keep only files dated on or before this day (YYYY-MM-DD)."),

@@ -32,8 +32,9 @@ def build_server(index: Index, readers: int = DEFAULT_READERS) -> MCPServer:
 
     @server.tool()
     def search(query: str, k: int = 10, kinds: list[str] | None = None, path: str | None = None) -> dict:
-        """Search the indexed folder. `kinds` keeps only these kinds (text, code, pdf, image, docx, html,
-        csv, json); `path` keeps only paths starting with this prefix (or matching this glob).
+        """Search the indexed folder. `kinds` keeps only these kinds (text, code, html, csv, json, docx,
+        pdf, image, sheet, slides, odt, rtf, epub, email); `path` keeps only paths starting with this
+        prefix (or matching this glob).
         Returns {"query", "results": [{rank, path, page, kind, score, snippet, title, date ...}]}."""
         with _tool_errors(), pool.use() as idx:
             results = idx.search(query, k=k, filters=Filters.build(kinds or (), path or None))
