@@ -86,3 +86,42 @@ def test_cli_list_and_forget(notes, tmp_path, scent_home):
     missing = run("search", "anything", cwd=tmp_path, env=env)
     assert missing.returncode == 1 and "no index found for this folder or its parents" in missing.stderr
     assert run("forget", cwd=tmp_path, env=env).returncode == 2
+
+
+def test_search_many_merges_folders_by_fused_score(tmp_path, fake_embedder):
+    birds, trips = tmp_path / "birds", tmp_path / "trips"
+    for folder, files in ((birds, {"pond.md": "A heron at the pond, then two coots.\n",
+                                   "garden.md": "Sparrows in the garden.\n"}),
+                          (trips, {"lake.md": "We saw a heron by the lake.\n"})):
+        folder.mkdir()
+        for name, text in files.items():
+            (folder / name).write_text(text)
+    a, b = Index(birds, embedder=fake_embedder), Index(trips, embedder=fake_embedder)
+    for idx in (a, b):
+        idx.update()
+    got = Index.search_many([a, b], "heron", k=5, strategy="keyword")
+    # Each folder's own first: the same fused score (rank 1 of the one list); the folder named first wins the tie.
+    assert [(r.rank, os.path.basename(r.folder), r.path) for r in got] == [(1, "birds", "pond.md"),
+                                                                         (2, "trips", "lake.md")]
+    assert got[0].score == got[1].score
+    assert [r.path for r in Index.search_many([b, a], "heron", k=1, strategy="keyword")] == ["lake.md"]
+    assert all(r.folder == str(birds.resolve()) for r in a.search("heron", strategy="keyword"))
+
+
+def test_cli_several_folders_and_one_index_is_a_usage_error(tmp_path, scent_home):
+    env = {**os.environ, "SCENT_HOME": str(scent_home)}
+    out = run("search", "x", "--folder", "a", "--folder", "b", "--index", "c", cwd=tmp_path, env=env)
+    assert out.returncode == 2 and "--index names one index" in out.stderr
+
+
+@pytest.mark.slow  # indexes and searches with the real model
+def test_cli_searches_several_folders_at_once(tmp_path, scent_home):
+    env = {**os.environ, "SCENT_HOME": str(scent_home)}
+    for name, text in (("birds", "A grey heron stood at the pond."), ("trips", "The ferry to the island left at dawn.")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "note.md").write_text(text + "\n")
+        assert run("index", str(tmp_path / name), "-q", cwd=tmp_path, env=env).returncode == 0
+    out = run("search", "heron at the pond", "--folder", "birds", "--folder", "trips", "--json", cwd=tmp_path, env=env)
+    got = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [(Path(r["folder"]).name, r["path"], r["rank"]) for r in got][0] == ("birds", "note.md", 1)
+    assert {Path(r["folder"]).name for r in got} == {"birds", "trips"}

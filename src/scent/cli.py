@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sys
+from contextlib import ExitStack
 
 import click
 
@@ -84,18 +86,24 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
 @click.option("--lang", help="Keep only units in this language (ISO code: en, es, fr, hi, ta ...).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per result line.")
 @click.option("--explain", is_flag=True, help="Show each result's rank and score in every list and its RRF share.")
-@click.option("--folder", type=click.Path(file_okay=False), help="Search the index of this folder.")
+@click.option("--folder", "folders", multiple=True, type=click.Path(file_okay=False),
+              help="Search the index of this folder; repeat it to search several at once.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Search this index directory.")
 @_setting_options("search")
 @_setting_options("storage")
-def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, folder, index_dir, **params):
+def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, folders, index_dir, **params):
     """Search the index for QUERY (plain words, an ID, a code identifier ...)."""
     settings = _settings(params)
     filters = Filters.build(kinds, path, after, before, lang)
     text = " ".join(query)
-    with Index.open(folder, index_dir, settings=settings) as idx:
-        _say_which(idx)
-        results = idx.search(text, k=k, filters=filters, explain=explain)
+    if len(folders) > 1:
+        if index_dir:
+            raise UsageError("--index names one index; give several folders with --folder, or one --index")
+        results = _search_folders(folders, text, k, filters, explain, settings)
+    else:
+        with Index.open(folders[0] if folders else None, index_dir, settings=settings) as idx:
+            _say_which(idx)
+            results = idx.search(text, k=k, filters=filters, explain=explain)
     if as_json:
         for r in results:
             click.echo(json_line(r.to_dict()))
@@ -104,7 +112,8 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
         click.echo("no results", err=True)
     for r in results:
         page = f"  p.{r.page}" if r.page else ""
-        click.echo(f"{r.rank:>2}. {click.style(visible(r.path), bold=True)}{page}  [{r.kind}]  {r.score:.4f}")
+        shown = os.path.join(r.folder, r.path) if len(folders) > 1 else r.path
+        click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {r.score:.4f}")
         click.echo(f"    {_highlight(r.snippet, r.highlights)}")
         if r.explain is not None:
             for name, e in r.explain.items():
@@ -114,6 +123,14 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
                     where = f" p.{e['page']}" if e["page"] else ""
                     click.echo(f"      {name:<8} rank {e['rank']:>3}  score {e['score']:.4f}  "
                                f"+{e['contribution']:.4f}  unit {visible(e['unit'])}{where}")
+
+
+def _search_folders(folders, text, k, filters, explain, settings):
+    with ExitStack() as stack:
+        first = stack.enter_context(Index.open(folders[0], settings=settings))
+        indexes = [first] + [stack.enter_context(Index.open(f, settings=settings, embedder=first.embedder))
+                             for f in folders[1:]]  # one model for all
+        return Index.search_many(indexes, text, k=k, filters=filters, explain=explain)
 
 
 def _say_which(idx: Index) -> None:

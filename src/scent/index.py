@@ -240,7 +240,23 @@ class Index:
             filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
         request = pipeline.Request(query, parse(query, s.stopwords), filters, s, self.engine,
                                    lambda text: self.embedder.embed_queries([text])[0], self._picture_query())
-        return pipeline.run(request, k, explain)
+        results, lists = pipeline.run(request, k, explain)
+        for r in results:
+            r.folder = self.root or ""
+        return results, lists
+
+    @staticmethod
+    def search_many(indexes: list["Index"], query: str, k: int = 10, filters: Filters | None = None,
+                    **overrides) -> list[SearchResult]:
+        """`query` over several indexes at once: each one's `k` best, merged by their fused scores and
+        ranked again; each result's `folder` says which index it came from.
+
+        A fused score is rank-based (reciprocal ranks in each candidate list), so a folder whose raw
+        scores run high does not crowd out another; ties go to the folder named first."""
+        merged = [(r.score, -i, -r.rank, r) for i, idx in enumerate(indexes)
+                  for r in idx.search(query, k, filters, **overrides)]
+        merged.sort(key=lambda t: t[:3], reverse=True)
+        return [replace(r, rank=n) for n, (*_, r) in enumerate(merged[:k], start=1)]
 
     def _picture_query(self):
         """How a query is embedded for the pictures list; None when the index has no picture vectors

@@ -46,6 +46,7 @@ class SearchResult:
     date: float
     unit_id: int        # stable: the same unit keeps it while its file keeps its place in the index
     explain: dict | None = None
+    folder: str = ""    # the indexed folder `path` is relative to
 
     def to_dict(self) -> dict:
         d = asdict(self)
