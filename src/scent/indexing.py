@@ -25,6 +25,7 @@ from PIL import Image
 
 from . import image_text
 from .chunk import PART_KINDS, chunk, sentences, wordless
+from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
 from .extract import Limits, extract, reported
@@ -301,7 +302,7 @@ class Indexer:
         if self.picture_name:
             pictures = {r.id: (u.picture, f.rel, notes) for u, r in zip(pieces, units) if u.picture}
         record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
-                            got.date if got.date is not None else f.mtime_ns / 1e9, got.title, key)
+                            file_date(got.date, f.rel, f.mtime_ns / 1e9), got.title, key)
         notes += _lost_parts(got.meta, s)
         for note in notes:
             warn(f.rel, note)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 
+from scent.dates import from_front_matter
 from scent.units import Extracted
 from .base import Limits, read_text, split_at
 
@@ -61,5 +62,6 @@ def extract(path: str, limits: Limits) -> Extracted:
     cuts = find(text) if find else []
     sections = split_at(text, cuts, "text")
     title = cuts[0][1] if cuts else ""
-    return Extracted(kind="text", sections=sections, title=title, meta={"encoding": encoding})
+    return Extracted(kind="text", sections=sections, title=title, date=from_front_matter(text),
+                     meta={"encoding": encoding})
 

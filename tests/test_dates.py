@@ -1,0 +1,55 @@
+"""Dates people mean: written in the file, else in its name, else the modification time."""
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+from scent import Filters, Index
+from scent.dates import file_date, from_front_matter, from_name
+
+
+def noon(y, m, d):
+    return dt.datetime(y, m, d, 12, tzinfo=dt.timezone.utc).timestamp()
+
+
+def test_a_date_in_the_name():
+    assert from_name("notes/2025-03-12-standup.md") == noon(2025, 3, 12)
+    assert from_name("Screenshot_20250214-100355.png") == noon(2025, 2, 14)
+    assert from_name("trip_2024_07_01.txt") == noon(2024, 7, 1)
+    assert from_name("2019/report-2021-11-30.pdf") == noon(2021, 11, 30)  # the file's, not the folder's
+    assert from_name("serial-1202503121.txt") is None  # digits run on: not a date
+    assert from_name("2025-02-30.md") is None  # no such day
+    assert from_name("2025-0312.md") is None  # mixed separators
+    assert from_name("cloudnest-2025-04.pdf") is None  # a month is not a day
+    assert from_name("IMG_3902.jpg") is None
+
+
+def test_a_date_in_the_front_matter():
+    assert from_front_matter("---\ntitle: Standup\ndate: 2024-05-01\n---\n# Standup\n") == noon(2024, 5, 1)
+    assert from_front_matter("---\ncreated: '2023-01-09T10:00'\n---\n") == noon(2023, 1, 9)
+    assert from_front_matter("# Standup\n\ndate: 2024-05-01\n") is None  # not front matter
+    assert from_front_matter("---\ntitle: x\n---\ndate: 2024-05-01\n") is None  # after it
+
+
+def test_written_before_named_before_modified():
+    assert file_date(5.0, "2025-03-12.md", 9.0) == 5.0
+    assert file_date(None, "2025-03-12.md", 9.0) == noon(2025, 3, 12)
+    assert file_date(None, "notes.md", 9.0) == 9.0
+
+
+def test_a_copied_folder_keeps_the_dates_its_notes_mean(tmp_path, fake_embedder):
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "2025-03-12-standup.md").write_text("Standup meeting: the release slips a week.\n")
+    (root / "planning.md").write_text("---\ndate: 2025-07-02\n---\nPlanning meeting for the autumn.\n")
+    (root / "loose.md").write_text("A meeting about the garden.\n")
+    copied = noon(2026, 12, 1)
+    for p in root.iterdir():
+        os.utime(p, (copied, copied))  # what a copy leaves: every file "today"
+    idx = Index(root, embedder=fake_embedder)
+    idx.update()
+    after = Filters.build(after="2025-06-01")
+    assert sorted(r.path for r in idx.search("meeting", filters=after, strategy="keyword")) == ["loose.md",
+                                                                                               "planning.md"]
+    before = Filters.build(before="2025-06-01")
+    assert [r.path for r in idx.search("meeting", filters=before, strategy="keyword")] == ["2025-03-12-standup.md"]
