@@ -137,8 +137,9 @@ def status_cmd(folder, index_dir, as_json, **params):
         click.echo(json.dumps(st, ensure_ascii=False))
         return
     last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
+    backend = st["backend"] + (f" ({st['backend_detail']})" if st.get("backend_detail") else "")
     click.echo(f"folder   {st['folder']}\nindex    {st['index']} ({st['index_bytes'] / 1e6:.1f} MB)\n"
-               f"model    {st['model']}\nupdated  {last}\n"
+               f"backend  {backend}\nmodel    {st['model']}\nupdated  {last}\n"
                f"files    {st['files']}  " + ", ".join(f"{k} {v}" for k, v in st["files_by_kind"].items()) +
                f"\nunits    {st['units']}  " + ", ".join(f"{k} {v}" for k, v in st["units_by_kind"].items()))
     if st["errors"]:
