@@ -5,6 +5,7 @@ test_engine_contract.py."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -142,6 +143,31 @@ def test_an_edge_folder_reopens_with_its_points_and_metadata(notes, fake_embedde
         assert [r.path for r in idx.search("tomato soup", k=1)] == ["recipe.txt"]
         assert [r.path for r in idx.search("LD-2026-0417", strategy="keyword")] == ["lease.md"]
         assert idx.update().added == 0  # nothing to do: the catalog and the shard agree
+
+
+def test_an_edge_shard_killed_before_its_flush_keeps_what_it_took(notes, fake_embedder, tmp_path):
+    """A process killed (no close, no flush) after the shard took the points and before the catalog
+    did: the shard replays its log, the folder is free again, and the next run agrees with it."""
+    import subprocess
+
+    pytest.importorskip("qdrant_edge")
+    child = f"""
+import os, sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from conftest import FakeEmbedder
+from scent import Index
+from scent.engines.sqlite import SqliteEngine
+from scent.settings import Settings
+SqliteEngine.write_files = lambda self, writes: os._exit(3)
+Index({str(notes)!r}, index_dir={str(tmp_path / "ix")!r}, settings=Settings(backend="qdrant"),
+      embedder=FakeEmbedder()).update()
+"""
+    assert subprocess.run([sys.executable, "-c", child], timeout=120).returncode == 3
+    with Index(notes, index_dir=tmp_path / "ix", settings=QDRANT, embedder=fake_embedder) as idx:
+        taken = idx.engine.client.count(idx.engine.collection, exact=True).count
+        assert taken > 0 and idx.engine.catalog.file_states() == {}
+        assert idx.update().added == 3
+        assert idx.engine.client.count(idx.engine.collection, exact=True).count == idx.status()["units"] >= taken
 
 
 def test_the_edge_adapter_refuses_what_it_does_not_translate(tmp_path):
