@@ -28,7 +28,7 @@ from qdrant_client import models
 from ...errors import ScentError
 from . import EDGE_FOLDER
 
-_NAME = re.compile(r"[A-Za-z0-9_.-]+")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a folder name, never "." or ".."
 
 
 class UnsupportedCall(ScentError):
@@ -58,7 +58,8 @@ class EdgeClient:
 
     def _dir(self, name: str) -> Path:
         if not _NAME.fullmatch(name):
-            raise ScentError(f"collection name {name!r}: the embedded mode takes letters, digits, '_', '.' and '-'")
+            raise ScentError(f"collection name {name!r}: the embedded mode takes a letter or digit, then letters, "
+                             "digits, '_', '.' and '-'")
         return self.root / name
 
     def collection_exists(self, collection_name: str) -> bool:
@@ -181,6 +182,7 @@ class EdgeClient:
         shards, self._shards = self._shards, {}
         try:
             for shard in shards.values():
+                shard.flush()
                 shard.close()
         finally:
             if not self._lock.closed:
