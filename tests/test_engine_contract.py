@@ -21,11 +21,12 @@ DIMS = 4
 
 
 def engine_factories():
-    """Every engine, and the sqlite engine once more reading through snapshots and its approximate
-    index (written after every write, used for every search, whatever the size)."""
+    """Every engine, the sqlite engine once more reading through snapshots and its approximate
+    index (written after every write, used for every search, whatever the size), and the qdrant
+    engine in both its local folders: qdrant-client's local mode and the embedded edge shard."""
     from scent.engines import ENGINES
 
-    return sorted(ENGINES) + ["sqlite:snapshots"]
+    return sorted(ENGINES) + ["sqlite:snapshots", "qdrant:edge"]
 
 
 @pytest.fixture(params=engine_factories())
@@ -37,18 +38,33 @@ def engine(request, tmp_path, monkeypatch):
     values = {}
     if name == "qdrant":
         pytest.importorskip("qdrant_client")
-        # The local mode here; a server when SCENT_QDRANT_URL names one (a collection per test).
+        # A local folder here; a server when SCENT_QDRANT_URL names one (a collection per test).
         values = {"qdrant_url": os.environ.get("SCENT_QDRANT_URL", ""), "qdrant_collection": f"contract-{tmp_path.name}"}
+        if variant == "edge":
+            pytest.importorskip("qdrant_edge")
+        elif not values["qdrant_url"]:
+            made_by_local_mode(tmp_path / "index" / "qdrant")
     if variant == "snapshots":
         monkeypatch.setattr(vectors, "SNAPSHOT_ROWS", 1)
         monkeypatch.setattr(vectors, "EXACT_ROWS", 0)
         values["vector_index_threshold"] = 0
     eng = engine_class(name)(tmp_path / "index", Settings(backend=name, **values))
+    if name == "qdrant" and not values["qdrant_url"]:
+        assert eng.mode == (variant or "local")
     eng.snapshot_each_write = variant == "snapshots"
     eng.vectors.add_field(VectorField("unit", "test/axes", DIMS))
     eng.vectors.add_field(VectorField("sentences", "test/axes", DIMS, multi=True))
     yield eng
     eng.close()
+
+
+def made_by_local_mode(folder):
+    """A folder qdrant-client's local mode made (as an index from before the edge mode has): it stays
+    in that mode."""
+    from qdrant_client import QdrantClient
+
+    folder.mkdir(parents=True)
+    QdrantClient(path=str(folder)).close()
 
 
 def axis(*weights: float) -> np.ndarray:

@@ -165,8 +165,9 @@ def status_cmd(folder, index_dir, as_json, **params):
         click.echo(json_line(st))
         return
     last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
+    backend = st["backend"] + (f" ({st['backend_detail']})" if st.get("backend_detail") else "")
     click.echo(f"folder   {visible(st['folder'])}\nindex    {visible(st['index'])} ({st['index_bytes'] / 1e6:.1f} MB)\n"
-               f"model    {st['model']}\nupdated  {last}\n"
+               f"backend  {visible(backend)}\nmodel    {st['model']}\nupdated  {last}\n"
                f"files    {st['files']}  " + ", ".join(f"{k} {v}" for k, v in st["files_by_kind"].items()) +
                f"\nunits    {st['units']}  " + ", ".join(f"{k} {v}" for k, v in st["units_by_kind"].items()))
     if st["errors"]:

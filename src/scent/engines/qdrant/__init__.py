@@ -12,6 +12,9 @@ local SQLite file beside the indexer (catalog.db), and `scent index --rebuild --
 rebuilds the collection from the files. Each write goes to Qdrant first and to the catalog
 after, and Qdrant's upserts and deletes are idempotent: a killed indexer leaves at worst points
 the catalog does not know yet, which the next run writes again.
+
+Three ways to reach a collection (see connect): a server (qdrant_url), an embedded Qdrant shard in
+the local folder (edge.py, qdrant-edge-py), or qdrant-client's local mode in that folder.
 """
 from __future__ import annotations
 
@@ -30,8 +33,11 @@ from ..sqlite.catalog import path_keywords
 SCHEMA = 1
 CATALOG = "catalog.db"
 LOCAL_FOLDER = "qdrant"
+EDGE_FOLDER = "edge"  # inside the local folder: what makes it an embedded edge shard's (edge.py)
 AVGDL = 120.0  # BM25's average unit length (tokens) until the first write measures it
 UPSERT_POINTS = 256
+SERVER_MODE, EDGE_MODE, LOCAL_MODE = "server", "edge", "local"
+MODES = {SERVER_MODE: "server at", EDGE_MODE: "embedded edge shard at", LOCAL_MODE: "qdrant-client local mode at"}
 _PAYLOAD = ["path", "file_kind", "kind", "page", "start", "end", "title", "lang", "text", "date"]
 
 
@@ -52,7 +58,7 @@ class QdrantEngine:
         self.settings = settings
         self.index_dir = Path(index_dir)
         self.models = _models()
-        self.client = connect(settings, self.index_dir)
+        self.client, self.mode = connect(settings, self.index_dir)
         self.collection = collection_name(settings, self.index_dir)
         self.local = SqliteEngine(self.index_dir, settings, db_name=CATALOG)
         try:
@@ -73,7 +79,7 @@ class QdrantEngine:
             return True
         if not getattr(settings, "qdrant_url", ""):
             return False
-        client = connect(settings, Path(index_dir))
+        client, _ = connect(settings, Path(index_dir))
         try:
             return client.collection_exists(collection_name(settings, Path(index_dir)))
         finally:
@@ -82,7 +88,7 @@ class QdrantEngine:
     @staticmethod
     def destroy(index_dir: Path, settings=None) -> None:
         if Path(index_dir).exists() or getattr(settings, "qdrant_url", ""):
-            client = connect(settings, Path(index_dir))
+            client, _ = connect(settings, Path(index_dir))
             try:
                 name = collection_name(settings, Path(index_dir))
                 if client.collection_exists(name):
@@ -138,7 +144,7 @@ class QdrantEngine:
             self.collection, vectors_config=vectors, quantization_config=quantization,
             sparse_vectors_config={"keywords": m.SparseVectorParams(modifier=m.Modifier.IDF)}, metadata=info, **spread)
         self._info = info
-        if getattr(self.settings, "qdrant_url", ""):  # the local mode has no payload indexes (and says so)
+        if self.mode != LOCAL_MODE:  # qdrant-client's local mode has no payload indexes (and says so)
             keyword = m.PayloadSchemaType.KEYWORD
             for key, kind in (("path", keyword), ("dirs", keyword), ("file_kind", keyword), ("kind", keyword),
                               ("lang", keyword), ("ids", keyword), ("id_grams", keyword), ("file_key", keyword),
@@ -226,6 +232,8 @@ class QdrantEngine:
     def finish_run(self) -> None:
         self.local.finish_run()
         self._set_info(last_indexed=self.local.catalog.meta("last_indexed"))
+        if self.mode == EDGE_MODE:  # no optimizer runs in the background here: a run ends with one
+            self.client.settle(self.collection)
 
     # ---- what the roles ask of the collection --------------------------------------------------
 
@@ -312,6 +320,8 @@ class QdrantEngine:
         st["units_without_vector"] = max(0, st["units"] - counts.get("unit", 0)) if st["units"] else 0
         st["collection"] = self.collection
         st["qdrant"] = getattr(self.settings, "qdrant_url", "") or str(local_folder(self.settings, self.index_dir))
+        st["qdrant_mode"] = self.mode
+        st["backend_detail"] = f"{MODES[self.mode]} {st['qdrant']}"
         st["index_bytes"] = _folder_bytes(self.index_dir)
         return st
 
@@ -435,9 +445,9 @@ class QdrantVectors:
         except NothingMatches:
             return []
         vector = np.asarray(query, np.float32).tolist()
-        # The local mode searches exactly and warns at any search parameter.
+        # qdrant-client's local mode searches exactly and warns at any search parameter.
         params = m.SearchParams(quantization=m.QuantizationSearchParams(rescore=True, oversampling=float(oversample))) \
-            if info.storage == "int8" and getattr(e.settings, "qdrant_url", "") else None
+            if info.storage == "int8" and e.mode != LOCAL_MODE else None
         found = e.client.query_points(e.collection, query=[vector] if info.multi else vector, using=field,
                                       query_filter=flt, limit=limit, search_params=params, with_payload=False)
         return [(int(p.id), float(p.score)) for p in found.points]
@@ -470,9 +480,11 @@ def local_folder(settings, index_dir: Path) -> Path:
 
 
 def connect(settings, index_dir: Path):
-    """A client of the server at qdrant_url, or of the local folder (qdrant_path, default inside
-    the index directory). Fails with one line when the server does not answer or the folder is
-    held by another process."""
+    """(client, mode): a client of the server at qdrant_url, or of the local folder (qdrant_path,
+    default inside the index directory), and which of the three it is. A local folder is an
+    embedded edge shard when qdrant-edge-py is installed and the folder is new or already one;
+    a folder qdrant-client's local mode made stays in that mode, so its index keeps working.
+    Fails with one line when the server does not answer or the folder is held by another process."""
     _models()
     from qdrant_client import QdrantClient
 
@@ -485,16 +497,42 @@ def connect(settings, index_dir: Path):
             client.close()
             raise ScentError(f"Qdrant at {url} does not answer ({type(err).__name__}: {str(err)[:120]}); start it, "
                              "or check --qdrant-url") from None
-        return client
+        return client, SERVER_MODE
     folder = local_folder(settings, index_dir)
+    in_use = ScentError(f"the local Qdrant folder {folder} is open in another process (a local folder has one "
+                        "user at a time); close it, or run a Qdrant server and use --qdrant-url")
+    if local_mode(folder) == EDGE_MODE:
+        try:
+            from .edge import EdgeClient, FolderInUse
+        except ImportError:
+            raise UsageError(f"the local Qdrant folder {folder} holds an embedded edge shard, which needs "
+                             "qdrant-edge-py: pip install 'scent[qdrant]'") from None
+        try:
+            return EdgeClient(folder), EDGE_MODE
+        except FolderInUse:
+            raise in_use from None
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        return QdrantClient(path=str(folder))
+        return QdrantClient(path=str(folder)), LOCAL_MODE
     except RuntimeError as err:
         if "already accessed" in str(err):
-            raise ScentError(f"the local Qdrant folder {folder} is open in another process (a local folder has one "
-                             "user at a time); close it, or run a Qdrant server and use --qdrant-url") from None
+            raise in_use from None
         raise
+
+
+def local_mode(folder: Path) -> str:
+    """Which client a local folder gets: an edge folder stays one, and so does any other folder
+    with something in it (qdrant-client's local mode); a new or empty one is made an edge folder
+    when qdrant-edge-py is installed."""
+    if (folder / EDGE_FOLDER).is_dir():
+        return EDGE_MODE
+    if folder.is_dir() and any(folder.iterdir()):
+        return LOCAL_MODE
+    try:
+        import qdrant_edge  # noqa: F401
+    except ImportError:
+        return LOCAL_MODE
+    return EDGE_MODE
 
 
 def _folder_bytes(folder: Path) -> int:
