@@ -8,7 +8,14 @@
 """
 from .errors import ScentError, UsageError
 from .filters import Filters
-from .index import Index, IndexReport, SearchResult
+from .index import Index, SearchResult
 from .settings import Settings
 
 __all__ = ["Index", "IndexReport", "SearchResult", "Filters", "Settings", "ScentError", "UsageError"]
+
+
+def __getattr__(name: str):
+    if name == "IndexReport":  # imported when first asked for: see scent.index
+        from .index import IndexReport
+        return IndexReport
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,12 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 from threading import Lock
 
-from . import image_text, location, ocr, search as pipeline
+from typing import TYPE_CHECKING
+
+from . import location, search as pipeline
 from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError
 from .filters import Filters
-from .indexing import IndexReport, Indexer, OnSkip, Progress
 from .locking import IndexLock
 from .query import MAX_QUERY_CHARS, parse, valid_text
 from .search import SearchResult
@@ -24,7 +25,20 @@ from .settings import Settings
 from .storage import StoredUnit
 from .walk import is_utf8, shown
 
+if TYPE_CHECKING:
+    from . import image_text
+    from .indexing import IndexReport, Indexer, OnSkip, Progress
+
 __all__ = ["Index", "IndexReport", "SearchResult"]
+
+
+def __getattr__(name: str):
+    # Indexing (and the extractors' libraries: PDF, Word, slides ...) is imported when first used,
+    # so a process that only searches starts without them.
+    if name == "IndexReport":
+        from .indexing import IndexReport
+        return IndexReport
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Index:
@@ -194,6 +208,9 @@ class Index:
     def indexer(self) -> Indexer:
         # Made again when the settings were replaced (idx.settings = ...): they shape what is read.
         if self._indexer is None or self._indexer.settings is not self.settings:
+            from . import ocr
+            from .indexing import Indexer
+
             s = self.settings
             self._indexer = Indexer(self.engine, self.root, self.index_dir, s, self._embedder or E5Embedder,
                                     lambda: self.embedder, lambda name: self._image_text_model(name, required=True),
@@ -206,6 +223,8 @@ class Index:
         with self._models_lock:
             if name not in self._image_text:
                 try:
+                    from . import image_text
+
                     self._image_text[name] = image_text.load(name)
                 except UsageError:
                     if required:
@@ -265,6 +284,8 @@ class Index:
         model = self._image_text_model(name) if name else None
         if model is None:
             return None
+        from . import image_text
+
         return lambda text: image_text.checked(model, model.embed_texts([text]), 1)[0]
 
     # ---- what the views read -------------------------------------------------------------
