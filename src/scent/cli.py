@@ -177,6 +177,38 @@ def status_cmd(folder, index_dir, as_json, **params):
             click.echo(visible(f"  {e['level']}: {e['path']}: {e['reason']}"))
 
 
+@cli.command("watch")
+@click.argument("folder", type=click.Path(file_okay=False, exists=True))
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory (default: one per folder under $SCENT_HOME).")
+@click.option("-q", "--quiet", is_flag=True, help="Say nothing about each refresh.")
+@_setting_options("index")
+@_setting_options("storage")
+def watch_cmd(folder, index_dir, quiet, **params):
+    """Index FOLDER, then keep its index fresh as files are added, changed, renamed or deleted (Ctrl-C stops)."""
+    import threading
+
+    from .watch import watch
+
+    def refreshed(report, paths):
+        if not quiet:
+            click.echo(visible(f"scent: {report.added} new, {report.updated} changed, {report.renamed} renamed, "
+                               f"{report.deleted} deleted, {len(report.skipped)} skipped ({len(paths)} paths "
+                               f"changed, {report.seconds:.1f}s)"), err=True)
+
+    with Index(folder, index_dir=index_dir, settings=_settings(params)) as idx:
+        def ready(report):
+            for path, reason in report.skipped:
+                click.echo(visible(f"scent: skipped {path}: {reason}"), err=True)
+            click.echo(visible(f"scent: watching {idx.root} ({idx.status()['files']} files indexed, {report.added} "
+                               "new); Ctrl-C stops"), err=True)
+
+        stop = threading.Event()
+        try:
+            watch(idx, stop, refreshed, lambda message: click.echo(visible(f"scent: {message}"), err=True), ready)
+        except KeyboardInterrupt:
+            stop.set()
+
+
 @cli.command("list")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per index.")
 @_setting_options("storage")

@@ -1,0 +1,109 @@
+"""Keep an index fresh while a folder changes: file events (watchdog; inotify on Linux) are gathered
+until the folder has been quiet for a moment, then one `Index.refresh` brings the paths they named
+in line (new, changed, renamed, gone; a folder's path stands for the files under it).
+
+The watcher holds the index's indexing lock for as long as it runs, so a second watcher or a
+`scent index` beside it is refused with one line instead of the two taking turns.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+
+from .errors import ScentError, UsageError
+from .index import Index
+from .locking import IndexLock
+from .walk import EXCLUDED_DIRS
+
+DEBOUNCE_S = 0.5  # quiet time before a refresh: one editor save is several events
+MAX_WAIT_S = 3.0  # during a burst (a git checkout of thousands of files) refresh at least this often
+
+
+class _Changes:
+    """Paths the events named, relative to the folder, minus those no refresh would index."""
+
+    def __init__(self, root: str, index_dir: str):
+        self.root, self.index_dir = root, index_dir
+        self._paths: set[str] = set()
+        self._first = self._last = 0.0
+        self._cond = threading.Condition()
+
+    def dispatch(self, event) -> None:  # watchdog's handler interface
+        if event.event_type in ("opened", "closed_no_write"):
+            return  # read, not changed
+        for path in (event.src_path, getattr(event, "dest_path", "")):
+            if path:
+                self._add(os.fsdecode(path))
+
+    def _add(self, path: str) -> None:
+        if path == self.index_dir or path.startswith(self.index_dir + os.sep):
+            return  # the index writing itself: refreshing on it would never stop
+        rel = os.path.relpath(path, self.root).replace(os.sep, "/")
+        parts = rel.split("/")
+        if rel.startswith("..") or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts):
+            return  # hidden files (editors' swap files), tool folders: never indexed
+        with self._cond:
+            now = time.monotonic()
+            if not self._paths:
+                self._first = now
+            self._paths.add(rel)
+            self._last = now
+            self._cond.notify()
+
+    def take(self, stop: threading.Event, debounce: float, max_wait: float) -> list[str]:
+        """The paths gathered once the folder has been quiet for `debounce` seconds (or for
+        `max_wait` since the first of them); [] when `stop` is set first."""
+        with self._cond:
+            while not stop.is_set():
+                now = time.monotonic()
+                if self._paths and (now - self._last >= debounce or now - self._first >= max_wait):
+                    paths, self._paths = sorted(self._paths), set()
+                    return paths
+                self._cond.wait(timeout=min(debounce, 0.2) if self._paths else 0.2)
+        return []
+
+
+def watch(index: Index, stop: threading.Event, on_refresh: Callable | None = None,
+          on_error: Callable[[str], None] | None = None, on_ready: Callable | None = None, *,
+          debounce: float = DEBOUNCE_S, max_wait: float = MAX_WAIT_S) -> None:
+    """Bring `index` up to date with its folder, then refresh it from the folder's events until
+    `stop` is set. The events are listened to before that first update, so nothing written
+    meanwhile is missed; `on_ready(report)` hears the update, `on_refresh(report, paths)` each
+    refresh, `on_error(message)` each refresh that failed (the watch goes on). The folder going
+    away ends the watch with a ScentError."""
+    try:
+        from watchdog.observers import Observer
+    except ImportError:  # pragma: no cover - a broken install
+        raise UsageError("scent watch needs watchdog: pip install watchdog") from None
+    root = index.root
+    if not root or not os.path.isdir(root):
+        raise ScentError(f"folder {root} does not exist (or is not a folder); nothing to watch")
+    changes = _Changes(os.path.realpath(root), os.path.realpath(index.index_dir))
+    with IndexLock(index.index_dir, owner=index.engine):
+        observer = Observer()
+        observer.schedule(changes, os.path.realpath(root), recursive=True)
+        observer.start()
+        try:
+            report = index.update()
+            if on_ready:
+                on_ready(report)
+            while not stop.is_set():
+                paths = changes.take(stop, debounce, max_wait)
+                if not os.path.isdir(root):
+                    raise ScentError(f"the watched folder {root} was deleted, moved or unmounted; its index is "
+                                     "kept: run scent watch again once it is back")
+                if not paths:
+                    continue
+                try:
+                    report = index.refresh(paths)
+                except ScentError as err:
+                    if on_error:
+                        on_error(str(err))
+                    continue
+                if on_refresh:
+                    on_refresh(report, paths)
+        finally:
+            observer.stop()
+            observer.join(timeout=5)

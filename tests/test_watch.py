@@ -1,0 +1,159 @@
+"""scent watch: file events turned into refreshes of the index, on a real folder."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from scent import Index
+from scent.errors import ScentError
+from scent.locking import IndexLock
+from scent.watch import watch
+
+pytest.importorskip("watchdog")
+
+
+def until(check, timeout: float = 20.0):
+    """Poll `check` until it is true; the time it took (the caller reports it, never asserts it)."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if check():
+            return time.monotonic() - started
+        time.sleep(0.05)
+    raise AssertionError(f"not true within {timeout} s")
+
+
+@pytest.fixture
+def watched(notes, fake_embedder):
+    idx = Index(notes, embedder=fake_embedder)
+    idx.update()
+    reader = idx.reader()  # searches from this thread while the watch thread writes
+    stop, ready = threading.Event(), threading.Event()
+    refreshed = []
+    thread = threading.Thread(target=watch, args=(idx, stop, lambda report, paths: refreshed.append(paths)),
+                              kwargs={"debounce": 0.2, "on_ready": lambda report: ready.set()}, daemon=True)
+    thread.start()
+    assert ready.wait(20)
+    yield notes, reader, refreshed
+    stop.set()
+    thread.join(timeout=10)
+    reader.close()
+    idx.close()
+
+
+def paths(reader, query):
+    return [r.path for r in reader.search(query, strategy="keyword")]
+
+
+def test_a_file_written_before_the_first_update_ends_is_not_missed(notes, fake_embedder):
+    idx = Index(notes, embedder=fake_embedder)
+    stop = threading.Event()
+
+    def ready(report):
+        # Written after the events are listened to, while (or just after) the first update ran.
+        (notes / "late.md").write_text("A late kingfisher.\n")
+
+    thread = threading.Thread(target=watch, args=(idx, stop), kwargs={"on_ready": ready, "debounce": 0.1},
+                              daemon=True)
+    thread.start()
+    reader = None
+    try:
+        until(lambda: (notes / "late.md").exists())
+        reader = Index(notes, embedder=fake_embedder)
+        until(lambda: paths(reader, "kingfisher") == ["late.md"])
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+        if reader:
+            reader.close()
+        idx.close()
+
+
+def test_new_changed_renamed_and_deleted_files_reach_the_index(watched):
+    notes, reader, refreshed = watched
+    (notes / "bird.md").write_text("A grey heron fished at the pond.\n")
+    until(lambda: paths(reader, "heron") == ["bird.md"])
+    (notes / "bird.md").write_text("A kingfisher fished at the pond.\n")
+    until(lambda: paths(reader, "kingfisher") == ["bird.md"] and paths(reader, "heron") == [])
+    (notes / "bird.md").rename(notes / "pond.md")
+    until(lambda: paths(reader, "kingfisher") == ["pond.md"])
+    (notes / "pond.md").unlink()
+    until(lambda: paths(reader, "kingfisher") == [])
+    (notes / "lease.md").unlink()
+    (notes / ".lease.md.swp").write_text("an editor's swap file: hidden, never indexed\n")
+    until(lambda: paths(reader, "deposit") == [])
+    assert not any(".lease.md.swp" in p for batch in refreshed for p in batch)
+
+
+def test_a_burst_of_files_is_refreshed_in_few_runs(watched):
+    notes, reader, refreshed = watched
+    (notes / "many").mkdir()
+    for i in range(200):
+        (notes / "many" / f"n{i:03d}.md").write_text(f"Note {i} about token{i:03d}.\n")
+    until(lambda: paths(reader, "token199") == ["many/n199.md"] and paths(reader, "token000") == ["many/n000.md"])
+    assert len(refreshed) < 50  # gathered, not one refresh per event
+
+
+def test_a_second_watcher_or_indexer_is_refused(watched, fake_embedder):
+    notes, reader, refreshed = watched
+    other = Index(notes, embedder=fake_embedder)
+    try:
+        with pytest.raises(ScentError, match="another scent is indexing"):
+            watch(other, threading.Event())
+        with pytest.raises(ScentError, match="another scent is indexing"):
+            other.update()
+    finally:
+        other.close()
+
+
+def test_a_folder_that_goes_away_ends_the_watch_in_one_line(tmp_path, fake_embedder):
+    root = tmp_path / "gone"
+    root.mkdir()
+    (root / "a.md").write_text("Heron.\n")
+    idx = Index(root, embedder=fake_embedder)
+    idx.update()
+    failure, ready = [], threading.Event()
+
+    def run():
+        try:
+            watch(idx, threading.Event(), on_ready=lambda report: ready.set(), debounce=0.1)
+        except ScentError as err:
+            failure.append(str(err))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert ready.wait(20)
+    (root / "a.md").unlink()
+    root.rmdir()
+    thread.join(timeout=20)
+    assert failure and "was deleted, moved or unmounted" in failure[0]
+    with IndexLock(idx.index_dir):  # the watch let its lock go
+        pass
+    idx.close()
+
+
+@pytest.mark.slow  # the refresh embeds with the real model
+def test_cli_watch_reports_each_refresh_and_stops_on_ctrl_c(tmp_path, scent_home):
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    scent = Path(sys.executable).with_name("scent")
+    proc = subprocess.Popen([str(scent), "watch", str(folder)], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "SCENT_HOME": str(scent_home)})
+    lines = []
+    try:
+        lines.append(proc.stderr.readline())
+        assert "scent: watching " in lines[-1] and "Ctrl-C stops" in lines[-1]
+        (folder / "heron.md").write_text("A grey heron at the pond.\n")
+        lines.append(proc.stderr.readline())
+        assert lines[-1].startswith("scent: 1 new, 0 changed, 0 renamed, 0 deleted, 0 skipped")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    assert proc.returncode == 0, lines
