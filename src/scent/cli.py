@@ -185,6 +185,7 @@ def status_cmd(folder, index_dir, as_json, **params):
 @_setting_options("storage")
 def watch_cmd(folder, index_dir, quiet, **params):
     """Index FOLDER, then keep its index fresh as files are added, changed, renamed or deleted (Ctrl-C stops)."""
+    import signal
     import threading
 
     from .watch import watch
@@ -202,11 +203,11 @@ def watch_cmd(folder, index_dir, quiet, **params):
             click.echo(visible(f"scent: watching {idx.root} ({idx.status()['files']} files indexed, {report.added} "
                                "new); Ctrl-C stops"), err=True)
 
+        # Ctrl-C (or a TERM) ends the watch once the refresh in progress is written, not in the middle.
         stop = threading.Event()
-        try:
-            watch(idx, stop, refreshed, lambda message: click.echo(visible(f"scent: {message}"), err=True), ready)
-        except KeyboardInterrupt:
-            stop.set()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+        watch(idx, stop, refreshed, lambda message: click.echo(visible(f"scent: {message}"), err=True), ready)
 
 
 @cli.command("list")
