@@ -1,4 +1,4 @@
-"""Pictures stored inside a package (slides; Word keeps its own copy of this in word.py): the
+"""Pictures stored inside a package (Word files, slides): the
 words for what one shows and the text read in it, or None when it is an icon, too large, or does
 not decode (meta says which). One picture's failure costs only that picture."""
 from __future__ import annotations
@@ -21,6 +21,8 @@ def picture_text(blob: bytes, name: str, limits: Limits, meta: dict) -> str | No
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            # A picture's damaged EXIF says nothing about the document; raw on stderr it only alarms.
+            warnings.simplefilter("ignore", UserWarning)
             with Image.open(io.BytesIO(blob)) as image:
                 if min(image.size) < MIN_PICTURE_PX or image.width * image.height > limits.max_image_pixels:
                     return None

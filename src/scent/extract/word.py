@@ -15,11 +15,10 @@ from docx.table import Table
 
 from PIL import Image
 
-from scent import ocr
-from scent.describe import describe
-from scent.errors import ExtractError, OcrFailed
+from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from .base import SECTION_SEPARATOR, Limits, joined
+from .pictures import PICTURES_PER_FILE, picture_text
 
 EXTENSIONS = (".docx",)
 # python-docx reports a damaged or foreign file through whichever layer noticed:
@@ -62,10 +61,6 @@ def _parts(document) -> list[tuple[str, str]]:
     return parts
 
 
-PICTURES_PER_PAGE_LIMIT = 4  # a Word file reads up to 4 x Limits.max_pdf_images pictures
-MIN_PICTURE_PX = 64  # smaller pictures are icons and bullets
-
-
 def _pictures(document, limits: Limits, meta: dict, path: str) -> list[tuple[str, Picture]]:
     """(text, where its pixels are) of the body's pictures, in the order Word stores them; broken
     ones are noted in meta."""
@@ -73,31 +68,14 @@ def _pictures(document, limits: Limits, meta: dict, path: str) -> list[tuple[str
     parts = [p for p in document.part.related_parts.values()
              if (getattr(p, "content_type", "") or "").startswith("image/")]
     for part in parts:
-        if len(texts) >= PICTURES_PER_PAGE_LIMIT * limits.max_pdf_images:
+        if len(texts) >= PICTURES_PER_FILE * limits.max_pdf_images:
             meta["pictures_skipped"] = True
             break
         name = str(getattr(part, "partname", "picture"))
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-                # A picture's damaged EXIF says nothing about the document; raw on stderr it only alarms.
-                warnings.simplefilter("ignore", UserWarning)
-                with Image.open(io.BytesIO(part.blob)) as image:
-                    if min(image.size) < MIN_PICTURE_PX or image.width * image.height > limits.max_image_pixels:
-                        continue
-                    image.load()
-                    seen = ""
-                    if limits.ocr is not None:
-                        seen = ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
-                    words = describe(image, ocr_text=seen)
-        except OcrFailed as e:
-            meta.setdefault("ocr_error", f"picture {name} was not read by OCR ({e})")
-            continue
-        except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as e:
-            meta.setdefault("picture_errors", []).append(f"{name} did not decode ({e})")
-            continue
-        member = name.lstrip("/")
-        texts.append(("\n".join(t for t in (words, seen) if t), Picture(member, partial(load_picture, path, member))))
+        text = picture_text(part.blob, name, limits, meta)
+        if text is not None:
+            member = name.lstrip("/")
+            texts.append((text, Picture(member, partial(load_picture, path, member))))
     return texts
 
 
