@@ -20,7 +20,7 @@ from .fuse import mmr, rrf
 from .language import detect
 from .query import KeywordQuery, clean
 from .settings import Settings
-from .snippet import snippet
+from .snippet import readable, snippet
 from .storage import Engine, Hit, StoredUnit
 from .units import PICTURE_KINDS
 
@@ -223,7 +223,8 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     results = []
     for rank, (path, score) in enumerate(fused[:k], start=1):
         unit = units[best[path]]
-        text, marks = snippet(unit.text, r.keywords.words, r.keywords.ids)
+        shown = readable(unit.text) if unit.file_kind == "text" else unit.text
+        text, marks = snippet(shown, r.keywords.words, r.keywords.ids)
         results.append(SearchResult(
             rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
             snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,

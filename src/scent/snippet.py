@@ -25,17 +25,7 @@ def snippet(text: str, words: list[str], ids: tuple[str, ...] = (), width: int =
     Words match by English stem ("leases" ~ "lease"), IDs by their normalised form
     ("LD-2026-0417" ~ "ld20260417").
     """
-    stems = {_stem(w) for w in words if w}
-    wanted_ids = set(ids)
-    spans = []
-    for m in _TOKEN.finditer(text):
-        tok = m.group()
-        if wanted_ids and any(ch.isdigit() for ch in tok) and normalise_id(tok) in wanted_ids:
-            spans.append(m.span())
-            continue
-        for sub in re.finditer(r"[^\W_]+", tok):
-            if _stem(sub.group()) in stems:
-                spans.append((m.start() + sub.start(), m.start() + sub.end()))
+    spans = matches(text, words, ids)
     start = _best_window(spans, len(text), width)
     end = min(len(text), start + width)
     # Do not cut words in half at either edge.
@@ -51,6 +41,48 @@ def snippet(text: str, words: list[str], ids: tuple[str, ...] = (), width: int =
     tail = "…" if end < len(text) else ""
     flat = lead + " ".join(piece.split()) + tail
     return flat, _remap(piece, lead, marks)
+
+
+# Markdown's markup, which a snippet shows as the words it marks up (a person reads "Deposit", not
+# "## **Deposit**"). Applied to text files only: code keeps every character.
+_MARKUP = [
+    (re.compile(r"^\s*(```|~~~).*$", re.M), ""),                # code fences
+    (re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)"), r"\1"),          # links and images: their text
+    (re.compile(r"^\s{0,3}#{1,6}\s+", re.M), ""),                # headings
+    (re.compile(r"^\s{0,3}>\s?", re.M), ""),                     # quotes
+    (re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?", re.M), ""),  # list items, task boxes
+    (re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$", re.M), ""),  # table rules
+    (re.compile(r"^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$", re.M), ""),    # a table row's outer bars
+    (re.compile(r"[ \t]*\|[ \t]*"), " · "),                        # between its cells
+    (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),        # bold
+    (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"\1"),  # italics (not a*b*c)
+    (re.compile(r"`([^`\n]+)`"), r"\1"),                          # inline code
+    (re.compile(r"([=\-_*~#+])\1{3,}"), ""),                        # rules and underlines: ====, ----
+]
+
+
+def readable(text: str) -> str:
+    """`text` without markdown markup, for showing."""
+    for pattern, repl in _MARKUP:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def matches(text: str, words: list[str], ids: tuple[str, ...] = ()) -> list[tuple[int, int]]:
+    """Character spans of `text` that match the query's words (by English stem) or IDs (by their
+    normalised form), in order."""
+    stems = {_stem(w) for w in words if w}
+    wanted_ids = set(ids)
+    spans = []
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        if wanted_ids and any(ch.isdigit() for ch in tok) and normalise_id(tok) in wanted_ids:
+            spans.append(m.span())
+            continue
+        for sub in re.finditer(r"[^\W_]+", tok):
+            if _stem(sub.group()) in stems:
+                spans.append((m.start() + sub.start(), m.start() + sub.end()))
+    return spans
 
 
 def _best_window(spans: list[tuple[int, int]], length: int, width: int) -> int:
