@@ -135,7 +135,9 @@ def test_status(client, index, folder):
     r = client.get("/api/status")
     assert r.status_code == 200
     st = r.json()
+    assert st.pop("desktop") is True  # a local server offers "open in its app"
     assert st == index.status()
+    assert st["units_by_lang"]["en"] >= 4
     assert st["folder"] == str(folder.resolve())
     assert st["files"] >= 6 and st["files_by_kind"]["pdf"] == 1 and "pdf_page" in st["units_by_kind"]
     assert st["last_indexed"]
@@ -456,3 +458,74 @@ def test_the_app_answers_from_a_rebuilt_index(tmp_path):
             found = c.get("/api/search", params={"q": "walrus tusks", "k": 1}).json()["results"]
             assert [r["path"] for r in found] == ["walrus.txt"]
             assert c.get("/api/file", params={"path": "walrus.txt"}).status_code == 200
+
+
+def test_preview_of_markdown_is_blocks_of_plain_text_with_the_words_marked(client):
+    body = client.get("/api/preview", params={"path": "lease.md", "q": "deposit refund"}).json()
+    assert body["kind"] == "text" and body["cut"] is False
+    assert [b["tag"] for b in body["blocks"]] == ["h1", "p"]
+    assert body["blocks"][0]["text"] == "Lease"
+    para = body["blocks"][1]
+    assert para["text"] == "The deposit refund is due within 30 days. Ticket LD-2026-0417."
+    assert para["highlights"] == [[4, 11], [12, 18]]  # "deposit", "refund"
+    assert body["hits"] == 2
+
+
+def test_preview_of_a_pdf_is_its_pages(client):
+    body = client.get("/api/preview", params={"path": "lease.pdf", "q": "DEP-4471"}).json()
+    pages = [b["page"] for b in body["blocks"] if b["tag"] == "h3"]
+    assert pages == sorted(pages) and pages[0] == 1 and len(pages) >= 4
+    marked = [b for b in body["blocks"] if b["highlights"]]
+    assert marked and all(b.get("page") == 4 for b in marked)
+
+
+def test_preview_shows_an_html_files_words_never_its_script(client):
+    body = client.get("/api/preview", params={"path": "page.html", "q": "tomatoes"}).json()
+    text = " ".join(b["text"] for b in body["blocks"])
+    assert "harmless garden notes about tomatoes" in text and "alert" not in text and "<" not in text
+    assert body["hits"] == 1
+
+
+@pytest.mark.parametrize("path, status", [("later.txt", 404), ("leak.txt", 404), ("../outside/secret.txt", 403)])
+def test_preview_refuses_what_the_file_endpoint_refuses(client, path, status):
+    r = client.get("/api/preview", params={"path": path})
+    assert r.status_code == status and SECRET not in r.text
+
+
+def test_open_needs_the_servers_own_page_and_a_local_server(index, folder, tmp_path, monkeypatch):
+    log = tmp_path / "opened.txt"
+    opener = tmp_path / "xdg-open"
+    opener.write_text(f'#!/bin/sh\necho "$1" >> {log}\n')
+    opener.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    own = {"Origin": "http://testserver"}
+    with TestClient(create_app(index), raise_server_exceptions=False) as c:
+        assert c.post("/api/open", json={"path": "recipe.txt"}).status_code == 403  # no Origin: not our page
+        assert c.post("/api/open", json={"path": "recipe.txt"}, headers={"Origin": "http://evil.example"}
+                      ).status_code == 403
+        assert c.post("/api/open", json={"path": "../outside/secret.txt"}, headers=own).status_code == 403
+        assert c.post("/api/open", json={"path": "recipe.txt", "how": "rm"}, headers=own).status_code == 400
+        assert not log.exists()
+        r = c.post("/api/open", json={"path": "code/http.py", "how": "folder"}, headers=own)
+        assert r.status_code == 200, r.text
+    with TestClient(create_app(index, desktop=False), raise_server_exceptions=False) as c:
+        r = c.post("/api/open", json={"path": "recipe.txt"}, headers=own)
+        assert r.status_code == 403 and "--allow-remote" in r.json()["error"]
+        assert c.get("/api/status").json()["desktop"] is False
+    for _ in range(200):
+        if log.exists():
+            break
+        __import__("time").sleep(0.02)
+    assert log.read_text().split() == [str((folder / "code").resolve())]
+
+
+def test_desktop_commands():
+    from pathlib import Path
+
+    from scent.serve.desktop import command
+
+    f = Path("/home/a/notes/x.md")
+    assert command(f, "app", "linux") == ["xdg-open", "/home/a/notes/x.md"]
+    assert command(f, "folder", "linux") == ["xdg-open", "/home/a/notes"]
+    assert command(f, "folder", "darwin") == ["open", "-R", "/home/a/notes/x.md"]
+    assert command(f, "app", "win32") == ["explorer", "/home/a/notes/x.md"]

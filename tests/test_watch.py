@@ -157,3 +157,41 @@ def test_cli_watch_reports_each_refresh_and_stops_on_ctrl_c(tmp_path, scent_home
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=30)
     assert proc.returncode == 0, lines
+
+
+def test_a_server_with_a_watch_finds_new_files_and_shows_its_freshness(notes, fake_embedder):
+    """`scent serve --watch`: the watch writes in its thread while the app's readers answer."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from scent.serve.app import create_app
+    from scent.watch import Live
+
+    idx = Index(notes, embedder=fake_embedder)
+    live = Live(idx).start()
+    try:
+        with TestClient(create_app(idx, live=live)) as client:
+            until(lambda: client.get("/api/status").json()["live"]["ready"])
+            state = client.get("/api/status").json()["live"]
+            assert state["watching"] and state["problem"] is None and state["last_refresh"] >= state["since"]
+            (notes / "heron.md").write_text("A grey heron stood at the pond all morning.\n")
+            until(lambda: any(r["path"] == "heron.md" for r in
+                              client.get("/api/search", params={"q": "grey heron pond"}).json()["results"]))
+            assert client.get("/api/status").json()["files"] == 4
+    finally:
+        live.stop()
+        idx.close()
+    assert not live.state()["watching"]
+
+
+def test_a_watch_beside_a_server_that_cannot_start_says_why(tmp_path, fake_embedder):
+    from scent.watch import Live
+
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    idx = Index(folder, embedder=fake_embedder)
+    folder.rmdir()
+    live = Live(idx).start()
+    until(lambda: not live.state()["watching"])
+    assert "does not exist" in live.state()["problem"] and "search goes on" in live.state()["problem"]
+    idx.close()

@@ -229,3 +229,108 @@ def test_measure_time_to_first_result_and_page_weight(browser, server):
           f"({body} bytes of bodies)")
     print(f"time to first result, warm, typing to first result shown (includes the 180 ms debounce): "
           f"median {statistics.median(times):.0f} ms, min {min(times):.0f}, max {max(times):.0f} over {len(times)}")
+
+
+def test_keyboard_first_search_and_the_preview_pane(page):
+    from playwright.sync_api import expect
+
+    page.locator("#tabs h1").click()  # focus away from the search box
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "q"
+    page.keyboard.type("red lentil soup")
+    page.wait_for_function("() => document.body.dataset.query === 'red lentil soup'")
+    # arrows move among the results, Enter opens the preview pane with the words marked
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#results .result.selected")).to_have_count(1)
+    assert page.locator("#results .result").first.get_attribute("aria-selected") == "true"
+    assert page.locator("#results .result.selected").get_attribute("data-path") == \
+        "notes/personal/recipe-red-lentil-soup.md"
+    page.keyboard.press("Enter")
+    expect(page.locator("#preview")).to_be_visible()
+    expect(page.locator("#preview-name")).to_have_text("notes/personal/recipe-red-lentil-soup.md")
+    marks = page.locator("#preview-body mark")
+    expect(marks.first).to_be_visible()
+    count = marks.count()
+    assert count >= 3
+    # markdown is shown as structure, not markup: its title is a heading without the "#"
+    heading = page.locator("#preview-body h2").first
+    expect(heading).to_contain_text("red lentil soup")
+    assert "#" not in heading.inner_text()
+    expect(page.locator("#preview-hits")).to_have_text(f"match 1 of {count}")
+    page.keyboard.press("n")
+    expect(page.locator("#preview-hits")).to_have_text(f"match 2 of {count}")
+    assert page.locator("#preview-body mark.current").get_attribute("id") == "hit-1"
+    page.keyboard.press("N")
+    page.keyboard.press("N")
+    expect(page.locator("#preview-hits")).to_have_text(f"match {count} of {count}")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "preview.png"))
+    # Esc closes the pane, a second Esc clears the search
+    page.keyboard.press("Escape")
+    expect(page.locator("#preview")).to_be_hidden()
+    expect(page.locator("#status-panel")).to_be_visible()
+    page.keyboard.press("Escape")
+    assert page.input_value("#q") == ""
+    expect(page.locator("#results .result")).to_have_count(0)
+
+
+def test_a_pdf_preview_starts_at_the_results_page(page):
+    from playwright.sync_api import expect
+
+    results = _search(page, "DEP-4471")
+    assert results[0][:3] == ["docs/apartment-lease.pdf", "pdf", "4"]
+    page.locator("#results .result").first.locator("button.look").click()
+    current = page.locator("#preview-body mark.current")
+    expect(current).to_have_text("DEP-4471")
+    # the current match sits on page 4, below that page's heading
+    assert current.evaluate("m => { let n = m.parentElement; while (n && !n.dataset.page) n = n.parentElement;"
+                            " return n && n.dataset.page; }") == "4"
+    image = page.locator("#preview-image")
+    page.wait_for_function("el => el.complete && el.naturalWidth > 0", arg=image.element_handle())
+
+
+def test_more_results_sort_by_date_and_language(page):
+    from playwright.sync_api import expect
+
+    first = _search(page, "notes")
+    assert len(first) == 10
+    page.click("#more")
+    page.wait_for_function("() => document.querySelectorAll('#results .result').length > 10")
+    # newest first: the dates shown go down
+    page.select_option("#sort", "newest")
+    dates = page.eval_on_selector_all("#results .result .meta", "els => els.map(e => e.textContent.slice(0, 10))")
+    assert dates == sorted(dates, reverse=True)
+    page.select_option("#sort", "")
+    # the language filter offers the languages the index holds, and keeps only that one
+    expect(page.locator("#lang option[value='es']")).to_have_count(1)
+    page.select_option("#lang", "es")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('lang') === 'es'")
+    page.wait_for_function("() => document.body.dataset.query === 'notes' && "
+                           "document.querySelectorAll('#results .result').length > 0")
+    assert "notes/personal/notas-huerto.md" in [p for p, _, _ in _results(page)]
+
+
+def test_open_in_its_app_and_show_in_folder(page, tmp_path, monkeypatch):
+    """The buttons run the desktop's opener on this machine: here a stand-in xdg-open on PATH that
+    writes down what it was asked to open."""
+    from playwright.sync_api import expect
+
+    log = tmp_path / "opened.txt"
+    opener = tmp_path / "bin" / "xdg-open"
+    opener.parent.mkdir()
+    opener.write_text(f'#!/bin/sh\necho "$1" >> {log}\n')
+    opener.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{opener.parent}:{__import__('os').environ['PATH']}")
+    _search(page, "red lentil soup")
+    page.locator("#results .result").first.locator("button.look").click()
+    expect(page.locator("#preview")).to_be_visible()
+    page.click("#open-app")
+    expect(page.locator("#preview-message")).to_have_text("opened in its app")
+    page.click("#open-folder")
+    expect(page.locator("#preview-message")).to_have_text("shown in its folder")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and len(log.read_text().splitlines() if log.exists() else []) < 2:
+        time.sleep(0.05)
+    opened = log.read_text().splitlines()
+    assert opened[0].endswith("/notes/personal/recipe-red-lentil-soup.md")
+    assert opened[1].endswith("/notes/personal")

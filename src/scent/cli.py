@@ -249,15 +249,17 @@ def forget_cmd(folder, index_dir, **params):
 @click.option("--folder", type=click.Path(file_okay=False), help="Serve this folder's index.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
 @click.option("--allow-remote", is_flag=True, help="Allow a --host other than 127.0.0.1, localhost or ::1.")
+@click.option("--watch", "live", is_flag=True, help="Keep the index fresh while serving (as scent watch does).")
 @_setting_options("storage")
-def serve_cmd(host, port, folder, index_dir, allow_remote, **params):
+def serve_cmd(host, port, folder, index_dir, allow_remote, live, **params):
     """Web UI and HTTP API (/api/search, /api/status, /api/file, /api/thumb; schema at /openapi.json)."""
     from .serve import check_host, require
 
-    require("fastapi", "uvicorn")
+    require("fastapi", "uvicorn", "markdown_it")
     import uvicorn
 
     from .serve.app import create_app
+    from .watch import Live
 
     allowed_hosts, warning = check_host(host, allow_remote)
     if warning:
@@ -265,7 +267,13 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, **params):
     with Index.open(folder, index_dir, settings=_settings(params)) as idx:
         where = f"[{host}]" if ":" in host else host
         click.echo(f"scent: serving {visible(idx.root)} at http://{where}:{port}/ (Ctrl-C stops)", err=True)
-        uvicorn.run(create_app(idx, allowed_hosts=allowed_hosts), host=host, port=port, log_level="warning")
+        watcher = Live(idx).start() if live else None
+        try:
+            uvicorn.run(create_app(idx, allowed_hosts=allowed_hosts, desktop=not allow_remote, live=watcher),
+                        host=host, port=port, log_level="warning")
+        finally:
+            if watcher:
+                watcher.stop()
 
 
 @cli.command("mcp")

@@ -107,3 +107,44 @@ def watch(index: Index, stop: threading.Event, on_refresh: Callable | None = Non
         finally:
             observer.stop()
             observer.join(timeout=5)
+
+
+class Live:
+    """A watch running beside a server (`scent serve --watch`), and what it last did, for the UI
+    to show how fresh the index is."""
+
+    def __init__(self, index: Index):
+        self._stop = threading.Event()
+        self._since = time.time()
+        self._ready = False
+        self._last: float | None = None
+        self._problem: str | None = None
+        self._thread = threading.Thread(target=self._run, args=(index,), name="scent-watch", daemon=True)
+
+    def start(self) -> "Live":
+        self._thread.start()
+        return self
+
+    def _run(self, index: Index) -> None:
+        try:
+            watch(index, self._stop, on_refresh=lambda report, paths: self._note(None),
+                  on_error=self._note, on_ready=lambda report: self._note(None, ready=True))
+        except ScentError as err:
+            self._problem = f"{err}; search goes on over the index as it is"
+        finally:
+            self._stop.set()
+
+    def _note(self, problem: str | None, ready: bool = False) -> None:
+        self._ready = self._ready or ready
+        self._last, self._problem = time.time(), problem
+
+    def state(self) -> dict:
+        """`watching` (still running), `ready` (its first update is written), `since`,
+        `last_refresh` (Unix times) and `problem` (the last refresh's error, or why it stopped)."""
+        return {"watching": not self._stop.is_set(), "ready": self._ready, "since": self._since,
+                "last_refresh": self._last, "problem": self._problem}
+
+    def stop(self, timeout: float = 30) -> None:
+        """End the watch once the refresh in progress is written."""
+        self._stop.set()
+        self._thread.join(timeout)

@@ -11,7 +11,7 @@ import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -20,9 +20,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..errors import ScentError, UsageError
 from ..filters import Filters
 from ..index import Index
+from ..query import MAX_QUERY_CHARS
 from ..readers import DEFAULT_READERS, Readers
 from ..units import FILE_KINDS
+from ..watch import Live
+from .desktop import OpenRequest, open_on_desktop
 from .files import Refused, Thumbnails, content_type, resolve
+from .preview import preview
 
 STATIC = Path(__file__).parent / "static"
 # The UI loads nothing but its own files: no inline script, no CDN, no framing.
@@ -37,11 +41,14 @@ NO_SUGGESTIONS = ("no suggestions yet: they are made from each file's content wh
 NO_REPORT = "no evaluation report yet; make one with: scent eval QUERIES --folder FOLDER --report DIR"
 
 
-def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers: int = DEFAULT_READERS) -> FastAPI:
+def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers: int = DEFAULT_READERS,
+               desktop: bool = True, live: Live | None = None) -> FastAPI:
     """A FastAPI app serving `index` (already open; the caller closes it).
 
     `allowed_hosts`: Host header values to accept (against DNS rebinding); None accepts any.
     `readers`: how many requests read the index at the same time (see scent.readers).
+    `desktop`: whether /api/open may open files in this machine's apps (only for a local server).
+    `live`: the watch keeping the index fresh, when there is one (its state is in /api/status).
     """
     pool = Readers(index, readers)
 
@@ -119,7 +126,11 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
     def status() -> dict:
         """Files and units per kind, index size, model, last index time, skipped files with reasons."""
         with pool.use() as idx:
-            return idx.status()
+            st = idx.status()
+        st["desktop"] = desktop
+        if live is not None:
+            st["live"] = live.state()
+        return st
 
     @app.get("/api/suggestions", summary="Example queries from the indexed content")
     def suggestions(limit: int = Query(12, ge=1, le=MAX_SUGGESTIONS, description="How many, at most.")) -> dict:
@@ -174,6 +185,29 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
         real = resolve(root, path, units is not None)
         media, headers = content_type(real)
         return FileResponse(real, media_type=media, headers=headers)
+
+    @app.get("/api/preview", summary="An indexed file's text for the preview pane")
+    def preview_file(path: str = Query(..., description="Path relative to the indexed folder, as in results."),
+                     q: str = Query("", max_length=MAX_QUERY_CHARS, description="The query whose words to mark.")) -> dict:
+        """`{"path", "kind", "blocks": [{"tag", "text", "highlights", "page"?}], "hits", "cut"}`: the
+        file as blocks of plain text (markdown's structure kept), the query's words marked."""
+        root, units = _indexed(path)
+        real = resolve(root, path, units is not None)
+        return preview(root, path, units, q, real)
+
+    @app.post("/api/open", summary="Open an indexed file in this machine's app, or show it in its folder",
+              responses={403: {"description": "Not a local server, or not asked by its own page"}})
+    def open_file(request: Request, body: OpenRequest) -> dict:
+        """Runs the desktop's opener (xdg-open, open, start) on the file or its folder; only on a
+        server bound to this machine, and only when asked by its own page (same Origin)."""
+        if not desktop:
+            raise Refused(403, "opening files is only offered by a server on this machine (not with --allow-remote)")
+        own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+        if request.headers.get("origin") != own:
+            raise Refused(403, "opening files is only done when the page of this server asks")
+        root, units = _indexed(body.path)
+        real = resolve(root, body.path, units is not None)
+        return {"opened": str(open_on_desktop(real, body.how))}
 
     @app.get("/api/thumb", summary="A thumbnail of a picture or PDF page", response_class=Response,
              responses={200: {"content": {"image/jpeg": {}}}, 404: {"description": "Not indexed, or no thumbnail"}})

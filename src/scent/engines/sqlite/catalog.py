@@ -173,6 +173,8 @@ class SqliteCatalog:
     def status(self) -> dict:
         kinds = dict(self.db.execute("SELECT kind, COUNT(*) FROM units GROUP BY kind ORDER BY kind").fetchall())
         file_kinds = dict(self.db.execute("SELECT kind, COUNT(*) FROM files GROUP BY kind ORDER BY kind").fetchall())
+        langs = dict(self.db.execute("SELECT lang, COUNT(*) FROM units WHERE lang IS NOT NULL GROUP BY lang "
+                                     "ORDER BY COUNT(*) DESC").fetchall())
         size = sum(os.path.getsize(self.path + s) for s in ("", "-wal", "-shm") if os.path.exists(self.path + s))
         last = self.meta("last_indexed")
         return {
@@ -180,6 +182,7 @@ class SqliteCatalog:
             "files_by_kind": file_kinds,
             "units": sum(kinds.values()),
             "units_by_kind": kinds,
+            "units_by_lang": langs,
             "index_bytes": size,
             "last_indexed": float(last) if last else None,
             "errors": [{"path": p, "reason": r, "level": lv} for p, r, lv in self.db.execute(

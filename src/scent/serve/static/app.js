@@ -6,6 +6,14 @@ const DEBOUNCE_MS = 180;
 let timer = null;
 let seq = 0;
 let controller = null;
+const PAGE = 10;
+const MAX_K = 100;
+let limit = PAGE;       // results asked for: "More results" adds a page
+let shown = [];         // the results on screen, in the order shown
+let selected = -1;      // the result the arrow keys are on
+let current = null;     // the result in the preview pane
+let hit = -1;           // the match the preview pane is on
+let statusTimer = null;
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);
@@ -17,14 +25,28 @@ function el(tag, attrs = {}, text = null) {
 function params() {
   const p = new URLSearchParams();
   p.set("q", $("#q").value);
-  p.set("k", "10");
+  p.set("k", String(limit));
   for (const box of document.querySelectorAll('#kinds input[name="only"]:checked')) p.append("only", box.value);
-  for (const name of ["path", "after", "before"]) {
+  for (const name of ["path", "after", "before", "lang"]) {
     const value = $("#" + name).value.trim();
     if (value) p.set(name, value);
   }
   if ($("#explain").checked) p.set("explain", "true");
   return p;
+}
+
+// Dates arrive as ISO text or, from older servers, as Unix seconds.
+function when(value) {
+  if (value === null || value === undefined || value === "") return null;
+  const d = typeof value === "number" ? new Date(value * 1000) : new Date(value);
+  return isNaN(d) ? null : d;
+}
+
+function sorted(results) {
+  const order = $("#sort").value;
+  if (!order) return results;
+  const t = (r) => (when(r.date) || new Date(0)).getTime();
+  return [...results].sort((a, b) => (order === "newest" ? t(b) - t(a) : t(a) - t(b)) || a.rank - b.rank);
 }
 
 function fileUrl(r) {
@@ -66,7 +88,7 @@ function explainNode(explain) {
 }
 
 function resultNode(r) {
-  const li = el("li", { class: "result", "data-path": r.path, "data-kind": r.kind });
+  const li = el("li", { class: "result", "data-path": r.path, "data-kind": r.kind, tabindex: "-1" });
   if (r.page) li.setAttribute("data-page", String(r.page));
   const slash = r.path.lastIndexOf("/");
   const head = el("div", { class: "head" });
@@ -74,13 +96,17 @@ function resultNode(r) {
   head.append(el("span", { class: "folder" }, slash >= 0 ? r.path.slice(0, slash + 1) : "./"));
   head.append(el("span", { class: "kind" }, r.kind));
   const meta = [];
-  if (r.date) meta.push(new Date(r.date * 1000).toISOString().slice(0, 10));
+  const date = when(r.date);
+  if (date) meta.push(date.toISOString().slice(0, 10));
   if (r.page) meta.push("page " + r.page);
   meta.push("score " + Number(r.score).toFixed(4));
   head.append(el("span", { class: "meta" }, meta.join(" \u00b7 ")));
   const open = el("a", { class: "open", href: fileUrl(r), target: "_blank", rel: "noopener noreferrer" },
                   r.page ? "Open page " + r.page : "Open");
   head.append(open);
+  const look = el("button", { type: "button", class: "look" }, "Preview");
+  look.addEventListener("click", () => showPreview(r));
+  head.append(look);
   li.append(head);
   li.append(snippetNode(r.snippet, r.highlights));
   if (r.kind === "image" || r.kind === "pdf") {
@@ -103,7 +129,7 @@ async function search() {
   history.replaceState(null, "", q ? "?" + p.toString() : location.pathname);
   $("#suggestions").hidden = Boolean(q);
   if (!q) {
-    $("#results").replaceChildren();
+    show([]);
     showMessage("");
     return;
   }
@@ -117,14 +143,156 @@ async function search() {
     if (!response.ok) throw new Error(body.error || response.statusText);
   } catch (err) {
     if (err.name === "AbortError" || mine !== seq) return;
-    $("#results").replaceChildren();
+    show([]);
     showMessage(err.message, true);
     return;
   }
   if (mine !== seq) return;
-  $("#results").replaceChildren(...body.results.map(resultNode));
+  show(body.results);
+  $("#more").hidden = body.results.length < limit || limit >= MAX_K;
   showMessage(body.results.length ? `${body.results.length} results in ${body.took_ms} ms` : "no results");
   document.body.setAttribute("data-query", body.query);
+}
+
+function show(results) {
+  shown = sorted(results);
+  selected = -1;
+  $("#results").replaceChildren(...shown.map(resultNode));
+  if (!results.length) $("#more").hidden = true;
+}
+
+function select(i) {
+  const items = document.querySelectorAll("#results .result");
+  if (!items.length) return;
+  selected = Math.max(0, Math.min(items.length - 1, i));
+  items.forEach((li, j) => li.classList.toggle("selected", j === selected));
+  items.forEach((li, j) => li.setAttribute("aria-selected", String(j === selected)));
+  items[selected].focus();
+  items[selected].scrollIntoView({ block: "nearest" });
+}
+
+// ---- the preview pane ------------------------------------------------------------------------
+
+function blockNode(b) {
+  const tags = { h1: "h2", h2: "h3", h3: "h4", h4: "h5", h5: "h6", h6: "h6", p: "p", li: "li", pre: "pre",
+                 blockquote: "blockquote", tr: "p", hr: "hr" };
+  const node = snippetNode(b.text, b.highlights);
+  const out = el(tags[b.tag] || "p", { class: "block " + b.tag });
+  if (b.page) out.setAttribute("data-page", String(b.page));
+  out.append(...node.childNodes);
+  return out;
+}
+
+async function showPreview(r) {
+  current = r;
+  hit = -1;
+  document.body.classList.add("previewing");
+  $("#preview").hidden = false;
+  $("#status-panel").hidden = true;
+  $("#preview-name").textContent = r.path;
+  $("#preview-hits").textContent = "";
+  $("#preview-body").replaceChildren();
+  $("#preview-raw").href = fileUrl(r);
+  const image = $("#preview-image");
+  image.hidden = !(r.kind === "image" || r.kind === "pdf");
+  if (!image.hidden) { image.src = thumbUrl(r); image.alt = "picture of " + r.path + (r.page ? " page " + r.page : ""); }
+  $("#preview-message").textContent = "loading ...";
+  const p = new URLSearchParams({ path: r.path, q: $("#q").value });
+  try {
+    const response = await fetch("/api/preview?" + p.toString());
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    if (current !== r) return;
+    const box = $("#preview-body");
+    let list = null;
+    for (const b of body.blocks) {
+      const node = blockNode(b);
+      if (b.tag === "li") {
+        const kind = b.list === "ol" ? "OL" : "UL";
+        if (!list || list.tagName !== kind) { list = el(kind.toLowerCase()); box.append(list); }
+        list.append(node);
+      } else {
+        list = null;
+        box.append(node);
+      }
+    }
+    box.querySelectorAll("mark").forEach((m, i) => { m.id = "hit-" + i; });
+    const marks = box.querySelectorAll("mark").length;
+    $("#preview-hits").textContent = marks ? `${marks} match${marks === 1 ? "" : "es"}` : "no match of the words";
+    $("#preview-message").textContent = body.cut ? "The preview shows the start of a long file; download it for the rest." : "";
+    // Start at the result's own page (a PDF), at its first match.
+    let first = 0;
+    if (r.page) {
+      const marksOnPage = [...box.querySelectorAll(`[data-page="${r.page}"] mark`)];
+      if (marksOnPage.length) first = Number(marksOnPage[0].id.slice(4));
+      else box.querySelector(`[data-page="${r.page}"]`)?.scrollIntoView({ block: "start" });
+    }
+    if (marks) moveHit(first - hit);
+  } catch (err) {
+    $("#preview-message").textContent = "cannot show a preview: " + err.message;
+  }
+}
+
+function moveHit(step) {
+  const marks = document.querySelectorAll("#preview-body mark");
+  if (!marks.length) return;
+  marks[hit]?.classList.remove("current");
+  hit = ((hit + step) % marks.length + marks.length) % marks.length;
+  marks[hit].classList.add("current");
+  marks[hit].scrollIntoView({ block: "center" });
+  $("#preview-hits").textContent = `match ${hit + 1} of ${marks.length}`;
+}
+
+function closePreview() {
+  current = null;
+  document.body.classList.remove("previewing");
+  $("#preview").hidden = true;
+  $("#status-panel").hidden = false;
+  if (selected >= 0) select(selected);
+}
+
+async function openOnDesktop(how) {
+  if (!current) return;
+  try {
+    const response = await fetch("/api/open", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ path: current.path, how }),
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    $("#preview-message").textContent = how === "folder" ? "shown in its folder" : "opened in its app";
+  } catch (err) {
+    $("#preview-message").textContent = err.message;
+  }
+}
+
+function typing(target) {
+  return target.matches("input, select, textarea") && !(target.id === "q");
+}
+
+function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const inQuery = e.target.id === "q";
+  if (e.key === "/" && !typing(e.target) && !inQuery) {
+    e.preventDefault();
+    $("#q").focus();
+    $("#q").select();
+  } else if (e.key === "Escape") {
+    if (current) closePreview();
+    else if ($("#q").value) { $("#q").value = ""; limit = PAGE; search(); $("#q").focus(); }
+  } else if ((e.key === "ArrowDown" || e.key === "ArrowUp") && !typing(e.target) && shown.length) {
+    e.preventDefault();
+    select(e.key === "ArrowDown" ? selected + 1 : (selected <= 0 ? 0 : selected - 1));
+  } else if (e.key === "Enter" && selected >= 0 && !inQuery && !typing(e.target) && !e.target.matches("button, a")) {
+    e.preventDefault();
+    showPreview(shown[selected]);
+  } else if (inQuery || typing(e.target)) {
+    return;
+  } else if (e.key === "o" && selected >= 0) {
+    window.open(fileUrl(shown[selected]), "_blank", "noopener");
+  } else if ((e.key === "n" || e.key === "N") && current) {
+    moveHit(e.key === "n" ? 1 : -1);
+  }
 }
 
 function schedule() {
@@ -144,10 +312,21 @@ async function loadStatus() {
     row("folder", st.folder);
     row("files", `${st.files} (${kinds(st.files_by_kind)})`);
     row("units", `${st.units} (${kinds(st.units_by_kind)})`);
-    row("updated", st.last_indexed ? new Date(st.last_indexed * 1000).toLocaleString() : "never");
+    const updated = when(st.last_indexed);
+    row("updated", updated ? updated.toLocaleString() : "never");
     row("size", (st.index_bytes / 1e6).toFixed(1) + " MB");
     row("model", st.model);
+    if (st.live) {
+      const last = when(st.live.last_refresh);
+      row("live", st.live.problem ? st.live.problem
+        : !st.live.watching ? "not watching" : !st.live.ready ? "watching; bringing the index up to date ..."
+        : "watching for changes" + (last ? ", last refresh " + last.toLocaleTimeString() : ""));
+      clearTimeout(statusTimer);
+      if (st.live.watching) statusTimer = setTimeout(loadStatus, 10000);
+    }
     box.replaceChildren(dl);
+    languages(st.units_by_lang || {});
+    for (const id of ["#open-app", "#open-folder"]) $(id).hidden = st.desktop === false;
     if (st.errors.length) {
       box.append(el("p", {}, `problems with ${st.errors.length} files:`));
       const ul = el("ul", { id: "skipped" });
@@ -157,6 +336,20 @@ async function loadStatus() {
   } catch (err) {
     box.textContent = "cannot read the index status: " + err.message;
   }
+}
+
+const LANGUAGE_NAMES = { en: "English", de: "German", fr: "French", es: "Spanish", pt: "Portuguese", it: "Italian",
+  nl: "Dutch", hi: "Hindi", ta: "Tamil", zh: "Chinese", ja: "Japanese", ko: "Korean", ru: "Russian", ar: "Arabic" };
+
+function languages(counts) {
+  const select = $("#lang");
+  const chosen = select.value || new URLSearchParams(location.search).get("lang") || "";
+  const options = [el("option", { value: "" }, "any")];
+  for (const [code, n] of Object.entries(counts)) {
+    options.push(el("option", { value: code }, `${LANGUAGE_NAMES[code] || code} (${n})`));
+  }
+  select.replaceChildren(...options);
+  select.value = chosen;
 }
 
 async function loadSuggestions() {
@@ -234,15 +427,27 @@ function restore() {
   const only = new Set(p.getAll("only"));
   for (const box of document.querySelectorAll('#kinds input[name="only"]')) box.checked = only.has(box.value);
   for (const name of ["path", "after", "before"]) $("#" + name).value = p.get(name) || "";
+  const lang = p.get("lang");
+  if (lang) $("#lang").replaceChildren(el("option", { value: "" }, "any"), el("option", { value: lang }, lang));
+  $("#lang").value = lang || "";
   $("#explain").checked = p.get("explain") === "true";
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   restore();
   $("#search-form").addEventListener("submit", (e) => { e.preventDefault(); clearTimeout(timer); search(); });
-  $("#q").addEventListener("input", schedule);
+  $("#q").addEventListener("input", () => { limit = PAGE; schedule(); });
+  $("#sort").addEventListener("change", () => show(shown.slice().sort((a, b) => a.rank - b.rank)));
+  $("#more").addEventListener("click", () => { limit = Math.min(MAX_K, limit + PAGE); search(); });
+  $("#preview-close").addEventListener("click", closePreview);
+  $("#next-hit").addEventListener("click", () => moveHit(1));
+  $("#prev-hit").addEventListener("click", () => moveHit(-1));
+  $("#open-app").addEventListener("click", () => openOnDesktop("app"));
+  $("#open-folder").addEventListener("click", () => openOnDesktop("folder"));
+  document.addEventListener("keydown", onKey);
   for (const input of document.querySelectorAll("#filters input")) input.addEventListener("change", schedule);
   $("#path").addEventListener("input", schedule);
+  $("#lang").addEventListener("change", schedule);
   $("#tab-search").addEventListener("click", (e) => {
     e.preventDefault();
     history.pushState(null, "", location.pathname + location.search);

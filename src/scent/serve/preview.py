@@ -1,0 +1,131 @@
+"""What the web UI's preview pane shows of one indexed file: its text as blocks (headings,
+paragraphs, list items, code, table rows, a PDF's pages), each with the spans that match the query.
+
+Blocks are data, never markup: the page builds them with createElement and textContent, so
+nothing a file holds can run (markdown's raw HTML is dropped, not rendered). A text file is read
+from disk (the whole file, not the chunks, which overlap); every other kind is shown as its
+extracted units, overlaps removed.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..query import parse
+from ..snippet import matches
+from ..storage import StoredUnit
+
+# Enough for any note; a longer file is cut with a line saying so (the file itself is one click away).
+MAX_CHARS = 200_000
+READ_FROM_DISK = ("text", "code", "csv", "json")
+MARKDOWN = (".md", ".markdown", ".mdown", ".mkd")
+HEADINGS = {f"h{i}" for i in range(1, 7)}
+
+
+def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Path) -> dict:
+    """`{"path", "kind", "blocks": [{"tag", "text", "highlights", "page"?}], "hits", "cut"}` for the
+    indexed file `path` (its units, in reading order, and its real location `real`)."""
+    kind = units[0].file_kind if units else "text"
+    if kind in READ_FROM_DISK:
+        text = real.read_bytes()[:MAX_CHARS * 4].decode("utf-8", errors="replace")
+        cut = len(text) > MAX_CHARS or real.stat().st_size > MAX_CHARS * 4
+        text = text[:MAX_CHARS]
+        if real.suffix.lower() in MARKDOWN:
+            blocks = markdown_blocks(text)
+        elif kind == "code":
+            blocks = [{"tag": "pre", "text": text}]
+        else:
+            blocks = paragraphs(text)
+    else:
+        blocks, cut = unit_blocks(units)
+    keywords = parse(query) if query.strip() else None
+    hits = 0
+    for block in blocks:
+        spans = matches(block["text"], keywords.words, keywords.ids) if keywords else []
+        block["highlights"] = [list(s) for s in spans]
+        hits += len(spans)
+    return {"path": path, "kind": kind, "blocks": blocks, "hits": hits, "cut": cut}
+
+
+def paragraphs(text: str) -> list[dict]:
+    return [{"tag": "p", "text": part.strip("\n")} for part in text.split("\n\n") if part.strip()]
+
+
+def unit_blocks(units: list[StoredUnit]) -> tuple[list[dict], bool]:
+    """One block per stretch of text, pages marked: consecutive chunks of a section overlap by a
+    few words, which are shown once."""
+    blocks: list[dict] = []
+    total, last_page, end = 0, None, None
+    for u in units:
+        if not u.text.strip():
+            continue
+        if u.page is not None and u.page != last_page:
+            blocks.append({"tag": "h3", "text": f"Page {u.page}", "page": u.page})
+            last_page, end = u.page, None
+        text = u.text
+        if end is not None and u.start < end <= u.end and blocks and blocks[-1]["tag"] == "p":
+            blocks[-1]["text"] += text[end - u.start:]
+        else:
+            blocks.append({"tag": "p", "text": text, **({"page": u.page} if u.page else {})})
+        end = u.end
+        total += len(text)
+        if total > MAX_CHARS:
+            return blocks, True
+    return blocks, False
+
+
+def markdown_blocks(text: str) -> list[dict]:
+    """Markdown as blocks of plain text: structure kept (headings, list items with their list's
+    kind, ul or ol; code, quotes, table rows), inline markup reduced to its words, raw HTML left out."""
+    from markdown_it import MarkdownIt
+
+    # HTML is parsed only to be recognised and skipped: its tags are neither shown nor rendered.
+    tokens = MarkdownIt("commonmark", {"html": True}).enable("table").parse(text)
+    blocks: list[dict] = []
+    tag, quote, cells, lists = "p", 0, None, []
+    for tok in tokens:
+        if tok.type == "heading_open":
+            tag = tok.tag
+        elif tok.type in ("bullet_list_open", "ordered_list_open"):
+            lists.append("ol" if tok.type == "ordered_list_open" else "ul")
+        elif tok.type in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+        elif tok.type == "list_item_open":
+            tag = "li"
+        elif tok.type == "blockquote_open":
+            quote += 1
+        elif tok.type == "blockquote_close":
+            quote -= 1
+        elif tok.type == "tr_open":
+            cells = []
+        elif tok.type == "tr_close":
+            blocks.append({"tag": "tr", "text": " · ".join(cells or [])})
+            cells = None
+        elif tok.type in ("fence", "code_block"):
+            blocks.append({"tag": "pre", "text": tok.content.rstrip("\n")})
+        elif tok.type == "hr":
+            blocks.append({"tag": "hr", "text": ""})
+        elif tok.type == "inline":
+            words = _inline_text(tok)
+            if cells is not None:
+                cells.append(words)
+            elif words.strip() and tag == "li":
+                blocks.append({"tag": "li", "text": words, "list": lists[-1] if lists else "ul"})
+            elif words.strip():
+                blocks.append({"tag": "blockquote" if quote and tag == "p" else tag, "text": words})
+        elif tok.type in ("heading_close", "paragraph_close") and tag in HEADINGS:
+            tag = "p"
+        elif tok.type == "list_item_close":
+            tag = "p"
+    return blocks
+
+
+def _inline_text(tok) -> str:
+    out = []
+    for child in tok.children or []:
+        if child.type in ("text", "code_inline"):
+            out.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            out.append("\n" if child.type == "hardbreak" else " ")
+        elif child.type == "image":
+            out.append(child.content or "")  # its alt text
+    return "".join(out)

@@ -1,0 +1,45 @@
+"""The preview pane's blocks and the snippets' readable text, computed by hand."""
+from scent.serve.preview import markdown_blocks, unit_blocks
+from scent.snippet import readable
+from scent.storage import StoredUnit
+
+
+def test_markdown_keeps_structure_and_drops_markup_and_raw_html():
+    text = ("# Title *here*\n\nA [link](http://x.y) and `code` and <b>bold</b>.\n\n- one\n- two **2**\n\n"
+            "1. first\n\n> quoted\n\n```\nx = 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+    assert markdown_blocks(text) == [
+        {"tag": "h1", "text": "Title here"},
+        {"tag": "p", "text": "A link and code and bold."},
+        {"tag": "li", "text": "one", "list": "ul"},
+        {"tag": "li", "text": "two 2", "list": "ul"},
+        {"tag": "li", "text": "first", "list": "ol"},
+        {"tag": "blockquote", "text": "quoted"},
+        {"tag": "pre", "text": "x = 1"},
+        {"tag": "tr", "text": "a · b"},
+        {"tag": "tr", "text": "1 · 2"},
+    ]
+
+
+def _unit(text, start, end, page=None):
+    return StoredUnit(id=start, path="a.pdf", file_kind="pdf", kind="pdf_page", page=page, start=start, end=end,
+                      title="", lang="en", text=text, date=0.0)
+
+
+def test_overlapping_chunks_are_shown_once_and_pages_marked():
+    units = [_unit("one two three four", 0, 18, 1), _unit("three four five six", 8, 27, 1),
+             _unit("page two", 0, 8, 2)]
+    blocks, cut = unit_blocks(units)
+    assert not cut
+    assert blocks == [{"tag": "h3", "text": "Page 1", "page": 1},
+                      {"tag": "p", "text": "one two three four five six", "page": 1},
+                      {"tag": "h3", "text": "Page 2", "page": 2},
+                      {"tag": "p", "text": "page two", "page": 2}]
+
+
+def test_readable_snippet_text():
+    assert readable("## **Deposit** return") == "Deposit return"
+    assert readable("- [x] call the [landlord](http://x.y) about `LD-2026`") == "call the landlord about LD-2026"
+    assert readable("| a | b |\n|---|---|\n| 1 | 2 |") == "a · b\n\n1 · 2"
+    # what is not markup stays: identifiers, arithmetic
+    assert readable("TICKET\n======\nOpened") == "TICKET\n\nOpened"
+    assert readable("snake_case_name and a*b*c and 2 * 3 * 4") == "snake_case_name and a*b*c and 2 * 3 * 4"
