@@ -42,11 +42,16 @@ def test_single_words_and_long_runs_are_not_phrases():
     assert key_phrases("Tomatoes. Basil. Simmer garlic tomatoes basil slowly today.") == []
 
 
-def test_picture_text_gives_its_first_words_and_the_file_description_gives_nothing():
+def test_picture_text_gives_its_codes_never_its_garbled_words_and_the_file_description_gives_nothing():
     photo = [unit("IMG 0381\nexamples photos 2024 05 amsterdam\ntaken 9 May 2024", kind="image", title="IMG_0381.jpg"),
-             unit("Quarterly report: draft figures attached here for review", kind="ocr", title="IMG_0381.jpg")]
-    assert suggestions("IMG_0381.jpg", photo) == ["Quarterly report draft figures attached"]
+             unit("I based segmentation letermine markers on INV-2231", kind="ocr", title="IMG_0381.jpg")]
+    assert suggestions("IMG_0381.jpg", photo) == ["INV-2231"]
     assert suggestions("IMG_0381.jpg", photo[:1]) == []
+
+
+def test_common_verbs_end_a_phrase():
+    # candidates: (deleted files) (trash folder); "go" and "keep" break like stop words
+    assert key_phrases("where deleted files go; keep trash folder") == ["deleted files", "trash folder"]
 
 
 def test_at_most_max_per_file_without_duplicates_and_deterministic():

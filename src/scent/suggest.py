@@ -1,8 +1,8 @@
 """Example queries made from a file's own content at index time, for the web UI's cold start.
 
 `suggestions(title, units)` gives at most `MAX_PER_FILE` short queries, in this order: the
-document title, its first heading, ID-like codes (`LD-2026-0417`), key phrases, and the first
-words of a picture's OCR or description text. Everything is computed from the one file, offline
+document title, its first heading, ID-like codes (`LD-2026-0417`), key phrases, and the codes
+read in its pictures. Everything is computed from the one file, offline
 and deterministically, so a suggestion can be written in the same transaction as the units.
 
 Key phrases follow RAKE (Rose et al., "Automatic keyword extraction from individual documents",
@@ -23,11 +23,17 @@ MAX_PER_FILE = 5
 MAX_IDS = 2
 MAX_PHRASES = 2
 MAX_CHARS = 60
-PICTURE_WORDS = 5
 # Units holding text read from a picture (OCR or a description); an `image` unit only describes
 # the file (name, folder, date, camera), which makes no example query.
 PICTURE_TEXT_KINDS = frozenset({"ocr", "pdf_image", "docx_image", "slide_image"})
 NOT_PROSE = PICTURE_TEXT_KINDS | {"image"}
+# Common verbs that end or start a RAKE candidate too: a phrase cut only at function words keeps
+# them ("where deleted files go" -> "deleted files go"), which reads as a fragment, not a query.
+PHRASE_BREAKS = frozenset("""
+go goes going went gone come comes came coming make makes made making take takes took taken
+see sees saw seen use uses using need needs want wants keep keeps kept put puts let lets found
+say says said know knows knew think thinks thought try tries tried seems seemed become becomes
+""".split())
 # Kinds whose unit titles are headings; in code, CSV and JSON they are row ranges and key paths.
 HEADING_KINDS = frozenset({"text", "html", "docx", "pdf_page", "slide", "odt", "epub"})
 
@@ -58,11 +64,12 @@ def suggestions(title: str, units: list[UnitRecord]) -> list[str]:
         add(code)
     for phrase in key_phrases(text)[:MAX_PHRASES]:
         add(phrase)
+    # From a picture's text only its codes: OCR garbles words ("I based segmentation letermine
+    # markers") far more often than it garbles a whole code, and a chip must read as a query.
     for u in units:
         if u.kind in PICTURE_TEXT_KINDS:
             for code in _ids(u.text)[:1]:
                 add(code)
-            add(_first_words(u.text))
     return list(out.values())
 
 
@@ -73,7 +80,9 @@ def key_phrases(text: str) -> list[str]:
     for line in clean(text).splitlines():
         for piece in line.split():
             lead, word, trail = _PIECE.fullmatch(piece).groups()
-            keep = bool(_WORD.fullmatch(word)) and word.casefold() not in STOPWORDS and len(word) > 1
+            folded = word.casefold()
+            keep = (bool(_WORD.fullmatch(word)) and folded not in STOPWORDS and folded not in PHRASE_BREAKS
+                    and len(word) > 1)
             if lead or not keep:  # a stop word, number, code or punctuation before a word: a break
                 candidates.append(tuple(phrase))
                 phrase = []
@@ -112,11 +121,6 @@ def _ids(text: str) -> list[str]:
         if is_id_like(c) and _CODE.fullmatch(c) and not _FILE_NAME.fullmatch(c) and not _SIZE.fullmatch(c)
         and sum(ch.isalpha() for ch in c) >= 2 and sum(ch.isdigit() for ch in c) >= 2)
     return list(found)
-
-
-def _first_words(text: str) -> str:
-    words = _WORD.findall(clean(text))
-    return " ".join(words[:PICTURE_WORDS])
 
 
 def _useful(text: str) -> bool:
