@@ -155,3 +155,68 @@ def test_a_run_gives_back_the_pages_its_snapshot_freed(approximate):
     approximate.finish_run()
     assert approximate.db.execute("SELECT COUNT(*) FROM vector_tail").fetchone() == (0,)
     assert approximate.db.execute("PRAGMA freelist_count").fetchone() == (0,)
+
+
+def _dated(engine, path, seeds, file_kind, unit_kind, date):
+    key = engine.catalog.file_key(path)
+    units = [UnitRecord(kind=unit_kind, text=f"unit {s}", text_hash=text_key(f"unit {s}"), page=None, start=0, end=1,
+                        title="", lang="en", extra="", ids="", id=unit_id(key, i)) for i, s in enumerate(seeds)]
+    engine.write_files([FileWrite(FileRecord(path, file_kind, 1, 1, "h" + path, date, "", key), units,
+                                  {"unit": {u.id: vec(s) for u, s in zip(units, seeds)}})])
+    return [u.id for u in units]
+
+
+def test_spans_are_runs_of_consecutive_rows():
+    assert vectors._spans(np.array([3, 4, 5, 9, 10, 20])) == [(3, 6), (9, 11), (20, 21)]
+    assert vectors._spans(np.array([7])) == [(7, 8)]
+    assert vectors._spans(np.array([1, 3, 5]), most=2) is None  # three runs: gathered instead
+
+
+def test_a_snapshot_is_laid_out_by_kind_then_date_and_filtered_search_reads_runs_in_place(tmp_path, monkeypatch):
+    """Files written in mixed order; in the snapshot a kind's rows are one run in date order, so a
+    kind+date filter leaves one run, searched in place. Every way of reading it ranks the same."""
+    monkeypatch.setattr(vectors, "SNAPSHOT_ROWS", 1)
+    eng = SqliteEngine(tmp_path / "index", Settings())
+    eng.vectors.add_field(VectorField("unit", "test/random", DIMS))
+    try:
+        written = {}
+        for n, (fk, uk) in enumerate([("text", "text"), ("pdf", "pdf_page"), ("code", "code")] * 10):
+            date = 1.6e9 + ((n * 7) % 30) * 86400.0  # dates out of writing order
+            written[f"f{n}"] = (fk, date, _dated(eng, f"f{n}.{fk}", list(range(n * 10, n * 10 + 10)), fk, uk, date))
+        eng.finish_run()
+        snapshot = eng.vectors._state("unit").snapshot
+        rows = snapshot.rows
+        labels = eng.vectors._labels
+        keyed = list(zip(rows.file_kind.tolist(), rows.date.tolist()))
+        assert keyed == sorted(keyed) and len(keyed) == 300
+        assert np.array_equal(np.sort(rows.seqs), np.arange(1, 301))
+        # find() maps seqs to rows although rows are not in seq order
+        assert np.array_equal(rows.seqs[snapshot.find(np.array([5, 150, 299]))], [5, 150, 299])
+        assert snapshot.find(np.array([10_000]))[0] == -1
+        pdf_rows = np.flatnonzero(rows.file_kind == labels["pdf"])
+        assert pdf_rows[-1] - pdf_rows[0] + 1 == len(pdf_rows) == 100  # one run
+        # a vector read back from the snapshot is the one written
+        some = written["f4"][2][3]
+        assert np.allclose(eng.vectors.get("unit", [some])[some], vec(43), atol=1 / 127)
+
+        q = vec(4242)
+        after, before = 1.6e9 + 5 * 86400.0, 1.6e9 + 20 * 86400.0
+        f = Filters(kinds=("pdf",), after=after, before=before)
+        want_ids = {u for fk, date, ids in written.values() if fk == "pdf" and after <= date < before for u in ids}
+        want = [u for u in exact(eng, q, 300) if u in want_ids][:20]
+        calls = []
+        real = vectors._spans
+        monkeypatch.setattr(vectors, "_spans", lambda at, most=vectors.MAX_SPANS: calls.append(real(at, most))
+                            or calls[-1])
+        monkeypatch.setattr(vectors, "SIMD_ROWS", 0)
+        assert [u for u, _ in eng.vectors.search("unit", q, f, 20)] == want
+        assert len(calls[-1]) == 1  # the filter left one run
+        monkeypatch.setattr(vectors, "MAX_SPANS", 0)  # gathered instead
+        assert [u for u, _ in eng.vectors.search("unit", q, f, 20)] == want
+        # deleting a file masks its rows at their new places
+        name, (kind, _, gone) = next((n, w) for n, w in written.items() if set(w[2]) & set(want))
+        eng.delete_files([f"{name}.{kind}"])
+        got = [u for u, _ in eng.vectors.search("unit", q, f, 20)]
+        assert not set(got) & set(gone) and got == [u for u in exact(eng, q, 300) if u in want_ids - set(gone)][:20]
+    finally:
+        eng.close()

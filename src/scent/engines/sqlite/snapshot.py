@@ -3,7 +3,10 @@
 A snapshot is a field's rows up to one `seq`, laid out for search: int8 codes with their scales
 and norms, the unit id of each row, the attributes filters ask about (unit kind, file kind,
 language, date) and, for a large field, an approximate index (usearch HNSW over the sign bits of
-the centred vectors). Rows written after it are each reader's delta, read from SQLite and
+the centred vectors). Rows are ordered by file kind, then date: the filters people use most
+(a kind, a date range) then leave a few long runs of rows, which exact search reads in place
+instead of gathering them (at a million units, the gather was the largest cost of a filtered
+query). Rows written after it are each reader's delta, read from SQLite and
 appended in memory; rows deleted since are masked by tombstones. The next snapshot is this one's
 live rows plus the delta. A snapshot's folder is written under a temporary name, renamed, and
 only then named in `meta`, in the transaction that drops the int8 bytes it now holds from
@@ -62,6 +65,7 @@ class Snapshot:
         self.info = info
         self.rows = Rows(*(np.load(folder / f"{a}.npy", mmap_mode="r") for a in ARRAYS))
         self.mean = np.load(folder / "mean.npy")
+        self._by_seq: tuple[np.ndarray, np.ndarray] | None = None
         self.hnsw = None
         if info.get("hnsw"):
             from usearch.index import Index as Hnsw
@@ -72,15 +76,39 @@ class Snapshot:
     def seq(self) -> int:
         return self.info["seq"]
 
+    def find(self, seqs: np.ndarray) -> np.ndarray:
+        """The row of each of `seqs` (-1 where the snapshot has none). Rows are not in seq order,
+        so a seq-sorted view is made the first time it is asked for (8 bytes x 2 per row)."""
+        if self._by_seq is None:
+            order = np.argsort(self.rows.seqs, kind="stable")
+            self._by_seq = (np.asarray(self.rows.seqs)[order], order)
+        sorted_seqs, order = self._by_seq
+        seqs = np.asarray(seqs, np.int64)
+        if not len(sorted_seqs):
+            return np.full(len(seqs), -1, np.int64)
+        at = np.minimum(np.searchsorted(sorted_seqs, seqs), len(sorted_seqs) - 1)
+        return np.where(sorted_seqs[at] == seqs, order[at], -1)
+
 
 def folder_for(root: Path, field: str, gen: int) -> Path:
     return root / f"{field}-{gen}"
 
 
-def write(root: Path, field: str, gen: int, dims: int, chunks, total: int, hnsw_rows: int) -> dict:
-    """Write snapshot `gen` of `field` from `chunks` (Rows, in seq order, `total` rows in all) and
-    return its description for `meta`. An approximate index is made when there are at least
-    `hnsw_rows` rows (0: always)."""
+def layout(file_kind: np.ndarray, date: np.ndarray) -> np.ndarray:
+    """Where each row goes in the snapshot (its attributes given in the order rows come): by file
+    kind, then date, then as they came."""
+    order = np.lexsort((np.arange(len(date)), date, file_kind))
+    place = np.empty(len(order), np.int64)
+    place[order] = np.arange(len(order))
+    return place
+
+
+def write(root: Path, field: str, gen: int, dims: int, chunks, total: int, hnsw_rows: int,
+          place: np.ndarray | None = None) -> dict:
+    """Write snapshot `gen` of `field` from `chunks` (Rows, `total` in all) and return its
+    description for `meta`. Row i of the chunks goes to row `place[i]` (see layout; None: in the
+    order they come). An approximate index is made when there are at least `hnsw_rows` rows (0:
+    always)."""
     root.mkdir(parents=True, exist_ok=True)
     final = folder_for(root, field, gen)
     tmp = final.with_name(final.name + ".tmp")
@@ -96,12 +124,17 @@ def write(root: Path, field: str, gen: int, dims: int, chunks, total: int, hnsw_
     last_seq = 0
     for rows in chunks:
         n = len(rows)
+        if at + n > total:
+            raise RuntimeError(f"snapshot of {field}: expected {total} rows, read more")
+        to = slice(at, at + n) if place is None else np.sort(place[at:at + n])
+        # Rows of one chunk go to their places in increasing order: the pages are written front to back.
+        ordered = slice(None) if place is None else np.argsort(place[at:at + n], kind="stable")
         for a in ARRAYS:
-            out[a][at:at + n] = getattr(rows, a)
+            out[a][to] = getattr(rows, a)[ordered]
         total_sum += (rows.codes.astype(np.float32) / rows.norms[:, None]).sum(axis=0)
         at += n
         if n:
-            last_seq = int(rows.seqs[-1])
+            last_seq = max(last_seq, int(rows.seqs.max()))
     if at != total:
         raise RuntimeError(f"snapshot of {field}: expected {total} rows, read {at}")
     mean = (total_sum / max(total, 1)).astype(np.float32)
