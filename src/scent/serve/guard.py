@@ -18,7 +18,6 @@ In order, each refusal one JSON line `{"error": ...}`:
 from __future__ import annotations
 
 import json
-from http.cookies import CookieError, SimpleCookie
 
 from ..errors import ScentError
 from .tokens import Tokens
@@ -165,15 +164,12 @@ def _token(headers: dict[str, str]) -> str | None:
     if auth is not None:
         scheme, _, value = auth.strip().partition(" ")
         return value.strip() if scheme.lower() == "bearer" else ""
-    if "cookie" in headers:
-        jar = SimpleCookie()
-        try:
-            jar.load(headers["cookie"])
-        except CookieError:
-            return None
-        if COOKIE in jar:
-            return jar[COOKIE].value
-    return None
+    values = {value.strip() for name, _, value in (part.strip().partition("=")
+                                                   for part in headers.get("cookie", "").split(";"))
+              if name == COOKIE}
+    if len(values) > 1:
+        return ""  # two different scent cookies (one planted by a neighbouring site?): neither is trusted
+    return values.pop() if values else None
 
 
 def _with_security_headers(headers, path: str) -> list:

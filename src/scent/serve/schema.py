@@ -59,6 +59,10 @@ class StatusResponse(Open):
     index_bytes: int
     last_indexed: float | None = Field(description="Unix seconds; null if never.")
     errors: list[Skipped] = Field(description="Files skipped or read in part, with the reason.")
+    vector_fields: dict[str, dict[str, Any]] = Field(description="Per vector field: model, dims, storage, count.")
+    vectors: int
+    sentence_vectors: int
+    units_without_vector: int
 
 
 class Suggestion(Open):
