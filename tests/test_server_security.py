@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -233,8 +234,9 @@ def test_the_ui_session_cookie(index, tokens):
         assert c.get("/api/whoami").json() == {"user": "alice"}  # TestClient sends the cookie back
         assert c.get("/api/thumb?path=canal.jpg").headers["content-type"] == "image/jpeg"
         c.cookies.clear()
-        c.cookies.set("scent_token", "forged")
+        c.cookies.set("scent_token", "forged")  # or a token since removed
         assert c.get("/api/status").status_code == 401
+        assert c.get("/").status_code == 200  # the page still opens, to be given a new #token=
         # a second, planted cookie beside the real one: neither is trusted
         r = c.get("/api/status", headers={"cookie": f"scent_token={token}; scent_token=planted"})
         assert r.status_code == 401
@@ -421,23 +423,31 @@ def test_check_host_for_remote():
     assert hosts is None and "access token" in warning
 
 
-@pytest.fixture(scope="module")
-def live(index):
+@contextmanager
+def serving(app):
     """A real uvicorn server in a thread, on a socket bound the way `scent serve` binds it."""
     import uvicorn
     sock = listen("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(index, allowed_hosts=LOCAL), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not server.started:
         assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def live(index):
+    with serving(create_app(index, allowed_hosts=LOCAL)) as url:
+        yield url
 
 
 def test_200_requests_at_once_no_5xx(live):
@@ -459,3 +469,70 @@ def test_200_requests_at_once_no_5xx(live):
     assert len(got) == 200
     assert [g for g in got if g[2] >= 500] == []
     assert [g for g in got if g[1] != g[2]] == []
+
+
+# ---- in a real browser ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def chromium():
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("Debian chromium is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+        yield browser
+        browser.close()
+
+
+@pytest.mark.slow
+def test_browser_with_a_token_and_user_files_that_hold_scripts(index, chromium, tmp_path):
+    """serve --allow-remote as a person meets it: the page opened without a token says what to do;
+    opened once with #token=..., searches and thumbnails work, the token leaves the address and no
+    script can read it back. Opening the HTML and SVG files that hold scripts runs none of them."""
+    from fastapi.responses import FileResponse
+
+    tokens = Tokens(tmp_path / "tokens.json")
+    token = tokens.add("alice")
+    app = create_app(index, tokens=tokens, require_token=True)
+
+    def raw(name: str):  # an SVG as /api/file would send it, were SVG files indexed
+        media, headers = content_type(Path(name))
+        return FileResponse(Path(index.root) / name, media_type=media, headers=headers)
+    app.add_api_route("/api/raw", raw)
+    with serving(app) as url:
+        bare = chromium.new_context().new_page()
+        bare.goto(url + "/")
+        bare.wait_for_function("() => document.querySelector('#status-body').textContent.includes('access token')")
+        bare.context.close()
+
+        context = chromium.new_context()
+        page = context.new_page()
+        dialogs = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto(f"{url}/#token={token}")
+        page.wait_for_function("() => document.body.getAttribute('data-user') === 'alice'")
+        assert "token" not in page.url
+        assert token not in page.evaluate("() => document.cookie")  # HttpOnly
+        page.fill("#q", "canal")
+        page.wait_for_selector("li.result img.thumb")
+        page.wait_for_function("() => [...document.images].some((i) => i.classList.contains('thumb') && i.naturalWidth > 0)")
+        assert page.locator("#status-body dl").count() == 1  # the status came too
+
+        for target in ("/api/file?path=evil.html", "/api/file?path=evil.xhtml", "/api/raw?name=evil.svg"):
+            page.goto(url + target)
+            page.wait_for_load_state("load")
+            assert page.title() != "PWNED" and "PWNED" not in page.evaluate("() => document.title"), target
+            assert "<script" in page.evaluate("() => document.body ? document.body.innerText : ''"), target
+        assert dialogs == []
+        context.close()
+
+
+def test_a_huge_request_line_is_refused_by_the_server_not_a_crash(live):
+    port = int(live.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:  # httpx will not send such a URL
+        s.sendall(b"GET /api/search?q=" + b"x" * 100_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        status_line = s.recv(4096).split(b"\r\n", 1)[0]
+    assert re.fullmatch(rb"HTTP/1.1 4\d\d .*", status_line), status_line
+    r = httpx.get(live + "/api/search", params={"q": "x" * 5_000}, timeout=30)
+    assert r.status_code == 400 and "at most 1000 characters" in one_json_line(r)
+    assert httpx.get(live + "/api/status", timeout=30).status_code == 200  # and it still answers

@@ -114,7 +114,7 @@ class Guard:
         token = _token(headers)
         if token is not None:
             user = self.tokens.user_for(token) if self.tokens is not None and token else None
-            if user is None:
+            if user is None and not public:  # a stale cookie must not lock the page itself away
                 raise _Refused(401, BAD_TOKEN, [(b"www-authenticate", b'Bearer error="invalid_token"')])
             return user
         if self.require_token and not public:
