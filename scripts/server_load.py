@@ -102,7 +102,8 @@ def run_mode(mode: str, folder: Path, env: dict, args) -> dict:
                 raise SystemExit(f"scent serve exited with {server.returncode}")
         port = re.search(r":(\d+)/ ", line).group(1)
         logged: list[str] = []  # the server's own complaints, if any, for the report
-        threading.Thread(target=lambda: logged.extend(server.stderr), daemon=True).start()
+        threading.Thread(target=lambda: logged.extend(x for x in server.stderr if not x.startswith("scent: open")),
+                         daemon=True).start()
         url = f"http://127.0.0.1:{port}"
         files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.suffix in (".md", ".txt", ".pdf"))
         pictures = sorted(str(p.relative_to(folder)) for p in folder.rglob("*.jpg"))
@@ -116,14 +117,14 @@ def run_mode(mode: str, folder: Path, env: dict, args) -> dict:
         server.wait(30)
     failures = [(label, want, got) for label, want, got, _ in done if got != want]
     times = [t for *_, t in done]
-    by_label: dict[str, int] = {}
-    for label, *_ in done:
-        by_label[label] = by_label.get(label, 0) + 1
+    by_label: dict[str, list[float]] = {}
+    for label, *_, t in done:
+        by_label.setdefault(label, []).append(t)
     return {"mode": mode, "requests": len(done), "concurrency": args.concurrency, "failures": len(failures),
             "server_errors": sum(1 for *_, got in failures if not isinstance(got, int) or got >= 500),
             "p50_s": round(statistics.median(times), 3), "p95_s": round(percentile(times, 95), 3),
             "max_s": round(max(times), 3), "wall_s": round(wall, 2), "requests_per_s": round(len(done) / wall, 1),
-            "by_kind": by_label, "failed": sorted({f"{label}: wanted {want}, got {got}" for label, want, got in failures})[:10],
+            "by_kind": {k: {"n": len(v), "p50_s": round(statistics.median(v), 3)} for k, v in by_label.items()}, "failed": sorted({f"{label}: wanted {want}, got {got}" for label, want, got in failures})[:10],
             "server_log": logged[:10], "cpus": os.cpu_count()}
 
 
@@ -151,7 +152,7 @@ def main() -> None:
             print(f"{mode}: {out['requests']} requests, {out['concurrency']} at once, on {out['cpus']} CPUs: "
                   f"{out['failures']} failures ({out['server_errors']} 5xx or connection errors); "
                   f"p50 {out['p50_s']} s, p95 {out['p95_s']} s, max {out['max_s']} s, {out['requests_per_s']} req/s")
-            print("  " + ", ".join(f"{k} {v}" for k, v in sorted(out["by_kind"].items())))
+            print("  " + ", ".join(f"{k} {v['n']} (p50 {v['p50_s']} s)" for k, v in sorted(out["by_kind"].items())))
             for f in out["failed"]:
                 print(f"  failed: {f}")
             for line in out["server_log"]:
