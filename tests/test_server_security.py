@@ -242,13 +242,14 @@ def test_the_ui_session_cookie(index, tokens):
         assert r.status_code == 401
 
 
-def test_serve_allow_remote_without_tokens_says_how_to_make_one(tmp_path):
+@pytest.mark.parametrize("host", ["0.0.0.0", "127.0.0.1"])  # 127.0.0.1: behind a proxy on this machine
+def test_serve_allow_remote_without_tokens_says_how_to_make_one(tmp_path, host):
     env = {**os.environ, "SCENT_HOME": str(tmp_path / "home")}
-    r = subprocess.run([str(SCENT), "serve", "--index", str(tmp_path / "none"), "--host", "0.0.0.0",
+    r = subprocess.run([str(SCENT), "serve", "--index", str(tmp_path / "none"), "--host", host,
                         "--allow-remote"], capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 2
     assert r.stderr.strip().splitlines() == [
-        "scent: error: --host 0.0.0.0 needs access tokens and there are none yet; make one per person with: "
+        "scent: error: --allow-remote needs access tokens and there are none yet; make one per person with: "
         "scent token add USER (it is printed once)"]
 
 

@@ -263,10 +263,14 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, **params):
     from .serve.tokens import Tokens
 
     allowed_hosts, warning = check_host(host, allow_remote)
-    remote = allowed_hosts is None
+    # --allow-remote means requests from elsewhere, even through a proxy on this machine (whose
+    # requests come from 127.0.0.1 with any Host): then every request needs a token.
+    remote = allow_remote
+    if remote:
+        allowed_hosts = None
     tokens = Tokens()
     if not tokens.users() and remote:
-        raise UsageError(f"--host {host} needs access tokens and there are none yet; make one per person "
+        raise UsageError("--allow-remote needs access tokens and there are none yet; make one per person "
                          "with: scent token add USER (it is printed once)")
     sock = listen(host, port)  # before saying where: a taken port is one line, not a uvicorn error
     port = sock.getsockname()[1]
