@@ -245,35 +245,95 @@ def forget_cmd(folder, index_dir, **params):
 
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (local only unless --allow-remote).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="Port to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port to listen on (0: any free port).")
 @click.option("--folder", type=click.Path(file_okay=False), help="Serve this folder's index.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
-@click.option("--allow-remote", is_flag=True, help="Allow a --host other than 127.0.0.1, localhost or ::1.")
+@click.option("--allow-remote", is_flag=True, help="Allow a --host other than 127.0.0.1, localhost or ::1; "
+              "every request then needs an access token (scent token add USER).")
 @click.option("--watch", "live", is_flag=True, help="Keep the index fresh while serving (as scent watch does).")
 @_setting_options("storage")
 def serve_cmd(host, port, folder, index_dir, allow_remote, live, **params):
     """Web UI and HTTP API (/api/search, /api/status, /api/file, /api/thumb; schema at /openapi.json)."""
-    from .serve import check_host, require
+    from .serve import check_host, listen, require
 
     require("fastapi", "uvicorn", "markdown_it")
     import uvicorn
 
     from .serve.app import create_app
     from .watch import Live
+    from .serve.tokens import Tokens
 
     allowed_hosts, warning = check_host(host, allow_remote)
-    if warning:
-        click.echo(warning, err=True)
-    with Index.open(folder, index_dir, settings=_settings(params)) as idx:
+    # --allow-remote means requests from elsewhere, even through a proxy on this machine (whose
+    # requests come from 127.0.0.1 with any Host): then every request needs a token.
+    remote = allow_remote
+    if remote:
+        allowed_hosts = None
+    tokens = Tokens()
+    if not tokens.users() and remote:
+        raise UsageError("--allow-remote needs access tokens and there are none yet; make one per person "
+                         "with: scent token add USER (it is printed once)")
+    sock = listen(host, port)  # before saying where: a taken port is one line, not a uvicorn error
+    port = sock.getsockname()[1]
+    with sock, Index.open(folder, index_dir, settings=_settings(params)) as idx:
+        if warning:
+            click.echo(warning, err=True)
         where = f"[{host}]" if ":" in host else host
         click.echo(f"scent: serving {visible(idx.root)} at http://{where}:{port}/ (Ctrl-C stops)", err=True)
+        if remote:
+            click.echo(f"scent: open http://{where}:{port}/#token=TOKEN once in a browser (TOKEN from "
+                       "scent token add USER)", err=True)
         watcher = Live(idx).start() if live else None
+        app = create_app(idx, allowed_hosts=allowed_hosts, tokens=tokens, require_token=remote,
+                         desktop=not remote, live=watcher)
         try:
-            uvicorn.run(create_app(idx, allowed_hosts=allowed_hosts, desktop=not allow_remote, live=watcher),
-                        host=host, port=port, log_level="warning")
+            uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run(sockets=[sock])
         finally:
             if watcher:
                 watcher.stop()
+
+
+@cli.group("token")
+def token_group():
+    """Access tokens for scent serve --allow-remote: one per user, for the access rules."""
+
+
+@token_group.command("add")
+@click.argument("user")
+def token_add(user):
+    """Make USER's token and print it, once (only its SHA-256 is kept)."""
+    from .serve.tokens import Tokens
+
+    tokens = Tokens()
+    token = tokens.add(user)
+    click.echo(token)
+    click.echo(f"scent: the token for {user} (kept as a digest in {tokens.path}; it is not shown again). "
+               "Send it as Authorization: Bearer TOKEN, or open the server's page once as "
+               "http://HOST:PORT/#token=TOKEN", err=True)
+
+
+@token_group.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per user.")
+def token_list(as_json):
+    """The users with a token, and when each was made."""
+    from .serve.tokens import Tokens
+
+    users = Tokens().users()
+    for u in users:
+        click.echo(json_line(u) if as_json else visible(f"{u['user']}  {u['created'] or '?'}"))
+    if not users and not as_json:
+        click.echo("scent: no tokens yet; make one with: scent token add USER", err=True)
+
+
+@token_group.command("remove")
+@click.argument("user")
+def token_remove(user):
+    """Remove USER's token: a running server refuses it from its next request."""
+    from .serve.tokens import Tokens
+
+    Tokens().remove(user)
+    click.echo(visible(f"scent: removed the token of {user}"), err=True)
 
 
 @cli.command("mcp")

@@ -1,8 +1,9 @@
 """The HTTP API and web UI over one open `Index`: `create_app(index)`.
 
 A thin view of the library: parameters become `Filters.build(...)` and `Index.search(...)`,
-results are `SearchResult.to_dict()`. Errors answer JSON `{"error": "..."}`: a UsageError is
-400, any other ScentError 500 with its message; never a stack trace.
+results are `SearchResult.to_dict()` (typed in `schema.py`). Errors answer JSON `{"error": "..."}`:
+a UsageError is 400, any other ScentError 500 with its message; never a stack trace. Who may ask,
+and the headers every answer carries, are `guard.py`'s.
 """
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Query
+from fastapi import Path as Path_
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -26,13 +28,14 @@ from ..units import FILE_KINDS
 from ..watch import Live
 from .desktop import OpenRequest, open_on_desktop
 from .files import Refused, Thumbnails, content_type, resolve
+from .guard import COOKIE, Guard
 from .preview import preview
+from .schema import EvalResponse, SearchResponse, SessionResponse, StatusResponse, SuggestionsResponse, fix_openapi
+from .tokens import Tokens
 
 STATIC = Path(__file__).parent / "static"
-# The UI loads nothing but its own files: no inline script, no CDN, no framing.
-UI_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-          "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 MAX_K = 100
+MAX_PATH_CHARS = 4096
 MAX_SUGGESTIONS = 50
 # The only files of an evaluation report the app hands out, by name.
 CHARTS = ("categories.png", "comparisons.png")
@@ -41,11 +44,14 @@ NO_SUGGESTIONS = ("no suggestions yet: they are made from each file's content wh
 NO_REPORT = "no evaluation report yet; make one with: scent eval QUERIES --folder FOLDER --report DIR"
 
 
-def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers: int = DEFAULT_READERS,
-               desktop: bool = True, live: Live | None = None) -> FastAPI:
+def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: Tokens | None = None,
+               require_token: bool = False, readers: int = DEFAULT_READERS, desktop: bool = True,
+               live: Live | None = None) -> FastAPI:
     """A FastAPI app serving `index` (already open; the caller closes it).
 
     `allowed_hosts`: Host header values to accept (against DNS rebinding); None accepts any.
+    `tokens`: the access tokens a request may carry (None: none is valid); `require_token`: every
+    request but the page itself must carry one (serve --allow-remote). See guard.py.
     `readers`: how many requests read the index at the same time (see scent.readers).
     `desktop`: whether /api/open may open files in this machine's apps (only for a local server).
     `live`: the watch keeping the index fresh, when there is one (its state is in /api/status).
@@ -61,18 +67,17 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
                   description="Search your own files: the HTTP API behind scent's web UI.")
     thumbs = Thumbnails()
 
-    if allowed_hosts:
-        from starlette.middleware.trustedhost import TrustedHostMiddleware
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+    if require_token and tokens is None:
+        raise UsageError("require_token needs the tokens to check against")
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts, tokens=tokens, require_token=require_token)
+    default_openapi = app.openapi
 
-    @app.middleware("http")
-    async def security_headers(request, call_next):
-        response = await call_next(request)
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if not request.url.path.startswith("/api/"):
-            response.headers.setdefault("Content-Security-Policy", UI_CSP)
-        return response
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            app.openapi_schema = fix_openapi(default_openapi())
+        return app.openapi_schema
+
+    app.openapi = openapi
 
     @app.exception_handler(Refused)
     async def refused(request, err: Refused):
@@ -91,7 +96,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
         parts = []
         for e in err.errors():
             name = ".".join(str(p) for p in e.get("loc", ())[1:]) or "request"
-            got = f" (got {e['input']!r})" if "input" in e and e["input"] is not None else ""
+            got = f" (got {_shorten(e['input'])})" if "input" in e and e["input"] is not None else ""
             parts.append(f"{name}: {e.get('msg', 'invalid')}{got}")
         return _error(400, "; ".join(parts) or "bad request")
 
@@ -103,15 +108,20 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
     async def unexpected(request, err: Exception):
         return _error(500, f"internal error ({type(err).__name__}); see the server's log")
 
-    @app.get("/api/search", summary="Search the index")
+    @app.get("/api/search", summary="Search the index", response_model=SearchResponse,
+             response_model_exclude_unset=True)
     def search(
-        q: str = Query("", description="What to look for: plain words, an ID, a code identifier."),
+        q: str = Query("", max_length=MAX_QUERY_CHARS,
+                       description="What to look for: plain words, an ID, a code identifier."),
         k: int = Query(10, ge=1, le=MAX_K, description="Number of results."),
         only: list[str] = Query([], description="Keep only these kinds (" + ", ".join(FILE_KINDS) + "); repeatable."),
-        path: str | None = Query(None, description="Keep only paths starting with this prefix, or matching this glob."),
-        after: str | None = Query(None, description="Keep only files dated on or after this day (YYYY-MM-DD)."),
-        before: str | None = Query(None, description="Keep only files dated on or before this day (YYYY-MM-DD)."),
-        lang: str | None = Query(None, description="Keep only units in this language (ISO code)."),
+        path: str | None = Query(None, max_length=MAX_PATH_CHARS,
+                                 description="Keep only paths starting with this prefix, or matching this glob."),
+        after: str | None = Query(None, max_length=40,
+                                  description="Keep only files dated on or after this day (YYYY-MM-DD)."),
+        before: str | None = Query(None, max_length=40,
+                                   description="Keep only files dated on or before this day (YYYY-MM-DD)."),
+        lang: str | None = Query(None, max_length=16, description="Keep only units in this language (ISO code)."),
         explain: bool = Query(False, description="Add each result's rank in every list and its RRF share."),
     ) -> dict:
         """Files ranked for `q`, best first: `{"query", "results": [SearchResult...], "took_ms"}`."""
@@ -122,7 +132,8 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
         return {"query": q, "results": [r.to_dict() for r in results],
                 "took_ms": round((time.perf_counter() - started) * 1000, 1)}
 
-    @app.get("/api/status", summary="Index status")
+    @app.get("/api/status", summary="Index status", response_model=StatusResponse,
+             response_model_exclude_unset=True)
     def status() -> dict:
         """Files and units per kind, index size, model, last index time, skipped files with reasons."""
         with pool.use() as idx:
@@ -132,7 +143,8 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
             st["live"] = live.state()
         return st
 
-    @app.get("/api/suggestions", summary="Example queries from the indexed content")
+    @app.get("/api/suggestions", summary="Example queries from the indexed content", response_model=SuggestionsResponse,
+             response_model_exclude_unset=True)
     def suggestions(limit: int = Query(12, ge=1, le=MAX_SUGGESTIONS, description="How many, at most.")) -> dict:
         """`{"suggestions": [{"text", "path"}...]}`: titles, headings, IDs and key phrases of different
         files and kinds, made at index time; a `note` says why when there are none."""
@@ -145,7 +157,8 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
             where = idx.last_report()
         return where if where and (where / "report.json").is_file() else None
 
-    @app.get("/api/eval", summary="The latest evaluation report")
+    @app.get("/api/eval", summary="The latest evaluation report", response_model=EvalResponse,
+             response_model_exclude_unset=True)
     def evaluation() -> dict:
         """The report.json of the last `scent eval --report DIR` on this index (`overall`,
         `by_category`, `hard`, `queries`), plus `report` (its folder), `written` (Unix time) and
@@ -163,7 +176,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
 
     @app.get("/api/eval/chart/{name}", summary="A chart of the latest evaluation report", response_class=Response,
              responses={200: {"content": {"image/png": {}}}, 404: {"description": "No such chart"}})
-    def chart(name: str):
+    def chart(name: str = Path_(..., max_length=64)):
         """categories.png or comparisons.png from the latest report's folder; nothing else."""
         folder = _report_dir()
         if name not in CHARTS or folder is None or not (folder / name).is_file():
@@ -178,7 +191,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
     @app.get("/api/file", summary="An indexed file's bytes", response_class=Response,
              responses={200: {"description": "The file (HTML and other text as text/plain)"},
                         403: {"description": "Path outside the folder"}, 404: {"description": "Not indexed"}})
-    def file(path: str = Query(..., description="Path relative to the indexed folder, as in results."),
+    def file(path: str = Query(..., max_length=MAX_PATH_CHARS, description="Path relative to the indexed folder, as in results."),
              page: int | None = Query(None, ge=1, description="PDF page (the UI adds #page=N itself).")):
         """The bytes of an indexed file, for paths in the index only."""
         root, units = _indexed(path)
@@ -197,21 +210,18 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
 
     @app.post("/api/open", summary="Open an indexed file in this machine's app, or show it in its folder",
               responses={403: {"description": "Not a local server, or not asked by its own page"}})
-    def open_file(request: Request, body: OpenRequest) -> dict:
+    def open_file(body: OpenRequest) -> dict:
         """Runs the desktop's opener (xdg-open, open, start) on the file or its folder; only on a
-        server bound to this machine, and only when asked by its own page (same Origin)."""
+        server bound to this machine, and only when asked by its own page (same Origin: guard.py)."""
         if not desktop:
             raise Refused(403, "opening files is only offered by a server on this machine (not with --allow-remote)")
-        own = f"{request.url.scheme}://{request.headers.get('host', '')}"
-        if request.headers.get("origin") != own:
-            raise Refused(403, "opening files is only done when the page of this server asks")
         root, units = _indexed(body.path)
         real = resolve(root, body.path, units is not None)
         return {"opened": str(open_on_desktop(real, body.how))}
 
     @app.get("/api/thumb", summary="A thumbnail of a picture or PDF page", response_class=Response,
              responses={200: {"content": {"image/jpeg": {}}}, 404: {"description": "Not indexed, or no thumbnail"}})
-    def thumb(path: str = Query(..., description="Path relative to the indexed folder."),
+    def thumb(path: str = Query(..., max_length=MAX_PATH_CHARS, description="Path relative to the indexed folder."),
               page: int | None = Query(None, ge=1, description="PDF page (default 1).")):
         """A JPEG at most 320 px wide and high, for pictures and PDF pages."""
         root, units = _indexed(path)
@@ -219,6 +229,19 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
         kind = units[0].file_kind if units else _kind_of(real)
         return Response(thumbs.get(real, kind, page), media_type="image/jpeg",
                         headers={"Cache-Control": "private, max-age=300"})
+
+    @app.post("/api/session", summary="Keep this browser's access token as a cookie", response_model=SessionResponse,
+              responses={401: {"description": "No valid bearer token sent"}})
+    def session(request: Request, response: Response) -> dict:
+        """For the web UI: send the token once as `Authorization: Bearer TOKEN` (from the page's
+        #token=... address); the answer sets it as an HttpOnly, SameSite=Strict cookie, which
+        pictures, thumbnails and opened files then carry. Needs this server's own Origin."""
+        auth = request.headers.get("authorization", "")
+        if request.state.user is None or not auth.lower().startswith("bearer "):
+            raise Refused(401, "send the access token as Authorization: Bearer TOKEN to start a session")
+        response.set_cookie(COOKIE, auth[7:].strip(), httponly=True, samesite="strict", path="/",
+                            secure=request.url.scheme == "https")
+        return {"user": request.state.user}
 
     @app.get("/", include_in_schema=False)
     def home():
@@ -231,6 +254,11 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
 def _kind_of(path: Path) -> str:
     from ..extract import file_kind
     return file_kind(str(path)) or ""
+
+
+def _shorten(value, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(str(value)):,} characters)"
 
 
 def _error(status: int, message: str) -> JSONResponse:

@@ -14,6 +14,11 @@ from ..errors import ScentError
 # (HTML, SVG, markdown, code ...) goes out as text/plain, so no script from a user's file runs.
 SAFE_TYPES = {"application/pdf", "image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/tiff"}
 DOWNLOAD_TYPES = {".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}
+# A user's file shown as a page: sandboxed (no script, no same-origin access even if a browser
+# ever took it for HTML), loading nothing, framed only by scent's own page.
+FILE_CSP = "sandbox; default-src 'none'; frame-ancestors 'self'"
+# Chromium's PDF viewer does not run in a sandboxed document; a PDF runs no page script anyway.
+PDF_CSP = "frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
 THUMB_PX = 320
 PDF_THUMB_SCALE = 0.6
 
@@ -61,12 +66,11 @@ def content_type(path: Path) -> tuple[str, dict[str, str]]:
     suffix = path.suffix.lower()
     if suffix in DOWNLOAD_TYPES:
         return DOWNLOAD_TYPES[suffix], {"Content-Disposition": f'attachment; filename="{_ascii(path.name)}"',
-                                        "Content-Security-Policy": "sandbox"}
+                                        "Content-Security-Policy": FILE_CSP}
     guessed, _ = mimetypes.guess_type(path.name)
     if guessed in SAFE_TYPES:
-        # Chromium's PDF viewer does not run in a sandboxed document; a PDF runs no page script anyway.
-        return guessed, {} if guessed == "application/pdf" else {"Content-Security-Policy": "sandbox"}
-    return "text/plain; charset=utf-8", {"Content-Security-Policy": "sandbox"}
+        return guessed, {"Content-Security-Policy": PDF_CSP if guessed == "application/pdf" else FILE_CSP}
+    return "text/plain; charset=utf-8", {"Content-Security-Policy": FILE_CSP}
 
 
 def _ascii(name: str) -> str:

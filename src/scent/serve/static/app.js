@@ -433,7 +433,12 @@ function restore() {
   $("#explain").checked = p.get("explain") === "true";
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("DOMContentLoaded", async () => {
+  try {
+    await window.scentSession;  // token.js: a token given in the address becomes a cookie first
+  } catch (err) {
+    showMessage("cannot use the access token in the address: " + err.message, true);
+  }
   restore();
   $("#search-form").addEventListener("submit", (e) => { e.preventDefault(); clearTimeout(timer); search(); });
   $("#q").addEventListener("input", () => { limit = PAGE; schedule(); });

@@ -1,0 +1,126 @@
+"""What the HTTP API sends, as pydantic models, and an /openapi.json that says so: errors are
+400/401/403/404/413/500 `{"error": ...}` (never FastAPI's 422, which this app does not send).
+
+Models allow extra fields: a field the library adds reaches clients at once; the tests compare
+the fields sent with the fields documented, so the schema cannot drift silently."""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class Error(BaseModel):
+    error: str = Field(description="What went wrong and what to do, in one line.")
+
+
+class Result(Open):
+    rank: int = Field(description="1 for the best result.")
+    path: str = Field(description="Path relative to the indexed folder (`folder`).")
+    page: int | None = Field(description="PDF page or slide the match is on; null for whole files.")
+    kind: str = Field(description="The file's kind: text, code, pdf, image, docx, html, csv, json ...")
+    unit_kind: str = Field(description="The kind of the part that matched (pdf_page, image, ...).")
+    score: float = Field(description="Fused score; only the order means something.")
+    snippet: str = Field(description="The matching passage, as plain text.")
+    highlights: list[tuple[int, int]] = Field(description="[start, end) character spans of `snippet` to mark.")
+    title: str
+    date: float = Field(description="The file's date, Unix seconds.")
+    unit_id: int = Field(description="Stable id of the matched part while its file keeps its place in the index.")
+    folder: str = Field(description="The indexed folder.")
+    explain: dict[str, Any] | None = Field(None, description="With explain=true: per list, the rank, score and "
+                                                             "RRF contribution (null: not in that list).")
+
+
+class SearchResponse(Open):
+    query: str
+    results: list[Result]
+    took_ms: float
+
+
+class Skipped(Open):
+    path: str
+    reason: str
+    level: str
+
+
+class StatusResponse(Open):
+    folder: str
+    index: str = Field(description="The index directory.")
+    backend: str = Field(description="The storage engine.")
+    model: str = Field(description="The text embedding model.")
+    files: int
+    files_by_kind: dict[str, int]
+    units: int
+    units_by_kind: dict[str, int]
+    index_bytes: int
+    last_indexed: float | None = Field(description="Unix seconds; null if never.")
+    errors: list[Skipped] = Field(description="Files skipped or read in part, with the reason.")
+    vector_fields: dict[str, dict[str, Any]] = Field(description="Per vector field: model, dims, storage, count.")
+    vectors: int
+    sentence_vectors: int
+    units_without_vector: int
+
+
+class Suggestion(Open):
+    text: str
+    path: str
+
+
+class SuggestionsResponse(Open):
+    suggestions: list[Suggestion]
+    note: str | None = Field(None, description="Why there are none, when there are none.")
+
+
+class EvalResponse(Open):
+    report: str | None = Field(description="The report's folder; null when there is no report yet.")
+    note: str | None = Field(None, description="How to make a report, when there is none.")
+    written: float | None = Field(None, description="When report.json was written, Unix seconds.")
+    charts: dict[str, str] | None = Field(None, description="Chart name -> URL.")
+    overall: dict[str, Any] | None = None
+    by_category: dict[str, Any] | None = None
+    hard: dict[str, Any] | None = None
+    queries: list[Any] | None = None
+
+
+class SessionResponse(Open):
+    user: str = Field(description="The token's user; the browser now holds the token as an HttpOnly cookie.")
+
+
+# The refusals every route can answer with (the guard's, and the app's error handlers').
+COMMON_ERRORS = {
+    "400": "Bad parameter: the message names it as this API spells it",
+    "401": "Access token missing (serve --allow-remote) or not valid",
+    "403": "Host or Origin not this server's own, or a path outside the indexed folder",
+    "413": "Request body too large",
+    "500": "The index could not answer; the message says why",
+}
+
+
+def fix_openapi(schema: dict) -> dict:
+    """FastAPI documents 422 validation errors; this app answers 400 `Error`. Also says that a
+    bearer token is accepted everywhere and required when serving beyond this machine."""
+    ref = {"$ref": "#/components/schemas/Error"}
+    components = schema.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    schemas["Error"] = Error.model_json_schema()
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
+    components["securitySchemes"] = {"bearer": {
+        "type": "http", "scheme": "bearer",
+        "description": "A token from `scent token add USER`; needed with `scent serve --allow-remote`."}}
+    schema["security"] = [{}, {"bearer": []}]
+    for operations in schema.get("paths", {}).values():
+        for op in operations.values():
+            responses = op.setdefault("responses", {})
+            responses.pop("422", None)
+            for code, text in COMMON_ERRORS.items():
+                entry = responses.setdefault(code, {"description": text})
+                entry.setdefault("content", {"application/json": {"schema": ref}})
+            for code, entry in responses.items():
+                if code not in ("200",) and code[0] in "45":
+                    entry["content"] = {"application/json": {"schema": ref}}
+    return schema
