@@ -10,9 +10,9 @@ def test_markdown_keeps_structure_and_drops_markup_and_raw_html():
     assert markdown_blocks(text) == [
         {"tag": "h1", "text": "Title here"},
         {"tag": "p", "text": "A link and code and bold."},
-        {"tag": "li", "text": "one", "list": "ul"},
-        {"tag": "li", "text": "two 2", "list": "ul"},
-        {"tag": "li", "text": "first", "list": "ol"},
+        {"tag": "li", "text": "one", "ordered": False},
+        {"tag": "li", "text": "two 2", "ordered": False},
+        {"tag": "li", "text": "first", "ordered": True},
         {"tag": "blockquote", "text": "quoted"},
         {"tag": "pre", "text": "x = 1"},
         {"tag": "tr", "text": "a · b"},

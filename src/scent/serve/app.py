@@ -12,7 +12,7 @@ import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Request
 from fastapi import Path as Path_
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -30,7 +30,8 @@ from .desktop import OpenRequest, open_on_desktop
 from .files import Refused, Thumbnails, content_type, resolve
 from .guard import COOKIE, Guard
 from .preview import preview
-from .schema import EvalResponse, SearchResponse, SessionResponse, StatusResponse, SuggestionsResponse, fix_openapi
+from .schema import (EvalResponse, OpenResponse, PreviewResponse, SearchResponse, SessionResponse, StatusResponse,
+                     SuggestionsResponse, fix_openapi)
 from .tokens import Tokens
 
 STATIC = Path(__file__).parent / "static"
@@ -199,7 +200,8 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         media, headers = content_type(real)
         return FileResponse(real, media_type=media, headers=headers)
 
-    @app.get("/api/preview", summary="An indexed file's text for the preview pane")
+    @app.get("/api/preview", summary="An indexed file's text for the preview pane", response_model=PreviewResponse,
+             response_model_exclude_unset=True)
     def preview_file(path: str = Query(..., description="Path relative to the indexed folder, as in results."),
                      q: str = Query("", max_length=MAX_QUERY_CHARS, description="The query whose words to mark.")) -> dict:
         """`{"path", "kind", "blocks": [{"tag", "text", "highlights", "page"?}], "hits", "cut"}`: the
@@ -209,7 +211,9 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         return preview(root, path, units, q, real)
 
     @app.post("/api/open", summary="Open an indexed file in this machine's app, or show it in its folder",
-              responses={403: {"description": "Not a local server, or not asked by its own page"}})
+              response_model=OpenResponse,
+              responses={403: {"description": "Not a local server, or not asked by its own page"},
+                         501: {"description": "No opener (xdg-open, open, explorer) on this machine"}})
     def open_file(body: OpenRequest) -> dict:
         """Runs the desktop's opener (xdg-open, open, start) on the file or its folder; only on a
         server bound to this machine, and only when asked by its own page (same Origin: guard.py)."""

@@ -75,7 +75,7 @@ def unit_blocks(units: list[StoredUnit]) -> tuple[list[dict], bool]:
 
 def markdown_blocks(text: str) -> list[dict]:
     """Markdown as blocks of plain text: structure kept (headings, list items with their list's
-    kind, ul or ol; code, quotes, table rows), inline markup reduced to its words, raw HTML left out."""
+    kind (ordered or not); code, quotes, table rows), inline markup reduced to its words, raw HTML left out."""
     from markdown_it import MarkdownIt
 
     # HTML is parsed only to be recognised and skipped: its tags are neither shown nor rendered.
@@ -109,7 +109,7 @@ def markdown_blocks(text: str) -> list[dict]:
             if cells is not None:
                 cells.append(words)
             elif words.strip() and tag == "li":
-                blocks.append({"tag": "li", "text": words, "list": lists[-1] if lists else "ul"})
+                blocks.append({"tag": "li", "text": words, "ordered": bool(lists) and lists[-1] == "ol"})
             elif words.strip():
                 blocks.append({"tag": "blockquote" if quote and tag == "p" else tag, "text": words})
         elif tok.type in ("heading_close", "paragraph_close") and tag in HEADINGS:

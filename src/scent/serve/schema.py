@@ -56,6 +56,7 @@ class StatusResponse(Open):
     files_by_kind: dict[str, int]
     units: int
     units_by_kind: dict[str, int]
+    units_by_lang: dict[str, int] = Field(description="Units per detected language (ISO code), most first.")
     index_bytes: int
     last_indexed: float | None = Field(description="Unix seconds; null if never.")
     errors: list[Skipped] = Field(description="Files skipped or read in part, with the reason.")
@@ -63,6 +64,36 @@ class StatusResponse(Open):
     vectors: int
     sentence_vectors: int
     units_without_vector: int
+    desktop: bool | None = Field(None, description="Whether POST /api/open is offered (a server on this machine).")
+    live: Live | None = Field(None, description="Under scent serve --watch: the watch keeping the index fresh.")
+
+
+class Live(Open):
+    watching: bool = Field(description="Still running.")
+    ready: bool = Field(description="Its first update of the index is written.")
+    since: float = Field(description="When it started, Unix seconds.")
+    last_refresh: float | None = Field(description="When it last wrote a change, Unix seconds.")
+    problem: str | None = Field(description="The last refresh's error, or why the watch stopped.")
+
+
+class Block(Open):
+    tag: str = Field(description="h1..h6, p, li, pre, blockquote, tr (a table row) or hr.")
+    text: str = Field(description="Plain text, never markup.")
+    highlights: list[tuple[int, int]] = Field(description="[start, end) spans of `text` that match the query.")
+    page: int | None = Field(None, description="The PDF page the block is on.")
+    ordered: bool | None = Field(None, description="For li: in a numbered list.")
+
+
+class PreviewResponse(Open):
+    path: str
+    kind: str
+    blocks: list[Block]
+    hits: int = Field(description="How many spans match the query in all blocks.")
+    cut: bool = Field(description="The file is longer than the preview: only its start is shown.")
+
+
+class OpenResponse(Open):
+    opened: str = Field(description="What the opener was given: the file, or its folder.")
 
 
 class Suggestion(Open):

@@ -208,7 +208,7 @@ async function showPreview(r) {
     for (const b of body.blocks) {
       const node = blockNode(b);
       if (b.tag === "li") {
-        const kind = b.list === "ol" ? "OL" : "UL";
+        const kind = b.ordered ? "OL" : "UL";
         if (!list || list.tagName !== kind) { list = el(kind.toLowerCase()); box.append(list); }
         list.append(node);
       } else {
