@@ -3,6 +3,10 @@
 A thin view of the library: parameters become `Filters.build(...)` and `Index.search(...)`,
 results are `SearchResult.to_dict()`. Errors answer JSON `{"error": "..."}`: a UsageError is
 400, any other ScentError 500 with its message; never a stack trace.
+
+Every answer is what the request's user may read (scent.access): `request.state.user`, a user
+name set by the authentication in front of the routes, or None for the user running the server.
+A file they may not read is "not in the index", in every endpoint alike.
 """
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -98,6 +102,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
 
     @app.get("/api/search", summary="Search the index")
     def search(
+        request: Request,
         q: str = Query("", description="What to look for: plain words, an ID, a code identifier."),
         k: int = Query(10, ge=1, le=MAX_K, description="Number of results."),
         only: list[str] = Query([], description="Keep only these kinds (" + ", ".join(FILE_KINDS) + "); repeatable."),
@@ -111,22 +116,23 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
         filters = Filters.build(only, path or None, after or None, before or None, lang or None, spell=str)
         started = time.perf_counter()
         with pool.use() as idx:
-            results = idx.search(q, k=k, filters=filters, explain=explain)
+            results = idx.search(q, k=k, filters=filters, explain=explain, as_user=_user(request))
         return {"query": q, "results": [r.to_dict() for r in results],
                 "took_ms": round((time.perf_counter() - started) * 1000, 1)}
 
     @app.get("/api/status", summary="Index status")
-    def status() -> dict:
+    def status(request: Request) -> dict:
         """Files and units per kind, index size, model, last index time, skipped files with reasons."""
         with pool.use() as idx:
-            return idx.status()
+            return idx.status(_user(request))
 
     @app.get("/api/suggestions", summary="Example queries from the indexed content")
-    def suggestions(limit: int = Query(12, ge=1, le=MAX_SUGGESTIONS, description="How many, at most.")) -> dict:
+    def suggestions(request: Request,
+                    limit: int = Query(12, ge=1, le=MAX_SUGGESTIONS, description="How many, at most.")) -> dict:
         """`{"suggestions": [{"text", "path"}...]}`: titles, headings, IDs and key phrases of different
         files and kinds, made at index time; a `note` says why when there are none."""
         with pool.use() as idx:
-            found = idx.suggestions(limit)
+            found = idx.suggestions(limit, _user(request))
         return {"suggestions": found} if found else {"suggestions": [], "note": NO_SUGGESTIONS}
 
     def _report_dir() -> Path | None:
@@ -135,7 +141,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
         return where if where and (where / "report.json").is_file() else None
 
     @app.get("/api/eval", summary="The latest evaluation report")
-    def evaluation() -> dict:
+    def evaluation(request: Request) -> dict:
         """The report.json of the last `scent eval --report DIR` on this index (`overall`,
         `by_category`, `hard`, `queries`), plus `report` (its folder), `written` (Unix time) and
         `charts` (URLs); `{"report": null, "note"}` when there is none."""
@@ -148,6 +154,10 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
         except (OSError, ValueError) as err:
             raise ScentError(f"cannot read {path}: {err}; run scent eval --report again") from None
         charts = {name.removesuffix(".png"): f"/api/eval/chart/{name}" for name in CHARTS if (folder / name).is_file()}
+        with pool.use() as idx:  # the report names files in each query's top results: only the readable ones
+            user = _user(request)
+            for q in body.get("queries", []):
+                q["top"] = [t for t in q.get("top", []) if idx.may_read(str(t.get("path")), user)]
         return {"report": str(folder), "written": path.stat().st_mtime, "charts": charts, **body}
 
     @app.get("/api/eval/chart/{name}", summary="A chart of the latest evaluation report", response_class=Response,
@@ -159,28 +169,28 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
             raise Refused(404, f"no chart {name!r}; charts are {', '.join(CHARTS)} of the latest report")
         return FileResponse(folder / name, media_type="image/png", headers={"Cache-Control": "no-cache"})
 
-    def _indexed(rel: str):
-        """The indexed folder, and `rel`'s units (None when not indexed)."""
+    def _indexed(rel: str, request: Request):
+        """The indexed folder, and `rel`'s units (None when not indexed, or not the request's user's to read)."""
         with pool.use() as idx:
-            return idx.root, idx.file_units(rel)
+            return idx.root, idx.file_units(rel, _user(request))
 
     @app.get("/api/file", summary="An indexed file's bytes", response_class=Response,
              responses={200: {"description": "The file (HTML and other text as text/plain)"},
                         403: {"description": "Path outside the folder"}, 404: {"description": "Not indexed"}})
-    def file(path: str = Query(..., description="Path relative to the indexed folder, as in results."),
+    def file(request: Request, path: str = Query(..., description="Path relative to the indexed folder, as in results."),
              page: int | None = Query(None, ge=1, description="PDF page (the UI adds #page=N itself).")):
         """The bytes of an indexed file, for paths in the index only."""
-        root, units = _indexed(path)
+        root, units = _indexed(path, request)
         real = resolve(root, path, units is not None)
         media, headers = content_type(real)
         return FileResponse(real, media_type=media, headers=headers)
 
     @app.get("/api/thumb", summary="A thumbnail of a picture or PDF page", response_class=Response,
              responses={200: {"content": {"image/jpeg": {}}}, 404: {"description": "Not indexed, or no thumbnail"}})
-    def thumb(path: str = Query(..., description="Path relative to the indexed folder."),
+    def thumb(request: Request, path: str = Query(..., description="Path relative to the indexed folder."),
               page: int | None = Query(None, ge=1, description="PDF page (default 1).")):
         """A JPEG at most 320 px wide and high, for pictures and PDF pages."""
-        root, units = _indexed(path)
+        root, units = _indexed(path, request)
         real = resolve(root, path, units is not None)
         kind = units[0].file_kind if units else _kind_of(real)
         return Response(thumbs.get(real, kind, page), media_type="image/jpeg",
@@ -192,6 +202,11 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, readers:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def _user(request: Request) -> str | None:
+    """Who asks: set by the authentication middleware; None is the user running the server."""
+    return getattr(request.state, "user", None)
 
 
 def _kind_of(path: Path) -> str:
