@@ -251,3 +251,22 @@ def test_files_of_other_owners_are_read_by_their_bits(tmp_path):
         assert "secret.md" not in candidate_paths(idx, "4242")["results"]
 
 
+
+
+def test_a_qdrant_collection_from_before_readers_gets_them_from_the_catalog(tmp_path):
+    pytest.importorskip("qdrant_client")
+    from qdrant_client import models
+
+    folder = make_folder(tmp_path / "folder")
+    settings = Settings(backend="qdrant")
+    with Index(folder, index_dir=tmp_path / "idx", settings=settings, embedder=FakeEmbedder()) as idx:
+        idx.update()
+        e = idx.engine
+        # As an older scent left it: no readers in any point, and the collection does not say it has them.
+        e.client.set_payload(e.collection, {"access": []}, wait=True,
+                             points=models.Filter(must=[models.HasVectorCondition(has_vector="unit")]))
+        e._set_info(access=0)
+        assert candidate_paths(idx, "alice")["results"] == set()  # no readers: nobody's (but root's)
+    with Index(index_dir=tmp_path / "idx", settings=settings, embedder=FakeEmbedder()) as idx:
+        assert candidate_paths(idx, "alice")["results"] == SEES["alice"]
+        assert idx.engine._info["access"] == 1
