@@ -270,3 +270,11 @@ def test_a_qdrant_collection_from_before_readers_gets_them_from_the_catalog(tmp_
     with Index(index_dir=tmp_path / "idx", settings=settings, embedder=FakeEmbedder()) as idx:
         assert candidate_paths(idx, "alice")["results"] == SEES["alice"]
         assert idx.engine._info["access"] == 1
+
+
+def test_scent_home_is_made_for_its_owner_only(tmp_path, scent_home):
+    folder = make_folder(tmp_path / "folder")
+    with Index(folder, embedder=FakeEmbedder()) as idx:  # the default index folder, under $SCENT_HOME
+        idx.update()
+        assert idx.index_dir.is_relative_to(scent_home)
+    assert scent_home.stat().st_mode & 0o777 == 0o700

@@ -55,6 +55,8 @@ class Index:
             raise ScentError(f"the path of {shown(str(Path(folder).resolve()))} is not valid UTF-8 (shown as \\xNN), "
                              "and the index stores it as text; rename the folder (convmv can) and index it again")
         self.index_dir = Path(index_dir) if index_dir else location.default_index_dir(folder)
+        if not index_dir:
+            location.make_home()
         self.settings = settings or Settings()
         self._embedder = embedder
         engine = engine_class(self.settings.backend)
