@@ -80,12 +80,13 @@ def unit(key: str, place: int, text: str, kind: str = "text", page: int | None =
 
 
 def write(engine, path: str, kind: str, units: list[UnitRecord], vectors: dict[int, np.ndarray],
-          date: float = 0.0, sentences: dict[int, np.ndarray] | None = None, suggestions=(), warnings=()):
+          date: float = 0.0, sentences: dict[int, np.ndarray] | None = None, suggestions=(), warnings=(),
+          access: str = ""):
     key = engine.catalog.file_key(path)
     fields = {"unit": vectors}
     if sentences:
         fields["sentences"] = sentences
-    record = FileRecord(path, kind, 10, 1, "hash-" + path, date, path.rsplit("/", 1)[-1], key)
+    record = FileRecord(path, kind, 10, 1, "hash-" + path, date, path.rsplit("/", 1)[-1], key, access)
     engine.write_files([FileWrite(record, units, fields, list(suggestions), list(warnings))])
     if engine.snapshot_each_write:
         engine.finish_run()
@@ -310,3 +311,93 @@ def test_writes_are_seen_by_a_second_reader(engine, three_files, tmp_path):
         assert [h[0] for h in dense(other, axis(0, 0, 1, 1), Filters.build(kinds=["pdf"]))] == []
     finally:
         other.close()
+
+
+# ---- who may read what (scent.access) ------------------------------------------------------------
+# Readers are stored principals; a search names the asker's. Here: lease.md is alice's alone,
+# notes/garden.md the team's (and root's), scan.pdf everyone's; bob is in no group, carol in team.
+BOB = Filters(readers=("*", "u:bob"))
+CAROL = Filters(readers=("*", "g:team", "u:carol"))
+ALICE = Filters(readers=("*", "u:alice"))
+
+
+@pytest.fixture
+def guarded(engine):
+    """The three files of `three_files`, each with its readers, and a sentence vector on lease.md."""
+    lease = unit("lease.md", 0, "The deposit refund is due within 30 days. Ticket LD-2026-0417.",
+                 parts=("The deposit refund is due within 30 days.",))
+    write(engine, "lease.md", "text", [lease], {lease.id: axis(1, 0, 0, 0)}, date=100.0,
+          sentences={lease.id: np.stack([axis(1, 0, 0, 0)])}, suggestions=["Lease"], access="u:alice")
+    garden = [unit("notes/garden.md", 0, "Spray neem oil on the jasmine before seven.")]
+    write(engine, "notes/garden.md", "text", garden, {garden[0].id: axis(0, 1, 0, 0)}, date=200.0,
+          suggestions=["Garden"], access="g:team u:root")
+    scan = [unit("scan.pdf", 0, "Invoice K7Q2ZP for the boiler repair.", kind="pdf_page", page=1)]
+    write(engine, "scan.pdf", "pdf", scan, {scan[0].id: axis(0, 0, 1, 0)}, date=300.0, suggestions=["Invoice"],
+          access="*")
+    engine.catalog.record_error("lease.md", "a picture was not read", "u:alice")
+    engine.catalog.record_error("locked.pdf", "damaged", "u:alice")
+    return {"lease": lease.id, "garden": garden[0].id, "scan": scan[0].id}
+
+
+def visible(engine, filters: Filters) -> dict[str, set[str]]:
+    """What each way out shows a reader: the paths of every candidate list, of the catalog's reads."""
+    paths = lambda ids: {engine.catalog.units([i])[i].path for i in ids}  # noqa: E731
+    return {
+        "keyword": paths(keyword(engine, "deposit neem boiler", filters)),
+        "ids": paths(uid for uid, _ in engine.keywords.id_search(("LD20260417", "K7Q2ZP"), filters, 10)),
+        "dense": paths(uid for uid, _ in dense(engine, axis(1, 1, 1, 0), filters)),
+        "sentences": paths(uid for uid, _ in dense(engine, axis(1, 0, 0, 0), filters, field="sentences")),
+        "file_units": {p for p in ("lease.md", "notes/garden.md", "scan.pdf")
+                       if engine.catalog.file_units(p, filters.readers) is not None},
+        "suggestions": {s["path"] for s in engine.catalog.suggestions(10, filters.readers)},
+        "status_errors": {e["path"] for e in engine.status(filters.readers)["errors"]},
+    }
+
+
+def test_each_reader_sees_only_what_they_may_read(engine, guarded):
+    assert visible(engine, BOB) == {"keyword": {"scan.pdf"}, "ids": {"scan.pdf"}, "dense": {"scan.pdf"},
+                                    "sentences": set(), "file_units": {"scan.pdf"}, "suggestions": {"scan.pdf"},
+                                    "status_errors": set()}
+    assert visible(engine, CAROL) == {"keyword": {"scan.pdf", "notes/garden.md"},
+                                      "ids": {"scan.pdf"}, "dense": {"scan.pdf", "notes/garden.md"},
+                                      "sentences": set(), "file_units": {"scan.pdf", "notes/garden.md"},
+                                      "suggestions": {"scan.pdf", "notes/garden.md"}, "status_errors": set()}
+    every = {"scan.pdf", "notes/garden.md", "lease.md"}
+    assert visible(engine, ALICE) == {"keyword": {"scan.pdf", "lease.md"}, "ids": {"scan.pdf", "lease.md"},
+                                      "dense": {"scan.pdf", "lease.md"}, "sentences": {"lease.md"},
+                                      "file_units": {"scan.pdf", "lease.md"}, "suggestions": {"scan.pdf", "lease.md"},
+                                      "status_errors": {"lease.md", "locked.pdf"}}
+    # No principals at all: nothing; unrestricted (root): everything, as before readers existed.
+    assert all(not v for v in visible(engine, Filters(readers=())).values())
+    assert visible(engine, Filters()) == {"keyword": every, "ids": {"scan.pdf", "lease.md"}, "dense": every,
+                                          "sentences": {"lease.md"}, "file_units": every, "suggestions": every,
+                                          "status_errors": {"lease.md", "locked.pdf"}}
+    st = engine.status(BOB.readers)
+    assert (st["files"], st["units"], st["files_by_kind"]) == (1, 1, {"pdf": 1})
+
+
+def test_readers_combine_with_other_filters(engine, guarded):
+    assert keyword(engine, "deposit neem boiler", Filters(kinds=("text",), readers=ALICE.readers)) == \
+        [guarded["lease"]]
+    assert dense(engine, axis(1, 1, 1, 0), Filters(after=150.0, readers=ALICE.readers))[0][0] == guarded["scan"]
+    assert keyword(engine, "deposit neem", Filters(path="notes/", readers=BOB.readers)) == []
+    assert [uid for uid, _ in dense(engine, axis(0, 1, 0, 0), Filters(path="notes/", readers=CAROL.readers))] == \
+        [guarded["garden"]]
+
+
+def test_new_readers_reach_every_list(engine, guarded):
+    """A chmod: the bytes stay, the readers change. A reader that searched before sees the change."""
+    assert visible(engine, BOB)["dense"] == {"scan.pdf"}  # the reader's vectors are loaded now
+    engine.set_access({"lease.md": "*", "scan.pdf": "u:alice"})
+    if engine.snapshot_each_write:
+        engine.finish_run()
+    for _ in range(2):  # again after the next snapshot: the rows written again are in it
+        seen = visible(engine, BOB)
+        assert seen["keyword"] == seen["dense"] == seen["ids"] == seen["sentences"] == seen["file_units"] == \
+            {"lease.md"}
+        assert seen["status_errors"] == {"lease.md"}  # its warning follows its readers; locked.pdf's stays alice's
+        engine.finish_run()
+    # The vectors are the same vectors: scores did not move.
+    [(uid, score)] = dense(engine, axis(1, 0, 0, 0), BOB, limit=1)
+    assert uid == guarded["lease"] and score == pytest.approx(1.0, abs=1e-2)
+    assert engine.catalog.file_states()["lease.md"].access == "*"

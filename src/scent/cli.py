@@ -89,9 +89,10 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
 @click.option("--folder", "folders", multiple=True, type=click.Path(file_okay=False),
               help="Search the index of this folder; repeat it to search several at once.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Search this index directory.")
+@click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
 @_setting_options("search")
 @_setting_options("storage")
-def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, folders, index_dir, **params):
+def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, folders, index_dir, as_user, **params):
     """Search the index for QUERY (plain words, an ID, a code identifier ...)."""
     settings = _settings(params)
     filters = Filters.build(kinds, path, after, before, lang)
@@ -99,11 +100,11 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
     if len(folders) > 1:
         if index_dir:
             raise UsageError("--index names one index; give several folders with --folder, or one --index")
-        results = _search_folders(folders, text, k, filters, explain, settings)
+        results = _search_folders(folders, text, k, filters, explain, settings, as_user)
     else:
         with Index.open(folders[0] if folders else None, index_dir, settings=settings) as idx:
             _say_which(idx)
-            results = idx.search(text, k=k, filters=filters, explain=explain)
+            results = idx.search(text, k=k, filters=filters, explain=explain, as_user=as_user)
     if as_json:
         for r in results:
             click.echo(json_line(r.to_dict()))
@@ -125,12 +126,12 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
                                f"+{e['contribution']:.4f}  unit {visible(e['unit'])}{where}")
 
 
-def _search_folders(folders, text, k, filters, explain, settings):
+def _search_folders(folders, text, k, filters, explain, settings, as_user):
     with ExitStack() as stack:
         first = stack.enter_context(Index.open(folders[0], settings=settings))
         indexes = [first] + [stack.enter_context(Index.open(f, settings=settings, embedder=first.embedder))
                              for f in folders[1:]]  # one model for all
-        return Index.search_many(indexes, text, k=k, filters=filters, explain=explain)
+        return Index.search_many(indexes, text, k=k, filters=filters, explain=explain, as_user=as_user)
 
 
 def _say_which(idx: Index) -> None:
@@ -155,12 +156,13 @@ def _highlight(text: str, marks) -> str:
 @click.option("--folder", type=click.Path(file_okay=False), help="Status of this folder's index.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Status of this index directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON object.")
+@click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
 @_setting_options("storage")
-def status_cmd(folder, index_dir, as_json, **params):
+def status_cmd(folder, index_dir, as_json, as_user, **params):
     """Files, units per kind, index size, model, last run and its skipped files."""
     with Index.open(folder, index_dir, settings=_settings(params)) as idx:
         _say_which(idx)
-        st = idx.status()
+        st = idx.status(as_user)
     if as_json:
         click.echo(json_line(st))
         return
@@ -339,8 +341,9 @@ def token_remove(user):
 @cli.command("mcp")
 @click.option("--folder", type=click.Path(file_okay=False), help="Serve this folder's index.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
+@click.option("--as", "as_user", metavar="USER", help="Answer every request as USER sees the folder: only files USER may read (default: you).")
 @_setting_options("storage")
-def mcp_cmd(folder, index_dir, **params):
+def mcp_cmd(folder, index_dir, as_user, **params):
     """MCP server over stdio with tools `search` and `fetch`, for AI assistants."""
     from .serve import require
 
@@ -350,7 +353,7 @@ def mcp_cmd(folder, index_dir, **params):
     with Index.open(folder, index_dir, settings=_settings(params)) as idx:
         _say_which(idx)
         click.echo(visible(f"scent mcp: answering from the index of {idx.root}"), err=True)
-        build_server(idx).run("stdio")
+        build_server(idx, as_user=as_user).run("stdio")
 
 
 def _parse_variant(text: str) -> dict:
@@ -377,10 +380,11 @@ def _parse_variant(text: str) -> dict:
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write a Markdown report with PNG charts into this folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: overall, by_category, hard, queries, comparisons.")
 @click.option("--misses/--no-misses", default=True, help="List where the answers of missed queries sat before fusion.")
+@click.option("--as", "as_user", metavar="USER", help="Evaluate what USER sees: only files USER may read count (default: you).")
 @_setting_options("search")
 @_setting_options("storage")
 def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, metrics, run_file, report_dir, as_json,
-             misses, **params):
+             misses, as_user, **params):
     """Measure search quality: QUERIES_FILE (labelled JSONL) over --folder, or a --beir collection."""
     from pathlib import Path
 
@@ -394,14 +398,14 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
         base_dir = location.default_index_dir(beir_dir)
         target = base_dir.with_name(base_dir.name + "-docs")
         evaluate.write_beir_folder(corpus, target)
-        score = lambda idx, **o: evaluate.evaluate_beir(idx, queries, qrels, **o)  # noqa: E731
+        score = lambda idx, **o: evaluate.evaluate_beir(idx, queries, qrels, as_user=as_user, **o)  # noqa: E731
         metrics = metrics or ("ndcg@10",)
     else:
         if not folder:
             raise UsageError("QUERIES_FILE needs --folder, the folder its answers live in")
         queries = evaluate.load_queries(queries_file)
         target = folder
-        score = lambda idx, **o: evaluate.evaluate(idx, queries, **o)  # noqa: E731
+        score = lambda idx, **o: evaluate.evaluate(idx, queries, as_user=as_user, **o)  # noqa: E731
         metrics = metrics or ("mrr@10",)
     grid_spec = {}
     for text in grid:
@@ -416,7 +420,7 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
                              on_skip=lambda p, r: click.echo(visible(f"scent: skipped {p}: {r}"), err=True))
     try:
         if beir_dir and run_file:
-            base = evaluate.evaluate_beir(ev.index_for({}), queries, qrels, run_file=Path(run_file))
+            base = evaluate.evaluate_beir(ev.index_for({}), queries, qrels, run_file=Path(run_file), as_user=as_user)
         else:
             base = ev.run()
         comparisons = []

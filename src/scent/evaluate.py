@@ -120,10 +120,13 @@ def summarise(outcomes: list[QueryOutcome], metric_names) -> dict[str, float]:
     return out
 
 
-def evaluate(index: Index, queries: list[LabelledQuery], **overrides) -> EvalResult:
+def evaluate(index: Index, queries: list[LabelledQuery], as_user: str | None = None, **overrides) -> EvalResult:
+    """Each query's run as `as_user` sees the index (None: the user running this process): an
+    answer they may not read counts as not found."""
     outcomes = []
     for q in queries:
-        results, lists = index.search_with_lists(q.query, k=RUN_DEPTH, filters=q.filters(), **overrides)
+        results, lists = index.search_with_lists(q.query, k=RUN_DEPTH, filters=q.filters(), as_user=as_user,
+                                                 **overrides)
         run = list(dict.fromkeys(q.key(r.path, r.page) for r in results))
         qrels = q.qrels()
         answers = {q.expect, *q.relevant}
@@ -204,12 +207,12 @@ def _safe(doc_id: str) -> str:
 
 
 def evaluate_beir(index: Index, queries: dict[str, str], qrels: dict[str, dict[str, float]],
-                  run_file: Path | None = None, **overrides) -> EvalResult:
+                  run_file: Path | None = None, as_user: str | None = None, **overrides) -> EvalResult:
     name_to_id = {}
     outcomes = []
     lines = []
     for qid, text in queries.items():
-        results, lists = index.search_with_lists(text, k=RUN_DEPTH, **overrides)
+        results, lists = index.search_with_lists(text, k=RUN_DEPTH, as_user=as_user, **overrides)
         run = []
         for r in results:
             doc = name_to_id.setdefault(r.path, _unsafe(r.path))

@@ -4,7 +4,8 @@
 Every candidate list is built under the same condition, so a filtered-out document can
 never reach fusion. A filter matches a unit when its file's kind or the unit's own kind is
 one of `kinds`, its path starts with `path` (or matches it as a glob), its file's date is in
-[after, before), its language is `lang`, and its unit kind is not excluded.
+[after, before), its language is `lang`, its unit kind is not excluded, and its file's readers
+(scent.access) hold one of `readers`, the asking user's principals (None: no such condition).
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ class Filters:
     before: float | None = None   # UNIX time, exclusive
     lang: str | None = None
     exclude: tuple[str, ...] = ()  # unit kinds left out (an ablation: what does a kind add?)
+    readers: tuple[str, ...] | None = None  # the asking user's principals; None: unrestricted (see scent.access)
 
     @classmethod
     def build(cls, kinds=(), path=None, after=None, before=None, lang=None,
@@ -54,7 +56,7 @@ class Filters:
     @property
     def empty(self) -> bool:
         return not (self.kinds or self.path or self.after is not None or self.before is not None or self.lang
-                    or self.exclude)
+                    or self.exclude or self.readers is not None)
 
     def unit_kinds(self) -> tuple[str, ...]:
         """The unit kinds `kinds` asks for, aliases expanded (`image` is every picture unit too)."""

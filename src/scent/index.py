@@ -13,7 +13,7 @@ from threading import Lock
 
 from typing import TYPE_CHECKING
 
-from . import location, search as pipeline
+from . import access, location, search as pipeline
 from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError
@@ -55,6 +55,8 @@ class Index:
             raise ScentError(f"the path of {shown(str(Path(folder).resolve()))} is not valid UTF-8 (shown as \\xNN), "
                              "and the index stores it as text; rename the folder (convmv can) and index it again")
         self.index_dir = Path(index_dir) if index_dir else location.default_index_dir(folder)
+        if not index_dir:
+            location.make_home()
         self.settings = settings or Settings()
         self._embedder = embedder
         engine = engine_class(self.settings.backend)
@@ -235,15 +237,16 @@ class Index:
     # ---- searching -----------------------------------------------------------------------
 
     def search(self, query: str, k: int = 10, filters: Filters | None = None, explain: bool = False,
-               **overrides) -> list[SearchResult]:
+               as_user: str | None = None, **overrides) -> list[SearchResult]:
         """Files ranked for `query`, best first, each with its best unit (page, chunk) and a snippet.
 
-        `overrides` are settings for this query only (strategy, match, rrf_k, weight_dense ...).
+        Only files `as_user` may read take part (None: the user running this process; see
+        scent.access). `overrides` are settings for this query only (strategy, match, rrf_k ...).
         """
-        return self.search_with_lists(query, k, filters, explain, **overrides)[0]
+        return self.search_with_lists(query, k, filters, explain, as_user, **overrides)[0]
 
     def search_with_lists(self, query: str, k: int = 10, filters: Filters | None = None, explain: bool = False,
-                          **overrides) -> tuple[list[SearchResult], dict[str, list[str]]]:
+                          as_user: str | None = None, **overrides) -> tuple[list[SearchResult], dict[str, list[str]]]:
         """`search`, plus each candidate list's ranking of files before fusion (for diagnostics)."""
         query = valid_text(query)
         if not query or not query.strip():
@@ -254,7 +257,8 @@ class Index:
         if k < 1:
             raise UsageError(f"k must be at least 1, got {k}")
         s = self.settings.with_values(**overrides)
-        filters = filters or Filters()
+        # Who asks is a filter like the others: every candidate list is built under it.
+        filters = replace(filters or Filters(), readers=self.readers(as_user))
         if s.exclude_kinds:
             filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
         request = pipeline.Request(query, parse(query, s.stopwords), filters, s, self.engine,
@@ -266,14 +270,14 @@ class Index:
 
     @staticmethod
     def search_many(indexes: list["Index"], query: str, k: int = 10, filters: Filters | None = None,
-                    **overrides) -> list[SearchResult]:
+                    as_user: str | None = None, **overrides) -> list[SearchResult]:
         """`query` over several indexes at once: each one's `k` best, merged by their fused scores and
         ranked again; each result's `folder` says which index it came from.
 
         A fused score is rank-based (reciprocal ranks in each candidate list), so a folder whose raw
         scores run high does not crowd out another; ties go to the folder named first."""
         merged = [(r.score, -i, -r.rank, r) for i, idx in enumerate(indexes)
-                  for r in idx.search(query, k, filters, **overrides)]
+                  for r in idx.search(query, k, filters, as_user=as_user, **overrides)]
         merged.sort(key=lambda t: t[:3], reverse=True)
         return [replace(r, rank=n) for n, (*_, r) in enumerate(merged[:k], start=1)]
 
@@ -290,19 +294,30 @@ class Index:
 
     # ---- what the views read -------------------------------------------------------------
 
-    def status(self) -> dict:
-        st = self.engine.status()
+    def readers(self, as_user: str | None = None) -> tuple[str, ...] | None:
+        """The principals `as_user` (None: the user running this process) is let in by; None for
+        an unrestricted reader (root). The rules file's groups are the ones this index recorded."""
+        return access.principals(as_user, self.engine.catalog.meta("access_groups"))
+
+    def may_read(self, path: str, as_user: str | None = None) -> bool:
+        """Whether `as_user` may read the indexed file `path` (False when it is not indexed)."""
+        return self.file_units(path, as_user) is not None
+
+    def status(self, as_user: str | None = None) -> dict:
+        """The index's state; file counts and problems only of the files `as_user` may read."""
+        st = self.engine.status(self.readers(as_user))
         unit = self.engine.vectors.fields().get("unit")
         return {"folder": self.root, "index": str(self.index_dir), "backend": self.engine.name,
                 "model": unit.model if unit else (self._embedder or E5Embedder).model_id, **st}
 
-    def file_units(self, path: str) -> list[StoredUnit] | None:
-        """The units of the indexed file `path` in reading order; None when it is not in the index."""
-        return self.engine.catalog.file_units(path)
+    def file_units(self, path: str, as_user: str | None = None) -> list[StoredUnit] | None:
+        """The units of the indexed file `path` in reading order; None when it is not in the index
+        or `as_user` may not read it (the two are told apart to nobody)."""
+        return self.engine.catalog.file_units(path, self.readers(as_user))
 
-    def suggestions(self, limit: int) -> list[dict]:
-        """Example queries from the indexed content (see scent.suggest)."""
-        return self.engine.catalog.suggestions(limit)
+    def suggestions(self, limit: int, as_user: str | None = None) -> list[dict]:
+        """Example queries from the content of files `as_user` may read (see scent.suggest)."""
+        return self.engine.catalog.suggestions(limit, self.readers(as_user))
 
     def remember_report(self, folder: Path) -> None:
         """Note where the latest `scent eval --report` of this index was written (for `scent serve`)."""

@@ -1,7 +1,7 @@
 """Indexing: plan what changed, then apply the plan.
 
     plan:  walk (or the given paths) + the catalog's file states -> unchanged, touched, renamed,
-           deleted, and files to read
+           deleted, readers changed (scent.access), and files to read
     apply: extract -> chunk -> embed (reusing the vectors of units whose text did not change)
            -> one engine write per batch of files
 
@@ -24,6 +24,7 @@ import numpy as np
 from PIL import Image
 
 from . import image_text
+from .access import RULES_FILE, Access
 from .chunk import PART_KINDS, chunk, sentences, wordless
 from .dates import file_date
 from .embed import Embedder
@@ -74,30 +75,42 @@ class Plan:
     renamed: list[tuple[str, FileState]] = field(default_factory=list)  # (old path, new state)
     deleted: list[str] = field(default_factory=list)
     read: list[tuple[FileInfo, str, bool]] = field(default_factory=list)  # (file, content hash, is new)
+    access: dict[str, str] = field(default_factory=dict)  # path -> new readers, of files not read again
 
 
-def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip) -> Plan:
+def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
+         readers: Callable[[FileInfo], str] = lambda f: "") -> Plan:
     """What to do to bring the files in `states` in line with `found`: a file whose size and
     mtime are unchanged is not opened; one whose bytes hash the same is only touched; a new file
-    with a vanished file's hash is that file renamed; other vanished files are deleted."""
+    with a vanished file's hash is that file renamed; other vanished files are deleted. A file not
+    read again whose `readers` differ from those recorded (a chmod or chown changes no mtime) gets
+    its new readers."""
     p = Plan()
     seen = {f.rel for f in found}
     gone = {st.hash: st for rel, st in states.items() if rel not in seen}
     for f in found:
         old = states.get(f.rel)
+        access = readers(f)
         if old and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
             p.unchanged += 1
+            if old.access != access:
+                p.access[f.rel] = access
             continue
         try:
             digest = _hash_file(f.path)
         except OSError as err:
             skip(f.rel, f"vanished or unreadable while indexing ({err.strerror or err}); will retry next run")
             continue
-        new_state = FileState(f.rel, f.size, f.mtime_ns, digest)
+        new_state = FileState(f.rel, f.size, f.mtime_ns, digest, access)
         if old and old.hash == digest:
             p.touched.append(new_state)
+            if old.access != access:
+                p.access[f.rel] = access
         elif not old and digest in gone:
-            p.renamed.append((gone.pop(digest).path, new_state))
+            was = gone.pop(digest)
+            p.renamed.append((was.path, new_state))
+            if was.access != access:
+                p.access[f.rel] = access
         else:
             p.read.append((f, digest, old is None))
     p.deleted = [st.path for st in gone.values()]
@@ -156,6 +169,8 @@ class Indexer:
             if rel == ".." or rel.startswith("../"):
                 raise ScentError(f"{p} is outside the indexed folder {self.root}")
             rels.append(rel)
+        if RULES_FILE in rels:  # who may read what may have changed anywhere in the folder
+            rels = None
         return self._run(rels, progress, on_skip, on_warning)
 
     def _run(self, rels: list[str] | None, progress, on_skip, on_warning) -> IndexReport:
@@ -165,10 +180,13 @@ class Indexer:
         report = IndexReport()
         catalog = self.engine.catalog
 
+        # Read first: a malformed rules file stops the run before anything is written.
+        access = Access(self.root)
+
         def skip(path: str, reason: str) -> None:
             rel = os.path.relpath(path, self.root).replace(os.sep, "/") if os.path.isabs(path) else path
             report.skipped.append((rel, reason))
-            catalog.record_error(rel, reason)
+            catalog.record_error(rel, reason, access.readers(rel))
             if on_skip:
                 on_skip(rel, reason)
 
@@ -179,6 +197,8 @@ class Indexer:
 
         with IndexLock(self.index_dir, owner=self.engine):
             self._prepare_fields()
+            catalog.set_meta("access_groups", access.rules.groups_json())
+            self._access = access
             states = catalog.file_states()
             report.notices += self._settings_notice(bool(states))
             accept = reported
@@ -191,11 +211,12 @@ class Indexer:
                 wanted = set(rels)
                 states = {rel: st for rel, st in states.items()
                           if rel in wanted or any(rel.startswith(r + "/") for r in wanted)}
-            todo = plan(found, states, skip)
+            todo = plan(found, states, skip, lambda f: access.readers(f.rel, f.stat))
             for state in todo.touched:
                 catalog.touch_file(state)
             for old, new in todo.renamed:
                 self.engine.rename_file(old, new)
+            self.engine.set_access(todo.access)
             self.engine.delete_files(todo.deleted)
             report.unchanged, report.touched = todo.unchanged, len(todo.touched)
             report.renamed, report.deleted = len(todo.renamed), len(todo.deleted)
@@ -302,7 +323,8 @@ class Indexer:
         if self.picture_name:
             pictures = {r.id: (u.picture, f.rel, notes) for u, r in zip(pieces, units) if u.picture}
         record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
-                            file_date(got.date, f.rel, f.mtime_ns / 1e9), got.title, key)
+                            file_date(got.date, f.rel, f.mtime_ns / 1e9), got.title, key,
+                            self._access.readers(f.rel, f.stat))
         notes += _lost_parts(got.meta, s)
         for note in notes:
             warn(f.rel, note)

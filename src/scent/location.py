@@ -25,9 +25,18 @@ def default_index_dir(folder: str | Path) -> Path:
     return scent_home() / "indexes" / f"{name}-{digest}"
 
 
-def remember_last(index_dir: Path) -> None:
+def make_home() -> Path:
+    """$SCENT_HOME, made when missing, for its owner only: the indexes in it hold the text of every
+    file indexed, whoever may read each (see scent.access), so no other account may look in."""
     home = scent_home()
-    home.mkdir(parents=True, exist_ok=True)
+    if not home.exists():
+        home.mkdir(parents=True, exist_ok=True)
+        home.chmod(0o700)  # mkdir's mode is masked by the umask
+    return home
+
+
+def remember_last(index_dir: Path) -> None:
+    home = make_home()
     tmp = home / "last_index.tmp"
     tmp.write_text(str(Path(index_dir).resolve()), encoding="utf-8")
     os.replace(tmp, home / "last_index")

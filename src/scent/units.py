@@ -32,6 +32,7 @@ class FileInfo:
     rel: str
     size: int
     mtime_ns: int
+    stat: object = field(default=None, compare=False, repr=False)  # its os.stat_result: owner, group, mode
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,7 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
                     on_error(shown(full), f"{_special(st.st_mode)}, not a regular file: scent reads only "
                                           "regular files; add it to .scentignore to stop seeing this")
                 continue
-            yield FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=st.st_mtime_ns)
+            yield FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=st.st_mtime_ns, stat=st)
 
 
 def _folders(root: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
@@ -161,7 +161,7 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
         except OSError:
             continue  # gone: the caller treats it as deleted
         if os.path.isfile(full):
-            out.append(FileInfo(path=full, rel=rel, size=st.st_size, mtime_ns=st.st_mtime_ns))
+            out.append(FileInfo(path=full, rel=rel, size=st.st_size, mtime_ns=st.st_mtime_ns, stat=st))
     return out
 
 

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from .access import RULES_FILE
 from .errors import ScentError, UsageError
 from .index import Index
 from .locking import IndexLock
@@ -42,7 +43,7 @@ class _Changes:
             return  # the index writing itself: refreshing on it would never stop
         rel = os.path.relpath(path, self.root).replace(os.sep, "/")
         parts = rel.split("/")
-        if rel.startswith("..") or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts):
+        if rel != RULES_FILE and (rel.startswith("..") or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts)):
             return  # hidden files (editors' swap files), tool folders: never indexed
         with self._cond:
             now = time.monotonic()

@@ -4,6 +4,10 @@ A thin view of the library: parameters become `Filters.build(...)` and `Index.se
 results are `SearchResult.to_dict()` (typed in `schema.py`). Errors answer JSON `{"error": "..."}`:
 a UsageError is 400, any other ScentError 500 with its message; never a stack trace. Who may ask,
 and the headers every answer carries, are `guard.py`'s.
+
+Every answer is what the request's user may read (scent.access): `request.state.user`, a user
+name set by the guard from the request's token, or None for the user running the server.
+A file they may not read is "not in the index", in every endpoint alike.
 """
 from __future__ import annotations
 
@@ -112,6 +116,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
     @app.get("/api/search", summary="Search the index", response_model=SearchResponse,
              response_model_exclude_unset=True)
     def search(
+        request: Request,
         q: str = Query("", max_length=MAX_QUERY_CHARS,
                        description="What to look for: plain words, an ID, a code identifier."),
         k: int = Query(10, ge=1, le=MAX_K, description="Number of results."),
@@ -129,16 +134,16 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         filters = Filters.build(only, path or None, after or None, before or None, lang or None, spell=str)
         started = time.perf_counter()
         with pool.use() as idx:
-            results = idx.search(q, k=k, filters=filters, explain=explain)
+            results = idx.search(q, k=k, filters=filters, explain=explain, as_user=_user(request))
         return {"query": q, "results": [r.to_dict() for r in results],
                 "took_ms": round((time.perf_counter() - started) * 1000, 1)}
 
     @app.get("/api/status", summary="Index status", response_model=StatusResponse,
              response_model_exclude_unset=True)
-    def status() -> dict:
+    def status(request: Request) -> dict:
         """Files and units per kind, index size, model, last index time, skipped files with reasons."""
         with pool.use() as idx:
-            st = idx.status()
+            st = idx.status(_user(request))
         st["desktop"] = desktop
         if live is not None:
             st["live"] = live.state()
@@ -146,11 +151,12 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
 
     @app.get("/api/suggestions", summary="Example queries from the indexed content", response_model=SuggestionsResponse,
              response_model_exclude_unset=True)
-    def suggestions(limit: int = Query(12, ge=1, le=MAX_SUGGESTIONS, description="How many, at most.")) -> dict:
+    def suggestions(request: Request,
+                    limit: int = Query(12, ge=1, le=MAX_SUGGESTIONS, description="How many, at most.")) -> dict:
         """`{"suggestions": [{"text", "path"}...]}`: titles, headings, IDs and key phrases of different
         files and kinds, made at index time; a `note` says why when there are none."""
         with pool.use() as idx:
-            found = idx.suggestions(limit)
+            found = idx.suggestions(limit, _user(request))
         return {"suggestions": found} if found else {"suggestions": [], "note": NO_SUGGESTIONS}
 
     def _report_dir() -> Path | None:
@@ -160,7 +166,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
 
     @app.get("/api/eval", summary="The latest evaluation report", response_model=EvalResponse,
              response_model_exclude_unset=True)
-    def evaluation() -> dict:
+    def evaluation(request: Request) -> dict:
         """The report.json of the last `scent eval --report DIR` on this index (`overall`,
         `by_category`, `hard`, `queries`), plus `report` (its folder), `written` (Unix time) and
         `charts` (URLs); `{"report": null, "note"}` when there is none."""
@@ -173,6 +179,10 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         except (OSError, ValueError) as err:
             raise ScentError(f"cannot read {path}: {err}; run scent eval --report again") from None
         charts = {name.removesuffix(".png"): f"/api/eval/chart/{name}" for name in CHARTS if (folder / name).is_file()}
+        with pool.use() as idx:  # the report names files in each query's top results: only the readable ones
+            user = _user(request)
+            for q in body.get("queries", []):
+                q["top"] = [t for t in q.get("top", []) if idx.may_read(str(t.get("path")), user)]
         return {"report": str(folder), "written": path.stat().st_mtime, "charts": charts, **body}
 
     @app.get("/api/eval/chart/{name}", summary="A chart of the latest evaluation report", response_class=Response,
@@ -184,29 +194,32 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
             raise Refused(404, f"no chart {name!r}; charts are {', '.join(CHARTS)} of the latest report")
         return FileResponse(folder / name, media_type="image/png", headers={"Cache-Control": "no-cache"})
 
-    def _indexed(rel: str):
-        """The indexed folder, and `rel`'s units (None when not indexed)."""
+    def _indexed(rel: str, request: Request):
+        """The indexed folder, and `rel`'s units (None when not indexed, or not the request's user's to read)."""
         with pool.use() as idx:
-            return idx.root, idx.file_units(rel)
+            return idx.root, idx.file_units(rel, _user(request))
 
     @app.get("/api/file", summary="An indexed file's bytes", response_class=Response,
              responses={200: {"description": "The file (HTML and other text as text/plain)"},
                         403: {"description": "Path outside the folder"}, 404: {"description": "Not indexed"}})
-    def file(path: str = Query(..., max_length=MAX_PATH_CHARS, description="Path relative to the indexed folder, as in results."),
+    def file(request: Request,
+             path: str = Query(..., max_length=MAX_PATH_CHARS, description="Path relative to the indexed folder, as in results."),
              page: int | None = Query(None, ge=1, description="PDF page (the UI adds #page=N itself).")):
         """The bytes of an indexed file, for paths in the index only."""
-        root, units = _indexed(path)
+        root, units = _indexed(path, request)
         real = resolve(root, path, units is not None)
         media, headers = content_type(real)
         return FileResponse(real, media_type=media, headers=headers)
 
     @app.get("/api/preview", summary="An indexed file's text for the preview pane", response_model=PreviewResponse,
              response_model_exclude_unset=True)
-    def preview_file(path: str = Query(..., description="Path relative to the indexed folder, as in results."),
+    def preview_file(request: Request,
+                     path: str = Query(..., max_length=MAX_PATH_CHARS,
+                                       description="Path relative to the indexed folder, as in results."),
                      q: str = Query("", max_length=MAX_QUERY_CHARS, description="The query whose words to mark.")) -> dict:
         """`{"path", "kind", "blocks": [{"tag", "text", "highlights", "page"?}], "hits", "cut"}`: the
         file as blocks of plain text (markdown's structure kept), the query's words marked."""
-        root, units = _indexed(path)
+        root, units = _indexed(path, request)
         real = resolve(root, path, units is not None)
         return preview(root, path, units, q, real)
 
@@ -214,21 +227,22 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
               response_model=OpenResponse,
               responses={403: {"description": "Not a local server, or not asked by its own page"},
                          501: {"description": "No opener (xdg-open, open, explorer) on this machine"}})
-    def open_file(body: OpenRequest) -> dict:
+    def open_file(request: Request, body: OpenRequest) -> dict:
         """Runs the desktop's opener (xdg-open, open, start) on the file or its folder; only on a
         server bound to this machine, and only when asked by its own page (same Origin: guard.py)."""
         if not desktop:
             raise Refused(403, "opening files is only offered by a server on this machine (not with --allow-remote)")
-        root, units = _indexed(body.path)
+        root, units = _indexed(body.path, request)
         real = resolve(root, body.path, units is not None)
         return {"opened": str(open_on_desktop(real, body.how))}
 
     @app.get("/api/thumb", summary="A thumbnail of a picture or PDF page", response_class=Response,
              responses={200: {"content": {"image/jpeg": {}}}, 404: {"description": "Not indexed, or no thumbnail"}})
-    def thumb(path: str = Query(..., max_length=MAX_PATH_CHARS, description="Path relative to the indexed folder."),
+    def thumb(request: Request,
+              path: str = Query(..., max_length=MAX_PATH_CHARS, description="Path relative to the indexed folder."),
               page: int | None = Query(None, ge=1, description="PDF page (default 1).")):
         """A JPEG at most 320 px wide and high, for pictures and PDF pages."""
-        root, units = _indexed(path)
+        root, units = _indexed(path, request)
         real = resolve(root, path, units is not None)
         kind = units[0].file_kind if units else _kind_of(real)
         return Response(thumbs.get(real, kind, page), media_type="image/jpeg",
@@ -253,6 +267,11 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def _user(request: Request) -> str | None:
+    """Who asks: set by the authentication middleware; None is the user running the server."""
+    return getattr(request.state, "user", None)
 
 
 def _kind_of(path: Path) -> str:

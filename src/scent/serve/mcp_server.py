@@ -23,9 +23,11 @@ INSTRUCTIONS = ("Search the user's own files (notes, code, PDFs, Word files, pic
                 "read an indexed file's text, or one PDF page's, with `fetch` using a result's path and page.")
 
 
-def build_server(index: Index, readers: int = DEFAULT_READERS) -> MCPServer:
+def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | None = None) -> MCPServer:
     """An MCP server over `index` (already open; the caller closes it). Tools run in worker
-    threads: up to `readers` of them read the index at the same time."""
+    threads: up to `readers` of them read the index at the same time. Every tool answers as
+    `as_user` sees the folder (None: the user running the server; over stdio that is who
+    started it)."""
     # The agent is told which folder it searches: several scent servers may be configured at once.
     server = MCPServer("scent", instructions=f"{INSTRUCTIONS} The indexed folder is {index.root}.")
     pool = Readers(index, readers)
@@ -37,7 +39,7 @@ def build_server(index: Index, readers: int = DEFAULT_READERS) -> MCPServer:
         prefix (or matching this glob).
         Returns {"query", "results": [{rank, path, page, kind, score, snippet, title, date ...}]}."""
         with _tool_errors(), pool.use() as idx:
-            results = idx.search(query, k=k, filters=Filters.build(kinds or (), path or None))
+            results = idx.search(query, k=k, filters=Filters.build(kinds or (), path or None), as_user=as_user)
         return {"query": query, "results": [r.to_dict() for r in results]}
 
     @server.tool()
@@ -45,7 +47,7 @@ def build_server(index: Index, readers: int = DEFAULT_READERS) -> MCPServer:
         """The extracted text of an indexed file (`path` as in search results), or of one PDF page.
         Returns {"path", "kind", "page", "text"}."""
         with _tool_errors(), pool.use() as idx:
-            units = idx.file_units(path)
+            units = idx.file_units(path, as_user)  # None too when as_user may not read it
             resolve(idx.root, path, units is not None)  # the web API's checks: indexed, inside the folder
             if page is not None:
                 units = [u for u in units if u.page == page]

@@ -4,7 +4,8 @@ another machine needs only the URL (and the collection's name).
 One point per unit, keyed by its stable id: named dense vectors (`unit`, `picture`), sentence
 vectors as a multivector scored by MaxSim (`sentences`), keywords as a sparse vector whose IDF
 the collection keeps (`keywords`, see keywords.py), and a payload with everything search reads
-(path and its folders, kinds, page, date, language, text for snippets, IDs and their trigrams).
+(path and its folders, kinds, page, date, language, who may read it, text for snippets, IDs and
+their trigrams).
 The collection's metadata holds the schema version and the vector fields with their models.
 
 Qdrant is not the record: the catalog of files (change detection, errors, suggestions) is a
@@ -70,6 +71,26 @@ class QdrantEngine:
         self.keywords = QdrantKeywords(self)
         self.vectors = QdrantVectors(self)
         self._paths: list[str] | None = None
+        try:
+            self._record_access()
+        except BaseException:
+            self.close()
+            raise
+
+    def _record_access(self) -> None:
+        """A collection written before readers were recorded gets them from the catalog (which
+        m010 filled from the file system); until then its points match no restricted search."""
+        if not self.has_collection or self._info.get("access"):
+            return
+        states = self.local.catalog.file_states()
+        if not states:
+            return  # a searcher without the catalog: nothing to take them from
+        m = self.models
+        for path, st in states.items():
+            key = self.local.catalog.file_key(path)
+            self.client.set_payload(self.collection, {"access": st.access.split()}, wait=True, points=m.Filter(
+                must=[m.FieldCondition(key="file_key", match=m.MatchValue(value=key))]))
+        self._set_info(access=1)
 
     # ---- where it lives ----------------------------------------------------------------------
 
@@ -139,7 +160,7 @@ class QdrantEngine:
             for name, f in fields.items()}
         quantization = m.ScalarQuantization(scalar=m.ScalarQuantizationConfig(type=m.ScalarType.INT8, always_ram=True)) \
             if any(f["storage"] == "int8" for f in fields.values()) else None
-        info = {**self._info, "scent_schema": SCHEMA, "fields": fields}
+        info = {**self._info, "scent_schema": SCHEMA, "fields": fields, "access": 1}
         self.client.create_collection(
             self.collection, vectors_config=vectors, quantization_config=quantization,
             sparse_vectors_config={"keywords": m.SparseVectorParams(modifier=m.Modifier.IDF)}, metadata=info, **spread)
@@ -148,6 +169,7 @@ class QdrantEngine:
             keyword = m.PayloadSchemaType.KEYWORD
             for key, kind in (("path", keyword), ("dirs", keyword), ("file_kind", keyword), ("kind", keyword),
                               ("lang", keyword), ("ids", keyword), ("id_grams", keyword), ("file_key", keyword),
+                              ("access", keyword),
                               ("date", m.PayloadSchemaType.FLOAT), ("place", m.PayloadSchemaType.INTEGER)):
                 self.client.create_payload_index(self.collection, key, kind)
 
@@ -181,7 +203,7 @@ class QdrantEngine:
                 payload = {"path": f.path, "dirs": dirs(f.path), "file_key": f.key, "file_kind": f.kind,
                            "kind": u.kind, "place": place, "page": u.page, "start": u.start, "end": u.end,
                            "title": u.title, "lang": u.lang, "date": f.date, "text": u.text, "extra": u.extra,
-                           "text_hash": u.text_hash, "ids": ids, "id_grams": sorted({g for i in ids for g in trigrams(i)})}
+                           "text_hash": u.text_hash, "access": f.access.split(), "ids": ids, "id_grams": sorted({g for i in ids for g in trigrams(i)})}
                 points.append(m.PointStruct(id=u.id, vector=vector, payload=payload))
         for part in batched(points, UPSERT_POINTS):
             self.client.upsert(self.collection, points=part, wait=True)
@@ -216,6 +238,15 @@ class QdrantEngine:
             self.client.update_vectors(self.collection, points=part, wait=True)
         self.local.rename_file(old, new)
         self._paths = None
+
+    def set_access(self, changes: dict[str, str]) -> None:
+        m = self.models
+        if self.has_collection:
+            for path, access in changes.items():
+                key = self.local.catalog.file_key(path)
+                self.client.set_payload(self.collection, {"access": access.split()}, wait=True, points=m.Filter(
+                    must=[m.FieldCondition(key="file_key", match=m.MatchValue(value=key))]))
+        self.local.set_access(changes)
 
     def delete_files(self, paths: list[str]) -> None:
         if not paths:
@@ -299,8 +330,8 @@ class QdrantEngine:
 
     # ---- status ------------------------------------------------------------------------------
 
-    def status(self) -> dict:
-        st = self.local.catalog.status()
+    def status(self, readers: tuple[str, ...] | None = None) -> dict:
+        st = self.local.catalog.status(readers)
         st.pop("index_bytes", None)
         m = self.models
         fields = self.vectors.fields()
@@ -310,7 +341,7 @@ class QdrantEngine:
             counts[name] = self.client.count(self.collection, count_filter=m.Filter(must=[
                 m.HasVectorCondition(has_vector=name)]), exact=True).count if exists else 0
         points = self.client.count(self.collection, exact=True).count if exists else 0
-        if not st["files"] and points:  # a searcher without the catalog: what the collection holds
+        if not st["files"] and points and readers is None:  # a searcher without the catalog: what the collection holds
             st["units"] = points
         st["vector_fields"] = {name: {"model": f.model, "dims": f.dims, "multi": f.multi, "storage": f.storage,
                                       "vectors": counts[name]} for name, f in fields.items()}
@@ -361,8 +392,8 @@ class QdrantCatalog:
     def touch_file(self, state: FileState) -> None:
         self.local.touch_file(state)
 
-    def record_error(self, path: str, reason: str) -> None:
-        self.local.record_error(path, reason)
+    def record_error(self, path: str, reason: str, access: str = "") -> None:
+        self.local.record_error(path, reason, access)
 
     def prune_errors(self, present: set[str]) -> None:
         self.local.prune_errors(present)
@@ -373,8 +404,8 @@ class QdrantCatalog:
     def has_units(self, kinds: tuple[str, ...]) -> bool:
         return self.local.has_units(kinds)
 
-    def suggestions(self, limit: int) -> list[dict]:
-        return self.local.suggestions(limit)
+    def suggestions(self, limit: int, readers: tuple[str, ...] | None = None) -> list[dict]:
+        return self.local.suggestions(limit, readers)
 
     def units(self, ids: list[int]) -> dict[int, StoredUnit]:
         e = self.engine
@@ -386,17 +417,21 @@ class QdrantCatalog:
                 out[int(p.id)] = _stored(int(p.id), p.payload)
         return out
 
-    def file_units(self, path: str) -> list[StoredUnit] | None:
+    def file_units(self, path: str, readers: tuple[str, ...] | None = None) -> list[StoredUnit] | None:
         m = self.engine.models
-        points = list(self.engine._scroll(m.Filter(must=[m.FieldCondition(key="path", match=m.MatchValue(value=path))]),
-                                          _PAYLOAD + ["place"]))
+        must = [m.FieldCondition(key="path", match=m.MatchValue(value=path))]
+        if readers is not None:
+            if not readers:
+                return None
+            must.append(m.FieldCondition(key="access", match=m.MatchAny(any=list(readers))))
+        points = list(self.engine._scroll(m.Filter(must=must), _PAYLOAD + ["place"]))
         if not points:
-            return None if self.local.file_units(path) is None else []
+            return None if self.local.file_units(path, readers) is None else []
         points.sort(key=lambda p: (p.payload.get("page") or 0, p.payload.get("start", 0), p.payload.get("place", 0)))
         return [_stored(int(p.id), p.payload) for p in points]
 
-    def status(self) -> dict:
-        return self.engine.status()
+    def status(self, readers: tuple[str, ...] | None = None) -> dict:
+        return self.engine.status(readers)
 
 
 class QdrantVectors:

@@ -48,4 +48,8 @@ def compile_filter(filters: Filters, paths: Callable[[], list[str]]) -> models.F
         must.append(models.FieldCondition(key="date", range=models.Range(gte=filters.after, lt=filters.before)))
     if filters.lang:
         must.append(models.FieldCondition(key="lang", match=models.MatchValue(value=filters.lang)))
+    if filters.readers is not None:
+        if not filters.readers:
+            raise NothingMatches
+        must.append(models.FieldCondition(key="access", match=models.MatchAny(any=list(filters.readers))))
     return models.Filter(must=must or None, must_not=must_not or None)

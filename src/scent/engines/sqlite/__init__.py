@@ -67,7 +67,8 @@ class SqliteEngine:
             for w in writes:
                 self.vectors.delete(self.catalog.unit_ids([w.file.path]))
                 self.catalog.put_file(w.file, w.units, w.suggestions, w.warnings)
-                self.vectors.record_labels({w.file.kind, *(u.kind for u in w.units), *(u.lang for u in w.units)})
+                self.vectors.record_labels({w.file.kind, *(u.kind for u in w.units), *(u.lang for u in w.units),
+                                            "acl:" + w.file.access})
                 for field, vectors in w.vectors.items():
                     self.vectors.put(field, vectors)
             self.catalog.bump()
@@ -76,6 +77,24 @@ class SqliteEngine:
     def rename_file(self, old: str, new: FileState) -> None:
         with self.transaction():
             self.catalog.rename_file(old, new)
+            self.catalog.bump()
+
+    def set_access(self, changes: dict[str, str]) -> None:
+        """New readers for files whose bytes did not change. Each row of their vectors carries its
+        file's readers, so the rows are written again (same vectors, new seq; the old ones leave
+        tombstones): every reader sees the new readers at its next search."""
+        if not changes:
+            return
+        with self.transaction():
+            fields = list(self.vectors.fields())
+            for path, access in changes.items():
+                ids = self.catalog.unit_ids([path])
+                kept = {name: self.vectors.get(name, ids) for name in fields} if ids else {}
+                self.vectors.delete(ids)
+                self.catalog.set_access(path, access)
+                self.vectors.record_labels({"acl:" + access})
+                for name, vectors in kept.items():
+                    self.vectors.put(name, vectors)
             self.catalog.bump()
 
     def delete_files(self, paths: list[str]) -> None:
@@ -94,8 +113,10 @@ class SqliteEngine:
         self.db.executescript("PRAGMA incremental_vacuum;")
         self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
-    def status(self) -> dict:
-        st = self.catalog.status()
+    def status(self, readers: tuple[str, ...] | None = None) -> dict:
+        """The catalog's counts and problems as `readers` may see them; the vector counts are the
+        whole index's (they name no file)."""
+        st = self.catalog.status(readers)
         fields = self.vectors.fields()
         counts = {name: self.vectors.count(name) for name in fields}
         snapshots = self.vectors.snapshots()

@@ -7,6 +7,7 @@ import time
 
 from ...query import extra_tokens
 from .db import bump
+from .filters import readers_clause
 from ...storage import FileRecord, FileState, StoredUnit, UnitRecord, batched
 
 _UNIT_COLUMNS = 'u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, f.date'
@@ -30,7 +31,7 @@ class SqliteCatalog:
     # ---- change detection ------------------------------------------------------------------
 
     def file_states(self) -> dict[str, FileState]:
-        return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash FROM files")}
+        return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash, access FROM files")}
 
     def file_key(self, path: str) -> str:
         """The key of the file indexed at `path`; for a new file its path, unless a renamed file
@@ -65,12 +66,12 @@ class SqliteCatalog:
         db = self.db
         db.execute("DELETE FROM units WHERE file_id = (SELECT id FROM files WHERE path = ?)", (file.path,))
         db.execute(
-            "INSERT INTO files (path, key, kind, size, mtime_ns, hash, date, title, indexed_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, "
+            "INSERT INTO files (path, key, kind, size, mtime_ns, hash, date, title, indexed_at, access) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, "
             "size = excluded.size, mtime_ns = excluded.mtime_ns, hash = excluded.hash, date = excluded.date, "
-            "title = excluded.title, indexed_at = excluded.indexed_at",
+            "title = excluded.title, indexed_at = excluded.indexed_at, access = excluded.access",
             (file.path, file.key or file.path, file.kind, file.size, file.mtime_ns, file.hash, file.date, file.title,
-             time.time()))
+             time.time(), file.access))
         file_id = db.execute("SELECT id FROM files WHERE path = ?", (file.path,)).fetchone()[0]
         path_text = path_keywords(file.path)
         db.executemany(
@@ -83,8 +84,12 @@ class SqliteCatalog:
                        [(file_id, text) for text in suggestions])
         db.execute("DELETE FROM errors WHERE path = ?", (file.path,))
         if warnings:
-            db.execute("INSERT INTO errors (path, reason, at, level) VALUES (?, ?, ?, 'warning')",
-                       (file.path, "; ".join(warnings), time.time()))
+            db.execute("INSERT INTO errors (path, reason, at, level, access) VALUES (?, ?, ?, 'warning', ?)",
+                       (file.path, "; ".join(warnings), time.time(), file.access))
+
+    def set_access(self, path: str, access: str) -> None:
+        self.db.execute("UPDATE files SET access = ? WHERE path = ?", (access, path))
+        self.db.execute("UPDATE errors SET access = ? WHERE path = ?", (access, path))
 
     def rename_file(self, old: str, new: FileState) -> None:
         self.db.execute("UPDATE files SET path = ?, size = ?, mtime_ns = ? WHERE path = ?",
@@ -98,9 +103,9 @@ class SqliteCatalog:
             self.db.execute("DELETE FROM files WHERE path = ?", (path,))
             self.db.execute("DELETE FROM errors WHERE path = ?", (path,))
 
-    def record_error(self, path: str, reason: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO errors (path, reason, at) VALUES (?, ?, ?)",
-                        (path, reason, time.time()))
+    def record_error(self, path: str, reason: str, access: str = "") -> None:
+        self.db.execute("INSERT OR REPLACE INTO errors (path, reason, at, access) VALUES (?, ?, ?, ?)",
+                        (path, reason, time.time(), access))
 
     def prune_errors(self, present: set[str]) -> None:
         """Forget errors of files that are gone: they can no longer be fixed or retried."""
@@ -117,9 +122,11 @@ class SqliteCatalog:
                 out[row[0]] = StoredUnit(*row)
         return out
 
-    def file_units(self, path: str) -> list[StoredUnit] | None:
-        """The units of the indexed file `path` in reading order; None when `path` is not in the index."""
-        if not self.db.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone():
+    def file_units(self, path: str, readers: tuple[str, ...] | None = None) -> list[StoredUnit] | None:
+        """The units of the indexed file `path` in reading order; None when `path` is not in the
+        index, or `readers` may not read it."""
+        condition, params = _readers(readers, "access")
+        if not self.db.execute(f"SELECT 1 FROM files WHERE path = ? AND {condition}", (path, *params)).fetchone():
             return None
         rows = self.db.execute(f"SELECT {_UNIT_COLUMNS} FROM units u JOIN files f ON f.id = u.file_id "
                                "WHERE f.path = ? ORDER BY coalesce(u.page, 0), u.start, u.place", (path,))
@@ -133,7 +140,7 @@ class SqliteCatalog:
         return self.db.execute(f"SELECT 1 FROM units WHERE kind IN ({', '.join('?' * len(kinds))}) LIMIT 1",
                                kinds).fetchone() is not None
 
-    def suggestions(self, limit: int) -> list[dict]:
+    def suggestions(self, limit: int, readers: tuple[str, ...] | None = None) -> list[dict]:
         """Up to `limit` example queries `{"text", "path"}` from different files and kinds.
 
         Deterministic: per file kind, files in the order of their content hash (a fixed shuffle);
@@ -142,11 +149,12 @@ class SqliteCatalog:
         """
         if limit < 1:
             return []
+        condition, params = _readers(readers, "access")
         files = self.db.execute(
             "SELECT id, path, kind FROM (SELECT id, path, kind, "
             "ROW_NUMBER() OVER (PARTITION BY kind ORDER BY hash, path) AS r "
-            "FROM files WHERE id IN (SELECT file_id FROM suggestions)) WHERE r <= ? ORDER BY kind, r",
-            (limit,)).fetchall()
+            f"FROM files WHERE id IN (SELECT file_id FROM suggestions) AND {condition}) WHERE r <= ? ORDER BY kind, r",
+            (*params, limit)).fetchall()
         texts: dict[int, list[str]] = {}
         for part in batched([f[0] for f in files]):
             for file_id, text in self.db.execute(
@@ -170,11 +178,17 @@ class SqliteCatalog:
                                 return list(out.values())
         return list(out.values())
 
-    def status(self) -> dict:
-        kinds = dict(self.db.execute("SELECT kind, COUNT(*) FROM units GROUP BY kind ORDER BY kind").fetchall())
-        file_kinds = dict(self.db.execute("SELECT kind, COUNT(*) FROM files GROUP BY kind ORDER BY kind").fetchall())
-        langs = dict(self.db.execute("SELECT lang, COUNT(*) FROM units WHERE lang IS NOT NULL GROUP BY lang "
-                                     "ORDER BY COUNT(*) DESC").fetchall())
+    def status(self, readers: tuple[str, ...] | None = None) -> dict:
+        """Counts and problems of the files `readers` may read (None: all of them)."""
+        condition, params = _readers(readers)
+        kinds = dict(self.db.execute(f"SELECT u.kind, COUNT(*) FROM units u JOIN files f ON f.id = u.file_id "
+                                     f"WHERE {condition} GROUP BY u.kind ORDER BY u.kind", params).fetchall())
+        file_kinds = dict(self.db.execute(f"SELECT kind, COUNT(*) FROM files f WHERE {condition} GROUP BY kind "
+                                          "ORDER BY kind", params).fetchall())
+        error_condition, error_params = _readers(readers, "access")
+        langs = dict(self.db.execute(f"SELECT u.lang, COUNT(*) FROM units u JOIN files f ON f.id = u.file_id "
+                                     f"WHERE u.lang IS NOT NULL AND {condition} GROUP BY u.lang "
+                                     "ORDER BY COUNT(*) DESC", params).fetchall())
         size = sum(os.path.getsize(self.path + s) for s in ("", "-wal", "-shm") if os.path.exists(self.path + s))
         last = self.meta("last_indexed")
         return {
@@ -186,10 +200,14 @@ class SqliteCatalog:
             "index_bytes": size,
             "last_indexed": float(last) if last else None,
             "errors": [{"path": p, "reason": r, "level": lv} for p, r, lv in self.db.execute(
-                "SELECT path, reason, level FROM errors ORDER BY level, path")],
+                f"SELECT path, reason, level FROM errors WHERE {error_condition} ORDER BY level, path", error_params)],
         }
 
 
 def path_keywords(path: str) -> str:
     """The path as keywords: folders, name and extension, with identifier parts split out."""
     return f"{path} {extra_tokens(path.replace('/', ' '))}".strip()
+
+
+def _readers(readers: tuple[str, ...] | None, column: str = "f.access") -> tuple[str, list]:
+    return ("1", []) if readers is None else readers_clause(readers, column)

@@ -31,8 +31,20 @@ def where(filters: Filters) -> tuple[str, list]:
     if filters.lang:
         clauses.append("u.lang = ?")
         params.append(filters.lang)
+    if filters.readers is not None:
+        clause, more = readers_clause(filters.readers)
+        clauses.append(clause)
+        params += more
     return (" AND ".join(clauses) or "1"), params
 
 
 def _marks(values) -> str:
     return ", ".join("?" * len(values))
+
+
+def readers_clause(readers: tuple[str, ...], column: str = "f.access") -> tuple[str, list]:
+    """The file's stored readers (space-separated principals) hold one of `readers`."""
+    if not readers:
+        return "0", []
+    padded = f"(' ' || {column} || ' ')"
+    return "(" + " OR ".join(f"instr({padded}, ?) > 0" for _ in readers) + ")", [f" {r} " for r in readers]

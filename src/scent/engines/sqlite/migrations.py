@@ -315,8 +315,50 @@ def m009_dense_unit_rows() -> str:
     """
 
 
+@migration
+def m010_file_readers() -> str:
+    # Who may read each file (scent.access), recorded at index time and filtered on in every
+    # candidate list. Files indexed before get their readers from the file system now (the
+    # folder's mode bits and rules file), so an upgraded index is filtered from its first query;
+    # a file gone meanwhile gets nobody until the next run removes it. Errors keep the readers of
+    # the path they are about: a status list shows a user only the problems of files they may
+    # read. Each distinct set of readers is a vector label, as kinds and languages are.
+    return """
+    ALTER TABLE files ADD COLUMN access TEXT NOT NULL DEFAULT '';
+    ALTER TABLE errors ADD COLUMN access TEXT NOT NULL DEFAULT '';
+    UPDATE files SET access = scent_access(path);
+    UPDATE errors SET access = scent_access(path);
+    INSERT OR IGNORE INTO vector_labels (label) SELECT DISTINCT 'acl:' || access FROM files;
+    """
+
+
+def _access_function(db: sqlite3.Connection):
+    """scent_access(path): the readers of an indexed path, from the folder the index names."""
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'root'").fetchone()
+    except sqlite3.OperationalError:  # a new database: no meta yet, and no files to ask about
+        row = None
+    made = []
+
+    def readers(path: str) -> str:
+        from ...access import NOBODY, Access
+        from ...errors import ScentError
+
+        if row is None:
+            return NOBODY
+        if not made:
+            try:
+                made.append(Access(row[0]))
+            except ScentError:  # a bad rules file: nobody, until the next index run says what is wrong
+                made.append(None)
+        return made[0].readers(path) if made[0] is not None else NOBODY
+
+    return readers
+
+
 def migrate(db: sqlite3.Connection) -> None:
     db.create_function("scent_unit_id", 2, unit_id, deterministic=True)
+    db.create_function("scent_access", 1, _access_function(db))
     db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
     done = {row[0] for row in db.execute("SELECT name FROM migrations")}
     known = {fn.__name__ for fn in MIGRATIONS}

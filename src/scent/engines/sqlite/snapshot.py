@@ -6,7 +6,9 @@ language, date) and, for a large field, an approximate index (usearch HNSW over 
 the centred vectors). Rows are ordered by file kind, then date: the filters people use most
 (a kind, a date range) then leave a few long runs of rows, which exact search reads in place
 instead of gathering them (at a million units, the gather was the largest cost of a filtered
-query). Rows written after it are each reader's delta, read from SQLite and
+query). A snapshot from before readers were recorded has no `access` array: the reader fills
+it from SQLite when it opens the snapshot (see vectors.py). Rows written after it are each
+reader's delta, read from SQLite and
 appended in memory; rows deleted since are masked by tombstones. The next snapshot is this one's
 live rows plus the delta. A snapshot's folder is written under a temporary name, renamed, and
 only then named in `meta`, in the transaction that drops the int8 bytes it now holds from
@@ -22,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 
-ARRAYS = ("ids", "seqs", "codes", "scales", "norms", "unit_kind", "file_kind", "lang", "date")
+ARRAYS = ("ids", "seqs", "codes", "scales", "norms", "unit_kind", "file_kind", "lang", "date", "access")
 CONNECTIVITY = 16  # HNSW links per node: 8 lost 6 points of recall@10 at 100k (scripts/scale_benchmark.py)
 EXPANSION_ADD = 128
 READ_ROWS = 20_000  # rows read from SQLite at a time while building
@@ -40,6 +42,7 @@ class Rows:
     file_kind: np.ndarray
     lang: np.ndarray
     date: np.ndarray       # float64 UNIX time of the unit's file
+    access: np.ndarray     # uint16 label code of the file's readers ("acl:" + FileRecord.access)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -47,7 +50,8 @@ class Rows:
     @classmethod
     def empty(cls, dims: int) -> "Rows":
         return cls(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, dims), np.int8), np.zeros(0, np.float32),
-                   np.zeros(0, np.float32), *(np.zeros(0, np.uint16) for _ in range(3)), np.zeros(0, np.float64))
+                   np.zeros(0, np.float32), *(np.zeros(0, np.uint16) for _ in range(3)), np.zeros(0, np.float64),
+                   np.zeros(0, np.uint16))
 
     def take(self, keep: np.ndarray) -> "Rows":
         return Rows(*(getattr(self, a)[keep] for a in ARRAYS))
@@ -63,7 +67,9 @@ class Snapshot:
     def __init__(self, folder: Path, info: dict):
         self.folder = folder
         self.info = info
-        self.rows = Rows(*(np.load(folder / f"{a}.npy", mmap_mode="r") for a in ARRAYS))
+        # Written before m010: no readers per row (None until the reader fills them in).
+        self.rows = Rows(*(np.load(folder / f"{a}.npy", mmap_mode="r") if a != "access" or
+                           (folder / "access.npy").is_file() else None for a in ARRAYS))
         self.mean = np.load(folder / "mean.npy")
         self._by_seq: tuple[np.ndarray, np.ndarray] | None = None
         self.hnsw = None
@@ -117,7 +123,7 @@ def write(root: Path, field: str, gen: int, dims: int, chunks, total: int, hnsw_
     shapes = {"codes": (total, dims)}
     dtypes = {"ids": np.int64, "seqs": np.int64, "codes": np.int8, "scales": np.float32, "norms": np.float32,
               "unit_kind": np.uint16,
-              "file_kind": np.uint16, "lang": np.uint16, "date": np.float64}
+              "file_kind": np.uint16, "lang": np.uint16, "date": np.float64, "access": np.uint16}
     out = {a: np.lib.format.open_memmap(tmp / f"{a}.npy", mode="w+", dtype=dtypes[a], shape=shapes.get(a, (total,)))
            for a in ARRAYS}
     at, total_sum = 0, np.zeros(dims, np.float64)

@@ -6,7 +6,8 @@ written since, which each reader appends to what it holds instead of loading eve
 Below `vector_index_threshold` rows search is exact; above it a binary HNSW proposes
 `limit x vector_oversample` candidates and the best `rescore_depth` of them are scored exactly
 (the float query against the stored codes). A filter is applied to every row the field holds
-before any ranking: a filtered-out unit never reaches the list.
+before any ranking: a filtered-out unit never reaches the list; that includes who may read it
+(each row carries its file's readers as a label code, "acl:" + the stored readers).
 """
 from __future__ import annotations
 
@@ -198,7 +199,7 @@ class SqliteVectors:
         """Rows of `field` with seq > `after_seq` (not yet in a snapshot), with their filter
         attributes, as Rows chunks."""
         cursor = self.db.execute(
-            "SELECT v.seq, v.unit_id, t.vector, u.kind, f.kind, u.lang, f.date FROM vectors v "
+            "SELECT v.seq, v.unit_id, t.vector, u.kind, f.kind, u.lang, f.date, 'acl:' || f.access FROM vectors v "
             "JOIN vector_tail t ON t.seq = v.seq JOIN units u ON u.id = v.unit_id JOIN files f ON f.id = u.file_id "
             "WHERE v.field = ? AND v.seq > ? ORDER BY v.seq", (field.name, after_seq))
         while rows := cursor.fetchmany(chunk):
@@ -208,7 +209,7 @@ class SqliteVectors:
                        codes, scales, vcodes.norms(codes),
                        self._codes([r[3] for r in rows]), self._codes([r[4] for r in rows]),
                        self._codes([r[5] for r in rows]),
-                       np.fromiter((r[6] for r in rows), np.float64, len(rows)))
+                       np.fromiter((r[6] for r in rows), np.float64, len(rows)), self._codes([r[7] for r in rows]))
 
     def record_labels(self, labels: set[str | None]) -> None:
         """Give codes to the kinds and languages of rows being written (in the writer's transaction,
@@ -319,8 +320,10 @@ class SqliteVectors:
             pruned = int(self.db.execute("SELECT COALESCE((SELECT value FROM meta WHERE key = 'tombstones_pruned'), 0)")
                          .fetchone()[0])
             if state is None or state.gen != (info or {}).get("gen") or state.tomb_seen < pruned:
-                state = _FieldState(field, Snapshot(snap.folder_for(self.folder, field.name, info["gen"]), info)
-                                    if info else None, (info or {}).get("tomb", 0))
+                snapshot = Snapshot(snap.folder_for(self.folder, field.name, info["gen"]), info) if info else None
+                if snapshot is not None and snapshot.rows.access is None:
+                    snapshot.rows.access = self._access_of(snapshot.rows.ids)
+                state = _FieldState(field, snapshot, (info or {}).get("tomb", 0))
             tombs = self.db.execute("SELECT id, seq FROM vector_tombstones WHERE field = ? AND id > ? ORDER BY id",
                                     (field.name, state.tomb_seen)).fetchall()
             new = list(self._read_rows(field, state.delta_seq))
@@ -351,9 +354,29 @@ class SqliteVectors:
             keep &= rows.date < filters.before
         if filters.lang:
             keep &= rows.lang == self._labels.get(filters.lang, -1)
+        if filters.readers is not None:
+            keep &= np.isin(rows.access, self._readable(filters.readers))
         if allowed is not None:
             keep &= np.isin(rows.ids, allowed)
         return keep
+
+    def _access_of(self, ids: np.ndarray) -> np.ndarray:
+        """The readers' label codes of these units' files (for a snapshot written without them);
+        a unit no longer in the catalog is nobody's (its row is dead anyway)."""
+        found: dict[int, str] = {}
+        for part in batched([int(i) for i in np.unique(ids)]):
+            found.update(self.db.execute(
+                f"SELECT u.id, 'acl:' || f.access FROM units u JOIN files f ON f.id = u.file_id "
+                f"WHERE u.id IN ({', '.join('?' * len(part))})", part))
+        return self._codes([found.get(int(i)) for i in ids])
+
+    def _readable(self, readers: tuple[str, ...]) -> np.ndarray:
+        """The label codes of the stored readers that let in one of `readers`."""
+        if not any(lb.startswith("acl:") for lb in self._labels):
+            self._load_labels()
+        wanted = set(readers)
+        return np.array([code for lb, code in self._labels.items()
+                         if lb.startswith("acl:") and wanted & set(lb[4:].split())], np.int64)
 
     def _path_ids(self, filters: Filters) -> np.ndarray | None:
         """Units under the path filter (prefixes and globs are SQLite's to match)."""

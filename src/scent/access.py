@@ -1,0 +1,224 @@
+"""Who may read a file: its readers, recorded at index time, and the principals of a user asking.
+
+A file's readers are a few principals: `*` (everyone), `u:NAME` (a user), `g:NAME` (a group).
+By default they come from the file system, as POSIX would decide: the file's read bits and the
+search (x) bits of every folder above it. A rules file in the indexed folder (`.scent-access`,
+see docs/access.md) can say otherwise for paths or globs, and name groups of its own.
+
+POSIX judges a user by one class only (owner, else group, else other), so "other may read, the
+group may not" (mode 604) means everyone except the group. A set of principals cannot say
+"except"; such modes are read conservatively: the classes count from the owner outward up to the
+first one without the bit (604 -> the owner only). A user is never let in where POSIX would not.
+
+At query time a user's principals are `*`, `u:NAME` and `g:G` for each of their groups (from
+the system's group database and the rules file); a unit is a candidate when its file's readers
+hold any of them. root reads everything, as in POSIX: no filter at all.
+"""
+from __future__ import annotations
+
+import grp
+import json
+import os
+import pwd
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from .errors import ScentError
+
+RULES_FILE = ".scent-access"
+EVERYONE = "*"
+NOBODY = ""  # no principal: only an unrestricted reader (root) sees the file
+UNRESTRICTED_USERS = frozenset({"root"})
+_CLASSES = ((stat.S_IRUSR, stat.S_IRGRP, stat.S_IROTH), (stat.S_IXUSR, stat.S_IXGRP, stat.S_IXOTH))
+_KEYWORDS = {"*": EVERYONE, "everyone": EVERYONE}
+
+
+def user_name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def group_name(gid: int) -> str:
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        return str(gid)
+
+
+def _mode_readers(st: os.stat_result, bits: tuple[int, int, int]) -> frozenset[str]:
+    """The classes `bits` (read, or search for a folder) let in, counted from the owner outward."""
+    owner, group, other = bits
+    out: set[str] = set()
+    if st.st_mode & owner:
+        out.add(f"u:{user_name(st.st_uid)}")
+        if st.st_mode & group:
+            out.add(f"g:{group_name(st.st_gid)}")
+            if st.st_mode & other:
+                return frozenset({EVERYONE})
+    return frozenset(out)
+
+
+def intersect(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+    """Who is in both: `*` is everyone; two different principals share nobody known here (a user
+    in a group is let in through the group's name only when both sides name it)."""
+    if EVERYONE in a:
+        return b
+    if EVERYONE in b:
+        return a
+    return a & b
+
+
+def as_text(readers: frozenset[str]) -> str:
+    """How readers are stored: sorted principals, space-separated ("" is nobody)."""
+    return " ".join(sorted(readers))
+
+
+@dataclass(frozen=True)
+class Rule:
+    line: int
+    pattern: str
+    spec: pathspec.PathSpec
+    readers: frozenset[str]
+    posix: bool  # the mode bits' readers are let in too
+
+
+@dataclass
+class Rules:
+    """A folder's `.scent-access`: rules (the last that matches a path decides) and groups."""
+    rules: list[Rule] = field(default_factory=list)
+    groups: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, root: str | Path) -> "Rules":
+        path = Path(root) / RULES_FILE
+        if not path.is_file():
+            return cls()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise ScentError(f"cannot read {path}: {err}; fix it or remove it (it says who may read what)") from None
+        return cls.parse(text, str(path))
+
+    @classmethod
+    def parse(cls, text: str, where: str = RULES_FILE) -> "Rules":
+        out = cls()
+        for n, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            at = f"{where} line {n}"
+            if line.startswith("group "):
+                name, sep, members = line[len("group "):].partition(":")
+                if not sep or not name.strip() or " " in name.strip():
+                    raise ScentError(f"{at}: a group line is 'group NAME: USER USER ...', got {raw.strip()!r}")
+                out.groups.setdefault(name.strip(), []).extend(members.split())
+                continue
+            pattern, *tokens = line.split()
+            if not tokens:
+                raise ScentError(f"{at}: {pattern!r} names no readers; write PATTERN READER..., where a reader is "
+                                 "u:USER, g:GROUP, * (everyone), posix (what the mode bits say) or none")
+            readers: set[str] = set()
+            posix = False
+            for token in tokens:
+                if token in _KEYWORDS:
+                    readers.add(_KEYWORDS[token])
+                elif token == "posix":
+                    posix = True
+                elif token == "none":
+                    pass
+                elif token[:2] in ("u:", "g:") and len(token) > 2:
+                    readers.add(token)
+                else:
+                    raise ScentError(f"{at}: unknown reader {token!r}; a reader is u:USER, g:GROUP, * (everyone), "
+                                     "posix (what the mode bits say) or none")
+            if "none" in tokens and (readers or posix):
+                raise ScentError(f"{at}: 'none' cannot stand beside other readers")
+            try:
+                spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+            except ValueError as err:
+                raise ScentError(f"{at}: bad pattern {pattern!r} ({err})") from None
+            out.rules.append(Rule(n, pattern, spec, frozenset(readers), posix))
+        return out
+
+    def decide(self, rel: str, posix: frozenset[str]) -> frozenset[str]:
+        for rule in reversed(self.rules):
+            if rule.spec.match_file(rel):
+                return (rule.readers | posix) if rule.posix else rule.readers
+        return posix
+
+    def groups_json(self) -> str:
+        return json.dumps({g: sorted(set(m)) for g, m in sorted(self.groups.items())}, sort_keys=True)
+
+
+class Access:
+    """The readers of files under one indexed folder, for one index run (folder bits cached)."""
+
+    def __init__(self, root: str | Path, rules: Rules | None = None):
+        self.root = os.path.abspath(root)
+        self.rules = rules if rules is not None else Rules.load(self.root)
+        self._folders: dict[str, frozenset[str]] = {}
+
+    def _folder(self, path: str) -> frozenset[str]:
+        """Who may reach files in folder `path`: its search bits and every folder's above it."""
+        if path not in self._folders:
+            parent = os.path.dirname(path)
+            try:
+                own = _mode_readers(os.stat(path), _CLASSES[1])
+            except OSError:
+                own = frozenset()
+            self._folders[path] = own if parent == path else intersect(own, self._folder(parent))
+        return self._folders[path]
+
+    def readers(self, rel: str, st: os.stat_result | None = None) -> str:
+        """The stored readers of the file at `rel` (relative to the folder, POSIX), from `st` (its
+        stat) or, when not given, the file's own; a path that cannot be stat'ed gets its
+        nearest folder's, read as a file."""
+        full = os.path.join(self.root, *rel.split("/"))
+        if st is None:
+            while True:
+                try:
+                    st = os.stat(full)
+                    break
+                except OSError:
+                    up = os.path.dirname(full)
+                    if up == full or not up.startswith(self.root):
+                        return NOBODY
+                    full = up
+        posix = intersect(_mode_readers(st, _CLASSES[0]), self._folder(os.path.dirname(full)))
+        return as_text(self.rules.decide(rel, posix))
+
+
+def principals(user: str | None, groups_json: str | None = None) -> tuple[str, ...] | None:
+    """What `user` (None: the user running this process) may be named by in a file's readers;
+    None for an unrestricted reader (root). `groups_json` holds the rules file's groups (stored
+    in the index at index time). A user name this system does not know still gets its own name,
+    the rules' groups and `*`: the rules file may grant to people without an account here."""
+    if user is None:
+        if os.geteuid() == 0:
+            return None
+        user = user_name(os.geteuid())
+    user = user.strip()
+    if not user:
+        raise ScentError("the user to search as is empty; give a user name")
+    if user in UNRESTRICTED_USERS:
+        return None
+    out = {EVERYONE, f"u:{user}"}
+    try:
+        entry = pwd.getpwnam(user)
+        out.update(f"g:{group_name(g)}" for g in os.getgrouplist(user, entry.pw_gid))
+    except KeyError:
+        out.update(f"g:{g.gr_name}" for g in grp.getgrall() if user in g.gr_mem)
+    for name, members in json.loads(groups_json or "{}").items():
+        if user in members:
+            out.add(f"g:{name}")
+    return tuple(sorted(out))
+
+
+def may_read(readers: str, who: tuple[str, ...] | None) -> bool:
+    """Whether stored `readers` let in a user with principals `who` (None: unrestricted)."""
+    return who is None or bool(set(readers.split()) & set(who))
