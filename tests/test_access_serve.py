@@ -58,6 +58,7 @@ def client(served, tmp_path):
     from fastapi.testclient import TestClient
 
     from scent.serve.app import create_app
+    from scent.serve.tokens import Tokens
 
     # An evaluation report whose top results name files bob may not read.
     report = tmp_path / "report"
@@ -65,19 +66,16 @@ def client(served, tmp_path):
     (report / "report.json").write_text(json.dumps({"overall": {}, "queries": [
         {"id": "q1", "query": "vault", "top": [{"path": "secret.md", "page": None}, {"path": "public.md", "page": None}]}]}))
     served.remember_report(report)
-    app = create_app(served)
-
-    @app.middleware("http")
-    async def who(request, call_next):  # stands in for the token middleware: the header names the user
-        request.state.user = request.headers.get("x-test-user")
-        return await call_next(request)
-
-    with TestClient(app, raise_server_exceptions=False) as c:
+    # The guard names each request's user from its bearer token (serve/guard.py).
+    tokens = Tokens(tmp_path / "tokens.json")
+    bearer = {user: tokens.add(user) for user in ("bob", "alice", "carol")}
+    with TestClient(create_app(served, tokens=tokens), raise_server_exceptions=False) as c:
+        c.bearer = bearer
         yield c
 
 
 def ask(client, user: str | None, url: str, **params):
-    return client.get(url, params=params, headers={"x-test-user": user} if user else {})
+    return client.get(url, params=params, headers={"authorization": f"Bearer {client.bearer[user]}"} if user else {})
 
 
 @pytest.mark.parametrize("user", ["bob", "alice", "carol"])

@@ -53,6 +53,8 @@ def index(tmp_path_factory):
     (folder / "evil.xhtml").write_text('<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script>'
                                        '<p>tomato xhtml</p></html>')
     (folder / "canal.jpg").write_bytes((EXAMPLES / "photos" / "2024-05-amsterdam" / "IMG_0381.jpg").read_bytes())
+    # The tokens here name made-up users; the folder's files are theirs to read (docs/access.md).
+    (folder / ".scent-access").write_text("** *\n")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SCENT_HOME", str(base / "home"))
         idx = Index(folder, index_dir=base / "idx", embedder=FakeEmbedder())
