@@ -549,11 +549,12 @@ def make_good(root: Path) -> None:
     img.save(root / "good/photo-heron.png")
 
 
-def make_folder(root: Path, slow: bool = False, only: list[str] | None = None) -> list[Kind]:
-    """Write the good files and every bad kind (the slow ones too with `slow`; only the kinds
-    named in `only` when given) under `root`; returns the kinds written."""
+def make_folder(root: Path, slow: bool = False, only: list[str] | None = None, good: bool = True) -> list[Kind]:
+    """Write the good files (unless not `good`) and every bad kind (the slow ones too with `slow`;
+    only the kinds named in `only` when given) under `root`; returns the kinds written."""
     root.mkdir(parents=True, exist_ok=True)
-    make_good(root)
+    if good:
+        make_good(root)
     made = []
     for k in KINDS:
         if (k.slow and not slow) or (only is not None and k.name not in only):
