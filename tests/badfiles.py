@@ -352,18 +352,21 @@ def _(root):
 
 @kind("CMYK TIFF", ["img/proof-cmyk.tif"], "index")
 def _(root):
+    (root / "img").mkdir(exist_ok=True)
     text_picture(["Print proof for the boathouse poster"], "CMYK").save(root / "img/proof-cmyk.tif",
                                                                         compression="tiff_lzw")
 
 
 @kind("16-bit TIFF", ["img/strip-16bit.tif"], "index")
 def _(root):
+    (root / "img").mkdir(exist_ok=True)
     grey = np.asarray(text_picture(["Scanner test strip"], "L"), dtype=np.uint16) * 257
     Image.fromarray(grey).save(root / "img/strip-16bit.tif")
 
 
 @kind("animated GIF", ["img/hours.gif"], "index")
 def _(root):
+    (root / "img").mkdir(exist_ok=True)
     frames = [text_picture(["Lighthouse opening hours"]), text_picture(["A second frame"])]
     frames[0].save(root / "img/hours.gif", save_all=True, append_images=frames[1:], duration=400, loop=0)
 
