@@ -6,6 +6,12 @@ the plumbing alone). Prints a table: file, what happened, seconds, peak RSS of t
 process and of Tesseract (a program of its own, run once or more per picture).
 
     .venv/bin/python scripts/bad_input_figures.py [--fake-embedder] [--json FILE]
+    .venv/bin/python scripts/bad_input_figures.py --kinds [--json FILE]
+
+--kinds measures instead every kind of tests/badfiles.py (the 40-odd kinds of tests/test_bad_files.py),
+each alone in a fresh `scent index` process (the fake embedder; OCR and descriptions on): the line it
+printed for the kind's files, the seconds their extraction took, and the process's peak RSS (a bare
+run of the same process, one small note, is the first row).
 
 The first row, one small note, is the fixed cost of a run (imports, models): read the rows
 below it against it. Seconds are the whole child process, model loading included.
@@ -27,6 +33,7 @@ from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+import badfiles  # noqa: E402  (the bad-file class of tests/test_bad_files.py)
 import test_bad_pictures as bad  # noqa: E402  (the same file makers as the test)
 
 TIMEOUT_S = 600
@@ -158,12 +165,72 @@ def run_one(tmp: Path, number: int, name: str, make, settings: dict, fake: bool,
     return out
 
 
+def one_kind(tmp: Path, number: int, kind: badfiles.Kind | None) -> dict:
+    """Index one kind alone with `scent index` (badfiles.CHILD); its line, seconds and peak MiB."""
+    from scent.terminal import visible
+
+    folder = tmp / f"kind{number:02d}"
+    if kind is None:
+        folder.mkdir()
+        (folder / "note.md").write_text("# Garden\n\nPlant the garlic cloves in October.\n")
+        files = ("note.md",)
+    else:
+        badfiles.make_folder(folder, slow=True, only=[kind.name], good=False)
+        files = kind.files
+    times = tmp / f"times{number:02d}.jsonl"
+    child = tmp / "child.py"
+    child.write_text(badfiles.CHILD)
+    env = {**os.environ, "SCENT_HOME": str(tmp / "scent-home"), "SCENT_TESTS": str(ROOT / "tests"),
+           "SCENT_FAKE_EMBEDDER": "1", "SCENT_BAD_TIMES": str(times),
+           "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+    times.write_text("")
+    done = subprocess.run([sys.executable, str(child), "index", str(folder), "--index", str(tmp / f"idx{number:02d}"),
+                           "-q"], capture_output=True, text=True, timeout=TIMEOUT_S, env=env)
+    badfiles.remove_deep(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+    lines = done.stderr.splitlines()
+    shown = tuple(visible(f) for f in files)
+    said = [line.removeprefix("scent: ") for line in lines
+            if any(line.startswith((f"scent: skipped {f}: ", f"scent: warning: {f}: ")) for f in shown)]
+    peak = [int(line.split()[1]) / 1024 for line in lines if line.startswith("peak-rss-kib ")]
+    rows = [json.loads(line) for line in times.read_text().splitlines()]
+    if done.returncode != 0 or "Traceback" in done.stderr:
+        message = f"CRASHED (exit {done.returncode}): {lines[-1] if lines else ''}"
+    elif said:
+        message = said[0] + (f" (+{len(said) - 1} more files like it)" if len(said) > 1 else "")
+    else:
+        message = "indexed, nothing to say" if rows else "not read (not indexable by name, or walked past)"
+    return {"kind": kind.name if kind else "(one small note: the fixed cost)", "message": message,
+            "seconds": sum(r[1] for r in rows), "peak_mib": peak[0] if peak else None, "files": len(files)}
+
+
+def kinds_table(args) -> None:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for number, kind in enumerate([None, *badfiles.KINDS]):
+            if args.only and kind is not None and args.only not in kind.name:
+                continue
+            print(f"{kind.name if kind else 'baseline'} ...", file=sys.stderr, flush=True)
+            rows.append(one_kind(Path(tmp), number, kind))
+    print("| kind | message | seconds | peak MiB |")
+    print("| --- | --- | --- | --- |")
+    for r in rows:
+        message = r["message"] if len(r["message"]) <= 160 else r["message"][:157] + "..."
+        print(f"| {r['kind']} | {message.replace('|', '/')} | {r['seconds']:.2f} | {r['peak_mib'] or 0:.0f} |")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--fake-embedder", action="store_true", help="the tests' hashed-words embedder, not the model")
-    ap.add_argument("--only", help="only the files whose name holds this")
+    ap.add_argument("--kinds", action="store_true", help="every kind of tests/badfiles.py instead of the pictures")
+    ap.add_argument("--only", help="only the files (or kinds) whose name holds this")
     ap.add_argument("--json", help="write the figures to this file")
     args = ap.parse_args()
+    if args.kinds:
+        kinds_table(args)
+        return
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -3,6 +3,11 @@ temporary SCENT_HOME, starts `scent serve` on a free port, fires CLIENTS concurr
 /api/search for REQUESTS requests in all, and prints p50/p95 latency and the error count.
 
     .venv/bin/python scripts/concurrency_benchmark.py [--clients 50] [--requests 200] [--json]
+        [--while index|rebuild|watch]
+
+--while runs a writer beside the load: `scent index` after every text file was changed, `scent index
+--rebuild`, or `scent watch` while 20 files are saved one by one; the writer's exit status is printed
+with the figures (its errors are the server's errors plus a writer that did not end well).
 
 Latency is each request's wall time as its client sees it (queueing included). The figures are
 throughput-bound on a machine with few cores; compare runs on the same machine only.
@@ -13,6 +18,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -66,6 +72,20 @@ def one(url: str, i: int) -> tuple[float, str | None]:
     return time.perf_counter() - started, error
 
 
+def start_writer(kind: str | None, folder: Path, env: dict) -> subprocess.Popen | None:
+    if kind is None:
+        return None
+    if kind == "index":  # every text file changed: the run re-reads and rewrites them all
+        for path in folder.rglob("*"):
+            if path.suffix in (".md", ".txt") and path.is_file():
+                path.write_text(path.read_text(encoding="utf-8", errors="replace") + "\nChanged for the benchmark.\n",
+                                encoding="utf-8")
+        return subprocess.Popen(scent("index", str(folder), "-q"), env=env)
+    if kind == "rebuild":
+        return subprocess.Popen(scent("index", str(folder), "--rebuild", "-q"), env=env)
+    return subprocess.Popen(scent("watch", str(folder), "-q"), env=env)
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
@@ -77,12 +97,15 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=200)
     ap.add_argument("--folder", type=Path, default=ROOT / "examples")
     ap.add_argument("--json", action="store_true", help="Print one JSON object.")
+    ap.add_argument("--while", dest="writer", choices=("index", "rebuild", "watch"),
+                    help="Write the index beside the load.")
     args = ap.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="scent-conc-"))
     env = {**os.environ, "SCENT_HOME": str(tmp / "home")}
     env.pop("SCENT_CONFIG", None)
-    server = None
+    server = writer = None
+    writer_rc = None
     try:
         folder = tmp / "folder"
         shutil.copytree(args.folder, folder)
@@ -92,11 +115,24 @@ def main() -> None:
         server = subprocess.Popen(scent("serve", "--folder", str(folder), "--port", str(port)), env=env)
         wait_ready(url, server)
         one(url, 0)  # the model loads on the first search; not part of the figures
+        writer = start_writer(args.writer, folder, env)
         started = time.perf_counter()
         with ThreadPoolExecutor(args.clients) as pool:
-            done = list(pool.map(lambda i: one(url, i), range(args.requests)))
+            load = pool.map(lambda i: one(url, i), range(args.requests))
+            if args.writer == "watch":
+                for n in range(20):  # saved while the load runs
+                    (folder / f"saved-{n:02d}.md").write_text(f"# Saved {n}\n\nA note saved during the load, {n}.\n")
+                    time.sleep(0.2)
+            done = list(load)
         wall = time.perf_counter() - started
+        if writer is not None:
+            if args.writer == "watch":
+                writer.send_signal(signal.SIGTERM)
+            writer_rc = writer.wait(600)
+            writer = None
     finally:
+        if writer is not None:
+            writer.kill()
         if server is not None:
             server.terminate()
             server.wait(30)
@@ -106,13 +142,15 @@ def main() -> None:
     out = {"clients": args.clients, "requests": args.requests, "errors": len(errors),
            "p50_s": round(statistics.median(times), 3), "p95_s": round(percentile(times, 95), 3),
            "max_s": round(max(times), 3), "wall_s": round(wall, 2),
-           "requests_per_s": round(args.requests / wall, 1), "cpus": os.cpu_count()}
+           "requests_per_s": round(args.requests / wall, 1), "cpus": os.cpu_count(),
+           "while": args.writer, "writer_exit": writer_rc}
     if args.json:
         print(json.dumps(out))
     else:
         print(f"{args.requests} requests from {args.clients} clients on {out['cpus']} CPUs: "
               f"p50 {out['p50_s']} s, p95 {out['p95_s']} s, max {out['max_s']} s, "
-              f"{out['requests_per_s']} req/s, {out['errors']} errors")
+              f"{out['requests_per_s']} req/s, {out['errors']} errors"
+              + (f"; while `scent {args.writer}` wrote the index (exit {writer_rc})" if args.writer else ""))
         for e in sorted(set(errors))[:5]:
             print(f"  error: {e}")
 

@@ -33,3 +33,38 @@ class OcrUnavailable(ScentError):
 
 class OcrFailed(ScentError):
     """OCR of one picture or page failed (timed out, crashed); the file is still indexed."""
+
+
+
+def write_refusal(err: BaseException) -> str | None:
+    """"full" or "read-only" when `err` is the file system refusing a write, else None."""
+    import errno
+    import sqlite3
+
+    if isinstance(err, sqlite3.OperationalError):
+        text = str(err)
+        if "full" in text or "disk I/O error" in text:  # SQLite says I/O error for EFBIG (a file size limit)
+            return "full"
+        if "readonly" in text or "read-only" in text or "unable to open" in text:
+            return "read-only"
+    elif isinstance(err, OSError):
+        if err.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+            return "full"
+        if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return "read-only"
+    return None
+
+
+def cannot_write(index_dir, err: BaseException) -> ScentError | None:
+    """The ScentError for a write the file system refused (disk full, read-only, no permission),
+    or None when `err` is something else. SQLite rolls the transaction back: the index keeps every
+    file written before, so the message can say so."""
+    kind = write_refusal(err)
+    text = (err.strerror if isinstance(err, OSError) else None) or str(err)
+    if kind == "full":
+        return ScentError(f"cannot write the index in {index_dir}: the disk is full or failing ({text}); free some "
+                          "space and run scent index again (the index keeps every file written before)")
+    if kind == "read-only":
+        return ScentError(f"cannot write the index in {index_dir}: the folder is read-only or not yours ({text}); "
+                          "make it writable or pick another --index (searching it still works)")
+    return None

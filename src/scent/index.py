@@ -7,6 +7,7 @@ this class and call nothing else.
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 from threading import Lock
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 from . import access, location, search as pipeline
 from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
-from .errors import IndexVersionError, ScentError, UsageError
+from .errors import IndexVersionError, ScentError, UsageError, cannot_write
 from .filters import Filters
 from .locking import IndexLock
 from .query import MAX_QUERY_CHARS, parse, valid_text
@@ -75,6 +76,9 @@ class Index:
         self.index_dir.mkdir(parents=True, exist_ok=True)
         try:
             self.engine = open_engine(self.settings, self.index_dir)
+        except (OSError, sqlite3.OperationalError) as err:
+            self._release_rebuild_lock()
+            raise cannot_write(self.index_dir, err) or err from None
         except BaseException:
             self._release_rebuild_lock()
             raise
@@ -196,6 +200,8 @@ class Index:
         """Bring the index in line with the folder: new and changed files in, deleted files out."""
         try:
             report = self.indexer.update(progress, on_skip, on_warning)
+        except (OSError, sqlite3.OperationalError) as err:
+            raise cannot_write(self.index_dir, err) or err from None
         finally:
             self._release_rebuild_lock()  # built again, or as far as it got: a rerun goes on from there
         location.remember_last(self.index_dir)
@@ -204,7 +210,10 @@ class Index:
     def refresh(self, paths: list[str], progress: Progress | None = None, on_skip: OnSkip | None = None,
                 on_warning: OnSkip | None = None) -> IndexReport:
         """Bring only `paths` in line (what a watcher saw change): new, changed, gone."""
-        return self.indexer.refresh(paths, progress, on_skip, on_warning)
+        try:
+            return self.indexer.refresh(paths, progress, on_skip, on_warning)
+        except (OSError, sqlite3.OperationalError) as err:
+            raise cannot_write(self.index_dir, err) or err from None
 
     @property
     def indexer(self) -> Indexer:

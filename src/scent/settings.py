@@ -6,6 +6,7 @@ say where the index lives (every command takes them).
 """
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from collections.abc import Callable
@@ -77,6 +78,13 @@ def _at_least(low: int, name: str):
     return check
 
 
+def _at_most(high, name: str):
+    def check(value) -> None:
+        if value > high:
+            raise UsageError(f"setting {name} must be at most {high}, got {value!r}")
+    return check
+
+
 def _check_max_side(value) -> None:
     if value < 100:
         raise UsageError(f"setting ocr_max_side must be at least 100 (pixels), got {value!r}")
@@ -116,7 +124,7 @@ SETTINGS = (
     Setting("other_language_stand_in", True, "A unit in another language than the query (both detected) cannot match "
             "its words: within the first 10 of the dense list, its dense rank stands in for its missing keyword rank "
             "in fusion.", "search"),
-    Setting("candidates", 200, "Units taken from each list before fusion.", "search"),
+    Setting("candidates", 200, "Units taken from each list before fusion.", "search", check=_at_least(1, "candidates")),
     Setting("exclude_kinds", "", "Unit kinds left out of every list, comma-separated (e.g. image,ocr): an ablation, "
             "to measure what a kind adds.", "search", check=_check_kinds),
     Setting("dims", 0, "Use only the first N embedding dimensions in dense search (0 = all): measures what smaller "
@@ -126,10 +134,13 @@ SETTINGS = (
     Setting("rescore_depth", 1000, "With an approximate vector index: how many of its candidates are scored exactly "
             "(float query against the stored vectors); the rest follow them in the index's order.", "search",
             check=_at_least(1, "rescore_depth")),
-    Setting("mmr_lambda", 0.7, "MMR trade-off for hybrid+mmr: 1 = pure relevance, 0 = pure diversity.", "search"),
+    Setting("mmr_lambda", 0.7, "MMR trade-off for hybrid+mmr: 1 = pure relevance, 0 = pure diversity.", "search",
+            check=_at_most(1, "mmr_lambda")),
     # index
-    Setting("chunk_words", 180, "Longest chunk, in words; sections longer than this are split.", "index"),
-    Setting("chunk_overlap", 30, "Words repeated between consecutive chunks of one section.", "index"),
+    Setting("chunk_words", 180, "Longest chunk, in words; sections longer than this are split.", "index",
+            check=_at_least(1, "chunk_words")),
+    Setting("chunk_overlap", 30, "Words repeated between consecutive chunks of one section (fewer than "
+            "chunk_words).", "index"),
     Setting("sentence_vectors", True, "Also embed each sentence of a text unit; dense search scores a unit by its "
             "best sentence or its whole text (finds a one-sentence mention, and other-language notes).", "index"),
     Setting("max_units_per_file", 5000, "Units kept from one file (about 750,000 words of text; a PDF page is "
@@ -137,7 +148,7 @@ SETTINGS = (
             check=_at_least(1, "max_units_per_file")),
     Setting("max_file_mb", 50, "Text-like files larger than this (MB) are skipped with a message.", "index"),
     Setting("max_pdf_pages", 2000, "Pages read from one PDF; the rest are skipped with a message.", "index"),
-    Setting("embed_batch", 32, "Units embedded per batch.", "index"),
+    Setting("embed_batch", 32, "Units embedded per batch.", "index", check=_at_least(1, "embed_batch")),
     Setting("vector_storage", "int8", "How vectors are kept: int8 (one byte a dimension and a scale per vector; a "
             "quarter of float32's size) or float32. Fixed when an index is made: changing it needs --rebuild.",
             "index", ("int8", "float32")),
@@ -175,12 +186,33 @@ def _with_values(self, **values):
     return replace(self, **{name: parse_value(name, raw) for name, raw in values.items() if raw is not None})
 
 
+# Rules between settings, checked whenever a Settings is made (so the library, the config file and
+# the CLI all refuse a bad combination before any work, not minutes into a run).
+CROSS_RULES = (
+    (lambda s: s.chunk_overlap < s.chunk_words,
+     lambda s: f"setting chunk_overlap ({s.chunk_overlap}) must be smaller than chunk_words ({s.chunk_words})"),
+)
+
+
+# Checked when given as text (parse_value) only: whether a model is installed is no property of
+# the value, and may change after a Settings is made (a test registers its model then).
+INSTALLED_CHECKS = frozenset({"image_text_model"})
+
+
+def _post_init(self) -> None:
+    for setting in SETTINGS:
+        check_value(setting, getattr(self, setting.name), installed=setting.name not in INSTALLED_CHECKS)
+    for holds, message in CROSS_RULES:
+        if not holds(self):
+            raise UsageError(message(self))
+
+
 # The typed record is made from the table, so the two cannot drift apart.
 Settings = make_dataclass(
     "Settings",
     [(s.name, type(s.default), field(default=s.default)) for s in SETTINGS],
     frozen=True,
-    namespace={"with_values": _with_values},
+    namespace={"with_values": _with_values, "__post_init__": _post_init},
 )
 
 
@@ -196,15 +228,34 @@ def parse_value(name: str, raw):
             value = raw.lower() in ("1", "true", "yes", "on")
         else:
             value = kind(raw)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise UsageError(f"setting {name} expects a {kind.__name__}, got {raw!r}") from None
-    if setting.check:
-        setting.check(value)
-    if setting.choices and value not in setting.choices:
-        raise UsageError(f"setting {name} must be one of {', '.join(setting.choices)}, got {value!r}")
+    if kind is int and isinstance(raw, float) and raw != value:
+        raise UsageError(f"setting {name} expects a whole number, got {raw!r}")
+    check_value(setting, value)
+    return value
+
+
+MAX_INT = 2**31 - 1
+
+
+def check_value(setting: Setting, value, installed: bool = True) -> None:
+    """Raise UsageError for a value this setting refuses on its own (CROSS_RULES: with others)."""
+    name = setting.name
+    kind = type(setting.default)
+    if isinstance(value, bool) != (kind is bool) or not isinstance(value, (int, float) if kind is float else kind):
+        raise UsageError(f"setting {name} expects a {'whole number' if kind is int else kind.__name__}, got {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise UsageError(f"setting {name} must be a finite number, got {value!r}")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
         raise UsageError(f"setting {name} must not be negative, got {value!r}")
-    return value
+    if isinstance(value, int) and not isinstance(value, bool) and value > MAX_INT:
+        # Counts reach SQLite (64-bit) and islice (sys.maxsize) after arithmetic: keep them far below.
+        raise UsageError(f"setting {name} must be at most {MAX_INT:,}, got {value!r}")
+    if setting.choices and value not in setting.choices:
+        raise UsageError(f"setting {name} must be one of {', '.join(setting.choices)}, got {value!r}")
+    if setting.check and installed:
+        setting.check(value)
 
 
 def config_path() -> Path:

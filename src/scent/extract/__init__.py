@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Callable
 
 from scent.errors import ExtractError
@@ -69,3 +70,8 @@ def extract(path: str, limits: Limits = Limits()) -> Extracted:
     except OSError as e:
         raise ExtractError(path, f"file vanished or unreadable ({e.strerror or e}); "
                                  "check that it exists and that you may read it") from e
+    except RecursionError:
+        # Any reader that walks nested input (MIME parts, markup, groups) by recursion: the file, not
+        # the run, fails.
+        raise ExtractError(path, f"nested too deeply to read (over Python's limit of {sys.getrecursionlimit()} "
+                                 "levels); add it to .scentignore to stop seeing this") from None

@@ -149,11 +149,15 @@ def extract(path: str, limits: Limits) -> Extracted:
             sections.append(Section(text=seen, kind="ocr", start=len(text) + len(SECTION_SEPARATOR)))
     else:
         seen = ""
-    if limits.describe and size and not meta["too_large"]:
+    # Pixels that did not decode for OCR would not decode for the description either.
+    if limits.describe and size and not meta["too_large"] and "pixels_error" not in meta:
         shows = _shows(path, seen, meta)
         if shows:
             last = sections[-1]
             sections.append(Section(text=shows, kind="image", start=last.start + len(last.text) + len(SECTION_SEPARATOR)))
+    if "pixels_error" in meta:  # one line for the file, however many readers of its pixels failed
+        meta["picture_error"] = (f"its pixels did not decode ({meta.pop('pixels_error')}): it is indexed by its "
+                                 "name and date, without its text or a description of what it shows")
     return Extracted(kind="image", sections=sections,
                      title=os.path.basename(path), date=taken.timestamp() if taken else None,
                      meta=meta)
@@ -189,8 +193,7 @@ def _read_text(path: str, limits: Limits, meta: dict) -> str:
     except (OSError, SyntaxError, ValueError, struct.error, EOFError, Image.DecompressionBombError) as e:
         if isinstance(e, OSError) and e.errno is not None:
             raise
-        meta["ocr_error"] = (f"text in the picture was not read: its pixels did not decode ({e}); "
-                             "it is indexed by its name and date")
+        meta["pixels_error"] = " ".join(str(e).split())  # libheif ends its messages with a newline
     return ""
 
 
@@ -203,5 +206,5 @@ def _shows(path: str, seen: str, meta: dict) -> str:
     except (OSError, SyntaxError, ValueError, struct.error, EOFError, Image.DecompressionBombError) as e:
         if isinstance(e, OSError) and e.errno is not None:
             raise
-        meta["picture_error"] = f"what the picture shows was not read: its pixels did not decode ({e})"
+        meta["pixels_error"] = " ".join(str(e).split())  # libheif ends its messages with a newline
     return ""

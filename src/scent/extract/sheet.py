@@ -152,5 +152,11 @@ def extract(path: str, limits: Limits) -> Extracted:
     except _DAMAGED as e:
         raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged "
                                  "or another format renamed; open and save it again, or add it to .scentignore") from e
+    except OSError as e:
+        if e.errno is not None:  # a real I/O error (the file vanished): extract() says so
+            raise
+        # openpyxl raises a bare IOError for a package without a workbook part.
+        raise ExtractError(path, f"not a readable {what} ({e}); it may be damaged or another format renamed; "
+                                 "open and save it again, or add it to .scentignore") from e
     name = os.path.basename(path)
     return Extracted(kind="sheet", sections=joined(parts, "sheet"), title=name, meta=meta)

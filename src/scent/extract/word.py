@@ -17,6 +17,7 @@ from PIL import Image
 
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
+from . import package
 from .base import SECTION_SEPARATOR, Limits, joined
 from .pictures import PICTURES_PER_FILE, picture_text
 
@@ -95,6 +96,8 @@ def load_picture(path: str, member: str, side: int) -> Image.Image:
 
 
 def extract(path: str, limits: Limits) -> Extracted:
+    # python-docx inflates document.xml whole: a zip bomb would cost gigabytes before it parses.
+    package.check(path, limits, "Word .docx file")
     with open(path, "rb") as f:  # opened here so a missing file is an OSError, not a python-docx error
         try:
             document = docx.Document(f)

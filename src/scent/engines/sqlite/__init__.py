@@ -7,13 +7,13 @@ import sqlite3
 import time
 from pathlib import Path
 
-from ...errors import ScentError
+from ...errors import IndexVersionError, ScentError, cannot_write, write_refusal
 from ...locking import clear_index_dir
-from ...storage import FileState, FileWrite
+from ...storage import FileState, FileWrite, unit_id
 from .catalog import SqliteCatalog
 from .db import transaction
 from .keywords import SqliteKeywords
-from .migrations import migrate
+from .migrations import MIGRATIONS, migrate
 from .vectors import SqliteVectors
 
 DB_NAME = "index.db"
@@ -40,7 +40,16 @@ class SqliteEngine:
             after = _file_id(self.path)
             self._opened = after if before in (None, after) else None
         except (sqlite3.DatabaseError, OSError) as err:
-            raise ScentError(f"cannot open the index at {self.path}: {err}; delete that folder and re-index") from None
+            if write_refusal(err) is None:
+                raise ScentError(f"cannot open the index at {self.path}: {err}; delete that folder and re-index") from None
+            if write_refusal(err) == "full" or not os.path.isfile(self.path):
+                raise cannot_write(index_dir, err) from None
+            # A read-only folder (a backup, a read-only mount, another user's index): searches still
+            # work; a write says why it cannot be.
+            if getattr(self, "db", None) is not None:
+                self.db.close()
+            self.db = _open_read_only(self.path)
+            self._opened = _file_id(self.path)
         self.catalog = SqliteCatalog(self.db, self.path)
         self.keywords = SqliteKeywords(self.db)
         self.vectors = SqliteVectors(self.db, lambda: int(self.catalog.meta("generation") or 0),
@@ -141,3 +150,24 @@ def _file_id(path: str) -> tuple[int, int] | None:
     except FileNotFoundError:  # a rebuild between throwing the old file away and making the new
         return None
     return st.st_dev, st.st_ino
+
+
+def _open_read_only(path: str) -> sqlite3.Connection:
+    """A read-only connection to the index at `path`. WAL needs its -shm file; where even that cannot be
+    made (a read-only mount), the file is opened as immutable (what it holds after its last write)."""
+    uri = "file:" + path.replace("?", "%3f").replace("#", "%23")
+    for mode in ("mode=ro", "immutable=1"):
+        try:
+            db = sqlite3.connect(f"{uri}?{mode}", uri=True, isolation_level=None, check_same_thread=False)
+            done = {row[0] for row in db.execute("SELECT name FROM migrations")}
+            break
+        except sqlite3.DatabaseError as err:
+            last = err
+    else:
+        raise ScentError(f"cannot open the index at {path} read-only: {last}") from None
+    pending = [fn.__name__ for fn in MIGRATIONS if fn.__name__ not in done]
+    if pending:
+        raise IndexVersionError(f"the index at {path} needs upgrading ({', '.join(pending)}) and its folder is "
+                                "read-only; make it writable and run scent index once")
+    db.create_function("scent_unit_id", 2, unit_id, deterministic=True)
+    return db

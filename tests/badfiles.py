@@ -1,0 +1,622 @@
+"""Bad files as a measured class: makers for every kind of bad file scent meets, beside a few good
+files, for tests/test_bad_files.py and scripts/bad_input_figures.py.
+
+`make_folder(root)` writes them all; `KINDS` names each kind, the file (or files) it makes and what
+it must come to: "skip" (one line saying why, no units), "index" (indexed, perhaps with a warning
+line), or "either" (a file whose outcome depends on the reader's tolerance: only the bounds hold).
+Two kinds happen while a run reads: CHILD's hooks delete one file and make another grow just before
+it is read, as a person saving or deleting a file during a run would.
+"""
+from __future__ import annotations
+
+import io
+import os
+import struct
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from fpdf import FPDF
+from PIL import Image, ImageDraw, ImageFont
+
+# Words found only in the good files: each must come back as the top hit after every run.
+GOOD = {
+    "good/garden.md": ("# Garden\n\nPlant the garlic cloves in October, pointy end up.\n", "garlic cloves October"),
+    "good/soup.txt": ("Tomato soup: simmer tomatoes with basil for twenty minutes.\n", "tomato basil simmer"),
+    "good/boiler.pdf": (None, "boiler serviced engineer"),
+    "good/parse.py": ("def parse_invoice(line):\n    return line.split(';')  # invoice fields\n", "parse_invoice"),
+    "good/photo-heron.png": (None, "heron"),
+    "zzz-last.txt": ("The very last file of the walk mentions the kingfisher nest.\n", "kingfisher nest"),
+}
+DEEP_LEVELS = 300
+DEEP_FILE = "deep/" + "d/" * DEEP_LEVELS + "bottom.txt"  # a good file 300 folders down
+GOOD_DEEP_WORDS = "bottom well bucket"
+GROWING, VANISHING = "while-read/growing.log", "while-read/vanishing.txt"
+OUTSIDE_WORDS = "outsider secret"  # in a file outside the folder that a link points to
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    files: tuple[str, ...]  # paths relative to the folder (as the index shows them)
+    outcome: str  # "skip", "index" or "either"
+    slow: bool = False
+
+
+KINDS: list[Kind] = []
+_MAKERS: dict[str, callable] = {}
+
+
+def kind(name, files, outcome, slow=False):
+    def register(fn):
+        KINDS.append(Kind(name, tuple(files), outcome, slow))
+        _MAKERS[name] = fn
+        return fn
+    return register
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+
+def pdf_bytes(pages: list[str], password: str | None = None) -> bytes:
+    pdf = FPDF()
+    if password:
+        pdf.set_encryption(owner_password="o", user_password=password)
+    pdf.set_font("helvetica", size=12)
+    for text in pages:
+        pdf.add_page()
+        pdf.multi_cell(0, 8, text)
+    return bytes(pdf.output())
+
+
+def text_picture(lines: list[str], mode: str = "RGB") -> Image.Image:
+    face = ImageFont.load_default(size=36)
+    image = Image.new("RGB", (900, 60 + 60 * len(lines)), "white")
+    pen = ImageDraw.Draw(image)
+    for i, line in enumerate(lines):
+        pen.text((30, 30 + 60 * i), line, font=face, fill="black")
+    return image.convert(mode)
+
+
+def photo(w: int = 320, h: int = 240, seed: int = 7) -> Image.Image:
+    rng = np.random.default_rng(seed)
+    y = np.linspace(0, 1, h)[:, None, None]
+    pixels = np.where(y < 0.6, np.array([90, 150, 230]) * (1 - 0.3 * y), np.array([50, 140, 60])) * np.ones((h, w, 3))
+    pixels += rng.normal(0, 18, pixels.shape)
+    return Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8), "RGB")
+
+
+def write(root: Path, rel: str, data: bytes | str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    path.write_bytes(data)
+    return path
+
+
+def zip_of(members: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return out.getvalue()
+
+
+BOMB_BYTES = 1 << 30  # what one bomb member inflates to: 1 GiB, from about 1 MB on disk
+_BOMB: tuple[bytes, int] | None = None
+
+
+def _bomb_stream() -> tuple[bytes, int]:
+    """A raw deflate stream of BOMB_BYTES of '<' characters (XML that never parses) and its CRC,
+    made once: writing a gigabyte through ZipFile for every bomb would cost seconds each."""
+    global _BOMB
+    if _BOMB is None:
+        block = b"<" * (1 << 24)
+        comp = zlib.compressobj(9, zlib.DEFLATED, -15)
+        parts, crc = [], 0
+        for _ in range(BOMB_BYTES // len(block)):
+            parts.append(comp.compress(block))
+            crc = zlib.crc32(block, crc)
+        parts.append(comp.flush())
+        _BOMB = (b"".join(parts), crc)
+    return _BOMB
+
+
+def zip_bomb(members: dict[str, bytes], bomb_member: str) -> bytes:
+    """A valid zip holding `members` and `bomb_member`, which inflates to BOMB_BYTES. Written by
+    hand from the stored deflate stream (the zip format: local headers, data, central directory)."""
+    data, crc = _bomb_stream()
+    entries = []  # (name, method, crc, compressed, size, offset)
+    out = io.BytesIO()
+    for name, raw in [*members.items(), (bomb_member, None)]:
+        if raw is None:
+            method, c, comp, size = 8, crc, data, BOMB_BYTES
+        else:
+            method, c, size = 8, zlib.crc32(raw), len(raw)
+            co = zlib.compressobj(6, zlib.DEFLATED, -15)
+            comp = co.compress(raw) + co.flush()
+        offset = out.tell()
+        encoded = name.encode()
+        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, method, 0, 0x21, c, len(comp), size,
+                              len(encoded), 0) + encoded)
+        out.write(comp)
+        entries.append((encoded, method, c, len(comp), size, offset))
+    start = out.tell()
+    for encoded, method, c, csize, size, offset in entries:
+        out.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, method, 0, 0x21, c, csize, size,
+                              len(encoded), 0, 0, 0, 0, 0, offset) + encoded)
+    end = out.tell()
+    out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), end - start, start, 0))
+    return out.getvalue()
+
+
+# ---- PDFs --------------------------------------------------------------------------------------
+
+@kind("damaged PDF", ["pdf/damaged.pdf"], "skip")
+def _(root):
+    write(root, "pdf/damaged.pdf", b"%PDF-1.4\n" + bytes(range(256)) * 20)
+
+
+@kind("truncated PDF", ["pdf/truncated.pdf"], "either")
+def _(root):
+    whole = pdf_bytes(["The first page of a report cut short.", "Its second page."])
+    write(root, "pdf/truncated.pdf", whole[: len(whole) // 2])
+
+
+@kind("encrypted PDF", ["pdf/encrypted.pdf"], "skip")
+def _(root):
+    write(root, "pdf/encrypted.pdf", pdf_bytes(["The safe combination is hidden here."], password="u"))
+
+
+@kind("zero-page PDF", ["pdf/zero-pages.pdf"], "either")
+def _(root):
+    # A well-formed PDF whose page tree is empty (byte offsets computed, so no repair is needed).
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for n, body in enumerate(objs, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    write(root, "pdf/zero-pages.pdf", bytes(out))
+
+
+@kind("PDF that is a JPEG", ["pdf/really-a-jpeg.pdf"], "skip")
+def _(root):
+    buf = io.BytesIO()
+    photo().save(buf, "JPEG")
+    write(root, "pdf/really-a-jpeg.pdf", buf.getvalue())
+
+
+@kind("2,000-page PDF", ["pdf/ledger-2000-pages.pdf"], "index", slow=True)
+def _(root):
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=12)
+    for n in range(1, 2001):
+        pdf.add_page()
+        pdf.cell(text=f"Ledger page {n}: berth fees for mooring pier{n} checked.")
+    write(root, "pdf/ledger-2000-pages.pdf", bytes(pdf.output()))
+
+
+# ---- empty files and binary data under text names ---------------------------------------------
+
+def _zero_names() -> list[str]:
+    from scent.extract import _KIND_BY_EXTENSION, _KIND_BY_NAME
+
+    return [f"empty/zero{ext}" for ext in sorted(_KIND_BY_EXTENSION)] + [f"empty/{n}" for n in ("Makefile", "README")]
+
+
+@kind("zero-byte file of every extension", _zero_names(), "either")
+def _(root):
+    for rel in _zero_names():
+        write(root, rel, b"")
+
+
+_BINARY = b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 16
+
+
+@kind("binary data under text names", [f"binary/data{e}" for e in (".txt", ".md", ".py", ".json", ".csv",
+                                                                 ".html", ".rtf", ".eml", ".log")], "skip")
+def _(root):
+    for e in (".txt", ".md", ".py", ".json", ".csv", ".html", ".rtf", ".eml", ".log"):
+        write(root, f"binary/data{e}", _BINARY)
+
+
+@kind("random bytes under picture names", ["binary/noise.jpg", "binary/noise.png", "binary/noise.heic"], "skip")
+def _(root):
+    rng = np.random.default_rng(3)
+    for name in ("noise.jpg", "noise.png", "noise.heic"):
+        write(root, f"binary/{name}", rng.integers(0, 256, 4096, dtype=np.uint8).tobytes())
+
+
+# ---- text --------------------------------------------------------------------------------------
+
+@kind("invalid UTF-8 text", ["text/invalid-utf8.txt"], "index")
+def _(root):
+    write(root, "text/invalid-utf8.txt", b"Caf\xe9 menu: cr\xeape, \xff\xfe broken \xc3\x28 bytes, plain words stay.\n")
+
+
+@kind("UTF-16 text with a BOM", ["text/utf16-bom.txt"], "index")
+def _(root):
+    write(root, "text/utf16-bom.txt", "Notes in UTF-16: the otter holt by the weir.\n".encode("utf-16"))
+
+
+@kind("UTF-16 text without a BOM", ["text/utf16-le.txt"], "either")
+def _(root):
+    write(root, "text/utf16-le.txt", "Notes in UTF-16LE without a mark.\n".encode("utf-16-le"))
+
+
+@kind("UTF-16 with a lone surrogate", ["text/utf16-surrogate.txt"], "either")
+def _(root):
+    write(root, "text/utf16-surrogate.txt", b"\xff\xfe" + "lone ".encode("utf-16-le") + b"\x00\xd8" +
+          " surrogate".encode("utf-16-le"))
+
+
+@kind("50 MB single line", ["text/one-line-50mb.txt"], "index", slow=True)
+def _(root):
+    word = b"ledger "
+    write(root, "text/one-line-50mb.txt", word * ((50 * 1024 * 1024 - 1024) // len(word)))
+
+
+@kind("NUL bytes in a text file", ["text/nul.md"], "either")
+def _(root):
+    write(root, "text/nul.md", b"# Title\n\nwords \x00\x00 between NULs\x00 and more words\n")
+
+
+@kind("CSV with NUL bytes", ["data/nul.csv"], "either")
+def _(root):
+    write(root, "data/nul.csv", b"name,amount\nrent\x00,1200\nwater,4\x005\n")
+
+
+@kind("CSV with ragged rows", ["data/ragged.csv"], "index")
+def _(root):
+    write(root, "data/ragged.csv", "name,amount,note\nrent,1200\nwater,45,paid,late,again\n,,,,,,,,\nx\n")
+
+
+@kind("CSV with a 10 MB field", ["data/huge-field.csv"], "either")
+def _(root):
+    write(root, "data/huge-field.csv", 'a,b\n1,"' + "z" * (10 * 1024 * 1024) + '"\n')
+
+
+@kind("JSON nested 10,000 deep", ["data/deep.json"], "either")
+def _(root):
+    write(root, "data/deep.json", "[" * 10_000 + "1" + "]" * 10_000)
+
+
+@kind("JSON objects nested 10,000 deep", ["data/deep-objects.json"], "either")
+def _(root):
+    write(root, "data/deep-objects.json", '{"a":' * 10_000 + '"leaf"' + "}" * 10_000)
+
+
+@kind("JSON Lines with a broken line", ["data/broken.jsonl"], "either")
+def _(root):
+    write(root, "data/broken.jsonl", '{"a": "fine line"}\n{"b": \n' + "[" * 5000 + "\n")
+
+
+@kind("HTML with 100,000 nested tags", ["web/deep.html"], "either")
+def _(root):
+    write(root, "web/deep.html", "<html><body>" + "<div>" * 100_000 + "deep words" + "</div>" * 100_000 + "</body></html>")
+
+
+@kind("HTML with 100,000 unclosed tags", ["web/unclosed.html"], "either")
+def _(root):
+    write(root, "web/unclosed.html", "<p><b><i>" * 33_334 + " text at the bottom")
+
+
+@kind("SVG with an external entity", ["web/entity.svg", "web/entity.html", "web/entity.xhtml"], "either")
+def _(root):
+    xml = ('<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
+           '<svg xmlns="http://www.w3.org/2000/svg"><text>&xxe;</text></svg>\n')
+    for name in ("entity.svg", "entity.html", "entity.xhtml"):
+        write(root, f"web/{name}", xml)
+
+
+@kind("RTF nested 100,000 groups deep", ["text/deep.rtf"], "either")
+def _(root):
+    write(root, "text/deep.rtf", "{\\rtf1 " + "{" * 100_000 + "deep" + "}" * 100_000 + "}")
+
+
+# ---- pictures ----------------------------------------------------------------------------------
+
+@kind("truncated JPEG", ["img/cut-short.jpg"], "either")
+def _(root):
+    buf = io.BytesIO()
+    photo(640, 480, seed=3).save(buf, "JPEG", quality=90)
+    write(root, "img/cut-short.jpg", buf.getvalue()[: len(buf.getvalue()) // 2])
+
+
+@kind("decompression-bomb PNG", ["img/bomb.png"], "either")
+def _(root):
+    # 30,000 x 30,000 one-bit pixels (900 megapixels) in a few hundred kilobytes.
+    w = h = 30_000
+    raw = zlib.compress(b"".join(b"\x00" + b"\x00" * (w // 8) for _ in range(h)), 9)
+
+    def chunk(tag, body):
+        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+    write(root, "img/bomb.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 1, 0, 0, 0, 0))
+          + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+
+
+@kind("PNG claiming 2^31 pixels a side", ["img/huge-header.png"], "either")
+def _(root):
+    def chunk(tag, body):
+        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+    write(root, "img/huge-header.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2**31 - 1,
+          2**31 - 1, 8, 2, 0, 0, 0)) + chunk(b"IEND", b""))
+
+
+@kind("CMYK TIFF", ["img/proof-cmyk.tif"], "index")
+def _(root):
+    (root / "img").mkdir(exist_ok=True)
+    text_picture(["Print proof for the boathouse poster"], "CMYK").save(root / "img/proof-cmyk.tif",
+                                                                        compression="tiff_lzw")
+
+
+@kind("16-bit TIFF", ["img/strip-16bit.tif"], "index")
+def _(root):
+    (root / "img").mkdir(exist_ok=True)
+    grey = np.asarray(text_picture(["Scanner test strip"], "L"), dtype=np.uint16) * 257
+    Image.fromarray(grey).save(root / "img/strip-16bit.tif")
+
+
+@kind("animated GIF", ["img/hours.gif"], "index")
+def _(root):
+    (root / "img").mkdir(exist_ok=True)
+    frames = [text_picture(["Lighthouse opening hours"]), text_picture(["A second frame"])]
+    frames[0].save(root / "img/hours.gif", save_all=True, append_images=frames[1:], duration=400, loop=0)
+
+
+@kind("damaged HEIC", ["img/damaged.heic"], "skip")
+def _(root):
+    # An ISO-BMFF 'ftyp heic' box and then garbage.
+    write(root, "img/damaged.heic", struct.pack(">I", 24) + b"ftypheic" + b"\x00\x00\x00\x00mif1heic" +
+          bytes(range(256)) * 8)
+
+
+@kind("truncated HEIC", ["img/truncated.heic"], "either")
+def _(root):
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    buf = io.BytesIO()
+    photo(256, 192).save(buf, "HEIF")
+    write(root, "img/truncated.heic", buf.getvalue()[: len(buf.getvalue()) // 2])
+
+
+# ---- packages: Office, OpenDocument, EPUB ------------------------------------------------------
+
+_PACKAGES = {  # extension -> (members of a minimal package, the member its reader parses)
+    ".docx": ({"[Content_Types].xml": b'<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/'
+               b'package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/'
+               b'vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+               "_rels/.rels": b'<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/'
+               b'package/2006/relationships"><Relationship Id="r1" Type="http://schemas.openxmlformats.org/'
+               b'officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'},
+              "word/document.xml"),
+    ".xlsx": ({"[Content_Types].xml": b"<Types/>"}, "xl/workbook.xml"),
+    ".pptx": ({"[Content_Types].xml": b"<Types/>"}, "ppt/presentation.xml"),
+    ".odt": ({"mimetype": b"application/vnd.oasis.opendocument.text"}, "content.xml"),
+    ".ods": ({"mimetype": b"application/vnd.oasis.opendocument.spreadsheet"}, "content.xml"),
+    ".odp": ({"mimetype": b"application/vnd.oasis.opendocument.presentation"}, "content.xml"),
+    ".epub": ({"mimetype": b"application/epub+zip", "META-INF/container.xml":
+               b'<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:'
+               b'container"><rootfiles><rootfile full-path="content.opf" media-type="application/oebps-package+xml"'
+               b'/></rootfiles></container>'}, "content.opf"),
+}
+
+
+@kind("damaged package (not a zip)", [f"office/damaged{e}" for e in _PACKAGES], "skip")
+def _(root):
+    for ext in _PACKAGES:
+        write(root, f"office/damaged{ext}", b"PK\x03\x04" + bytes(range(256)) * 8)
+
+
+@kind("truncated package", [f"office/truncated{e}" for e in _PACKAGES], "skip")
+def _(root):
+    for ext, (members, main) in _PACKAGES.items():
+        whole = zip_of({**members, main: b"<x>" + b"words " * 5000 + b"</x>"})
+        write(root, f"office/truncated{ext}", whole[: len(whole) // 2])
+
+
+@kind("package missing its main part", [f"office/hollow{e}" for e in _PACKAGES], "skip")
+def _(root):
+    for ext, (members, _) in _PACKAGES.items():
+        write(root, f"office/hollow{ext}", zip_of(members))
+
+
+@kind("zip bomb package (1 GiB member)", [f"office/bomb{e}" for e in _PACKAGES], "skip")
+def _(root):
+    for ext, (members, main) in _PACKAGES.items():
+        write(root, f"office/bomb{ext}", zip_bomb(members, main))
+
+
+@kind("billion-laughs XML in a package", [f"office/laughs{e}" for e in _PACKAGES], "either")
+def _(root):
+    lol = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">' +
+           "".join(f'<!ENTITY lol{i} "{("&lol" + (str(i - 1) if i > 1 else "") + ";") * 10}">' for i in range(1, 10))
+           + ']><x>&lol9;</x>').encode()
+    for ext, (members, main) in _PACKAGES.items():
+        write(root, f"office/laughs{ext}", zip_of({**members, main: lol}))
+
+
+# ---- mail --------------------------------------------------------------------------------------
+
+@kind("e-mail with broken MIME", ["mail/broken.eml"], "either")
+def _(root):
+    write(root, "mail/broken.eml", b"From: a@example.org\nSubject: =?utf-8?b?broken==?=\nContent-Type: multipart/"
+          b"mixed; boundary=\"X\"\n\n--X\nContent-Type: text/plain; charset=nonesuch\nContent-Transfer-Encoding: "
+          b"base64\n\n!!!!not base64\n--X\nContent-Type: multipart/alternative\n\n")
+
+
+@kind("e-mail nested 1,000 parts deep", ["mail/deep.eml"], "either")
+def _(root):
+    parts = [b"From: a@example.org\nSubject: deep\n"]
+    for i in range(1000):
+        parts.append(b"Content-Type: multipart/mixed; boundary=\"b%d\"\n\n--b%d\n" % (i, i))
+    parts.append(b"Content-Type: text/plain\n\nthe innermost words\n")
+    write(root, "mail/deep.eml", b"".join(parts))
+
+
+@kind("mbox of garbage", ["mail/garbage.mbox"], "either")
+def _(root):
+    write(root, "mail/garbage.mbox", b"From nobody\n" + _BINARY + b"\nFrom \n\x00\x00\n")
+
+
+# ---- the file system ---------------------------------------------------------------------------
+
+@kind("FIFO named notes.txt", ["fs/notes.txt"], "skip")
+def _(root):
+    (root / "fs").mkdir(exist_ok=True)
+    os.mkfifo(root / "fs/notes.txt")
+
+
+@kind("symlink loop", ["fs/loop-a.txt", "fs/loop-b.txt"], "skip")
+def _(root):
+    (root / "fs").mkdir(exist_ok=True)
+    os.symlink("loop-b.txt", root / "fs/loop-a.txt")
+    os.symlink("loop-a.txt", root / "fs/loop-b.txt")
+
+
+@kind("dangling symlink", ["fs/dangling.txt"], "skip")
+def _(root):
+    (root / "fs").mkdir(exist_ok=True)
+    os.symlink(root / "fs/gone.txt", root / "fs/dangling.txt")
+
+
+@kind("symlink out of the folder", ["fs/outside.txt", "fs/outside-dir"], "either")
+def _(root):
+    (root / "fs").mkdir(exist_ok=True)
+    outside = root.parent / f"{root.name}-outside"
+    outside.mkdir(exist_ok=True)
+    (outside / "secret.txt").write_text(f"The {OUTSIDE_WORDS} must not be indexed.\n")
+    os.symlink(outside / "secret.txt", root / "fs/outside.txt")
+    os.symlink(outside, root / "fs/outside-dir")
+
+
+@kind("symlink to a folder above (a walk loop)", ["fs/up"], "either")
+def _(root):
+    (root / "fs").mkdir(exist_ok=True)
+    os.symlink("..", root / "fs/up")
+
+
+@kind("name with a newline", ["names/line\nbreak.txt"], "either")
+def _(root):
+    write(root, "names/line\nbreak.txt", "a note whose name holds a line break, about pelicans\n")
+
+
+@kind("name with invalid UTF-8 bytes", ["names/caf\\xe9.txt"], "skip")
+def _(root):
+    (root / "names").mkdir(exist_ok=True)
+    with open(os.fsencode(root / "names") + b"/caf\xe9.txt", "wb") as f:
+        f.write(b"menu of the cafe\n")
+
+
+@kind("name with terminal escapes", ["names/\x1b[31mred\x1b[0m.txt"], "either")
+def _(root):
+    write(root, "names/\x1b[31mred\x1b[0m.txt", "a note with a coloured name, about puffins\n")
+
+
+@kind("300-level folder tree", [DEEP_FILE], "index")
+def _(root):
+    bottom = root / "deep"
+    bottom.mkdir()
+    for _ in range(DEEP_LEVELS):  # one at a time: mkdir(parents=True) recurses
+        bottom = bottom / "d"
+        bottom.mkdir()
+    (bottom / "bottom.txt").write_text(f"The {GOOD_DEEP_WORDS} at the bottom of the tree.\n")
+
+
+@kind("file deleted while read", [VANISHING], "skip")
+def _(root):
+    write(root, VANISHING, "this file is deleted after the walk found it\n")
+
+
+@kind("file growing while read", [GROWING], "index")
+def _(root):
+    write(root, GROWING, "first line of a growing log about swifts\n")
+
+
+# ---- good files --------------------------------------------------------------------------------
+
+def make_good(root: Path) -> None:
+    for rel, (text, _) in GOOD.items():
+        if text is not None:
+            write(root, rel, text)
+    write(root, "good/boiler.pdf", pdf_bytes(["The boiler was serviced in March by a gas engineer."]))
+    img = photo(480, 320)
+    img.save(root / "good/photo-heron.png")
+
+
+def make_folder(root: Path, slow: bool = False, only: list[str] | None = None, good: bool = True) -> list[Kind]:
+    """Write the good files (unless not `good`) and every bad kind (the slow ones too with `slow`;
+    only the kinds named in `only` when given) under `root`; returns the kinds written."""
+    root.mkdir(parents=True, exist_ok=True)
+    if good:
+        make_good(root)
+    made = []
+    for k in KINDS:
+        if (k.slow and not slow) or (only is not None and k.name not in only):
+            continue
+        _MAKERS[k.name](root)
+        made.append(k)
+    return made
+
+
+def remove_deep(root: Path) -> None:
+    """Remove the 300-level tree from the bottom up (shutil.rmtree recurses once a level)."""
+    bottom = root / "deep"
+    if not bottom.is_dir():
+        return
+    while (bottom / "d").is_dir():
+        bottom = bottom / "d"
+    for f in bottom.iterdir():
+        f.unlink()
+    while bottom != root:
+        bottom.rmdir()
+        bottom = bottom.parent
+
+
+# The child process that indexes the folder: `scent index` itself (scent.cli.main), with conftest's
+# fake embedder for the volume, a hook that deletes VANISHING and grows GROWING just before they are
+# read, and per-file extraction seconds and the peak RSS so far (KiB) appended to $SCENT_BAD_TIMES. It prints its peak RSS last.
+CHILD = r'''
+import json, os, sys, time
+sys.path.insert(0, os.environ["SCENT_TESTS"])
+if os.environ.get("SCENT_FAKE_EMBEDDER"):
+    import scent.index
+    from conftest import FakeEmbedder
+    scent.index.E5Embedder = FakeEmbedder
+import scent.indexing
+real = scent.indexing.extract
+log = open(os.environ["SCENT_BAD_TIMES"], "a")
+
+def timed(path, limits):
+    rel = os.path.relpath(path, sys.argv[2])
+    if rel.endswith("vanishing.txt"):
+        os.remove(path)
+    if rel.endswith("growing.log") and "martins" not in open(path).read():  # it grows once
+        with open(path, "a") as f:
+            f.write("a second line appended while the run reads it, about martins\n")
+    t = time.perf_counter()
+    try:
+        return real(path, limits)
+    finally:
+        hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+        log.write(json.dumps([rel, time.perf_counter() - t, hwm]) + "\n")
+        log.flush()
+
+scent.indexing.extract = timed
+import atexit
+def peak():
+    hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+    sys.stderr.write(f"peak-rss-kib {hwm}\n")
+atexit.register(peak)
+sys.argv = ["scent", *sys.argv[1:]]
+from scent.cli import main
+main()
+'''

@@ -1,0 +1,311 @@
+"""Crash safety as a test: `scent index` itself (a real process, the CLI) killed with SIGKILL at
+random moments, on both engines; a full disk; a read-only index folder.
+
+After each kill the index opens, answers, passes PRAGMA integrity_check (and FTS5's own check),
+holds for each file exactly the units an uninterrupted run gives it, and the next run ends with
+exactly the units of a clean build (unit ids and texts compared). The fake embedder, a little slow,
+stands in for the model so that a run lasts long enough to be killed anywhere in it.
+
+The full disk is a size-limited tmpfs where this test may mount one (root in a container that
+allows it; SCENT_CRASH_NO_MOUNT=1 forbids it), else RLIMIT_FSIZE on the indexing process; the read-only folder is that tmpfs remounted
+read-only, else (not root) a folder without write permission. Each test says which it used (-s).
+"""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import FakeEmbedder
+from scent import Index, Settings
+from test_robustness import COMMON, N_FILES, check_consistent, write_corpus
+
+TESTS = Path(__file__).resolve().parent
+SRC = TESTS.parent / "src"
+SEED = int(os.environ.get("SCENT_CRASH_SEED", "1207"))
+
+# `scent index` (scent.cli.main) with conftest's fake embedder made slower per text (same model id).
+CHILD = r'''
+import os, resource, signal, sys, time
+sys.path.insert(0, os.environ["SCENT_TESTS"])
+import scent.index
+from conftest import FakeEmbedder
+
+class Slow(FakeEmbedder):
+    def embed_passages(self, texts):
+        time.sleep(float(os.environ.get("SCENT_DELAY", "0.004")) * len(texts))
+        return super().embed_passages(texts)
+
+scent.index.E5Embedder = Slow
+if os.environ.get("SCENT_FSIZE"):  # a full disk without mounting one: writes past this fail (EFBIG)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    n = int(os.environ["SCENT_FSIZE"])
+    resource.setrlimit(resource.RLIMIT_FSIZE, (n, n))
+sys.argv = ["scent", *sys.argv[1:]]
+from scent.cli import main
+main()
+'''
+
+
+@pytest.fixture
+def scent_index(tmp_path):
+    child = tmp_path / "scent_index_child.py"
+    child.write_text(CHILD)
+
+    def start(folder: Path, index_dir: Path, *extra: str, delay: float = 0.004, env: dict | None = None) -> subprocess.Popen:
+        environ = {**os.environ, "SCENT_TESTS": str(TESTS), "SCENT_DELAY": str(delay),
+                   "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]), **(env or {})}
+        return subprocess.Popen([sys.executable, str(child), "index", str(folder), "--index", str(index_dir), "-q",
+                                 *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environ)
+    return start
+
+
+def units_of(db_path: Path) -> dict[str, list[tuple[int, str]]]:
+    """path -> [(unit id, text)] in place order."""
+    try:
+        db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        db.execute("SELECT 1 FROM files LIMIT 1")
+    except sqlite3.OperationalError:  # on a read-only mount, where not even the -shm file can be made
+        db = sqlite3.connect(f"file:{db_path}?immutable=1", uri=True)
+    try:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        out = {p: [] for (p,) in db.execute("SELECT path FROM files")}
+        for path, uid, text in db.execute("SELECT f.path, u.id, u.text FROM units u JOIN files f ON f.id = u.file_id "
+                                          "ORDER BY f.path, u.place"):
+            out[path].append((uid, text))
+    finally:
+        db.close()
+    return out
+
+
+def clean_build(folder: Path, tmp_path: Path, settings: Settings, db_name: str) -> dict:
+    ref = tmp_path / f"clean-{time.monotonic_ns()}"
+    if settings.backend == "qdrant":
+        settings = settings.with_values(qdrant_path=str(ref / "qdrant"))
+    with Index(folder, index_dir=ref, embedder=FakeEmbedder(), settings=settings) as idx:
+        idx.update()
+    return units_of(ref / db_name)
+
+
+def edit(folder: Path, rng: random.Random, round_no: int) -> None:
+    """Give the next run deletions, renames and edits to be killed in, too."""
+    logs = sorted(folder.rglob("log*.md"))
+    victim = rng.choice(logs)
+    choice = round_no % 3
+    if choice == 0:
+        victim.unlink()
+    elif choice == 1:
+        victim.rename(victim.with_name(f"renamed-{round_no}-{victim.name}"))
+    else:
+        victim.write_text(f"# Edited {round_no}\n\nA {COMMON} came back in round {round_no}.\n")
+    (folder / "d1" / f"new{round_no:02d}.md").write_text(f"# New {round_no}\n\n{COMMON} fledgling {round_no}.\n")
+
+
+def kill_rounds(folder: Path, index_dir: Path, tmp_path: Path, scent_index, kills: int, extra: tuple[str, ...],
+                settings: Settings, db_name: str, check) -> tuple[int, int]:
+    """Kill `scent index` `kills` times at random moments; returns (kills survived, kills made)."""
+    rng = random.Random(SEED + kills)
+    # How long a whole run takes here (start-up included): kills land anywhere in it.
+    t = time.perf_counter()
+    probe = scent_index(folder, tmp_path / "probe", *probe_args(extra, tmp_path))
+    assert probe.wait(timeout=300) == 0, probe.stderr.read()
+    whole = time.perf_counter() - t
+    made = survived = 0
+    for round_no in range(kills):
+        if round_no and round_no % 4 == 0:
+            edit(folder, rng, round_no)
+        proc = scent_index(folder, index_dir, *extra)
+        time.sleep(rng.uniform(0.0, whole))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+        made += 1
+        check(index_dir)
+        survived += 1
+    # A plain run finishes the job; the result is exactly a clean build's.
+    proc = scent_index(folder, index_dir, *extra)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    got, want = units_of(index_dir / db_name), clean_build(folder, tmp_path, settings, db_name)
+    assert {p: [t for _, t in u] for p, u in got.items()} == {p: [t for _, t in u] for p, u in want.items()}
+    # Unit ids too, but for renamed files: a rename keeps the file's key, so its units keep their ids
+    # (nothing is embedded again), where a clean build keys the file by its new path.
+    kept = {p for p in got if Path(p).name.startswith("renamed-")}
+    assert {p: u for p, u in got.items() if p not in kept} == {p: u for p, u in want.items() if p not in kept}
+    ids = [uid for u in got.values() for uid, _ in u]
+    assert len(ids) == len(set(ids))
+    return survived, made
+
+
+def probe_args(extra: tuple[str, ...], tmp_path: Path) -> tuple[str, ...]:
+    return tuple(str(tmp_path / "probe" / "qdrant") if a.endswith("/qdrant") else a for a in extra)
+
+
+def sqlite_kills(tmp_path, scent_index, kills: int) -> None:
+    folder = tmp_path / "birds"
+    write_corpus(folder)
+    index_dir = tmp_path / "index"
+    fake = FakeEmbedder()
+
+    def check(d: Path) -> None:
+        if (d / "index.db").exists():
+            check_consistent(d, folder, tmp_path, fake)
+
+    survived, made = kill_rounds(folder, index_dir, tmp_path, scent_index, kills, (), Settings(), "index.db", check)
+    print(f"\nsqlite: {survived}/{made} kills survived (seed {SEED + kills})")
+    assert survived == made == kills
+
+
+def test_sigkill_scent_index_at_random_moments(tmp_path, scent_index):
+    sqlite_kills(tmp_path, scent_index, 4)
+
+
+@pytest.mark.slow
+def test_sigkill_scent_index_24_times(tmp_path, scent_index):
+    sqlite_kills(tmp_path, scent_index, 24)
+
+
+def qdrant_kills(tmp_path, scent_index, kills: int) -> None:
+    pytest.importorskip("qdrant_edge")
+    folder = tmp_path / "birds"
+    write_corpus(folder)
+    index_dir = tmp_path / "index"
+    shard = index_dir / "qdrant"
+    settings = Settings(backend="qdrant", qdrant_path=str(shard))
+    extra = ("--backend", "qdrant", "--qdrant-path", str(shard))
+
+    def check(d: Path) -> None:
+        if not (d / "catalog.db").exists():
+            return
+        catalog = units_of(d / "catalog.db")
+        with Index(index_dir=d, embedder=FakeEmbedder(), settings=settings) as idx:
+            # Qdrant's own view: every unit the catalog knows is a point (points the catalog does not
+            # know yet may exist: they are written first, and again by the next run).
+            assert idx.engine.status()["qdrant_mode"] == "edge"
+            known = [uid for units in catalog.values() for uid, _ in units]
+            assert set(idx.engine.catalog.units(known)) == set(known)
+            hits = idx.search(COMMON, k=1000, strategy="keyword")
+            assert {h.path for h in hits} <= set(catalog)
+            want = {p for p, units in catalog.items() if any(COMMON in t for _, t in units)}
+            assert {h.path for h in hits} == want
+            idx.status()
+
+    survived, made = kill_rounds(folder, index_dir, tmp_path, scent_index, kills, extra, settings, "catalog.db", check)
+    with Index(index_dir=index_dir, embedder=FakeEmbedder(), settings=settings) as idx:
+        st = idx.status()
+        assert st["units"] == sum(len(u) for u in units_of(index_dir / "catalog.db").values())
+    print(f"\nqdrant edge: {survived}/{made} kills survived (seed {SEED + kills})")
+    assert survived == made == kills
+
+
+def test_sigkill_with_the_qdrant_edge_engine(tmp_path, scent_index):
+    qdrant_kills(tmp_path, scent_index, 2)
+
+
+@pytest.mark.slow
+def test_sigkill_with_the_qdrant_edge_engine_8_times(tmp_path, scent_index):
+    qdrant_kills(tmp_path, scent_index, 8)
+
+
+# ---- a full disk and a read-only folder --------------------------------------------------------
+
+def mount_tmpfs(where: Path, size: str) -> bool:
+    where.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0 or shutil.which("mount") is None or os.environ.get("SCENT_CRASH_NO_MOUNT"):
+        return False
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+                          capture_output=True).returncode == 0
+
+
+def unmount(where: Path) -> None:
+    subprocess.run(["umount", str(where)], capture_output=True)
+
+
+BIG = 150  # files of 600 words: more than half a megabyte of index
+
+
+def big_corpus(folder: Path) -> None:
+    write_corpus(folder)
+    for i in range(BIG):
+        (folder / "big").mkdir(exist_ok=True)
+        (folder / "big" / f"n{i:03d}.md").write_text(" ".join(f"word{j}x{i}" for j in range(600)))
+
+
+def one_error_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("scent: error: ") and "Traceback" not in err, err
+    return lines[0]
+
+
+def test_full_disk_is_one_line_and_the_index_stays_whole(tmp_path, scent_index):
+    folder = tmp_path / "notes"
+    big_corpus(folder)
+    disk = tmp_path / "disk"
+    mounted = mount_tmpfs(disk, "1m")
+    try:
+        index_dir = disk / "index"
+        proc = scent_index(folder, index_dir, delay=0, env=None if mounted else {"SCENT_FSIZE": str(1 << 20)})
+        out, err = proc.communicate(timeout=300)
+        how = "a 1 MiB tmpfs" if mounted else "RLIMIT_FSIZE of 1 MiB"
+        print(f"\nfull disk ({how}): exit {proc.returncode}: {err.strip()}")
+        assert proc.returncode == 1
+        line = one_error_line(err)
+        assert "the disk is full" in line and "free some space" in line and "keeps every file written" in line
+        # What was written before stands: whole, searchable, and a later run (with room) completes it.
+        kept = units_of(index_dir / "index.db")
+        assert 0 < len(kept) < N_FILES + BIG + 1
+        check_consistent(index_dir, folder, tmp_path, FakeEmbedder())
+        roomy = tmp_path / "roomy"
+        shutil.copytree(index_dir, roomy)
+    finally:
+        if mounted:
+            unmount(disk)
+    proc = scent_index(folder, roomy, delay=0)
+    assert proc.wait(timeout=300) == 0
+    assert units_of(roomy / "index.db") == clean_build(folder, tmp_path, Settings(), "index.db")
+
+
+def test_read_only_index_folder_is_one_line_and_still_answers(tmp_path, scent_index):
+    folder = tmp_path / "notes"
+    write_corpus(folder)
+    disk = tmp_path / "ro"
+    mounted = mount_tmpfs(disk, "64m")
+    try:
+        index_dir = disk / "index"
+        assert scent_index(folder, index_dir, delay=0).wait(timeout=300) == 0
+        before = units_of(index_dir / "index.db")
+        (folder / "d0" / "log000.md").write_text(f"# Changed\n\nA {COMMON} changed its mind.\n")
+        if mounted:
+            subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+            how = "a tmpfs remounted read-only"
+        elif os.geteuid() == 0:
+            pytest.skip("no tmpfs can be mounted here, and root ignores a folder's permission bits")
+        else:
+            os.chmod(index_dir, 0o555)
+            how = "chmod 555"
+        proc = scent_index(folder, index_dir, delay=0)
+        out, err = proc.communicate(timeout=300)
+        print(f"\nread-only folder ({how}): exit {proc.returncode}: {err.strip()}")
+        assert proc.returncode == 1
+        line = one_error_line(err)
+        assert "read-only" in line and "searching it still works" in line
+        # The previous index answers, unchanged.
+        assert units_of(index_dir / "index.db") == before
+        with Index(index_dir=index_dir, embedder=FakeEmbedder()) as idx:
+            hits = idx.search(COMMON, k=100, strategy="keyword")
+            assert {h.path for h in hits} == {p for p, u in before.items() if any(COMMON in t for _, t in u)}
+            assert idx.status()["files"] == N_FILES + 1
+    finally:
+        if mounted:
+            unmount(disk)
+        elif os.geteuid() != 0:
+            os.chmod(index_dir, 0o755)
