@@ -355,7 +355,7 @@ class SqliteVectors:
         if filters.lang:
             keep &= rows.lang == self._labels.get(filters.lang, -1)
         if filters.readers is not None:
-            keep &= np.isin(rows.access, self._readable(filters.readers))
+            keep &= _among(self._readable(filters.readers).tolist())[rows.access]
         if allowed is not None:
             keep &= np.isin(rows.ids, allowed)
         return keep
