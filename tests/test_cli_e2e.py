@@ -36,6 +36,11 @@ SUMMARY = re.compile(
     r"\((?P<embedded>\d+) units embedded\) in [\d.]+s; (?P<files>\d+) files, (?P<units>\d+) units")
 
 
+def stamp(result: dict) -> float:
+    """A JSON result's ISO 8601 date as UNIX time."""
+    return datetime.fromisoformat(result["date"]).timestamp()
+
+
 def noon_utc(day: str) -> float:
     """The fixed mtime make_examples.py gives a file dated `day`."""
     return datetime.fromisoformat(day).replace(hour=12, tzinfo=timezone.utc).timestamp()
@@ -203,10 +208,10 @@ def test_path_filter_excludes_the_unfiltered_winner(e2e):
 def test_before_filter_excludes_the_newer_winner(e2e):
     # The car log (2026-01-20) wins unfiltered; the CSV (2025-12-31) has "front brake pads and discs".
     first = e2e.results("brake pads replaced", "-k", "3")[0]
-    assert (first["path"], first["date"]) == ("notes/personal/car-maintenance-log.txt", noon_utc("2026-01-20"))
+    assert (first["path"], stamp(first)) == ("notes/personal/car-maintenance-log.txt", noon_utc("2026-01-20"))
     before = e2e.results("brake pads replaced", "--before", "2026-01-01")
-    assert (before[0]["path"], before[0]["date"]) == ("data/expenses.csv", noon_utc("2025-12-31"))
-    assert all(r["date"] < noon_utc("2026-01-02") for r in before)
+    assert (before[0]["path"], stamp(before[0])) == ("data/expenses.csv", noon_utc("2025-12-31"))
+    assert all(stamp(r) < noon_utc("2026-01-02") for r in before)
 
 
 def test_after_filter_excludes_the_older_winner(e2e):
@@ -215,8 +220,8 @@ def test_after_filter_excludes_the_older_winner(e2e):
         "notes/work/2025-03-12-atlas-migration-meeting.md"
     after = e2e.results("migration meeting notes", "--after", "2025-06-01")
     assert after[0]["path"] == "notes/work/2025-09-02-heron-redesign-meeting.md"
-    assert after[0]["date"] == noon_utc("2025-09-02")
-    assert all(r["date"] > noon_utc("2025-05-31") for r in after)
+    assert stamp(after[0]) == noon_utc("2025-09-02")
+    assert all(stamp(r) > noon_utc("2025-05-31") for r in after)
     # Both bounds: of the 18 files only Heron (09-02) and contacts.json (08-19) lie in Aug-Sep 2025.
     window = e2e.results("migration meeting notes", "--after", "2025-08-01", "--before", "2025-09-30")
     assert sorted(r["path"] for r in window) == ["data/contacts.json",

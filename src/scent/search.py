@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from .dates import iso
 from .filters import Filters
 from .fuse import mmr, rrf
 from .language import detect
@@ -43,7 +44,7 @@ class SearchResult:
     snippet: str
     highlights: list[tuple[int, int]]
     title: str
-    date: float
+    date: float         # UNIX time (to_dict gives ISO 8601)
     unit_id: int        # stable: the same unit keeps it while its file keeps its place in the index
     explain: dict | None = None
     folder: str = ""    # the indexed folder `path` is relative to
@@ -51,6 +52,7 @@ class SearchResult:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["highlights"] = [list(h) for h in self.highlights]
+        d["date"] = iso(self.date)
         if d["explain"] is None:
             del d["explain"]
         return d

@@ -74,7 +74,7 @@ function resultNode(r) {
   head.append(el("span", { class: "folder" }, slash >= 0 ? r.path.slice(0, slash + 1) : "./"));
   head.append(el("span", { class: "kind" }, r.kind));
   const meta = [];
-  if (r.date) meta.push(new Date(r.date * 1000).toISOString().slice(0, 10));
+  if (r.date) meta.push(r.date.slice(0, 10));  // ISO 8601, in the server's zone
   if (r.page) meta.push("page " + r.page);
   meta.push("score " + Number(r.score).toFixed(4));
   head.append(el("span", { class: "meta" }, meta.join(" \u00b7 ")));
