@@ -13,7 +13,7 @@ from threading import Lock
 
 from typing import TYPE_CHECKING
 
-from . import location, search as pipeline
+from . import location, search as pipeline, syntax
 from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError
@@ -237,6 +237,8 @@ class Index:
     def search(self, query: str, k: int = 10, filters: Filters | None = None, explain: bool = False,
                **overrides) -> list[SearchResult]:
         """Files ranked for `query`, best first, each with its best unit (page, chunk) and a snippet.
+        `query` may use the query language (scent.syntax): "a phrase", -word, OR, ext: dir: kind:
+        lang: after: before:; its filters hold together with `filters`.
 
         `overrides` are settings for this query only (strategy, match, rrf_k, weight_dense ...).
         """
@@ -253,12 +255,16 @@ class Index:
                              "shorten it to the words that matter")
         if k < 1:
             raise UsageError(f"k must be at least 1, got {k}")
+        parsed = syntax.parse(query)
+        if parsed.any_word:
+            overrides.setdefault("match", "or")  # `a OR b`: a unit with either word is a keyword match
         s = self.settings.with_values(**overrides)
-        filters = filters or Filters()
+        filters = syntax.combine(filters or Filters(), parsed.filters)
         if s.exclude_kinds:
             filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
-        request = pipeline.Request(query, parse(query, s.stopwords), filters, s, self.engine,
-                                   lambda text: self.embedder.embed_queries([text])[0], self._picture_query())
+        request = pipeline.Request(parsed.text, parse(parsed.text, s.stopwords), filters, s, self.engine,
+                                   lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
+                                   parsed.constraints)
         results, lists = pipeline.run(request, k, explain)
         for r in results:
             r.folder = self.root or ""

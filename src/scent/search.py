@@ -1,6 +1,7 @@
 """The search pipeline, stage by stage:
 
-    retrieve (one retriever per candidate list) -> fuse (RRF, per file and per unit)
+    retrieve (one retriever per candidate list) -> constrain (phrases, exclusions)
+    -> fuse (RRF, per file and per unit)
     -> choose (each file's answering unit) -> rerank -> diversify (MMR) -> results
 
 Every list is built under the same filters, inside the engine, so a filtered-out unit never
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from .query import KeywordQuery, clean
 from .settings import Settings
 from .snippet import snippet
 from .storage import Engine, Hit, StoredUnit
+from .syntax import Constraints, contains, words
 from .units import PICTURE_KINDS
 
 # Words that ask for a picture rather than text: which unit of a file answers (see choose).
@@ -68,6 +70,7 @@ class Request:
     engine: Engine
     embed_query: Callable[[str], np.ndarray]
     embed_picture_query: Callable[[str], np.ndarray] | None = None  # None: the index has no picture vectors
+    constraints: Constraints = field(default_factory=Constraints)  # phrases and exclusions (scent.syntax)
 
 
 # ---- retrieve ------------------------------------------------------------------------------------
@@ -126,6 +129,35 @@ def retrieve(r: Request) -> dict[str, list[Hit]]:
         if hits is not None:
             lists[name] = hits
     return lists
+
+
+# ---- constrain -----------------------------------------------------------------------------------
+
+def constrain(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) -> dict[str, list[Hit]]:
+    """The lists without the units that miss a required phrase or whose file holds an excluded one.
+
+    Checked here, on the catalog's text, so every engine answers alike (a keyword engine's phrase
+    and NOT operators differ, and a dense list has none). A file is excluded by any of its units,
+    not only those in the lists: `budget -draft` means no file that says draft."""
+    c = r.constraints
+    if not c:
+        return lists
+    seen: dict[int, tuple[str, ...]] = {}
+
+    def text(u: StoredUnit) -> tuple[str, ...]:
+        if u.id not in seen:
+            seen[u.id] = words(f"{u.title}\n{u.text}")
+        return seen[u.id]
+
+    keep = {uid for uid, u in units.items()
+            if all(any(contains(text(u), p) for p in group) for group in c.required)}
+    if c.excluded:
+        out: set[str] = set()
+        for path in {units[uid].path for uid in keep}:
+            if any(contains(text(u), p) for u in r.engine.catalog.file_units(path) or () for p in c.excluded):
+                out.add(path)
+        keep = {uid for uid in keep if units[uid].path not in out}
+    return {name: [h for h in hits if h[0] in keep] for name, hits in lists.items()}
 
 
 # ---- fuse ----------------------------------------------------------------------------------------
@@ -218,7 +250,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     lists = retrieve(r)
     units = r.engine.catalog.units(sorted({uid for hits in lists.values() for uid, _ in hits}))
     # A unit deleted between retrieval and this read (an indexer writing meanwhile) drops out.
-    lists = {name: [h for h in hits if h[0] in units] for name, hits in lists.items()}
+    lists = constrain(r, {name: [h for h in hits if h[0] in units] for name, hits in lists.items()}, units)
     fusion = fuse(r, lists, units)
     best = choose(r, fusion, units)
     fused = diversify(r, rerank(r, fusion.fused, best, units), best, k)
