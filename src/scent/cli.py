@@ -76,14 +76,23 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
         f"{st['files']} files, {st['units']} units", err=True)
 
 
+def _filter_options(fn):
+    """--only, --path, --after, --before, --lang: the filters of every command that searches."""
+    for option in reversed([
+        click.option("--only", "kinds", multiple=True, help="Keep only this kind (text, code, pdf, image, docx, sheet, slides, email, html, csv, json ...); repeatable."),
+        click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md)."),
+        click.option("--after", help="Keep only files dated on or after this day (2025-07-14), month (2025-07), year (2025), or 'last week', 'yesterday', 'this month' ..."),
+        click.option("--before", help="Keep only files dated on or before this day, month, year or named period (as --after)."),
+        click.option("--lang", help="Keep only units in this language (ISO code: en, es, fr, hi, ta ...)."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
 @cli.command("search")
 @click.argument("query", nargs=-1, required=True)
 @click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="Number of results.")
-@click.option("--only", "kinds", multiple=True, help="Keep only this kind (text, code, pdf, image, docx, sheet, slides, email, html, csv, json ...); repeatable.")
-@click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md).")
-@click.option("--after", help="Keep only files dated on or after this day (YYYY-MM-DD).")
-@click.option("--before", help="Keep only files dated on or before this day (YYYY-MM-DD).")
-@click.option("--lang", help="Keep only units in this language (ISO code: en, es, fr, hi, ta ...).")
+@_filter_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per result line.")
 @click.option("--explain", is_flag=True, help="Show each result's rank and score in every list and its RRF share.")
 @click.option("--folder", "folders", multiple=True, type=click.Path(file_okay=False),
@@ -123,6 +132,31 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
                     where = f" p.{e['page']}" if e["page"] else ""
                     click.echo(f"      {name:<8} rank {e['rank']:>3}  score {e['score']:.4f}  "
                                f"+{e['contribution']:.4f}  unit {visible(e['unit'])}{where}")
+
+
+@cli.command("context")
+@click.argument("query", nargs=-1, required=True)
+@click.option("--tokens", type=click.IntRange(50, 100_000), default=2000, show_default=True,
+              help="About how many tokens the passages may take (estimated, erring high).")
+@_filter_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: the passages, their citations and the text.")
+@click.option("--folder", type=click.Path(file_okay=False), help="Use the index of this folder.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Use this index directory.")
+@_setting_options("search")
+@_setting_options("storage")
+def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder, index_dir, **params):
+    """The best passages for QUERY, overlapping chunks merged, each cited (path, page), within about
+    --tokens tokens: to paste into an LLM's prompt."""
+    filters = Filters.build(kinds, path, after, before, lang)
+    with Index.open(folder, index_dir, settings=_settings(params)) as idx:
+        _say_which(idx)
+        found = idx.context(" ".join(query), tokens=tokens, filters=filters)
+    if as_json:
+        click.echo(json_line(found.to_dict()))
+    elif not found.passages:
+        click.echo("no passages found", err=True)
+    else:
+        click.echo(visible_lines(found.text))
 
 
 def _search_folders(folders, text, k, filters, explain, settings):
@@ -273,7 +307,7 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, **params):
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
 @_setting_options("storage")
 def mcp_cmd(folder, index_dir, **params):
-    """MCP server over stdio with tools `search` and `fetch`, for AI assistants."""
+    """MCP server over stdio for AI assistants: read-only tools search, fetch, context and status."""
     from .serve import require
 
     require("mcp")

@@ -247,11 +247,7 @@ def diversify(r: Request, fused: list[tuple[str, float]], best: dict[str, int], 
 
 def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], dict[str, list[str | None]]]:
     """The `k` best files with their answering units, and each list's ranking of files before fusion."""
-    lists = retrieve(r)
-    units = r.engine.catalog.units(sorted({uid for hits in lists.values() for uid, _ in hits}))
-    # A unit deleted between retrieval and this read (an indexer writing meanwhile) drops out.
-    lists = constrain(r, {name: [h for h in hits if h[0] in units] for name, hits in lists.items()}, units)
-    fusion = fuse(r, lists, units)
+    lists, units, fusion = _fused(r)
     best = choose(r, fusion, units)
     fused = diversify(r, rerank(r, fusion.fused, best, units), best, k)
     results = []
@@ -263,6 +259,22 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
             snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
             explain=_explain(path, lists, fusion, units, r.settings) if explain else None))
     return results, fusion.file_runs
+
+
+def _fused(r: Request) -> tuple[dict[str, list[Hit]], dict[int, StoredUnit], Fusion]:
+    lists = retrieve(r)
+    units = r.engine.catalog.units(sorted({uid for hits in lists.values() for uid, _ in hits}))
+    # A unit deleted between retrieval and this read (an indexer writing meanwhile) drops out.
+    lists = constrain(r, {name: [h for h in hits if h[0] in units] for name, hits in lists.items()}, units)
+    return lists, units, fuse(r, lists, units)
+
+
+def best_units(r: Request, n: int) -> list[tuple[StoredUnit, float]]:
+    """The `n` units of highest fused score, several of one file included: passages for a
+    prompt (scent context) rather than files for a person."""
+    _, units, fusion = _fused(r)
+    ranked = sorted(fusion.unit_scores.items(), key=lambda t: (-t[1], t[0]))[:n]
+    return [(units[uid], score) for uid, score in ranked]
 
 
 def _explain(path: str, lists: dict[str, list[Hit]], fusion: Fusion, units: dict[int, StoredUnit],
