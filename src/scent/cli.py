@@ -4,6 +4,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
+import time
+from pathlib import Path
 from contextlib import ExitStack
 
 import click
@@ -348,8 +350,6 @@ def _parse_variant(text: str) -> dict:
 def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, metrics, run_file, report_dir, as_json,
              misses, **params):
     """Measure search quality: QUERIES_FILE (labelled JSONL) over --folder, or a --beir collection."""
-    from pathlib import Path
-
     from . import evaluate, report
 
     settings = _settings(params)
@@ -394,7 +394,8 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
             points = evaluate.grid_points(grid_spec)
             grid_report = evaluate.cross_validate(points, [ev.run(p) for p in points], metrics[0], folds)
         if report_dir:
-            written = report.write(Path(report_dir), base, comparisons, grid_report)
+            written = report.write(Path(report_dir), base, comparisons, grid_report,
+                                   _run_record(ev.index_for({}), beir_dir or queries_file, len(base.queries), settings))
             ev.index_for({}).remember_report(written.parent)  # for `scent serve`
             click.echo(f"report written to {visible(written)}", err=True)
     finally:
@@ -413,6 +414,19 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
         click.echo(visible_lines(report.grid_text(grid_report)))
     if misses:
         click.echo(visible_lines(report.misses(base)))
+
+
+def _run_record(idx: Index, queries_file: str, n: int, settings) -> dict:
+    """What an evaluation report records of its run: folder, queries, index, version, settings."""
+    import scent
+    from .dates import iso
+    from .settings import SETTINGS
+
+    st = idx.status()
+    changed = {s.name: getattr(settings, s.name) for s in SETTINGS if getattr(settings, s.name) != s.default}
+    return {"folder": st["folder"], "queries_file": str(Path(queries_file).resolve()), "queries": n,
+            "index": st["index"], "backend": st["backend"], "model": st["model"], "version": scent.__version__,
+            "written": iso(time.time()), "settings": changed}
 
 
 def main() -> None:
