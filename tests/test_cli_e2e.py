@@ -302,8 +302,8 @@ def test_index_of_missing_folder_is_a_usage_error(e2e, tmp_path):
 # ---- odd queries ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("query", [
-    '"security deposit',                    # unbalanced quote
-    "(deposit OR",                          # FTS5 operators and a dangling parenthesis
+    "(deposit",                             # a dangling parenthesis
+    "deposit AND refund NOT",               # FTS5 operators
     "deposit NEAR refund",
     "NEAR(deposit refund, 2)",
     "*",
@@ -325,8 +325,44 @@ def test_odd_query_never_errors(e2e, query):
     assert results and all((e2e.folder / r["path"]).is_file() for r in results)
 
 
+@pytest.mark.parametrize("query, message", [
+    ('"security deposit', 'the query has a " that is not closed'),   # unbalanced quote
+    ("(deposit OR", "OR needs a word"),                               # the query language's OR, dangling
+])
+def test_a_malformed_expression_is_one_line_exit_2(e2e, query, message):
+    out = e2e.search("--json", "--", query)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and message in out.stderr and "Traceback" not in out.stderr
+
+
 def test_odd_query_leaves_the_index_whole(e2e):
     out = e2e.search("--json", "--", "'); DROP TABLE units; --")
     assert out.returncode == 0, out.stderr
     st = json.loads(e2e.run("status", "--index", str(e2e.index), "--json").stdout)
     assert st["files_by_kind"] == EXAMPLE_FILES_BY_KIND
+
+
+# ---- the query language and scent context ------------------------------------------------------
+
+def test_query_language_on_the_real_index(e2e):
+    # The lease PDF (2024-08-01) wins "security deposit"; -lease leaves out every file that says lease.
+    assert e2e.results("security deposit", "-k", "1")[0]["path"] == "docs/apartment-lease.pdf"
+    without = e2e.results("security deposit -lease")
+    assert without and "docs/apartment-lease.pdf" not in [r["path"] for r in without]
+    assert [r["path"] for r in e2e.results('"security deposit of EUR 1,850.00"')] == ["docs/apartment-lease.pdf"]
+    # the same as --only pdf --after 2024 --before 2024: a filter inside the query
+    assert e2e.results("security deposit kind:pdf after:2024 before:2024") == \
+        e2e.results("security deposit", "--only", "pdf", "--after", "2024", "--before", "2024")
+    bad = e2e.search('"security deposit')
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not closed" in bad.stderr
+
+
+def test_context_cites_passages_within_the_budget(e2e):
+    out = e2e.run("context", "how much deposit do I get back", "--index", str(e2e.index), "--tokens", "300")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("[1] docs/apartment-lease.pdf, page 4 (Residential lease agreement")
+    assert "EUR 1,850.00" in out.stdout
+    body = json.loads(e2e.run("context", "how much deposit do I get back", "--index", str(e2e.index),
+                              "--tokens", "300", "--json").stdout)
+    assert body["budget"] == 300 and 0 < body["tokens"] <= 300 and body["text"] + "\n" == out.stdout
+    assert body["passages"][0]["path"] == "docs/apartment-lease.pdf" and body["passages"][0]["page"] == 4

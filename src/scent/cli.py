@@ -176,6 +176,13 @@ def _say_which(idx: Index) -> None:
                            "--folder chooses another, scent list shows them)"), err=True)
 
 
+def _iso_dates(st: dict) -> dict:
+    """A status for --json: its time as ISO 8601, as every JSON date scent prints."""
+    from .dates import iso
+
+    return {**st, "last_indexed": iso(st["last_indexed"])} if st.get("last_indexed") else st
+
+
 def _highlight(text: str, marks) -> str:
     # made visible piece by piece: the marks are offsets into the raw text
     out, pos = [], 0
@@ -198,7 +205,7 @@ def status_cmd(folder, index_dir, as_json, **params):
         _say_which(idx)
         st = idx.status()
     if as_json:
-        click.echo(json_line(st))
+        click.echo(json_line(_iso_dates(st)))
         return
     last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
     backend = st["backend"] + (f" ({st['backend_detail']})" if st.get("backend_detail") else "")
@@ -254,7 +261,7 @@ def list_cmd(as_json, **params):
     known = Index.known(settings=_settings(params))
     if as_json:
         for st in known:
-            click.echo(json_line(st))
+            click.echo(json_line(_iso_dates(st)))
         return
     if not known:
         click.echo("no folders indexed yet; index one with: scent index FOLDER", err=True)

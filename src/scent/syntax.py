@@ -170,13 +170,12 @@ def _filters(values: dict[str, list[str]]) -> Filters:
     ext, folder = _one(values, "ext"), _one(values, "dir")
     if ext is not None and not _EXT.match(ext):
         raise UsageError(f"ext: wants a file extension like ext:pdf or ext:md, got ext:{ext}")
-    path = None
-    if folder is not None:
-        path = _literal(folder.replace("\\", "/").strip("/")) + "/" if ext else folder.replace("\\", "/").strip("/") + "/"
+    folder = folder.replace("\\", "/").strip("/") + "/" if folder is not None else None
+    path = folder  # a prefix; with an extension, a glob (its folder part taken literally)
     if ext is not None:
-        path = (path or "") + "*" + _any_case("." + ext.lstrip(".").lower())
+        path = _literal(folder or "") + "*" + _any_case("." + ext.lstrip(".").lower())
     return Filters.build(kinds, path, _one(values, "after"), _one(values, "before"), _one(values, "lang"),
-                         spell=lambda n: n.replace("kinds", "kind") + ":")
+                         spell=lambda n: n + ":")
 
 
 def _literal(text: str) -> str:

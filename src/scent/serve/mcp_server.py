@@ -59,8 +59,7 @@ class Hit(BaseModel):
     kind: str
     title: str | None = None
     date: str = Field(description="ISO 8601 day the file's content is dated.")
-    score: float
-    snippet: str
+    snippet: str  # no score: results come best first, and a fused rank score means nothing to an agent
 
 
 class SearchOutput(BaseModel):
@@ -152,7 +151,7 @@ def build_server(index: Index, readers: int = DEFAULT_READERS) -> MCPServer:
             found = idx.search(query, k=k, filters=filters)
         return _result(SearchOutput(results=[Hit(
             id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
-            date=(iso(r.date) or "")[:10], score=round(r.score, 4), snippet=r.snippet) for r in found]))
+            date=(iso(r.date) or "")[:10], snippet=r.snippet) for r in found]))
 
     def fetch(id: Annotated[str, Field(pattern=r"^\d{1,19}$", description="A result's id, from search or context.")],
               offset: Annotated[int | None, Field(ge=0, description="Where to start in the file's text; "
