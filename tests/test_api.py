@@ -1,6 +1,8 @@
 """The HTTP API over a small real index (fake embedder): every endpoint, bad parameters, and
 every way of asking for a file outside the index."""
+import datetime as dt
 import io
+import re
 import shutil
 
 import pytest
@@ -73,6 +75,9 @@ def test_search_returns_results_as_library_dicts(client, index):
     first = body["results"][0]
     assert set(first) >= {"rank", "path", "page", "kind", "unit_kind", "score", "snippet", "highlights", "date"}
     assert "explain" not in first
+    # ISO 8601 with the zone, to the second: the same instant as the library's UNIX time
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", first["date"])
+    assert dt.datetime.fromisoformat(first["date"]).timestamp() == int(index.search("deposit refund", k=1)[0].date)
 
 
 def test_search_filters_and_explain(client):
@@ -99,7 +104,7 @@ def test_search_filters_and_explain(client):
     ("q=x&k=100000", "k: "),
     ("q=x&only=spreadsheet", "unknown kind spreadsheet"),
     ("q=x&after=2025-13-45", "after wants a date"),
-    ("q=x&before=yesterday", "before wants a date"),
+    ("q=x&before=someday", "before wants a date"),
     ("q=x&after=2025-02-01&before=2025-01-01", "nothing can match"),
     ("q=x&after=0001-01-01", "after wants a day between 1000-01-01 and 9998-12-31, got '0001-01-01'"),
     ("q=x&before=9999-12-31", "before wants a day between 1000-01-01 and 9998-12-31, got '9999-12-31'"),

@@ -36,6 +36,11 @@ SUMMARY = re.compile(
     r"\((?P<embedded>\d+) units embedded\) in [\d.]+s; (?P<files>\d+) files, (?P<units>\d+) units")
 
 
+def stamp(result: dict) -> float:
+    """A JSON result's ISO 8601 date as UNIX time."""
+    return datetime.fromisoformat(result["date"]).timestamp()
+
+
 def noon_utc(day: str) -> float:
     """The fixed mtime make_examples.py gives a file dated `day`."""
     return datetime.fromisoformat(day).replace(hour=12, tzinfo=timezone.utc).timestamp()
@@ -203,10 +208,10 @@ def test_path_filter_excludes_the_unfiltered_winner(e2e):
 def test_before_filter_excludes_the_newer_winner(e2e):
     # The car log (2026-01-20) wins unfiltered; the CSV (2025-12-31) has "front brake pads and discs".
     first = e2e.results("brake pads replaced", "-k", "3")[0]
-    assert (first["path"], first["date"]) == ("notes/personal/car-maintenance-log.txt", noon_utc("2026-01-20"))
+    assert (first["path"], stamp(first)) == ("notes/personal/car-maintenance-log.txt", noon_utc("2026-01-20"))
     before = e2e.results("brake pads replaced", "--before", "2026-01-01")
-    assert (before[0]["path"], before[0]["date"]) == ("data/expenses.csv", noon_utc("2025-12-31"))
-    assert all(r["date"] < noon_utc("2026-01-02") for r in before)
+    assert (before[0]["path"], stamp(before[0])) == ("data/expenses.csv", noon_utc("2025-12-31"))
+    assert all(stamp(r) < noon_utc("2026-01-02") for r in before)
 
 
 def test_after_filter_excludes_the_older_winner(e2e):
@@ -215,8 +220,8 @@ def test_after_filter_excludes_the_older_winner(e2e):
         "notes/work/2025-03-12-atlas-migration-meeting.md"
     after = e2e.results("migration meeting notes", "--after", "2025-06-01")
     assert after[0]["path"] == "notes/work/2025-09-02-heron-redesign-meeting.md"
-    assert after[0]["date"] == noon_utc("2025-09-02")
-    assert all(r["date"] > noon_utc("2025-05-31") for r in after)
+    assert stamp(after[0]) == noon_utc("2025-09-02")
+    assert all(stamp(r) > noon_utc("2025-05-31") for r in after)
     # Both bounds: of the 18 files only Heron (09-02) and contacts.json (08-19) lie in Aug-Sep 2025.
     window = e2e.results("migration meeting notes", "--after", "2025-08-01", "--before", "2025-09-30")
     assert sorted(r["path"] for r in window) == ["data/contacts.json",
@@ -297,8 +302,8 @@ def test_index_of_missing_folder_is_a_usage_error(e2e, tmp_path):
 # ---- odd queries ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("query", [
-    '"security deposit',                    # unbalanced quote
-    "(deposit OR",                          # FTS5 operators and a dangling parenthesis
+    "(deposit",                             # a dangling parenthesis
+    "deposit AND refund NOT",               # FTS5 operators
     "deposit NEAR refund",
     "NEAR(deposit refund, 2)",
     "*",
@@ -320,8 +325,44 @@ def test_odd_query_never_errors(e2e, query):
     assert results and all((e2e.folder / r["path"]).is_file() for r in results)
 
 
+@pytest.mark.parametrize("query, message", [
+    ('"security deposit', 'the query has a " that is not closed'),   # unbalanced quote
+    ("(deposit OR", "OR needs a word"),                               # the query language's OR, dangling
+])
+def test_a_malformed_expression_is_one_line_exit_2(e2e, query, message):
+    out = e2e.search("--json", "--", query)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and message in out.stderr and "Traceback" not in out.stderr
+
+
 def test_odd_query_leaves_the_index_whole(e2e):
     out = e2e.search("--json", "--", "'); DROP TABLE units; --")
     assert out.returncode == 0, out.stderr
     st = json.loads(e2e.run("status", "--index", str(e2e.index), "--json").stdout)
     assert st["files_by_kind"] == EXAMPLE_FILES_BY_KIND
+
+
+# ---- the query language and scent context ------------------------------------------------------
+
+def test_query_language_on_the_real_index(e2e):
+    # The lease PDF (2024-08-01) wins "security deposit"; -lease leaves out every file that says lease.
+    assert e2e.results("security deposit", "-k", "1")[0]["path"] == "docs/apartment-lease.pdf"
+    without = e2e.results("security deposit -lease")
+    assert without and "docs/apartment-lease.pdf" not in [r["path"] for r in without]
+    assert [r["path"] for r in e2e.results('"security deposit of EUR 1,850.00"')] == ["docs/apartment-lease.pdf"]
+    # the same as --only pdf --after 2024 --before 2024: a filter inside the query
+    assert e2e.results("security deposit kind:pdf after:2024 before:2024") == \
+        e2e.results("security deposit", "--only", "pdf", "--after", "2024", "--before", "2024")
+    bad = e2e.search('"security deposit')
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not closed" in bad.stderr
+
+
+def test_context_cites_passages_within_the_budget(e2e):
+    out = e2e.run("context", "how much deposit do I get back", "--index", str(e2e.index), "--tokens", "300")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("[1] docs/apartment-lease.pdf, page 4 (Residential lease agreement")
+    assert "EUR 1,850.00" in out.stdout
+    body = json.loads(e2e.run("context", "how much deposit do I get back", "--index", str(e2e.index),
+                              "--tokens", "300", "--json").stdout)
+    assert body["budget"] == 300 and 0 < body["tokens"] <= 300 and body["text"] + "\n" == out.stdout
+    assert body["passages"][0]["path"] == "docs/apartment-lease.pdf" and body["passages"][0]["page"] == 4

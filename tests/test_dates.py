@@ -53,3 +53,42 @@ def test_a_copied_folder_keeps_the_dates_its_notes_mean(tmp_path, fake_embedder)
                                                                                                "planning.md"]
     before = Filters.build(before="2025-06-01")
     assert [r.path for r in idx.search("meeting", filters=before, strategy="keyword")] == ["2025-03-12-standup.md"]
+
+
+def test_pdf_creation_dates():
+    from scent.dates import from_pdf
+    utc = dt.timezone.utc
+    assert from_pdf("D:20240312093000Z") == dt.datetime(2024, 3, 12, 9, 30, tzinfo=utc).timestamp()
+    assert from_pdf("D:20240312093000+01'00'") == dt.datetime(2024, 3, 12, 8, 30, tzinfo=utc).timestamp()
+    assert from_pdf("D:20240312093000-05'30") == dt.datetime(2024, 3, 12, 15, 0, tzinfo=utc).timestamp()
+    assert from_pdf("D:2024") == dt.datetime(2024, 1, 1, tzinfo=utc).timestamp()
+    assert from_pdf("20240312") == dt.datetime(2024, 3, 12, tzinfo=utc).timestamp()
+    for bad in ("", None, "D:20241312", "D:18991230", "yesterday"):
+        assert from_pdf(bad) is None, bad
+
+
+def test_a_pdf_and_a_word_file_are_dated_by_their_creation_date(tmp_path):
+    import docx
+    from fpdf import FPDF
+
+    from scent.extract import Limits, extract
+
+    pdf = FPDF()
+    pdf.set_creation_date(dt.datetime(2023, 6, 5, 14, 0, tzinfo=dt.timezone.utc))
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.cell(text="Minutes of the June meeting")
+    pdf.output(str(tmp_path / "minutes.pdf"))
+    document = docx.Document()
+    document.add_paragraph("Draft budget")
+    document.core_properties.created = dt.datetime(2022, 1, 20, 8, 0)  # no zone: Word's are UTC
+    document.save(str(tmp_path / "budget.docx"))
+    untouched = docx.Document()
+    untouched.add_paragraph("Made from the template, never dated")
+    untouched.save(str(tmp_path / "template.docx"))
+
+    assert extract(str(tmp_path / "minutes.pdf"), Limits()).date == dt.datetime(
+        2023, 6, 5, 14, tzinfo=dt.timezone.utc).timestamp()
+    assert extract(str(tmp_path / "budget.docx"), Limits()).date == dt.datetime(
+        2022, 1, 20, 8, tzinfo=dt.timezone.utc).timestamp()
+    assert extract(str(tmp_path / "template.docx"), Limits()).date is None  # python-docx's 2013 stamp

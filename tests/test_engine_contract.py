@@ -240,6 +240,31 @@ def test_ids_exact_and_one_character_off(engine, three_files):
     assert engine.keywords.id_search(("ZZZZZZZZ",), Filters(), 10) == []
 
 
+def run_query(engine, text: str, vector=None) -> list[tuple[str, int | None]]:
+    """The whole search pipeline over `engine`, the query language included: (path, page) results."""
+    from scent import search as pipeline
+    from scent.syntax import combine, parse as parse_syntax
+
+    parsed = parse_syntax(text)
+    s = Settings(other_language_stand_in=False, match="or" if parsed.any_word else "min_share")
+    request = pipeline.Request(parsed.text, parse(parsed.text), combine(Filters(), parsed.filters), s, engine,
+                               lambda _: vector if vector is not None else axis(1, 1, 1, 1), None, parsed.constraints)
+    return [(r.path, r.page) for r in pipeline.run(request, 10)[0]]
+
+
+def test_phrases_and_exclusions(engine, three_files):
+    # Every unit is in the dense list (4 dims, 5 units), so only the constraints leave any out.
+    assert sorted(run_query(engine, "boiler")) == [("lease.md", None), ("notes/garden.md", None), ("scan.pdf", 2)]
+    assert run_query(engine, '"boiler repair"') == [("scan.pdf", 1)]          # page 1 says it, page 2 does not
+    assert run_query(engine, '"repair boiler"') == []                        # not in that order
+    assert run_query(engine, '"the BOILER was"') == [("scan.pdf", 2)]         # case and spacing do not matter
+    assert sorted(run_query(engine, '"boiler repair" OR "neem oil"')) == [("notes/garden.md", None), ("scan.pdf", 1)]
+    # -march: page 2 says March, so the whole file goes, page 1 too
+    assert sorted(run_query(engine, "boiler -march")) == [("lease.md", None), ("notes/garden.md", None)]
+    assert sorted(run_query(engine, 'boiler -"chaque matin" ext:md')) == [("lease.md", None)]
+    assert run_query(engine, "boiler dir:notes lang:fr") == [("notes/garden.md", None)]
+
+
 # ---- vectors ---------------------------------------------------------------------------------
 
 def test_dense_ranks_by_cosine_under_filters(engine, three_files):

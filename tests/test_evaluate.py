@@ -73,3 +73,47 @@ def test_cross_validation_picks_the_better_point_and_scores_it_held_out():
     assert g.chosen == {"k": {"b": 7}}
     assert g.held_out == [1.0] * 7
     assert g.baseline_held_out == [0.5] * 7
+
+
+def test_misses_say_what_went_wrong_in_plain_words():
+    from types import SimpleNamespace as R
+
+    from scent.evaluate import LabelledQuery, why_missed
+
+    pdf = LabelledQuery("p", "deposit", "lease.pdf", page=5)
+    assert why_missed(pdf, [R(path="lease.pdf", page=2), R(path="a.md", page=None)], None) == \
+        "right file, wrong page (showed 2, expected 5)"
+    assert why_missed(pdf, [R(path="a.md", page=None), R(path="lease.pdf", page=3)], None) == \
+        "right file, wrong page (showed 3, expected 5) at rank 2"
+    assert why_missed(pdf, [R(path="lease.pdf", page=5)], 1) == ""
+    note = LabelledQuery("n", "heron", "heron.md")
+    assert why_missed(note, [R(path="a.md", page=None), R(path="heron.md", page=None)], 2) == \
+        "ranked 2; a.md came first"
+    assert why_missed(note, [R(path="a.md", page=None)], None) == "not in the first 1 results (a.md came first)"
+    assert why_missed(note, [], None) == "no results at all"
+
+
+def test_the_report_records_the_run_and_reads_plainly(notes, fake_embedder, tmp_path):
+    pytest.importorskip("matplotlib")
+    from scent import report
+
+    idx = Index(notes, embedder=fake_embedder)
+    idx.update()
+    queries = load_queries(write_queries(tmp_path, [
+        {"id": "a", "query": "LD-2026-0417", "expect": "lease.md", "category": "exact"},
+        {"id": "c", "query": "tomato garlic basil", "expect": "lease.md", "category": "text"}]))
+    result = evaluate(idx, queries)
+    text = report.misses(result)
+    assert text.startswith("1 of 2 queries did not have their answer first.")
+    assert "word search (keyword) had the right file first for 0 of the 1, and did not find it for 1." in text
+    assert "rank 1 by" not in text and "stand_in" not in text
+    assert "  c [text] 'tomato garlic basil': ranked 2; recipe.txt came first" in text or \
+        "  c [text] 'tomato garlic basil': not in the first" in text
+    run = {"folder": str(notes), "queries_file": "q.jsonl", "queries": 2, "index": "i", "backend": "sqlite",
+           "model": "fake", "version": "9.9", "written": "2026-12-02T01:00:00+00:00", "settings": {"match": "or"}}
+    written = report.write(tmp_path / "rep", result, [], run=run)
+    md = written.read_text()
+    assert f"- folder: `{notes}`" in md and "- scent 9.9, written 2026-12-02T01:00:00+00:00" in md
+    assert "- settings: `match=or`" in md
+    body = json.loads((tmp_path / "rep" / "report.json").read_text())
+    assert body["run"] == run and body["queries"][1]["why"]

@@ -30,7 +30,7 @@ def test_dates_include_both_days():
 
 
 @pytest.mark.parametrize("kwargs", [
-    {"kinds": ["pictures"]}, {"after": "yesterday"}, {"after": "2025-02-01", "before": "2025-01-01"}])
+    {"kinds": ["pictures"]}, {"after": "last fortnight"}, {"before": "2024-13"}, {"after": "2025-02-01", "before": "2025-01-01"}])
 def test_bad_filters_are_usage_errors(kwargs):
     with pytest.raises(UsageError):
         Filters.build(**kwargs)
@@ -67,3 +67,48 @@ def test_cli_out_of_range_day_is_one_line_exit_2(tmp_path):
 def test_slides_alias_takes_slide_pictures_too():
     assert Filters.build(kinds=["slides"]).unit_kinds() == ("slide", "slide_image")
     assert "slide_image" in Filters.build(kinds=["image"]).unit_kinds()
+
+
+def _day(y, m, d):
+    return dt.datetime(y, m, d).timestamp()
+
+
+@pytest.mark.parametrize("text, after, before", [
+    # today is Wednesday 2026-12-02: weeks start on Monday, ends are included (--before is the
+    # first moment after the period)
+    ("2024", _day(2024, 1, 1), _day(2025, 1, 1)),
+    ("2024-03", _day(2024, 3, 1), _day(2024, 4, 1)),
+    ("2024-12", _day(2024, 12, 1), _day(2025, 1, 1)),
+    ("today", _day(2026, 12, 2), _day(2026, 12, 3)),
+    ("yesterday", _day(2026, 12, 1), _day(2026, 12, 2)),
+    ("this week", _day(2026, 11, 30), _day(2026, 12, 7)),
+    ("last week", _day(2026, 11, 23), _day(2026, 11, 30)),
+    ("This  Month", _day(2026, 12, 1), _day(2027, 1, 1)),
+    ("last month", _day(2026, 11, 1), _day(2026, 12, 1)),
+    ("last year", _day(2025, 1, 1), _day(2026, 1, 1)),
+    ("3 days ago", _day(2026, 11, 29), _day(2026, 11, 30)),
+    ("a month ago", _day(2026, 11, 1), _day(2026, 12, 1)),
+    ("14 months ago", _day(2025, 10, 1), _day(2025, 11, 1)),
+])
+def test_named_periods(text, after, before):
+    from scent.filters import _parse_date
+    today = dt.date(2026, 12, 2)
+    assert _parse_date(text, "--after", today=today) == after
+    assert _parse_date(text, "--before", end_of_day=True, today=today) == before
+
+
+def test_a_year_on_both_sides_is_that_year():
+    f = Filters.build(after="2024", before="2024")
+    assert (f.after, f.before) == (_day(2024, 1, 1), _day(2025, 1, 1))
+
+
+@pytest.mark.parametrize("text", ["9999", "0999-05", "5000 years ago"])
+def test_periods_outside_the_comparable_range(text):
+    with pytest.raises(UsageError, match=r"^--after wants a day between"):
+        Filters.build(after=text)
+
+
+def test_a_bad_date_names_the_accepted_forms_and_the_parameter():
+    with pytest.raises(UsageError, match=r"^after: wants a date like 2025-07-14, 2025-07 or 2025, or one of today, "
+                                         r"yesterday, .*; got 'soonish'$"):
+        Filters.build(after="soonish", spell=lambda n: n + ":")

@@ -78,6 +78,7 @@ def test_cli_list_and_forget(notes, tmp_path, scent_home):
     assert run("index", str(empty), "-q", cwd=tmp_path, env=env).returncode == 0
     listed = [json.loads(line) for line in run("list", "--json", cwd=tmp_path, env=env).stdout.splitlines()]
     assert [(st["folder"], st["files"]) for st in listed] == [(str(empty.resolve()), 0)]
+    assert listed[0]["last_indexed"][:2] == "20" and listed[0]["last_indexed"][10] == "T"  # ISO 8601
     searched = run("search", "anything", cwd=tmp_path, env=env)
     assert "no index for this folder; searching " + str(empty.resolve()) + " (indexed last" in searched.stderr
     gone = run("forget", str(empty), cwd=tmp_path, env=env)

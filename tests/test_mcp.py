@@ -50,50 +50,145 @@ async def _session(index_dir, work):
 
 
 def test_mcp_tools_search_and_fetch(index_dir):
+    import scent
+
     async def work(session):
         tools = {t.name: t for t in (await session.list_tools()).tools}
-        assert {"search", "fetch"} <= set(tools)
-        assert {"query", "k", "kinds", "path"} <= set(_field(tools["search"], "input_schema", "inputSchema")["properties"])
+        assert set(tools) == {"search", "fetch", "context", "status"}
+        for tool in tools.values():
+            schema = _field(tool, "input_schema", "inputSchema")
+            assert schema["additionalProperties"] is False
+            assert all(p.get("description") for p in schema["properties"].values()), tool.name
+            assert _field(tool.annotations, "read_only_hint", "readOnlyHint") is True
+            assert _field(tool, "output_schema", "outputSchema")["type"] == "object"
+        assert set(_field(tools["search"], "input_schema", "inputSchema")["properties"]) == \
+            {"query", "k", "kinds", "path", "after", "before", "lang"}
 
-        found = await session.call_tool("search", {"query": "LD-2026-0417", "k": 3})
-        results = _payload(found)["results"]
-        assert results[0]["path"] == "lease.md" and "LD-2026-0417" in results[0]["snippet"]
+        found = _payload(await session.call_tool("search", {"query": "LD-2026-0417", "k": 3}))["results"]
+        assert found[0]["path"] == "lease.md" and "LD-2026-0417" in found[0]["snippet"]
+        assert set(found[0]) <= {"id", "path", "page", "kind", "title", "date", "snippet"}
+        assert found[0]["id"].isdigit() and len(found[0]["date"]) == 10  # an ISO day
 
         only_code = _payload(await session.call_tool("search", {"query": "header", "kinds": ["code"]}))["results"]
         assert only_code and all(r["kind"] == "code" for r in only_code)
         in_code = _payload(await session.call_tool("search", {"query": "file", "path": "code/"}))["results"]
         assert in_code and all(r["path"].startswith("code/") for r in in_code)
+        phrase = _payload(await session.call_tool("search", {"query": '"deposit refund"'}))["results"]
+        assert [r["path"] for r in phrase] == ["lease.md"]
+        future = _payload(await session.call_tool("search", {"query": "deposit", "after": "9998-01-01"}))
+        assert future["results"] == []
 
-        got = await session.call_tool("fetch", {"path": "lease.md"})
-        body = _payload(got)
+        body = _payload(await session.call_tool("fetch", {"id": found[0]["id"]}))
         assert body["path"] == "lease.md" and body["kind"] == "text" and "deposit refund" in body["text"]
+        assert body["offset"] == 0 and "next_offset" not in body and body["total_chars"] == len(body["text"])
 
-        for bad in ("after.txt", "../lease.md", "/etc/passwd", "nope.md"):
-            refused = await session.call_tool("fetch", {"path": bad})
-            assert _is_error(refused), bad
-            assert "written after indexing" not in str(refused.content)
-            assert "index" in str(refused.content) or "folder" in str(refused.content) or "'..'" in str(refused.content)
-
+        refused = await session.call_tool("search", {"query": "deposit", "only": ["pdf"]})
+        assert _is_error(refused) and "takes no argument 'only'; its arguments are query, k, kinds" in \
+            str(refused.content)
+        for bad, message in [({"id": "12345"}, "no result has id 12345"), ({"id": "x1"}, "id:"),
+                             ({"id": found[0]["id"], "max_chars": 5}, "max_chars:")]:
+            refused = await session.call_tool("fetch", bad)
+            assert _is_error(refused) and message in str(refused.content), bad
         bad_kind = await session.call_tool("search", {"query": "x", "kinds": ["spreadsheet"]})
         assert _is_error(bad_kind) and "unknown kind" in str(bad_kind.content)
+        bad_date = await session.call_tool("search", {"query": "x", "after": "soonish"})
+        assert _is_error(bad_date) and "after wants a date" in str(bad_date.content)
+        malformed = await session.call_tool("search", {"query": '"deposit'})
+        assert _is_error(malformed) and "not closed" in str(malformed.content)
+
+        st = _payload(await session.call_tool("status", {}))
+        assert st["folder"].endswith("notes") and st["files"] == 3 and st["version"] == scent.__version__
+
+        told = await session.call_tool("context", {"question": "when is the deposit refunded", "tokens": 200})
+        assert not _is_error(told)
+        assert told.content[0].text.startswith("[1] lease.md") and "deposit refund" in told.content[0].text
 
     asyncio.run(_session(index_dir, work))
 
 
-def test_fetch_reads_a_percent_named_file_as_named(tmp_path):
-    """In process (fake embedder): MCP arguments arrive decoded; `%2e%2e%2f` is part of the name."""
+def test_the_server_names_its_version(index_dir):
+    import scent
+
+    params = StdioServerParameters(command=str(SCENT), args=["mcp", "--index", str(index_dir)], env={**os.environ})
+
+    async def run():
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                init = await session.initialize()
+                return _field(init, "server_info", "serverInfo")
+    info = asyncio.run(run())
+    assert info.name == "scent" and info.version == scent.__version__ and info.version
+
+
+def _server(tmp_path, folder):
     from conftest import FakeEmbedder
     from scent.serve.mcp_server import build_server
 
+    idx = Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder())
+    idx.update()
+    return idx, build_server(idx)
+
+
+def _search(server, query, **args):
+    return _payload(asyncio.run(server.call_tool("search", {"query": query, **args})))["results"]
+
+
+def test_fetch_reads_a_percent_named_file_as_named(tmp_path):
+    """In process (fake embedder): MCP arguments arrive decoded; `%2e%2e%2f` is part of the name."""
     folder = tmp_path / "pct"
     folder.mkdir()
     (folder / "%2e%2e%2fpercent.txt").write_text("walrus tusks measured in percent\n")
-    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
-        idx.update()
-        server = build_server(idx)
-        result = asyncio.run(server.call_tool("fetch", {"path": "%2e%2e%2fpercent.txt"}))
-    assert _payload(result) == {"path": "%2e%2e%2fpercent.txt", "kind": "text", "page": None,
-                          "text": "walrus tusks measured in percent"}
+    idx, server = _server(tmp_path, folder)
+    with idx:
+        hit, = _search(server, "walrus")
+        result = asyncio.run(server.call_tool("fetch", {"id": hit["id"]}))
+    assert _payload(result) == {"id": hit["id"], "path": "%2e%2e%2fpercent.txt", "kind": "text", "offset": 0,
+                                "total_chars": 32, "text": "walrus tusks measured in percent", "picture": False}
+
+
+def test_fetch_pages_a_long_file_without_repeating_overlaps(tmp_path):
+    folder = tmp_path / "long"
+    folder.mkdir()
+    # 600 numbered words: chunks of 180 words overlapping by 30, so four units share 90 words.
+    words = [f"w{n:03d}" for n in range(600)]
+    (folder / "long.txt").write_text(" ".join(words) + "\n")
+    idx, server = _server(tmp_path, folder)
+    with idx:
+        assert len(idx.file_units("long.txt")) == 4
+        hit, = _search(server, "w599")
+        texts, offset, calls = [], 0, 0
+        while offset is not None:
+            page = _payload(asyncio.run(server.call_tool("fetch", {"id": hit["id"], "offset": offset,
+                                                                    "max_chars": 1000})))
+            texts.append(page["text"])
+            offset, calls = page.get("next_offset"), calls + 1
+        # the file is 600 * 5 - 1 characters; without the 90 shared words twice, 2,999 in 1,000-char pages
+        assert page["total_chars"] == 2999 and calls == 3
+        assert "".join(texts).split() == words
+        # By default fetch starts at the result's passage when it lies beyond the first page.
+        first = _payload(asyncio.run(server.call_tool("fetch", {"id": hit["id"], "max_chars": 1000})))
+        last_unit = idx.file_units("long.txt")[-1]
+        assert first["offset"] == last_unit.start and first["text"].startswith(last_unit.text[:40])
+
+
+def test_fetch_returns_a_picture_as_an_image(tmp_path):
+    import base64
+    import io
+
+    from PIL import Image
+
+    folder = tmp_path / "pics"
+    folder.mkdir()
+    Image.new("RGB", (2000, 1000), (200, 40, 40)).save(folder / "red-barn.png")
+    idx, server = _server(tmp_path, folder)
+    with idx:
+        hit, = _search(server, "red barn")
+        result = asyncio.run(server.call_tool("fetch", {"id": hit["id"]}))
+    image, text = result.content
+    assert image.type == "image" and _field(image, "mime_type", "mimeType") == "image/jpeg"
+    with Image.open(io.BytesIO(base64.b64decode(image.data))) as shown:
+        assert shown.size == (1024, 512)  # the longest side PICTURE_PX
+    assert json.loads(text.text)["picture"] is True
 
 
 def test_a_held_search_does_not_hold_up_another_tool_call(tmp_path, notes, monkeypatch):
@@ -120,7 +215,7 @@ def test_a_held_search_does_not_hold_up_another_tool_call(tmp_path, notes, monke
         try:
             assert await asyncio.to_thread(started.wait, 30)
             fast = await asyncio.wait_for(server.call_tool("search", {"query": "deposit refund", "k": 1}), 30)
-            fetched = await asyncio.wait_for(server.call_tool("fetch", {"path": "lease.md"}), 30)
+            fetched = await asyncio.wait_for(server.call_tool("fetch", {"id": _payload(fast)["results"][0]["id"]}), 30)
             assert not slow.done()
         finally:
             release.set()

@@ -37,7 +37,10 @@ def server(examples_copy, tmp_path_factory):
     queries.write_text(
         '{"id": "w1", "query": "LD-2026-0417", "category": "id", "expect": "notes/work/helpdesk-ticket.txt"}\n'
         '{"id": "w2", "query": "red lentil soup", "category": "text", '
-        '"expect": "notes/personal/recipe-red-lentil-soup.md"}\n')
+        '"expect": "notes/personal/recipe-red-lentil-soup.md"}\n'
+        # page 4 holds the deposit: expecting page 2 makes a "right file, wrong page" miss to show
+        '{"id": "w3", "query": "security deposit refund", "category": "page", '
+        '"expect": "docs/apartment-lease.pdf", "page": 2}\n')
     ran = CliRunner().invoke(cli, ["eval", str(queries), "--folder", str(folder), "--index", str(index_dir),
                                    "--report", str(folder.parent / "report"), "--no-misses"])
     assert ran.exit_code == 0, ran.output
@@ -194,6 +197,11 @@ def test_evaluation_page_shows_the_table_and_charts(page):
     expect(page.locator("#eval-table")).to_contain_text("overall")
     img = page.locator("#eval-body img.chart").first
     page.wait_for_function("el => el.complete && el.naturalWidth > 0", arg=img.element_handle())
+    import scent
+    expect(page.locator("#eval-run")).to_contain_text("3 queries from ")
+    expect(page.locator("#eval-run")).to_contain_text(f"scent {scent.__version__}")
+    expect(page.locator("#eval-misses")).to_contain_text("security deposit refund")
+    expect(page.locator("#eval-misses")).to_contain_text("right file, wrong page (showed 4, expected 2)")
     page.click("#tab-search")
     expect(page.locator("#search-view")).to_be_visible()
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
+import time
+from pathlib import Path
 from contextlib import ExitStack
 
 import click
@@ -76,14 +78,23 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
         f"{st['files']} files, {st['units']} units", err=True)
 
 
+def _filter_options(fn):
+    """--only, --path, --after, --before, --lang: the filters of every command that searches."""
+    for option in reversed([
+        click.option("--only", "kinds", multiple=True, help="Keep only this kind (text, code, pdf, image, docx, sheet, slides, email, html, csv, json ...); repeatable."),
+        click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md)."),
+        click.option("--after", help="Keep only files dated on or after this day (2025-07-14), month (2025-07), year (2025), or 'last week', 'yesterday', 'this month' ..."),
+        click.option("--before", help="Keep only files dated on or before this day, month, year or named period (as --after)."),
+        click.option("--lang", help="Keep only units in this language (ISO code: en, es, fr, hi, ta ...)."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
 @cli.command("search")
 @click.argument("query", nargs=-1, required=True)
 @click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="Number of results.")
-@click.option("--only", "kinds", multiple=True, help="Keep only this kind (text, code, pdf, image, docx, sheet, slides, email, html, csv, json ...); repeatable.")
-@click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md).")
-@click.option("--after", help="Keep only files dated on or after this day (YYYY-MM-DD).")
-@click.option("--before", help="Keep only files dated on or before this day (YYYY-MM-DD).")
-@click.option("--lang", help="Keep only units in this language (ISO code: en, es, fr, hi, ta ...).")
+@_filter_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per result line.")
 @click.option("--explain", is_flag=True, help="Show each result's rank and score in every list and its RRF share.")
 @click.option("--folder", "folders", multiple=True, type=click.Path(file_okay=False),
@@ -126,6 +137,32 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
                                f"+{e['contribution']:.4f}  unit {visible(e['unit'])}{where}")
 
 
+@cli.command("context")
+@click.argument("query", nargs=-1, required=True)
+@click.option("--tokens", type=click.IntRange(50, 100_000), default=2000, show_default=True,
+              help="About how many tokens the passages may take (estimated, erring high).")
+@_filter_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: the passages, their citations and the text.")
+@click.option("--folder", type=click.Path(file_okay=False), help="Use the index of this folder.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Use this index directory.")
+@click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
+@_setting_options("search")
+@_setting_options("storage")
+def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder, index_dir, as_user, **params):
+    """The best passages for QUERY, overlapping chunks merged, each cited (path, page), within about
+    --tokens tokens: to paste into an LLM's prompt."""
+    filters = Filters.build(kinds, path, after, before, lang)
+    with Index.open(folder, index_dir, settings=_settings(params)) as idx:
+        _say_which(idx)
+        found = idx.context(" ".join(query), tokens=tokens, filters=filters, as_user=as_user)
+    if as_json:
+        click.echo(json_line(found.to_dict()))
+    elif not found.passages:
+        click.echo("no passages found", err=True)
+    else:
+        click.echo(visible_lines(found.text))
+
+
 def _search_folders(folders, text, k, filters, explain, settings, as_user):
     with ExitStack() as stack:
         first = stack.enter_context(Index.open(folders[0], settings=settings))
@@ -139,6 +176,13 @@ def _say_which(idx: Index) -> None:
     if idx.found == "last":
         click.echo(visible(f"scent: no index for this folder; searching {idx.root} (indexed last; "
                            "--folder chooses another, scent list shows them)"), err=True)
+
+
+def _iso_dates(st: dict) -> dict:
+    """A status for --json: its time as ISO 8601, as every JSON date scent prints."""
+    from .dates import iso
+
+    return {**st, "last_indexed": iso(st["last_indexed"])} if st.get("last_indexed") else st
 
 
 def _highlight(text: str, marks) -> str:
@@ -164,7 +208,7 @@ def status_cmd(folder, index_dir, as_json, as_user, **params):
         _say_which(idx)
         st = idx.status(as_user)
     if as_json:
-        click.echo(json_line(st))
+        click.echo(json_line(_iso_dates(st)))
         return
     last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
     backend = st["backend"] + (f" ({st['backend_detail']})" if st.get("backend_detail") else "")
@@ -220,7 +264,7 @@ def list_cmd(as_json, **params):
     known = Index.known(settings=_settings(params))
     if as_json:
         for st in known:
-            click.echo(json_line(st))
+            click.echo(json_line(_iso_dates(st)))
         return
     if not known:
         click.echo("no folders indexed yet; index one with: scent index FOLDER", err=True)
@@ -344,7 +388,7 @@ def token_remove(user):
 @click.option("--as", "as_user", metavar="USER", help="Answer every request as USER sees the folder: only files USER may read (default: you).")
 @_setting_options("storage")
 def mcp_cmd(folder, index_dir, as_user, **params):
-    """MCP server over stdio with tools `search` and `fetch`, for AI assistants."""
+    """MCP server over stdio for AI assistants: read-only tools search, fetch, context and status."""
     from .serve import require
 
     require("mcp")
@@ -386,8 +430,6 @@ def _parse_variant(text: str) -> dict:
 def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, metrics, run_file, report_dir, as_json,
              misses, as_user, **params):
     """Measure search quality: QUERIES_FILE (labelled JSONL) over --folder, or a --beir collection."""
-    from pathlib import Path
-
     from . import evaluate, report
 
     settings = _settings(params)
@@ -432,7 +474,8 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
             points = evaluate.grid_points(grid_spec)
             grid_report = evaluate.cross_validate(points, [ev.run(p) for p in points], metrics[0], folds)
         if report_dir:
-            written = report.write(Path(report_dir), base, comparisons, grid_report)
+            written = report.write(Path(report_dir), base, comparisons, grid_report,
+                                   _run_record(ev.index_for({}), beir_dir or queries_file, len(base.queries), settings))
             ev.index_for({}).remember_report(written.parent)  # for `scent serve`
             click.echo(f"report written to {visible(written)}", err=True)
     finally:
@@ -451,6 +494,19 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
         click.echo(visible_lines(report.grid_text(grid_report)))
     if misses:
         click.echo(visible_lines(report.misses(base)))
+
+
+def _run_record(idx: Index, queries_file: str, n: int, settings) -> dict:
+    """What an evaluation report records of its run: folder, queries, index, version, settings."""
+    import scent
+    from .dates import iso
+    from .settings import SETTINGS
+
+    st = idx.status()
+    changed = {s.name: getattr(settings, s.name) for s in SETTINGS if getattr(settings, s.name) != s.default}
+    return {"folder": st["folder"], "queries_file": str(Path(queries_file).resolve()), "queries": n,
+            "index": st["index"], "backend": st["backend"], "model": st["model"], "version": scent.__version__,
+            "written": iso(time.time()), "settings": changed}
 
 
 def main() -> None:

@@ -1,5 +1,6 @@
 """When a file's content was made, as a person means it: a date written in the file (front matter,
-EXIF, a message's Date header: the extractors read those), else a date in its name
+EXIF, a message's Date header, a PDF's CreationDate, a Word file's core `created`: the extractors
+read those), else a date in its name
 ("2025-03-12-standup.md", "Screenshot_20250214-100355.png"), else its modification time.
 
 Why: modification times are when the bytes last moved, not when the note was written. After a
@@ -50,3 +51,98 @@ def file_date(written: float | None, name: str, mtime: float) -> float:
         return written
     named = from_name(name)
     return named if named is not None else mtime
+
+
+def from_pdf(stamp: str | None) -> float | None:
+    """A PDF's CreationDate ("D:20240312093000+01'00'", or only "D:2024"), or None.
+
+    Why: a PDF's bytes are often copied, its creation date stays in it; unreadable ones are None
+    (a date a tool wrote wrong is no reason to refuse the file)."""
+    m = re.match(r"(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:(Z)|([+-])(\d{2})'?(\d{2})?'?)?",
+                 (stamp or "").strip())
+    if not m or not 1970 <= int(m.group(1)) <= 2099:
+        return None
+    year, month, day, hour, minute, second = (int(g) if g else d for g, d in
+                                              zip(m.groups()[:6], (0, 1, 1, 0, 0, 0)))
+    if m.group(8):
+        offset = dt.timedelta(hours=int(m.group(9)), minutes=int(m.group(10) or 0))
+        zone = dt.timezone(offset if m.group(8) == "+" else -offset)
+    else:
+        zone = dt.timezone.utc  # Z, or no zone written: UTC, the same day almost everywhere
+    try:
+        return dt.datetime(year, month, day, hour, minute, second, tzinfo=zone).timestamp()
+    except ValueError:  # month 13, 30 February
+        return None
+
+
+# The `created` of python-docx's own template: every file it makes carries it unless told otherwise.
+_TEMPLATE_STAMP = dt.datetime(2013, 12, 23, 23, 15, tzinfo=dt.timezone.utc)
+
+
+def from_datetime(value: dt.datetime | None) -> float | None:
+    """A document property's datetime (Word's core `created`: UTC when it has no zone), or None
+    for none, one outside 1970-2099 (1601 or 1899 mean "never set") or a template's stamp."""
+    if value is None or not 1970 <= value.year <= 2099:
+        return None
+    value = value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+    return None if value == _TEMPLATE_STAMP else value.timestamp()
+
+
+def iso(stamp: float | None) -> str | None:
+    """A UNIX time as ISO 8601 in this machine's zone, to the second: what JSON output carries."""
+    if stamp is None:
+        return None
+    return dt.datetime.fromtimestamp(stamp).astimezone().isoformat(timespec="seconds")
+
+
+# ---- periods people name in filters ----------------------------------------------------------
+
+_AGO = re.compile(r"^(\d{1,4}|a|an|one)\s+(day|week|month|year)s?\s+ago$")
+_YEAR = re.compile(r"^\d{4}$")
+_MONTH = re.compile(r"^(\d{4})-(\d{1,2})$")
+NAMED_PERIODS = ("today", "yesterday", "this week", "last week", "this month", "last month", "this year",
+                 "last year", "N days/weeks/months/years ago")
+
+
+def _add_months(day: dt.date, months: int) -> dt.date:
+    n = day.year * 12 + day.month - 1 + months
+    return dt.date(n // 12, n % 12 + 1, 1)
+
+
+def _unit_period(unit: str, back: int, today: dt.date) -> tuple[dt.date, dt.date]:
+    if unit == "day":
+        start = today - dt.timedelta(days=back)
+        return start, start + dt.timedelta(days=1)
+    if unit == "week":  # weeks start on Monday (ISO 8601)
+        start = today - dt.timedelta(days=today.weekday() + 7 * back)
+        return start, start + dt.timedelta(days=7)
+    if unit == "month":
+        start = _add_months(today.replace(day=1), -back)
+        return start, _add_months(start, 1)
+    start = dt.date(today.year - back, 1, 1)
+    return start, dt.date(start.year + 1, 1, 1)
+
+
+def period(text: str, today: dt.date | None = None) -> tuple[dt.date, dt.date] | None:
+    """The days [first, after the last) that `text` names: a year ("2024"), a month ("2024-03"),
+    "today", "yesterday", "this/last week|month|year", "3 days ago"; None for anything else
+    (a plain ISO date or time is the caller's to read)."""
+    today = today or dt.date.today()
+    words = " ".join(text.lower().split())
+    if _YEAR.match(words):
+        return dt.date(int(words), 1, 1), dt.date(int(words) + 1, 1, 1)
+    if m := _MONTH.match(words):
+        year, month = int(m.group(1)), int(m.group(2))
+        if not 1 <= month <= 12:
+            return None
+        start = dt.date(year, month, 1)
+        return start, _add_months(start, 1)
+    if words in ("today", "yesterday"):
+        return _unit_period("day", words == "yesterday", today)
+    first, _, unit = words.partition(" ")
+    if first in ("this", "last") and unit in ("week", "month", "year"):
+        return _unit_period(unit, first == "last", today)
+    if m := _AGO.match(words):
+        count = 1 if m.group(1) in ("a", "an", "one") else int(m.group(1))
+        return _unit_period(m.group(2), count, today)
+    return None

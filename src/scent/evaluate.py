@@ -98,6 +98,7 @@ class QueryOutcome:
     scores: dict[str, float]
     top: list[dict]                  # the first results: path, page
     list_ranks: dict[str, int | None]  # where the answer sat in each list before fusion
+    why: str = ""                    # a miss in plain words: "right file, wrong page (showed 2, expected 5)"
 
 
 @dataclass
@@ -110,7 +111,8 @@ class EvalResult:
     def to_dict(self) -> dict:
         return {"overall": self.overall, "by_category": self.by_category, "hard": self.hard,
                 "queries": [{"id": q.id, "query": q.query, "category": q.category, "hard": q.hard, "rank": q.rank,
-                             "scores": q.scores, "top": q.top, "list_ranks": q.list_ranks} for q in self.queries]}
+                             "scores": q.scores, "top": q.top, "list_ranks": q.list_ranks, "why": q.why}
+                            for q in self.queries]}
 
 
 def summarise(outcomes: list[QueryOutcome], metric_names) -> dict[str, float]:
@@ -132,11 +134,28 @@ def evaluate(index: Index, queries: list[LabelledQuery], as_user: str | None = N
         answers = {q.expect, *q.relevant}
         list_ranks = {name: next((i for i, p in enumerate(paths, 1) if p in answers), None)
                       for name, paths in lists.items()}
+        rank = first_rank(run, qrels)
         outcomes.append(QueryOutcome(
-            q.id, q.query, q.category, q.hard, first_rank(run, qrels),
+            q.id, q.query, q.category, q.hard, rank,
             {m: fn(run, qrels) for m, fn in FOLDER_METRICS.items()},
-            [{"path": r.path, "page": r.page} for r in results[:5]], list_ranks))
+            [{"path": r.path, "page": r.page} for r in results[:5]], list_ranks, why_missed(q, results, rank)))
     return _result(outcomes, FOLDER_METRICS)
+
+
+def why_missed(q: LabelledQuery, results: list, rank: int | None) -> str:
+    """What went wrong, in words a person reads: "" when the answer came first."""
+    if rank == 1:
+        return ""
+    answers = {q.expect, *q.relevant}
+    file_rank = next((i for i, r in enumerate(results, 1) if r.path in answers), None)
+    if q.page is not None and file_rank is not None and (rank is None or file_rank < rank):
+        shown = results[file_rank - 1]
+        where = "" if file_rank == 1 else f" at rank {file_rank}"
+        return f"right file, wrong page (showed {shown.page or 'the whole file'}, expected {q.page}){where}"
+    if rank is None:
+        first = results[0].path if results else "nothing"
+        return f"not in the first {len(results)} results ({first} came first)" if results else "no results at all"
+    return f"ranked {rank}; {results[0].path} came first"
 
 
 def _result(outcomes: list[QueryOutcome], metric_fns) -> EvalResult:
@@ -150,19 +169,38 @@ def _result(outcomes: list[QueryOutcome], metric_fns) -> EvalResult:
         queries=outcomes)
 
 
+# What each candidate list is, for people reading a report.
+LIST_NAMES = {"dense": "meaning search (dense)", "keyword": "word search (keyword)", "ids": "ID lookup",
+              "pictures": "picture search", "stand_in": "the other-language stand-in"}
+
+
 def miss_summary(result: EvalResult) -> list[str]:
-    """Where the answers of missed queries (not rank 1) sat before fusion."""
+    """How many queries missed, and what each candidate list alone did with their answers."""
     misses = [o for o in result.queries if o.rank != 1]
     if not misses:
-        return ["no misses: every answer ranked first"]
-    lines = [f"{len(misses)} of {len(result.queries)} queries did not rank the answer first"]
-    names = sorted({n for o in misses for n in o.list_ranks})
-    for name in names:
+        return ["No misses: every query had its answer first."]
+    n = len(misses)
+    lines = [f"{n} of {len(result.queries)} queries did not have their answer first."]
+    wrong_page = sum(1 for o in misses if o.why.startswith("right file, wrong page"))
+    if wrong_page:
+        lines.append(f"{wrong_page} of them found the right file but showed another page.")
+    for name in sorted({name for o in misses for name in o.list_ranks}):
         first = sum(1 for o in misses if o.list_ranks.get(name) == 1)
         absent = sum(1 for o in misses if o.list_ranks.get(name) is None)
-        lines.append(f"{first} of {len(misses)} misses were already rank 1 by {name}; "
-                     f"{absent} were absent from the {name} list")
+        label = LIST_NAMES.get(name, name)
+        if name == "stand_in":  # not a search of its own: only notes in another language than the query
+            lines.append(f"A note in another language than the query keeps its meaning rank as its word rank "
+                         f"(the other-language stand-in): that applied to the right file for {n - absent} of the {n}.")
+            continue
+        lines.append(f"Before the lists were combined, {label} had the right file first for {first} of the {n}, "
+                     f"and did not find it for {absent}.")
     return lines
+
+
+def list_places(o: QueryOutcome) -> str:
+    """'word search 3, meaning search not found': where one query's answer sat in each list."""
+    return ", ".join(f"{LIST_NAMES.get(name, name).split(' (')[0]} {rank if rank is not None else 'not found'}"
+                     for name, rank in o.list_ranks.items() if name != "stand_in" or rank is not None)
 
 
 # ---- BEIR collections ----------------------------------------------------------------------

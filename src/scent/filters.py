@@ -13,6 +13,7 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import dates
 from .errors import UsageError
 from .units import FILE_KINDS, KIND_ALIASES, UNIT_KINDS
 
@@ -40,7 +41,8 @@ class Filters:
     @classmethod
     def build(cls, kinds=(), path=None, after=None, before=None, lang=None,
               spell: Callable[[str], str] = cli_flag) -> "Filters":
-        """From user-facing values: kind names, ISO dates (both days included), a language code.
+        """From user-facing values: kind names, dates (ISO days, months "2024-03", years "2024",
+        "last week", "yesterday" ...; both ends included), a language code.
         `spell` names a parameter in error messages as the caller's users know it."""
         kinds = tuple(k.strip().lower() for k in kinds if k and k.strip())
         unknown = sorted(set(kinds) - KNOWN_KINDS)
@@ -73,14 +75,31 @@ def _expand(kinds: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted({u for k in kinds for u in KIND_ALIASES.get(k, (k,))}))
 
 
-def _parse_date(text: str, name: str, end_of_day: bool = False) -> float:
+def _parse_date(text: str, name: str, end_of_day: bool = False, today: dt.date | None = None) -> float:
+    """The first moment of the day, month, year or named period `text` (`--after`), or the first
+    moment after its end (`--before`: the period's last day is included)."""
+    try:
+        named = dates.period(text, today)
+    except (ValueError, OverflowError):  # year 9999's end, 5000 years ago: no such day
+        raise _out_of_range(text, name) from None
+    if named is not None:
+        first, after_last = named
+        if not FIRST_DAY <= first <= LAST_DAY:
+            raise _out_of_range(text, name)
+        day = after_last if end_of_day else first
+        return dt.datetime(day.year, day.month, day.day).timestamp()
     try:
         value = dt.datetime.fromisoformat(text)
     except ValueError:
-        raise UsageError(f"{name} wants a date like 2025-07-14, got {text!r}") from None
+        raise UsageError(f"{name} wants a date like 2025-07-14, 2025-07 or 2025, or one of "
+                         f"{', '.join(dates.NAMED_PERIODS)}; got {text!r}") from None
     if not FIRST_DAY <= value.date() <= LAST_DAY:
-        raise UsageError(f"{name} wants a day between {FIRST_DAY} and {LAST_DAY}, got {text!r} "
-                         "(leave it out to keep every date)")
+        raise _out_of_range(text, name)
     if end_of_day and len(text) <= 10:  # a bare day: include all of it
         value += dt.timedelta(days=1)
     return value.timestamp()
+
+
+def _out_of_range(text: str, name: str) -> UsageError:
+    return UsageError(f"{name} wants a day between {FIRST_DAY} and {LAST_DAY}, got {text!r} "
+                      "(leave it out to keep every date)")

@@ -14,7 +14,7 @@ from threading import Lock
 
 from typing import TYPE_CHECKING
 
-from . import access, location, search as pipeline
+from . import access, location, passages, search as pipeline, syntax
 from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError, cannot_write
@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from .indexing import IndexReport, Indexer, OnSkip, Progress
 
 __all__ = ["Index", "IndexReport", "SearchResult"]
+
+# scent context: the best units considered, and the budgets a caller may ask for.
+CONTEXT_UNITS = 40
+MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS = 50, 100_000
 
 
 def __getattr__(name: str):
@@ -248,6 +252,8 @@ class Index:
     def search(self, query: str, k: int = 10, filters: Filters | None = None, explain: bool = False,
                as_user: str | None = None, **overrides) -> list[SearchResult]:
         """Files ranked for `query`, best first, each with its best unit (page, chunk) and a snippet.
+        `query` may use the query language (scent.syntax): "a phrase", -word, OR, ext: dir: kind:
+        lang: after: before:; its filters hold together with `filters`.
 
         Only files `as_user` may read take part (None: the user running this process; see
         scent.access). `overrides` are settings for this query only (strategy, match, rrf_k ...).
@@ -257,25 +263,51 @@ class Index:
     def search_with_lists(self, query: str, k: int = 10, filters: Filters | None = None, explain: bool = False,
                           as_user: str | None = None, **overrides) -> tuple[list[SearchResult], dict[str, list[str]]]:
         """`search`, plus each candidate list's ranking of files before fusion (for diagnostics)."""
+        request = self._request(query, filters, overrides, as_user)
+        if k < 1:
+            raise UsageError(f"k must be at least 1, got {k}")
+        results, lists = pipeline.run(request, k, explain)
+        for r in results:
+            r.folder = self.root or ""
+        return results, lists
+
+    def context(self, query: str, tokens: int = 2000, filters: Filters | None = None,
+                as_user: str | None = None, **overrides) -> passages.Context:
+        """The best passages for `query` (several of a file when they are its best), overlapping
+        chunks merged, cited by path and page, best first, within about `tokens` tokens: for
+        pasting into an LLM's prompt. Only files `as_user` may read are used (see `search`)."""
+        if not MIN_CONTEXT_TOKENS <= tokens <= MAX_CONTEXT_TOKENS:
+            raise UsageError(f"tokens must be between {MIN_CONTEXT_TOKENS} and {MAX_CONTEXT_TOKENS:,}, got {tokens}")
+        request = self._request(query, filters, overrides, as_user)
+        scored = pipeline.best_units(request, CONTEXT_UNITS)
+        score = {u.id: sc for u, sc in scored}
+        merged = passages.merge([u for u, _ in scored])
+        for p in merged:
+            p.score = max(score[uid] for uid in p.unit_ids)
+        merged.sort(key=lambda p: -p.score)
+        return passages.Context(query, tokens, passages.budget(merged, tokens))
+
+    def _request(self, query: str, filters: Filters | None, overrides: dict,
+                 as_user: str | None = None) -> pipeline.Request:
+        """A query checked and parsed (query language included) into what the pipeline runs."""
         query = valid_text(query)
         if not query or not query.strip():
             raise UsageError("the query is empty; type some words to search for")
         if len(query) > MAX_QUERY_CHARS:
             raise UsageError(f"the query is {len(query):,} characters long, over the {MAX_QUERY_CHARS:,} searched; "
                              "shorten it to the words that matter")
-        if k < 1:
-            raise UsageError(f"k must be at least 1, got {k}")
+        parsed = syntax.parse(query)
+        if parsed.any_word:
+            overrides.setdefault("match", "or")  # `a OR b`: a unit with either word is a keyword match
         s = self.settings.with_values(**overrides)
+        filters = syntax.combine(filters or Filters(), parsed.filters)
         # Who asks is a filter like the others: every candidate list is built under it.
-        filters = replace(filters or Filters(), readers=self.readers(as_user))
+        filters = replace(filters, readers=self.readers(as_user))
         if s.exclude_kinds:
             filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
-        request = pipeline.Request(query, parse(query, s.stopwords), filters, s, self.engine,
-                                   lambda text: self.embedder.embed_queries([text])[0], self._picture_query())
-        results, lists = pipeline.run(request, k, explain)
-        for r in results:
-            r.folder = self.root or ""
-        return results, lists
+        return pipeline.Request(parsed.text, parse(parsed.text, s.stopwords), filters, s, self.engine,
+                                   lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
+                                   parsed.constraints)
 
     @staticmethod
     def search_many(indexes: list["Index"], query: str, k: int = 10, filters: Filters | None = None,

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from .errors import ScentError
-from .evaluate import Comparison, EvalResult, GridReport, miss_summary
+from .evaluate import Comparison, EvalResult, GridReport, list_places, miss_summary
 
 
 def table(result: EvalResult) -> str:
@@ -32,10 +32,20 @@ def misses(result: EvalResult, limit: int = 20) -> str:
     lines = miss_summary(result)
     shown = [o for o in result.queries if o.rank != 1][:limit]
     for o in shown:
-        where = ", ".join(f"{n} {r if r is not None else '-'}" for n, r in o.list_ranks.items())
-        got = o.top[0]["path"] if o.top else "nothing"
-        lines.append(f"  {o.id} [{o.category}] rank {o.rank or '-'} ({where}); first was {got}: {o.query}")
+        lines.append(f"  {o.id} [{o.category}] {o.query!r}: {o.why}")
+        if o.list_ranks:
+            lines.append(f"      before combining: {list_places(o)}")
     return "\n".join(lines)
+
+
+def run_lines(run: dict) -> list[str]:
+    """What was measured, with what: so a report read later can be reproduced."""
+    changed = run.get("settings") or {}
+    return [f"- folder: `{run.get('folder')}`", f"- queries: `{run.get('queries_file')}` ({run.get('queries')} queries)",
+            f"- index: `{run.get('index')}` ({run.get('backend')}, model {run.get('model')})",
+            f"- scent {run.get('version')}, written {run.get('written')}",
+            "- settings: " + (", ".join(f"`{k}={v}`" for k, v in changed.items()) if changed
+                              else "all defaults")]
 
 
 def grid_text(g: GridReport) -> str:
@@ -56,8 +66,9 @@ def grid_text(g: GridReport) -> str:
 
 
 def write(folder: Path, result: EvalResult, comparisons: list[tuple[str, Comparison]],
-          grid: GridReport | None = None) -> Path:
-    """report.md plus PNG charts (per-category bars, comparison intervals) in `folder`."""
+          grid: GridReport | None = None, run: dict | None = None) -> Path:
+    """report.md plus PNG charts (per-category bars, comparison intervals) in `folder`; `run`
+    (folder, queries, index, version, settings changed from the defaults) is recorded in both."""
     try:
         import matplotlib
 
@@ -69,12 +80,14 @@ def write(folder: Path, result: EvalResult, comparisons: list[tuple[str, Compari
     metric = next(iter(comparisons))[1].metric if comparisons else ("mrr@10" if "mrr@10" in result.overall else "ndcg@10")
 
     cats = list(result.by_category)
+    values = [result.by_category[c][metric] for c in cats]
     fig, ax = plt.subplots(figsize=(8, 0.4 * len(cats) + 1.5))
-    ax.barh(cats, [result.by_category[c][metric] for c in cats], color="#4c72b0")
-    ax.set_xlim(0, 1)
+    bars = ax.barh([f"{c} (n={result.by_category[c]['n']})" for c in cats], values, color="#4c72b0")
+    ax.bar_label(bars, labels=[f"{v:.3f}" for v in values], padding=3)  # the value, not only a length
+    ax.set_xlim(0, 1.12)
     ax.invert_yaxis()
-    ax.set_xlabel(metric)
-    ax.set_title(f"{metric} per category (overall {result.overall[metric]:.3f}, n={result.overall['n']})")
+    ax.set_xlabel(f"{metric} (1 = every answer first)")
+    ax.set_title(f"{metric} per category: overall {result.overall[metric]:.3f} over {result.overall['n']} queries")
     fig.tight_layout()
     fig.savefig(folder / "categories.png", dpi=110)
     plt.close(fig)
@@ -85,16 +98,20 @@ def write(folder: Path, result: EvalResult, comparisons: list[tuple[str, Compari
         for y, (_, c) in enumerate(comparisons):
             color = "#999999" if c.noise else ("#55a868" if c.diff > 0 else "#c44e52")
             ax.errorbar([c.diff], [y], xerr=[[c.diff - c.low], [c.high - c.diff]], fmt="o", color=color, capsize=4)
+            ax.annotate(f"{c.diff:+.3f}: {c.better} better, {c.worse} worse", (c.diff, y), xytext=(0, 7),
+                        textcoords="offset points", ha="center", fontsize=8)
         ax.axvline(0, color="black", linewidth=0.8)
         ax.set_yticks(range(len(labels)), labels)
-        ax.invert_yaxis()
-        ax.set_xlabel("difference from the baseline, 95% paired-bootstrap interval")
+        ax.set_ylim(len(labels) - 0.4, -0.7)
+        ax.set_xlabel("difference from the baseline, 95% paired-bootstrap interval (grey: could be chance)")
         fig.tight_layout()
         fig.savefig(folder / "comparisons.png", dpi=110)
         plt.close(fig)
 
-    md = ["# scent evaluation report", "", "## Scores", "", _markdown_table(result), "",
-          "![per category](categories.png)", ""]
+    md = ["# scent evaluation report", ""]
+    if run:
+        md += ["## What was measured", "", *run_lines(run), ""]
+    md += ["## Scores", "", _markdown_table(result), "", "![per category](categories.png)", ""]
     if comparisons:
         md += ["## Comparisons", ""] + [f"- {comparison_line(label, c)}" for label, c in comparisons]
         md += ["", "![comparisons](comparisons.png)", ""]
@@ -103,7 +120,8 @@ def write(folder: Path, result: EvalResult, comparisons: list[tuple[str, Compari
     md += ["## Misses", "", "```", misses(result, limit=50), "```", ""]
     path = folder / "report.md"
     path.write_text("\n".join(md), encoding="utf-8")
-    (folder / "report.json").write_text(json.dumps(result.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
+    body = {"run": run or {}, **result.to_dict()}
+    (folder / "report.json").write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
     return path
 
 

@@ -1,6 +1,7 @@
 """The search pipeline, stage by stage:
 
-    retrieve (one retriever per candidate list) -> fuse (RRF, per file and per unit)
+    retrieve (one retriever per candidate list) -> constrain (phrases, exclusions)
+    -> fuse (RRF, per file and per unit)
     -> choose (each file's answering unit) -> rerank -> diversify (MMR) -> results
 
 Every list is built under the same filters, inside the engine, so a filtered-out unit never
@@ -11,10 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from .dates import iso
 from .filters import Filters
 from .fuse import mmr, rrf
 from .language import detect
@@ -22,6 +24,7 @@ from .query import KeywordQuery, clean
 from .settings import Settings
 from .snippet import readable, snippet
 from .storage import Engine, Hit, StoredUnit
+from .syntax import Constraints, contains, words
 from .units import PICTURE_KINDS
 
 # Words that ask for a picture rather than text: which unit of a file answers (see choose).
@@ -43,7 +46,7 @@ class SearchResult:
     snippet: str
     highlights: list[tuple[int, int]]
     title: str
-    date: float
+    date: float         # UNIX time (to_dict gives ISO 8601)
     unit_id: int        # stable: the same unit keeps it while its file keeps its place in the index
     explain: dict | None = None
     folder: str = ""    # the indexed folder `path` is relative to
@@ -51,6 +54,7 @@ class SearchResult:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["highlights"] = [list(h) for h in self.highlights]
+        d["date"] = iso(self.date)
         if d["explain"] is None:
             del d["explain"]
         return d
@@ -66,6 +70,7 @@ class Request:
     engine: Engine
     embed_query: Callable[[str], np.ndarray]
     embed_picture_query: Callable[[str], np.ndarray] | None = None  # None: the index has no picture vectors
+    constraints: Constraints = field(default_factory=Constraints)  # phrases and exclusions (scent.syntax)
 
 
 # ---- retrieve ------------------------------------------------------------------------------------
@@ -124,6 +129,35 @@ def retrieve(r: Request) -> dict[str, list[Hit]]:
         if hits is not None:
             lists[name] = hits
     return lists
+
+
+# ---- constrain -----------------------------------------------------------------------------------
+
+def constrain(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) -> dict[str, list[Hit]]:
+    """The lists without the units that miss a required phrase or whose file holds an excluded one.
+
+    Checked here, on the catalog's text, so every engine answers alike (a keyword engine's phrase
+    and NOT operators differ, and a dense list has none). A file is excluded by any of its units,
+    not only those in the lists: `budget -draft` means no file that says draft."""
+    c = r.constraints
+    if not c:
+        return lists
+    seen: dict[int, tuple[str, ...]] = {}
+
+    def text(u: StoredUnit) -> tuple[str, ...]:
+        if u.id not in seen:
+            seen[u.id] = words(f"{u.title}\n{u.text}")
+        return seen[u.id]
+
+    keep = {uid for uid, u in units.items()
+            if all(any(contains(text(u), p) for p in group) for group in c.required)}
+    if c.excluded:
+        out: set[str] = set()
+        for path in {units[uid].path for uid in keep}:
+            if any(contains(text(u), p) for u in r.engine.catalog.file_units(path) or () for p in c.excluded):
+                out.add(path)
+        keep = {uid for uid in keep if units[uid].path not in out}
+    return {name: [h for h in hits if h[0] in keep] for name, hits in lists.items()}
 
 
 # ---- fuse ----------------------------------------------------------------------------------------
@@ -213,11 +247,7 @@ def diversify(r: Request, fused: list[tuple[str, float]], best: dict[str, int], 
 
 def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], dict[str, list[str | None]]]:
     """The `k` best files with their answering units, and each list's ranking of files before fusion."""
-    lists = retrieve(r)
-    units = r.engine.catalog.units(sorted({uid for hits in lists.values() for uid, _ in hits}))
-    # A unit deleted between retrieval and this read (an indexer writing meanwhile) drops out.
-    lists = {name: [h for h in hits if h[0] in units] for name, hits in lists.items()}
-    fusion = fuse(r, lists, units)
+    lists, units, fusion = _fused(r)
     best = choose(r, fusion, units)
     fused = diversify(r, rerank(r, fusion.fused, best, units), best, k)
     results = []
@@ -230,6 +260,22 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
             snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
             explain=_explain(path, lists, fusion, units, r.settings) if explain else None))
     return results, fusion.file_runs
+
+
+def _fused(r: Request) -> tuple[dict[str, list[Hit]], dict[int, StoredUnit], Fusion]:
+    lists = retrieve(r)
+    units = r.engine.catalog.units(sorted({uid for hits in lists.values() for uid, _ in hits}))
+    # A unit deleted between retrieval and this read (an indexer writing meanwhile) drops out.
+    lists = constrain(r, {name: [h for h in hits if h[0] in units] for name, hits in lists.items()}, units)
+    return lists, units, fuse(r, lists, units)
+
+
+def best_units(r: Request, n: int) -> list[tuple[StoredUnit, float]]:
+    """The `n` units of highest fused score, several of one file included: passages for a
+    prompt (scent context) rather than files for a person."""
+    _, units, fusion = _fused(r)
+    ranked = sorted(fusion.unit_scores.items(), key=lambda t: (-t[1], t[0]))[:n]
+    return [(units[uid], score) for uid, score in ranked]
 
 
 def _explain(path: str, lists: dict[str, list[Hit]], fusion: Fusion, units: dict[int, StoredUnit],

@@ -22,6 +22,7 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image
 
 from scent import layout, ocr
+from scent.dates import from_pdf
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Picture, Section
@@ -274,12 +275,14 @@ def extract(path: str, limits: Limits) -> Extracted:
                 sections.extend(Section(text=t, kind="pdf_image", page=index + 1, start=0, picture=p)
                                 for t, p in pictures if t)
         try:
-            title = (document.get_metadata_dict().get("Title") or "").strip()
+            info = document.get_metadata_dict()
         except pdfium.PdfiumError:
-            title = ""
+            info = {}
+        title = (info.get("Title") or "").strip()
+        created = from_pdf(info.get("CreationDate"))  # kept when the file is copied, unlike its mtime
     finally:
         document.close()
     meta.update(page_count=page_count, truncated=read < page_count)
     if unreadable:
         meta["unreadable_pages"] = unreadable
-    return Extracted(kind="pdf", sections=sections, title=title, meta=meta)
+    return Extracted(kind="pdf", sections=sections, title=title, date=created, meta=meta)

@@ -15,6 +15,7 @@ from docx.table import Table
 
 from PIL import Image
 
+from scent.dates import from_datetime
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package
@@ -103,6 +104,7 @@ def extract(path: str, limits: Limits) -> Extracted:
             document = docx.Document(f)
             parts = _parts(document)
             title = (document.core_properties.title or "").strip()
+            created = _created(document)
         except _DAMAGED as e:
             raise ExtractError(path, f"not a readable Word .docx file ({type(e).__name__}: {e}); "
                                      "it may be damaged, or another format renamed .docx") from e
@@ -120,4 +122,12 @@ def extract(path: str, limits: Limits) -> Extracted:
             offset += len(text) + len(SECTION_SEPARATOR)
     headings = [heading for heading, _ in parts if heading]
     return Extracted(kind="docx", sections=sections, title=title or (headings[0] if headings else ""),
-                     meta=meta)
+                     date=created, meta=meta)
+
+
+def _created(document) -> float | None:
+    """The core property `created` (kept when the file is copied, unlike its mtime), or None."""
+    try:
+        return from_datetime(document.core_properties.created)
+    except ValueError:  # a dcterms:created python-docx cannot read: the mtime will do
+        return None

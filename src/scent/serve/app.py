@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import ScentError, UsageError
 from ..filters import Filters
-from ..index import Index
+from ..index import MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, Index
 from ..query import MAX_QUERY_CHARS
 from ..readers import DEFAULT_READERS, Readers
 from ..units import FILE_KINDS
@@ -117,16 +117,13 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
              response_model_exclude_unset=True)
     def search(
         request: Request,
-        q: str = Query("", max_length=MAX_QUERY_CHARS,
-                       description="What to look for: plain words, an ID, a code identifier."),
+        q: str = Query("", max_length=MAX_QUERY_CHARS, description=QUERY),
         k: int = Query(10, ge=1, le=MAX_K, description="Number of results."),
         only: list[str] = Query([], description="Keep only these kinds (" + ", ".join(FILE_KINDS) + "); repeatable."),
         path: str | None = Query(None, max_length=MAX_PATH_CHARS,
                                  description="Keep only paths starting with this prefix, or matching this glob."),
-        after: str | None = Query(None, max_length=40,
-                                  description="Keep only files dated on or after this day (YYYY-MM-DD)."),
-        before: str | None = Query(None, max_length=40,
-                                   description="Keep only files dated on or before this day (YYYY-MM-DD)."),
+        after: str | None = Query(None, max_length=40, description=AFTER),
+        before: str | None = Query(None, max_length=40, description=BEFORE),
         lang: str | None = Query(None, max_length=16, description="Keep only units in this language (ISO code)."),
         explain: bool = Query(False, description="Add each result's rank in every list and its RRF share."),
     ) -> dict:
@@ -137,6 +134,25 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
             results = idx.search(q, k=k, filters=filters, explain=explain, as_user=_user(request))
         return {"query": q, "results": [r.to_dict() for r in results],
                 "took_ms": round((time.perf_counter() - started) * 1000, 1)}
+
+    @app.get("/api/context", summary="Passages for an LLM prompt")
+    def context(
+        request: Request,
+        q: str = Query("", max_length=MAX_QUERY_CHARS, description=QUERY),
+        tokens: int = Query(2000, ge=MIN_CONTEXT_TOKENS, le=MAX_CONTEXT_TOKENS,
+                            description="About how many tokens the passages may take (estimated, erring high)."),
+        only: list[str] = Query([], description="Keep only these kinds (" + ", ".join(FILE_KINDS) + "); repeatable."),
+        path: str | None = Query(None, max_length=MAX_PATH_CHARS,
+                                 description="Keep only paths starting with this prefix, or matching this glob."),
+        after: str | None = Query(None, max_length=40, description=AFTER),
+        before: str | None = Query(None, max_length=40, description=BEFORE),
+        lang: str | None = Query(None, max_length=16, description="Keep only units in this language (ISO code)."),
+    ) -> dict:
+        """The best passages for `q`, overlapping chunks merged, cited, within about `tokens` tokens:
+        `{"query", "budget", "tokens", "passages": [{path, page, title, score, unit_ids, text}], "text"}`."""
+        filters = Filters.build(only, path or None, after or None, before or None, lang or None, spell=str)
+        with pool.use() as idx:
+            return idx.context(q, tokens=tokens, filters=filters, as_user=_user(request)).to_dict()
 
     @app.get("/api/status", summary="Index status", response_model=StatusResponse,
              response_model_exclude_unset=True)
@@ -272,6 +288,12 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
 def _user(request: Request) -> str | None:
     """Who asks: set by the authentication middleware; None is the user running the server."""
     return getattr(request.state, "user", None)
+
+
+QUERY = ('What to look for: plain words, an ID, a code identifier; or the query language: "a phrase", '
+         "-word, a OR b, ext:pdf dir:notes kind:image lang:es after:2024 before:2024-06.")
+AFTER = "Keep only files dated on or after this day (2025-07-14), month (2025-07), year (2025), or today, yesterday, this/last week|month|year, 3 days ago."
+BEFORE = "Keep only files dated on or before this day, month, year or named period (as after)."
 
 
 def _kind_of(path: Path) -> str:

@@ -100,7 +100,7 @@ class Thumbnails:
         return data
 
 
-def make_thumbnail(path: Path, kind: str, page: int | None) -> bytes:
+def make_thumbnail(path: Path, kind: str, page: int | None, px: int = THUMB_PX) -> bytes:
     import pypdfium2 as pdfium
     from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -111,7 +111,7 @@ def make_thumbnail(path: Path, kind: str, page: int | None) -> bytes:
                 number = page or 1
                 if not 1 <= number <= len(doc):
                     raise Refused(404, f"{path.name} has no page {number} (it has {len(doc)})")
-                img = doc[number - 1].render(scale=PDF_THUMB_SCALE).to_pil()
+                img = doc[number - 1].render(scale=PDF_THUMB_SCALE * px / THUMB_PX).to_pil()
             finally:
                 doc.close()
         elif kind == "image":
@@ -120,7 +120,7 @@ def make_thumbnail(path: Path, kind: str, page: int | None) -> bytes:
                 img.load()
         else:
             raise Refused(404, f"no thumbnail for {kind} files")
-        img.thumbnail((THUMB_PX, THUMB_PX))
+        img.thumbnail((px, px))
         out = io.BytesIO()
         img.convert("RGB").save(out, "JPEG", quality=80)
         return out.getvalue()

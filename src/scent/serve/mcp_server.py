@@ -1,26 +1,139 @@
-"""An MCP server (stdio) over one open `Index`: tools `search` and `fetch`, for AI assistants.
+"""An MCP server (stdio) over one open `Index`, for AI assistants: tools `search`, `fetch`,
+`context` and `status`, all read-only.
 
-Uses the official `mcp` SDK: `MCPServer` in mcp 2.x, `FastMCP` in mcp 1.x (the same decorator API).
+Built for an agent that reads every byte: parameters described, unknown arguments refused (an
+ignored `only` once came back unfiltered), results compact and structured with ids, `fetch` by
+a result's id in pages of at most `max_chars`, a picture returned as an image.
+Uses the official `mcp` SDK (2.x: `MCPServer`).
 """
 from __future__ import annotations
 
+import base64
+import json
 from contextlib import contextmanager
+from typing import Annotated, Any
 
-try:
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
-except ImportError:  # mcp 1.x
-    from mcp.server.fastmcp import FastMCP as MCPServer
-    from mcp.server.fastmcp.exceptions import ToolError
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
+from mcp.types import CallToolResult, ImageContent, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
 
+from .. import __version__, passages
+from ..dates import iso
 from ..errors import ScentError
 from ..filters import Filters
-from ..index import Index
+from ..index import MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, Index
 from ..readers import DEFAULT_READERS, Readers
-from .files import resolve
+from ..units import FILE_KINDS, PICTURE_KINDS
+from .files import Refused, make_thumbnail, resolve
 
-INSTRUCTIONS = ("Search the user's own files (notes, code, PDFs, Word files, pictures ...) with `search`; "
-                "read an indexed file's text, or one PDF page's, with `fetch` using a result's path and page.")
+INSTRUCTIONS = ("Search the user's own files (notes, code, PDFs, Word files, pictures ...) with `search`, "
+                "then read a result with `fetch` and its `id`; `context` gives the best passages for a "
+                "question, cited and within a token budget; `status` says what is indexed.")
+MAX_K = 50
+FETCH_CHARS = 6000      # a page of `fetch`: about 1,500 tokens of English
+PICTURE_PX = 1024       # the longest side of a picture `fetch` returns
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+# ---- parameters, described once for every tool ---------------------------------------------------
+Query = Annotated[str, Field(description='What to look for: plain words, an ID, a code identifier; or the query '
+                                         'language: "exact phrase", -exclude, a OR b, ext:pdf dir:notes '
+                                         'kind:image lang:es after:2024 before:2024-06.')]
+Kinds = Annotated[list[str] | None, Field(description="Keep only these kinds: " + ", ".join(FILE_KINDS) + ".")]
+Path_ = Annotated[str | None, Field(description="Keep only paths starting with this prefix (notes/) or matching "
+                                                "this glob (notes/*.md).")]
+After = Annotated[str | None, Field(description="Keep only files dated on or after this day (2025-07-14), month "
+                                                "(2025-07), year (2025), or today, yesterday, last week, this "
+                                                "month, 3 days ago ...")]
+Before = Annotated[str | None, Field(description="Keep only files dated on or before this day, month, year or "
+                                                 "named period (as after).")]
+Lang = Annotated[str | None, Field(description="Keep only text in this language (ISO 639-1: en, es, fr, hi, ta ...).")]
+
+
+class Hit(BaseModel):
+    # A string: unit ids use 63 bits, more than a JSON number keeps in a JavaScript client.
+    id: str = Field(description="The result's id: pass it to fetch.")
+    path: str = Field(description="Relative to the indexed folder.")
+    page: int | None = Field(None, description="PDF page, slide or message number; absent for whole files.")
+    kind: str
+    title: str | None = None
+    date: str = Field(description="ISO 8601 day the file's content is dated.")
+    snippet: str  # no score: results come best first, and a fused rank score means nothing to an agent
+
+
+class SearchOutput(BaseModel):
+    results: list[Hit]
+
+
+class FetchOutput(BaseModel):
+    id: str
+    path: str
+    page: int | None = None
+    kind: str = Field(description="The kind of the result's unit (text, pdf_page, image, pdf_image ...).")
+    text: str = Field(description="The file's text from `offset`, at most max_chars; pages marked [page N].")
+    offset: int
+    next_offset: int | None = Field(None, description="Pass it as offset for the rest; absent at the end.")
+    total_chars: int
+    picture: bool = Field(False, description="An image of the picture comes with this result.")
+
+
+class Passage(BaseModel):
+    path: str
+    page: int | None = None
+    title: str | None = None
+    ids: list[str]
+    text: str
+
+
+class ContextOutput(BaseModel):
+    tokens: int = Field(description="Estimated tokens of the passages with their citations.")
+    passages: list[Passage]
+
+
+class StatusOutput(BaseModel):
+    folder: str
+    version: str
+    files: int
+    units: int
+    files_by_kind: dict[str, int]
+    last_indexed: str | None
+    skipped: int = Field(description="Files not indexed, or indexed in part, at the last run.")
+
+
+class StrictTool(Tool):
+    """A tool that refuses arguments it does not take, and says what was wrong in one line."""
+
+    async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
+        known = self.parameters.get("properties", {})
+        unknown = sorted(set(arguments) - set(known))
+        if unknown:
+            raise ToolError(f"{self.name} takes no argument {', '.join(map(repr, unknown))}; "
+                            f"its arguments are {', '.join(known)}")
+        try:
+            return await super().run(arguments, context, convert_result)
+        except ToolError as err:
+            if isinstance(err.__cause__, ValidationError):
+                raise ToolError(f"{self.name}: " + "; ".join(
+                    f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in err.__cause__.errors()
+                )) from None
+            raise
+
+
+def _tool(fn, title: str) -> Tool:
+    tool = StrictTool.from_function(fn, title=title, annotations=READ_ONLY.model_copy(update={"title": title}))
+    tool.parameters["additionalProperties"] = False
+    return tool
+
+
+def _result(structured: BaseModel, text: str | None = None, image: bytes | None = None) -> CallToolResult:
+    """Compact JSON as the text an agent reads (the SDK's own is indented), the same as structured content."""
+    data = structured.model_dump(exclude_none=True)
+    content: list = [ImageContent(type="image", data=base64.b64encode(image).decode(), mime_type="image/jpeg")] \
+        if image else []
+    content.append(TextContent(type="text", text=text if text is not None else
+                               json.dumps(data, ensure_ascii=False, separators=(",", ":"))))
+    return CallToolResult(content=content, structured_content=data)
 
 
 def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | None = None) -> MCPServer:
@@ -28,35 +141,93 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
     threads: up to `readers` of them read the index at the same time. Every tool answers as
     `as_user` sees the folder (None: the user running the server; over stdio that is who
     started it)."""
-    # The agent is told which folder it searches: several scent servers may be configured at once.
-    server = MCPServer("scent", instructions=f"{INSTRUCTIONS} The indexed folder is {index.root}.")
     pool = Readers(index, readers)
 
-    @server.tool()
-    def search(query: str, k: int = 10, kinds: list[str] | None = None, path: str | None = None) -> dict:
-        """Search the indexed folder. `kinds` keeps only these kinds (text, code, html, csv, json, docx,
-        pdf, image, sheet, slides, odt, rtf, epub, email); `path` keeps only paths starting with this
-        prefix (or matching this glob).
-        Returns {"query", "results": [{rank, path, page, kind, score, snippet, title, date ...}]}."""
+    def search(query: Query, k: Annotated[int, Field(ge=1, le=MAX_K, description="How many files.")] = 10,
+               kinds: Kinds = None, path: Path_ = None, after: After = None, before: Before = None,
+               lang: Lang = None) -> Annotated[CallToolResult, SearchOutput]:
+        """Search the indexed folder: the best files for `query`, each with its best passage (or
+        PDF page) as a snippet and an `id` for fetch."""
         with _tool_errors(), pool.use() as idx:
-            results = idx.search(query, k=k, filters=Filters.build(kinds or (), path or None), as_user=as_user)
-        return {"query": query, "results": [r.to_dict() for r in results]}
+            filters = Filters.build(kinds or (), path, after, before, lang, spell=str)
+            found = idx.search(query, k=k, filters=filters, as_user=as_user)
+        return _result(SearchOutput(results=[Hit(
+            id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
+            date=(iso(r.date) or "")[:10], snippet=r.snippet) for r in found]))
 
-    @server.tool()
-    def fetch(path: str, page: int | None = None) -> dict:
-        """The extracted text of an indexed file (`path` as in search results), or of one PDF page.
-        Returns {"path", "kind", "page", "text"}."""
+    def fetch(id: Annotated[str, Field(pattern=r"^\d{1,19}$", description="A result's id, from search or context.")],
+              offset: Annotated[int | None, Field(ge=0, description="Where to start in the file's text; "
+                                                  "by default at the result's passage (0 when it is near the "
+                                                  "start).")] = None,
+              max_chars: Annotated[int, Field(ge=200, le=50_000, description="At most this many characters.")]
+              = FETCH_CHARS) -> Annotated[CallToolResult, FetchOutput]:
+        """Read the file of a result: its text (PDF pages marked [page N]) from the result's passage,
+        `max_chars` at a time; a picture also comes back as an image."""
+        uid = int(id)
         with _tool_errors(), pool.use() as idx:
-            units = idx.file_units(path, as_user)  # None too when as_user may not read it
-            resolve(idx.root, path, units is not None)  # the web API's checks: indexed, inside the folder
-            if page is not None:
-                units = [u for u in units if u.page == page]
-                if not units:
-                    raise ScentError(f"{path} has no indexed page {page}")
-        text = "\n\n".join(u.text for u in units)  # chunks of one section overlap by a few words
-        return {"path": path, "kind": units[0].file_kind if units else None, "page": page, "text": text}
+            unit = idx.engine.catalog.units([uid]).get(uid)
+            # A unit of a file as_user may not read is "no result", as if it were not indexed.
+            units = idx.file_units(unit.path, as_user) if unit is not None else None
+            if unit is None or units is None:
+                raise ScentError(f"no result has id {id} in this index; ids come from search (after a re-index, "
+                                 "search again)")
+            real = resolve(idx.root, unit.path, True)  # the web API's checks: inside the folder, still there
+        text, where = passages.file_text(units)
+        at = where.get(uid, 0)
+        start = offset if offset is not None else (0 if at + len(unit.text) <= max_chars else at)
+        end = min(len(text), start + max_chars)
+        image = _picture(real, unit) if unit.kind in PICTURE_KINDS else None
+        out = FetchOutput(id=id, path=unit.path, page=unit.page, kind=unit.kind, text=text[start:end], offset=start,
+                          next_offset=end if end < len(text) else None, total_chars=len(text), picture=bool(image))
+        return _result(out, image=image)
 
-    return server
+    def context(question: Annotated[str, Field(description="The question, or what the passages should be about "
+                                                          "(the query language works here too).")],
+                tokens: Annotated[int, Field(ge=MIN_CONTEXT_TOKENS, le=MAX_CONTEXT_TOKENS,
+                                             description="About how many tokens the passages may take.")] = 2000,
+                kinds: Kinds = None, path: Path_ = None, after: After = None, before: Before = None,
+                lang: Lang = None) -> Annotated[CallToolResult, ContextOutput]:
+        """The best passages for a question across the folder, overlapping chunks merged, each cited
+        (path, page), within about `tokens` tokens: text to answer from, with its sources."""
+        with _tool_errors(), pool.use() as idx:
+            filters = Filters.build(kinds or (), path, after, before, lang, spell=str)
+            found = idx.context(question, tokens=tokens, filters=filters, as_user=as_user)
+        out = ContextOutput(tokens=passages.estimate_tokens(found.text), passages=[
+            Passage(path=p.path, page=p.page, title=_title(p.title, p.path), ids=[str(i) for i in p.unit_ids], text=p.text)
+            for p in found.passages])
+        return _result(out, text=found.text or "no passages found")
+
+    def status() -> Annotated[CallToolResult, StatusOutput]:
+        """What this server searches: the folder, file and unit counts, when it was last indexed."""
+        with _tool_errors(), pool.use() as idx:
+            st = idx.status(as_user)
+        return _result(StatusOutput(folder=st["folder"] or "", version=__version__, files=st["files"],
+                                    units=st["units"], files_by_kind=st["files_by_kind"],
+                                    last_indexed=iso(st["last_indexed"]), skipped=len(st["errors"])))
+
+    tools = [_tool(search, "Search files"), _tool(fetch, "Read a result"),
+             _tool(context, "Passages for a question"), _tool(status, "Index status")]
+    # The agent is told which folder it searches: several scent servers may be configured at once.
+    return MCPServer("scent", version=__version__, tools=tools,
+                     instructions=f"{INSTRUCTIONS} The indexed folder is {index.root}.")
+
+
+def _title(title: str, path: str) -> str | None:
+    """A title only when it says more than the file's name (most notes are titled by it)."""
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+    return title if title and title.strip().lower() not in (stem, path.rsplit("/", 1)[-1].lower()) else None
+
+
+def _picture(real, unit) -> bytes | None:
+    """The picture as a JPEG: an image file, or the PDF page a picture sits on; None for pictures
+    inside Word files and slides (their words come back as text)."""
+    kind = "image" if unit.file_kind == "image" else ("pdf" if unit.file_kind == "pdf" else None)
+    if kind is None:
+        return None
+    try:
+        return make_thumbnail(real, kind, unit.page, px=PICTURE_PX)
+    except Refused:
+        return None  # unreadable pixels: the words still answer
 
 
 @contextmanager
@@ -66,4 +237,3 @@ def _tool_errors():
         yield
     except ScentError as err:
         raise ToolError(str(err)) from None
-

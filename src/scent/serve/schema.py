@@ -28,7 +28,7 @@ class Result(Open):
     snippet: str = Field(description="The matching passage, as plain text.")
     highlights: list[tuple[int, int]] = Field(description="[start, end) character spans of `snippet` to mark.")
     title: str
-    date: float = Field(description="The file's date, Unix seconds.")
+    date: str | None = Field(description="The file's date, ISO 8601 in the server's time zone.")
     unit_id: int = Field(description="Stable id of the matched part while its file keeps its place in the index.")
     folder: str = Field(description="The indexed folder.")
     explain: dict[str, Any] | None = Field(None, description="With explain=true: per list, the rank, score and "

@@ -96,8 +96,7 @@ function resultNode(r) {
   head.append(el("span", { class: "folder" }, slash >= 0 ? r.path.slice(0, slash + 1) : "./"));
   head.append(el("span", { class: "kind" }, r.kind));
   const meta = [];
-  const date = when(r.date);
-  if (date) meta.push(date.toISOString().slice(0, 10));
+  if (r.date) meta.push(typeof r.date === "string" ? r.date.slice(0, 10) : when(r.date).toISOString().slice(0, 10));
   if (r.page) meta.push("page " + r.page);
   meta.push("score " + Number(r.score).toFixed(4));
   head.append(el("span", { class: "meta" }, meta.join(" \u00b7 ")));
@@ -401,9 +400,32 @@ async function loadEval() {
       table.append(tr);
     }
     const when = new Date(body.written * 1000).toLocaleString();
-    box.replaceChildren(el("p", {}, `Report in ${body.report}, written ${when}.`), table);
+    box.replaceChildren(el("p", {}, `Report in ${body.report}, written ${when}.`));
+    const run = body.run || {};
+    if (run.folder) {
+      const changed = Object.entries(run.settings || {}).map(([k, v]) => `${k}=${v}`).join(", ");
+      box.append(el("p", { id: "eval-run" }, `${run.queries} queries from ${run.queries_file} over ${run.folder}; ` +
+        `scent ${run.version}, model ${run.model}; settings: ${changed || "all defaults"}.`));
+    }
+    box.append(table);
     for (const [name, url] of Object.entries(body.charts)) {
       box.append(el("img", { class: "chart", src: url, alt: name + " chart" }));
+    }
+    // The misses: what a person reads to see what to fix (the answer, what came instead).
+    const missed = (body.queries || []).filter((q) => q.rank !== 1);
+    box.append(el("h3", {}, missed.length ? `Misses (${missed.length} of ${body.queries.length})` : "No misses"));
+    if (missed.length) {
+      const list = el("table", { id: "eval-misses" });
+      const mh = el("tr");
+      for (const name of ["query", "category", "what happened"]) mh.append(el("th", {}, name));
+      list.append(mh);
+      for (const q of missed) {
+        const tr = el("tr");
+        tr.append(el("td", {}, q.query), el("td", {}, q.category),
+                  el("td", {}, q.why || (q.rank ? `ranked ${q.rank}` : "not found")));
+        list.append(tr);
+      }
+      box.append(list);
     }
   } catch (err) {
     box.textContent = "cannot read the evaluation report: " + err.message;

@@ -1,0 +1,127 @@
+"""The query language: what a typed query becomes (hand-written expectations), and what search
+then does with it on a small real folder."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import FakeEmbedder
+from scent import Index
+from scent.errors import UsageError
+from scent.filters import Filters
+from scent.syntax import Constraints, Parsed, combine, parse
+
+
+def test_a_query_without_syntax_is_returned_as_typed():
+    for q in ("deposit refund", "LD-2026-0417", "state-of-the-art e-mail", "what's 10:30 -5 degrees",
+              "parse_http_header", "dog or cat", "a:b http://x.y"):
+        assert parse(q) == Parsed(q)
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters='"-:'), max_size=60))
+def test_text_without_quotes_dashes_or_colons_never_changes(text):
+    if "OR" not in text.split():
+        assert parse(text) == Parsed(text)
+
+
+def test_phrases_exclusions_and_or():
+    p = parse('"deposit refund" -draft -"old lease" notice')
+    assert p.text == "deposit refund notice"
+    assert p.constraints == Constraints(required=((("deposit", "refund"),),), excluded=(("draft",), ("old", "lease")))
+    assert not p.any_word
+    p = parse('invoice OR "sales receipt" march')
+    assert p.text == "invoice sales receipt march" and p.any_word
+    assert p.constraints.required == ((("invoice",), ("sales", "receipt")),)  # one of them
+    assert parse("invoice OR receipt").constraints == Constraints()  # only words: ranking decides
+
+
+def test_fields_become_filters():
+    p = parse('heron kind:image,pdf lang:ES dir:notes/work ext:MD after:2024 before:"2024-03"')
+    assert p.text == "heron"
+    assert p.filters == Filters(("image", "pdf"), "notes/work/*.[mM][dD]", dt.datetime(2024, 1, 1).timestamp(),
+                                dt.datetime(2024, 4, 1).timestamp(), "es")
+    assert parse("x dir:notes").filters.path == "notes/"      # a prefix
+    assert parse("x ext:.pdf").filters.path == "*.[pP][dD][fF]"
+    assert parse('x dir:"My [old] notes" ext:txt').filters.path == "My [[]old] notes/*.[tT][xX][tT]"
+
+
+@pytest.mark.parametrize("query, message", [
+    ('"deposit refund', r'^the query has a " that is not closed'),
+    ('x ""', r"^the query has an empty phrase"),
+    ("OR x", r"^OR needs a word"), ("x OR", r"^OR needs a word"), ("x OR OR y", r"^OR needs a word"),
+    ("x OR -y", r"^OR needs a word"),
+    ("-draft", r"^the query has no words to search for"), ("ext:pdf", r"^the query has no words"),
+    ("x ext:", r"^ext: needs a value, like ext:pdf$"),
+    ("x ext:md ext:txt", r"^ext: is given 2 times \(ext:md, ext:txt\); give it once$"),
+    ("x ext:*.md", r"^ext: wants a file extension"),
+    ("x kind:spreadsheet", r"^unknown kind spreadsheet"),
+    ("x after:soonish", r"^after: wants a date like 2025-07-14"),
+    ("x after:2025 before:2024", r"^after: 2025 is not before before: 2024"),
+    ('x dir:"notes', r'^dir: has a " that is not closed'),
+])
+def test_malformed_expressions_are_one_line(query, message):
+    with pytest.raises(UsageError, match=message) as err:
+        parse(query)
+    assert "\n" not in str(err.value)
+
+
+def test_the_query_and_the_callers_filters_both_hold():
+    f = combine(Filters.build(kinds=["text", "pdf"], path="notes/", after="2024-01-01"),
+                parse("x kind:pdf ext:md after:2024-06 before:2024-12").filters)
+    assert f == Filters(("pdf",), "notes/*.[mM][dD]", dt.datetime(2024, 6, 1).timestamp(),
+                        dt.datetime(2025, 1, 1).timestamp())
+    for given, query, message in [(Filters.build(lang="en"), "x lang:es", "ask for two languages"),
+                                  (Filters.build(kinds=["text"]), "x kind:pdf", "leave no kind"),
+                                  (Filters.build(path="notes/"), "x dir:work", "both choose paths"),
+                                  (Filters.build(before="2020"), "x after:2021", "leave no day")]:
+        with pytest.raises(UsageError, match=message):
+            combine(given, parse(query).filters)
+
+
+@pytest.fixture
+def folder(tmp_path):
+    root = tmp_path / "f"
+    (root / "notes").mkdir(parents=True)
+    (root / "notes" / "lease.md").write_text("The deposit refund is due within 30 days of the end of the lease.\n")
+    (root / "notes" / "draft.md").write_text("Draft: the refund of the deposit is due when the keys are back.\n")
+    (root / "notes" / "refund.txt").write_text("Refund policy for the shop: a deposit is kept for damage.\n")
+    (root / "scan.md").write_text("Deposit slip for the bank; refund requested in March.\n")
+    return root
+
+
+def paths(idx, query, **kw):
+    return sorted(r.path for r in idx.search(query, k=10, **kw))
+
+
+def test_search_applies_the_language(folder, tmp_path):
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        assert paths(idx, "deposit refund") == ["notes/draft.md", "notes/lease.md", "notes/refund.txt", "scan.md"]
+        assert paths(idx, '"deposit refund"') == ["notes/lease.md"]      # only there in this order
+        assert paths(idx, '"deposit refund" OR "refund policy"') == ["notes/lease.md", "notes/refund.txt"]
+        assert paths(idx, "deposit refund -draft") == ["notes/lease.md", "notes/refund.txt", "scan.md"]
+        assert paths(idx, "deposit refund -draft dir:notes") == ["notes/lease.md", "notes/refund.txt"]
+        assert paths(idx, "deposit refund ext:txt") == ["notes/refund.txt"]
+        assert paths(idx, "deposit refund ext:md", filters=Filters.build(path="notes/")) == \
+            ["notes/draft.md", "notes/lease.md"]
+        # OR: the keyword list takes a unit with either word (the fake embedder's dense list is noise)
+        hits = idx.search("slip OR policy", k=10, strategy="keyword")
+        assert sorted(r.path for r in hits) == ["notes/refund.txt", "scan.md"]
+        with pytest.raises(UsageError, match="not closed"):
+            idx.search('"deposit')
+
+
+def test_cli_malformed_query_is_one_line_exit_2(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "f").mkdir()
+    Index(tmp_path / "f", index_dir=tmp_path / "idx").close()  # an empty index: no model is loaded
+    r = subprocess.run([sys.executable, "-c", "from scent.cli import main; main()", "search", '"deposit refund', "--index", str(tmp_path / "idx")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == ['scent: error: the query has a " that is not closed; close the phrase '
+                                             '("like this") or leave the quote out']
