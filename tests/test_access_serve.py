@@ -83,6 +83,8 @@ def test_web_search_explain_suggestions_status_and_eval_show_only_readable_files
     found = ask(client, user, "/api/search", q=EVERY_WORD, k=50, explain="true")
     assert found.status_code == 200
     assert {r["path"] for r in found.json()["results"]} == SEES[user]
+    context = ask(client, user, "/api/context", q=EVERY_WORD, tokens=5000).json()
+    assert {p["path"] for p in context["passages"]} <= SEES[user] and context["passages"]
     suggestions = ask(client, user, "/api/suggestions", limit=50).json()["suggestions"]
     assert {s["path"] for s in suggestions} <= SEES[user]
     status = ask(client, user, "/api/status").json()
@@ -125,12 +127,18 @@ def test_mcp_search_and_fetch_answer_as_the_server_user(served):
     _, found, _ = call("search", {"query": EVERY_WORD, "k": 50})
     assert {r["path"] for r in found["results"]} == SEES["bob"]
     assert not [w for w in HIDDEN if w in json.dumps(found["results"])]
+    # fetch takes a result's id: the ids of files bob may not read are no results of his
     for path in ("secret.md", "private/diary.md", "photos/boat.jpg"):
-        with pytest.raises(Exception, match=f"{path} is not in the index$") as refused:  # in process: raised
-            call("fetch", {"path": path})
+        uid = str(served.file_units(path)[0].id)
+        with pytest.raises(Exception, match=f"no result has id {uid} in this index") as refused:  # in process: raised
+            call("fetch", {"id": uid})
         assert type(refused.value).__name__ == "ToolError" and "vault" not in str(refused.value)
-    _, fetched, _ = call("fetch", {"path": "public.md"})
+    _, fetched, _ = call("fetch", {"id": str(served.file_units("public.md")[0].id)})
     assert "Harbour timetable" in fetched["text"]
+    _, context, text = call("context", {"question": EVERY_WORD, "tokens": 5000})
+    assert {p["path"] for p in context["passages"]} <= SEES["bob"] and not [w for w in HIDDEN if w in text]
+    _, status, _ = call("status", {})
+    assert status["files"] == len(SEES["bob"])
 
 
 def _is_error(result) -> bool:
