@@ -13,7 +13,7 @@ from .errors import ScentError, UsageError
 from .filters import Filters
 from .index import Index
 from .settings import SETTINGS, load
-from .terminal import json_line, visible, visible_lines
+from .terminal import ProgressPrinter, json_line, visible, visible_lines
 
 
 def _setting_options(scope: str):
@@ -43,29 +43,19 @@ def cli():
 @click.argument("folder", type=click.Path(file_okay=False, exists=True))
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory (default: one per folder under $SCENT_HOME).")
 @click.option("--rebuild", is_flag=True, help="Throw the existing index away and build it again.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress (stage, files, rates, time left) on stderr.")
 @_setting_options("index")
 @_setting_options("storage")
 def index_cmd(folder, index_dir, rebuild, quiet, **params):
     """Index FOLDER, or bring its index up to date (only changed files are read)."""
-    from tqdm import tqdm
-
     settings = _settings(params)
     with Index(folder, index_dir=index_dir, settings=settings, rebuild=rebuild) as idx:
-        bar = tqdm(total=0, unit="file", file=sys.stderr, disable=quiet or None, desc="indexing")
-
-        def progress(done, total, path):
-            bar.total = total
-            bar.n = done
-            bar.set_postfix_str(visible(path[-40:]), refresh=True)
-
-        def on_skip(path, reason):
-            tqdm.write(visible(f"scent: skipped {path}: {reason}"), file=sys.stderr)
-
-        report = idx.update(progress=progress, on_skip=on_skip,
-                            on_warning=lambda path, reason: tqdm.write(visible(f"scent: warning: {path}: {reason}"),
-                                                                       file=sys.stderr))
-        bar.close()
+        printer = ProgressPrinter(sys.stderr)
+        say = printer.message
+        report = idx.update(progress=None if quiet else printer,
+                            on_skip=lambda path, reason: say(visible(f"scent: skipped {path}: {reason}")),
+                            on_warning=lambda path, reason: say(visible(f"scent: warning: {path}: {reason}")))
+        printer.close()
         for notice in report.notices:
             click.echo(visible(f"scent: note: {notice}"), err=True)
         st = idx.status()

@@ -31,6 +31,7 @@ from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
 from .extract import Limits, extract, reported
 from .language import detect
 from .locking import IndexLock
+from .progress import OnProgress, Tracker, tracking
 from .query import clean, extra_tokens, id_tokens
 from .settings import SETTINGS, Settings
 from .storage import Engine, FileRecord, FileState, FileWrite, UnitRecord, VectorField, text_key, unit_id
@@ -46,7 +47,7 @@ NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model", "vector_sto
 _PICTURE_ERRORS = (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError, ExtractError)
 
 TextModel = type | Embedder  # an embedder or its class: what it is (model_id, dim), without loading it
-Progress = Callable[[int, int, str], None]   # (files done, files to do, current path)
+Progress = OnProgress                         # called with a scent.progress.Progress at each change
 OnSkip = Callable[[str, str], None]          # (path, reason)
 
 
@@ -138,6 +139,7 @@ class Indexer:
         self._embedder = embedder
         self._picture_model = picture_model
         self._ocr = ocr_engine  # None once it proves unavailable
+        self._embedder_loaded = False  # said as its own stage: loading the model is seconds of a first run
         self.picture_name = engine.catalog.meta("image_text_model")
 
     def update(self, progress: Progress | None = None, on_skip: OnSkip | None = None,
@@ -164,6 +166,7 @@ class Indexer:
         started = time.perf_counter()
         report = IndexReport()
         catalog = self.engine.catalog
+        tracker = Tracker(0, progress)
 
         def skip(path: str, reason: str) -> None:
             rel = os.path.relpath(path, self.root).replace(os.sep, "/") if os.path.isabs(path) else path
@@ -177,7 +180,8 @@ class Indexer:
             if on_warning:
                 on_warning(path, reason)
 
-        with IndexLock(self.index_dir, owner=self.engine):
+        with IndexLock(self.index_dir, owner=self.engine), tracking(tracker):
+            tracker.stage("scanning")
             self._prepare_fields()
             states = catalog.file_states()
             report.notices += self._settings_notice(bool(states))
@@ -199,7 +203,8 @@ class Indexer:
             self.engine.delete_files(todo.deleted)
             report.unchanged, report.touched = todo.unchanged, len(todo.touched)
             report.renamed, report.deleted = len(todo.renamed), len(todo.deleted)
-            self._apply(todo.read, report, skip, warn, progress)
+            tracker.files_total = len(todo.read)
+            self._apply(todo.read, report, skip, warn, tracker)
             self.engine.finish_run()
         report.seconds = time.perf_counter() - started
         return report
@@ -228,7 +233,7 @@ class Indexer:
         self.picture_name = name
 
     def _apply(self, files: list[tuple[FileInfo, str, bool]], report: IndexReport, skip: OnSkip, warn: OnSkip,
-               progress: Progress | None) -> None:
+               tracker: Tracker) -> None:
         """Read, embed and write the files. The texts (and pictures) of consecutive files are embedded
         embed_batch at a time, and each file is written, in a transaction of its own, as soon as its
         vectors exist: a run stopped at any moment keeps every file written before (files saved 16 at a
@@ -242,16 +247,11 @@ class Indexer:
         texts: dict[str, str] = {}  # text key -> text, not embedded yet, in reading order
         pictures: dict[int, tuple[Picture, str, list[str]]] = {}  # not embedded yet
         made = _Made()
-        done = 0
-
-        def finished(rel: str) -> None:
-            nonlocal done
-            done += 1
-            if progress:
-                progress(done, len(files), rel)
+        finished = tracker.file_done
 
         for n, (f, digest, new) in enumerate(files, start=1):
             notes: list[str] = []
+            tracker.stage("reading", f.rel)
             try:
                 try:
                     got = extract(f.path, limits)
@@ -271,16 +271,27 @@ class Indexer:
             last = n == len(files)
             while len(texts) >= s.embed_batch or (last and texts):
                 keys = list(islice(texts, s.embed_batch))
-                made.texts.update(zip(keys, self._embedder().embed_passages([texts.pop(k) for k in keys])))
+                embedder = self._loaded_embedder(tracker)
+                tracker.stage("embedding", "")
+                made.texts.update(zip(keys, embedder.embed_passages([texts.pop(k) for k in keys])))
                 report.embedded += len(keys)
+                tracker.embedded(len(keys))
                 self._write_ready(queue, made, report, finished)
             while len(pictures) >= s.embed_batch or (last and pictures):
                 ids = list(islice(pictures, s.embed_batch))
+                tracker.stage("embedding", "")
                 vectors = self._embed_pictures({i: pictures.pop(i) for i in ids}, warn)
                 report.pictures_embedded += len(vectors)
                 made.pictures.update(vectors)
                 made.pictures_done.update(ids)
             self._write_ready(queue, made, report, finished)
+
+    def _loaded_embedder(self, tracker: Tracker) -> Embedder:
+        if not self._embedder_loaded:
+            with tracker.during("models loading", ""):
+                self._embedder()
+            self._embedder_loaded = True
+        return self._embedder()
 
     def _waiting(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], warn: OnSkip) -> _Waiting:
         """The file's units and records, and what of them is still to embed."""
