@@ -42,7 +42,8 @@ from .walk import files_at, walk
 # Index-time settings that do not change what a file's units are (how many are embedded at once,
 # how vectors are kept; the image-text model has its own check).
 # vector_storage is checked by the engine itself (a field keeps its storage).
-NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model", "vector_storage", "vector_index_threshold"})
+NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model", "vector_storage", "vector_index_threshold",
+                                  "index_workers"})
 # What a picture that no longer decodes raises when read again for an image-text model.
 _PICTURE_ERRORS = (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError, ExtractError)
 
@@ -66,6 +67,7 @@ class IndexReport:
     warnings: list[tuple[str, str]] = field(default_factory=list)  # indexed, but not completely
     notices: list[str] = field(default_factory=list)  # about the whole index (settings changed since it was built)
     seconds: float = 0.0
+    readers: int = 1  # processes that read the files (index_workers)
 
 
 @dataclass
@@ -249,19 +251,9 @@ class Indexer:
         made = _Made()
         finished = tracker.file_done
 
-        for n, (f, digest, new) in enumerate(files, start=1):
-            notes: list[str] = []
-            tracker.stage("reading", f.rel)
-            try:
-                try:
-                    got = extract(f.path, limits)
-                except OcrUnavailable as err:
-                    # Said once; from here on pictures are indexed without OCR.
-                    notes.append(str(err))
-                    self._ocr, limits = None, replace(limits, ocr=None)
-                    got = extract(f.path, limits)
-            except ExtractError as err:
-                skip(f.rel, err.reason)
+        for n, (f, digest, new, got, notes) in enumerate(self._read(files, limits, tracker, report), start=1):
+            if isinstance(got, str):  # why it could not be read
+                skip(f.rel, got)
                 finished(f.rel)
             else:
                 waiting = self._waiting(f, digest, new, got, notes, warn)
@@ -285,6 +277,59 @@ class Indexer:
                 made.pictures.update(vectors)
                 made.pictures_done.update(ids)
             self._write_ready(queue, made, report, finished)
+
+    def _read(self, files: list[tuple[FileInfo, str, bool]], limits: Limits, tracker: Tracker, report: IndexReport):
+        """(file, digest, new, Extracted or the reason it was skipped, notes), in the files' order.
+
+        Read by `index_workers` processes at once when there are enough files to repay their start
+        (MIN_POOL_FILES), else here. In order, and at most 2 files ahead per worker: the run writes
+        the same index as a serial one, and holds only a few files' text at a time."""
+        import threading
+
+        workers = self.settings.index_workers or os.cpu_count() or 1
+        # Readers are forked (spawn would run a user's script again in each, unless it guards its
+        # __main__), and forking is safe only in a process of one thread: a server or a watcher
+        # (threads of their own) reads here.
+        if workers < 2 or len(files) < MIN_POOL_FILES or threading.active_count() > 1:
+            for f, digest, new in files:
+                tracker.stage("reading", f.rel)
+                got, notes, limits = self._read_one(f, limits)
+                yield f, digest, new, got, notes
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        report.readers = workers
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_reader_started, initargs=(os.getpid(),)) as pool:
+            ahead: deque = deque()
+            todo = iter(files)
+            for item in islice(todo, 2 * workers):
+                ahead.append((item, pool.submit(_extract_in_worker, item[0].path, limits)))
+            while ahead:
+                (f, digest, new), future = ahead.popleft()
+                tracker.stage("reading", f.rel)
+                got, unavailable = future.result()
+                notes: list[str] = []
+                if unavailable is not None:  # OCR is missing: read again here, without it, as a serial run does
+                    got, notes, limits = self._read_one(f, limits)
+                for item in islice(todo, 1):
+                    ahead.append((item, pool.submit(_extract_in_worker, item[0].path, limits)))
+                yield f, digest, new, got, notes
+
+    def _read_one(self, f: FileInfo, limits: Limits) -> tuple:
+        """(Extracted or the reason it was skipped, notes, the limits from here on)."""
+        notes: list[str] = []
+        try:
+            try:
+                return extract(f.path, limits), notes, limits
+            except OcrUnavailable as err:
+                # Said once; from here on pictures are indexed without OCR.
+                notes.append(str(err))
+                self._ocr, limits = None, replace(limits, ocr=None)
+                return extract(f.path, limits), notes, limits
+        except ExtractError as err:
+            return err.reason, notes, limits
 
     def _loaded_embedder(self, tracker: Tracker) -> Embedder:
         if not self._embedder_loaded:
@@ -443,6 +488,39 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
                      "the rest were not described; raise max_pdf_images to read them")
     notes += meta.get("left_out", [])  # formats' own lines, each saying what was left out and what to do
     return notes
+
+
+# Below this many files to read, starting reader processes (each imports the readers and loads
+# its own picture models) costs more than reading them one by one here saves.
+MIN_POOL_FILES = 32
+
+
+def _reader_started(parent: int) -> None:
+    """A reader process's start: it lets go of the index lock it inherited, and ends when its
+    parent is gone (killed, it cannot say so), instead of waiting for work forever."""
+    import threading
+
+    from .locking import close_in_child
+
+    close_in_child()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _extract_in_worker(path: str, limits: Limits) -> tuple:
+    """In a reader process: (Extracted or the reason it was skipped, None), or (None, the OCR
+    error) when OCR is unavailable (the indexing process reads the file again without it)."""
+    try:
+        return extract(path, limits), None
+    except OcrUnavailable as err:
+        return None, str(err)
+    except ExtractError as err:
+        return err.reason, None
 
 
 MAX_WORDLESS_UNITS = 16  # units of wordless text (chunk.wordless) kept from one file
