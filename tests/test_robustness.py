@@ -424,7 +424,16 @@ class SlowHashedWords(FakeEmbedder):
 folder, index_dir, delay = sys.argv[1], sys.argv[2], float(sys.argv[3])
 idx = Index(folder, index_dir=index_dir, embedder=SlowHashedWords(delay), settings=Settings(embed_batch=8))
 print("start", flush=True)
-report = idx.update(progress=lambda done, total, path: print(f"progress {done}/{total}", flush=True))
+done = [0]
+
+
+def said(p):  # a line after each file written, as before (a stage change alone is not one)
+    if p.files_done != done[0]:
+        done[0] = p.files_done
+        print(f"progress {p.files_done}/{p.files_total}", flush=True)
+
+
+report = idx.update(progress=said)
 print(f"done {report.added} {report.updated} {report.deleted} {report.renamed}", flush=True)
 '''
 

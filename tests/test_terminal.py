@@ -34,6 +34,7 @@ def evil(tmp_path, monkeypatch):
     (folder / EVIL_NAME).write_text(EVIL_TEXT)
     (folder / BROKEN).write_bytes(b"%PDF-1.4 cut short")
     monkeypatch.setattr("scent.index.E5Embedder", FakeEmbedder)  # the CLI in process, on a fake-built index
+    monkeypatch.setattr("scent.embed.E5Embedder", FakeEmbedder)  # what `scent search` starts loading first
     with Index(folder, index_dir=tmp_path / "idx") as idx:
         idx.update()
     return tmp_path / "idx"

@@ -9,9 +9,6 @@
 from importlib.metadata import PackageNotFoundError, version as _version
 
 from .errors import ScentError, UsageError
-from .filters import Filters
-from .index import Index, SearchResult
-from .settings import Settings
 
 try:
     __version__ = _version("scent")  # the installed package's, so a report or an MCP client sees the real one
@@ -20,9 +17,16 @@ except PackageNotFoundError:  # run from a source tree that was never installed
 
 __all__ = ["__version__", "Index", "IndexReport", "SearchResult", "Filters", "Settings", "ScentError", "UsageError"]
 
+# Imported when first asked for, so that `scent search` can start loading the model before the
+# search pipeline's imports (scent.cli, scent.embed.Prefetched), and indexing's stay out of a search.
+_LAZY = {"Index": "index", "SearchResult": "index", "IndexReport": "index", "Filters": "filters", "Settings": "settings"}
+
 
 def __getattr__(name: str):
-    if name == "IndexReport":  # imported when first asked for: see scent.index
-        from .index import IndexReport
-        return IndexReport
+    if name in _LAZY:
+        from importlib import import_module
+
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

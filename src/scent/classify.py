@@ -37,6 +37,7 @@ from PIL import Image
 
 from . import runtime
 from .ocr import flat_rgb
+from .progress import stage
 
 log = logging.getLogger(__name__)
 
@@ -268,7 +269,8 @@ def _load():
     with _lock:
         if _model is None:
             try:
-                _model = (runtime.session(build_onnx(read_state_dict(weights_path()))), class_names())
+                with stage("models loading"):
+                    _model = (runtime.session(build_onnx(read_state_dict(weights_path()))), class_names())
             except Exception as e:  # noqa: BLE001 - a missing optional part must not stop indexing
                 log.warning("pictures are described without object names: the ImageNet classifier "
                             "could not be loaded (%s: %s)", type(e).__name__, e)

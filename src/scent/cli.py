@@ -6,16 +6,13 @@ import os
 import sys
 import time
 from pathlib import Path
-from contextlib import ExitStack
+from contextlib import ExitStack, nullcontext
 
 import click
 
-from . import location
 from .errors import ScentError, UsageError
-from .filters import Filters
-from .index import Index
 from .settings import SETTINGS, load
-from .terminal import json_line, visible, visible_lines
+from .terminal import ProgressPrinter, json_line, visible, visible_lines
 
 
 def _setting_options(scope: str):
@@ -28,6 +25,13 @@ def _setting_options(scope: str):
                               help=f"{s.help} [default: {s.default}]")(fn)
         return fn
     return decorate
+
+
+def _index():
+    # Imported when a command runs: `scent search` starts loading the model first (see search_cmd).
+    from .index import Index
+
+    return Index
 
 
 def _settings(params: dict):
@@ -45,29 +49,19 @@ def cli():
 @click.argument("folder", type=click.Path(file_okay=False, exists=True))
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory (default: one per folder under $SCENT_HOME).")
 @click.option("--rebuild", is_flag=True, help="Throw the existing index away and build it again.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress (stage, files, rates, time left) on stderr.")
 @_setting_options("index")
 @_setting_options("storage")
 def index_cmd(folder, index_dir, rebuild, quiet, **params):
     """Index FOLDER, or bring its index up to date (only changed files are read)."""
-    from tqdm import tqdm
-
     settings = _settings(params)
-    with Index(folder, index_dir=index_dir, settings=settings, rebuild=rebuild) as idx:
-        bar = tqdm(total=0, unit="file", file=sys.stderr, disable=quiet or None, desc="indexing")
-
-        def progress(done, total, path):
-            bar.total = total
-            bar.n = done
-            bar.set_postfix_str(visible(path[-40:]), refresh=True)
-
-        def on_skip(path, reason):
-            tqdm.write(visible(f"scent: skipped {path}: {reason}"), file=sys.stderr)
-
-        report = idx.update(progress=progress, on_skip=on_skip,
-                            on_warning=lambda path, reason: tqdm.write(visible(f"scent: warning: {path}: {reason}"),
-                                                                       file=sys.stderr))
-        bar.close()
+    with _index()(folder, index_dir=index_dir, settings=settings, rebuild=rebuild) as idx:
+        printer = ProgressPrinter(sys.stderr)
+        say = printer.message
+        report = idx.update(progress=None if quiet else printer,
+                            on_skip=lambda path, reason: say(visible(f"scent: skipped {path}: {reason}")),
+                            on_warning=lambda path, reason: say(visible(f"scent: warning: {path}: {reason}")))
+        printer.close()
         for notice in report.notices:
             click.echo(visible(f"scent: note: {notice}"), err=True)
         st = idx.status()
@@ -101,21 +95,86 @@ def _filter_options(fn):
               help="Search the index of this folder; repeat it to search several at once.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Search this index directory.")
 @click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
+@click.option("--no-server", is_flag=True, help="Search in this process even when `scent serve` runs for this index.")
 @_setting_options("search")
 @_setting_options("storage")
-def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, folders, index_dir, as_user, **params):
-    """Search the index for QUERY (plain words, an ID, a code identifier ...)."""
+def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, folders, index_dir, as_user, no_server,
+               **params):
+    """Search the index for QUERY (plain words, an ID, a code identifier ...).
+
+    When `scent serve` runs for the index (on this machine), it answers, and a line on stderr
+    says so; --no-server, --as, a setting given as a flag, or several --folder search here instead."""
     settings = _settings(params)
-    filters = Filters.build(kinds, path, after, before, lang)
     text = " ".join(query)
+    if len(folders) > 1 and index_dir:
+        raise UsageError("--index names one index; give several folders with --folder, or one --index")
+    from .filters import Filters
+
+    filters = Filters.build(kinds, path, after, before, lang)  # bad input: one line, before any server is asked
+    # The server answers as the user running it: a search --as another user is made here.
+    if not no_server and as_user is None and len(folders) <= 1 and all(v is None for v in params.values()):
+        answered = _ask_server(folders[0] if folders else None, index_dir, text, k, kinds, path, after, before,
+                               lang, explain)
+        if answered is not None:
+            return _show(answered, as_json, len(folders) > 1)
+    from .embed import Prefetched
+
+    # The model loads and embeds the query while the index is found and opened.
+    embedder = Prefetched(text) if settings.strategy != "keyword" else None
+    Index = _index()
     if len(folders) > 1:
-        if index_dir:
-            raise UsageError("--index names one index; give several folders with --folder, or one --index")
-        results = _search_folders(folders, text, k, filters, explain, settings, as_user)
+        results = _search_folders(Index, folders, text, k, filters, explain, settings, embedder, as_user)
     else:
-        with Index.open(folders[0] if folders else None, index_dir, settings=settings) as idx:
+        with Index.open(folders[0] if folders else None, index_dir, settings=settings, embedder=embedder) as idx:
             _say_which(idx)
             results = idx.search(text, k=k, filters=filters, explain=explain, as_user=as_user)
+    _show(results, as_json, len(folders) > 1)
+
+
+class _Answered(dict):
+    """A result as `scent serve` sent it (SearchResult.to_dict()), read like a SearchResult."""
+
+    def __getattr__(self, name):
+        if name == "explain":  # left out of to_dict() when there is none
+            return self.get(name)
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def to_dict(self) -> dict:
+        return dict(self)
+
+
+def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, explain) -> list | None:
+    """The results of the `scent serve` running for this index, or None (none runs, or it did
+    not answer): see scent.serve.discovery."""
+    from .errors import IndexNotFound
+    from .serve import discovery
+    from . import location
+
+    try:
+        found = location.find_index(folder, index_dir, discovery.has_index_or_server)
+    except IndexNotFound:
+        return None  # searching here says what is wrong
+    server = discovery.running(found.index_dir)
+    if server is None:
+        return None
+    params = [("q", text), ("k", str(k)), *(("only", kind) for kind in kinds), ("explain", str(explain).lower())]
+    params += [(name, value) for name, value in (("path", path), ("after", after), ("before", before),
+                                                 ("lang", lang)) if value]
+    answer = discovery.ask(server, params, found.index_dir)
+    if answer is None:
+        return None
+    if found.how == "last":
+        click.echo(visible(f"scent: no index for this folder; searching {server.get('root')} (indexed last; "
+                           "--folder chooses another, scent list shows them)"), err=True)
+    click.echo(visible(f"scent: answered by the server at {discovery.url(server)} (scent serve, pid {server['pid']}); "
+                       "--no-server searches in this process"), err=True)
+    return [_Answered(r) for r in answer["results"]]
+
+
+def _show(results, as_json: bool, several: bool) -> None:
     if as_json:
         for r in results:
             click.echo(json_line(r.to_dict()))
@@ -124,7 +183,7 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
         click.echo("no results", err=True)
     for r in results:
         page = f"  p.{r.page}" if r.page else ""
-        shown = os.path.join(r.folder, r.path) if len(folders) > 1 else r.path
+        shown = os.path.join(r.folder, r.path) if several else r.path
         click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {r.score:.4f}")
         click.echo(f"    {_highlight(r.snippet, r.highlights)}")
         if r.explain is not None:
@@ -151,8 +210,10 @@ def search_cmd(query, k, kinds, path, after, before, lang, as_json, explain, fol
 def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder, index_dir, as_user, **params):
     """The best passages for QUERY, overlapping chunks merged, each cited (path, page), within about
     --tokens tokens: to paste into an LLM's prompt."""
+    from .filters import Filters
+
     filters = Filters.build(kinds, path, after, before, lang)
-    with Index.open(folder, index_dir, settings=_settings(params)) as idx:
+    with _index().open(folder, index_dir, settings=_settings(params)) as idx:
         _say_which(idx)
         found = idx.context(" ".join(query), tokens=tokens, filters=filters, as_user=as_user)
     if as_json:
@@ -163,15 +224,15 @@ def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder
         click.echo(visible_lines(found.text))
 
 
-def _search_folders(folders, text, k, filters, explain, settings, as_user):
+def _search_folders(Index, folders, text, k, filters, explain, settings, embedder, as_user):
     with ExitStack() as stack:
-        first = stack.enter_context(Index.open(folders[0], settings=settings))
+        first = stack.enter_context(Index.open(folders[0], settings=settings, embedder=embedder))
         indexes = [first] + [stack.enter_context(Index.open(f, settings=settings, embedder=first.embedder))
                              for f in folders[1:]]  # one model for all
         return Index.search_many(indexes, text, k=k, filters=filters, explain=explain, as_user=as_user)
 
 
-def _say_which(idx: Index) -> None:
+def _say_which(idx) -> None:
     """A search that was not told which index says which it chose (on stderr: --json stays clean)."""
     if idx.found == "last":
         click.echo(visible(f"scent: no index for this folder; searching {idx.root} (indexed last; "
@@ -204,7 +265,7 @@ def _highlight(text: str, marks) -> str:
 @_setting_options("storage")
 def status_cmd(folder, index_dir, as_json, as_user, **params):
     """Files, units per kind, index size, model, last run and its skipped files."""
-    with Index.open(folder, index_dir, settings=_settings(params)) as idx:
+    with _index().open(folder, index_dir, settings=_settings(params)) as idx:
         _say_which(idx)
         st = idx.status(as_user)
     if as_json:
@@ -242,7 +303,7 @@ def watch_cmd(folder, index_dir, quiet, **params):
                                f"{report.deleted} deleted, {len(report.skipped)} skipped ({len(paths)} paths "
                                f"changed, {report.seconds:.1f}s)"), err=True)
 
-    with Index(folder, index_dir=index_dir, settings=_settings(params)) as idx:
+    with _index()(folder, index_dir=index_dir, settings=_settings(params)) as idx:
         def ready(report):
             for path, reason in report.skipped:
                 click.echo(visible(f"scent: skipped {path}: {reason}"), err=True)
@@ -261,7 +322,7 @@ def watch_cmd(folder, index_dir, quiet, **params):
 @_setting_options("storage")
 def list_cmd(as_json, **params):
     """The folders indexed on this machine: files, size and last update of each index."""
-    known = Index.known(settings=_settings(params))
+    known = _index().known(settings=_settings(params))
     if as_json:
         for st in known:
             click.echo(json_line(_iso_dates(st)))
@@ -285,7 +346,7 @@ def forget_cmd(folder, index_dir, **params):
     """Remove FOLDER's index from this machine (the folder's own files are not touched)."""
     if not folder and not index_dir:
         raise UsageError("name the folder whose index to remove (scent list shows them), or --index DIR")
-    where = Index.forget(folder, index_dir, settings=_settings(params))
+    where = _index().forget(folder, index_dir, settings=_settings(params))
     click.echo(visible(f"scent: removed the index in {where}"), err=True)
 
 
@@ -301,7 +362,7 @@ def forget_cmd(folder, index_dir, **params):
 @_setting_options("storage")
 def serve_cmd(host, port, folder, index_dir, allow_remote, live, **params):
     """Web UI and HTTP API (/api/search, /api/status, /api/file, /api/thumb; schema at /openapi.json)."""
-    from .serve import check_host, listen, require
+    from .serve import check_host, discovery, listen, require
 
     require("fastapi", "uvicorn", "markdown_it")
     import uvicorn
@@ -322,19 +383,23 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, live, **params):
                          "with: scent token add USER (it is printed once)")
     sock = listen(host, port)  # before saying where: a taken port is one line, not a uvicorn error
     port = sock.getsockname()[1]
-    with sock, Index.open(folder, index_dir, settings=_settings(params)) as idx:
+    with sock, _index().open(folder, index_dir, settings=_settings(params)) as idx:
         if warning:
             click.echo(warning, err=True)
         where = f"[{host}]" if ":" in host else host
-        click.echo(f"scent: serving {visible(idx.root)} at http://{where}:{port}/ (Ctrl-C stops)", err=True)
+        click.echo(f"scent: serving {visible(idx.root)} at http://{where}:{port}/ (Ctrl-C stops"
+                   + ("" if remote else "; scent search asks it while it runs") + ")", err=True)
         if remote:
             click.echo(f"scent: open http://{where}:{port}/#token=TOKEN once in a browser (TOKEN from "
                        "scent token add USER)", err=True)
         watcher = Live(idx).start() if live else None
         app = create_app(idx, allowed_hosts=allowed_hosts, tokens=tokens, require_token=remote,
                          desktop=not remote, live=watcher)
+        # A server that asks for tokens is not announced: scent search could not ask it.
+        announced = nullcontext() if remote else discovery.announced(idx.index_dir, host, port, idx.root)
         try:
-            uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run(sockets=[sock])
+            with announced:
+                uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
         finally:
             if watcher:
                 watcher.stop()
@@ -394,7 +459,7 @@ def mcp_cmd(folder, index_dir, as_user, **params):
     require("mcp")
     from .serve.mcp_server import build_server
 
-    with Index.open(folder, index_dir, settings=_settings(params)) as idx:
+    with _index().open(folder, index_dir, settings=_settings(params)) as idx:
         _say_which(idx)
         click.echo(visible(f"scent mcp: answering from the index of {idx.root}"), err=True)
         build_server(idx, as_user=as_user).run("stdio")
@@ -437,6 +502,8 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
         raise UsageError("give either QUERIES_FILE with --folder, or --beir DIR")
     if beir_dir:
         corpus, queries, qrels = evaluate.load_beir(beir_dir)
+        from . import location
+
         base_dir = location.default_index_dir(beir_dir)
         target = base_dir.with_name(base_dir.name + "-docs")
         evaluate.write_beir_folder(corpus, target)
@@ -496,7 +563,7 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
         click.echo(visible_lines(report.misses(base)))
 
 
-def _run_record(idx: Index, queries_file: str, n: int, settings) -> dict:
+def _run_record(idx, queries_file: str, n: int, settings) -> dict:
     """What an evaluation report records of its run: folder, queries, index, version, settings."""
     import scent
     from .dates import iso

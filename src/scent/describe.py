@@ -38,6 +38,7 @@ from PIL import Image
 
 from .errors import UsageError
 from .ocr import flat_rgb
+from .progress import stage
 
 SIDE = 192  # pictures are measured at this size (longest side): ~2 ms per picture
 # The models read a copy no larger than this (4 megapixels at most): the detector's input is
@@ -415,4 +416,5 @@ def describe(image: Image.Image, *, ocr_text: str = "") -> str:
     global _default
     if _default is None:
         _default = describer()
-    return _default.describe(image, ocr_text)
+    with stage("describing"):
+        return _default.describe(image, ocr_text)

@@ -56,6 +56,7 @@ import numpy as np
 from PIL import Image
 
 from .ocr import flat_rgb
+from .progress import stage
 from .runtime import session
 
 log = logging.getLogger(__name__)
@@ -459,8 +460,9 @@ def _load():
                 path = models_dir() / f"{MODEL}.json"
                 if not path.is_file():
                     raise FileNotFoundError(f"{path} (run scripts/fetch_models.sh)")
-                nodes, weights = read_graph(path)
-                _model = session(to_onnx(nodes, weights, [INPUT], list(KEEP)))
+                with stage("models loading"):
+                    nodes, weights = read_graph(path)
+                    _model = session(to_onnx(nodes, weights, [INPUT], list(KEEP)))
             except Exception as e:  # noqa: BLE001 - a missing optional part must not stop indexing
                 log.warning("pictures are described without detected objects: the COCO detector "
                             "could not be loaded (%s: %s)", type(e).__name__, e)

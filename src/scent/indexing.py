@@ -32,6 +32,7 @@ from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
 from .extract import Limits, extract, reported
 from .language import detect
 from .locking import IndexLock
+from .progress import OnProgress, Tracker, tracking
 from .query import clean, extra_tokens, id_tokens
 from .settings import SETTINGS, Settings
 from .storage import Engine, FileRecord, FileState, FileWrite, UnitRecord, VectorField, text_key, unit_id
@@ -42,12 +43,13 @@ from .walk import files_at, walk
 # Index-time settings that do not change what a file's units are (how many are embedded at once,
 # how vectors are kept; the image-text model has its own check).
 # vector_storage is checked by the engine itself (a field keeps its storage).
-NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model", "vector_storage", "vector_index_threshold"})
+NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model", "vector_storage", "vector_index_threshold",
+                                  "index_workers"})
 # What a picture that no longer decodes raises when read again for an image-text model.
 _PICTURE_ERRORS = (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError, ExtractError)
 
 TextModel = type | Embedder  # an embedder or its class: what it is (model_id, dim), without loading it
-Progress = Callable[[int, int, str], None]   # (files done, files to do, current path)
+Progress = OnProgress                         # called with a scent.progress.Progress at each change
 OnSkip = Callable[[str, str], None]          # (path, reason)
 
 
@@ -66,6 +68,7 @@ class IndexReport:
     warnings: list[tuple[str, str]] = field(default_factory=list)  # indexed, but not completely
     notices: list[str] = field(default_factory=list)  # about the whole index (settings changed since it was built)
     seconds: float = 0.0
+    readers: int = 1  # processes that read the files (index_workers)
 
 
 @dataclass
@@ -151,6 +154,7 @@ class Indexer:
         self._embedder = embedder
         self._picture_model = picture_model
         self._ocr = ocr_engine  # None once it proves unavailable
+        self._embedder_loaded = False  # said as its own stage: loading the model is seconds of a first run
         self.picture_name = engine.catalog.meta("image_text_model")
 
     def update(self, progress: Progress | None = None, on_skip: OnSkip | None = None,
@@ -179,6 +183,7 @@ class Indexer:
         started = time.perf_counter()
         report = IndexReport()
         catalog = self.engine.catalog
+        tracker = Tracker(0, progress)
 
         # Read first: a malformed rules file stops the run before anything is written.
         access = Access(self.root)
@@ -195,7 +200,8 @@ class Indexer:
             if on_warning:
                 on_warning(path, reason)
 
-        with IndexLock(self.index_dir, owner=self.engine):
+        with IndexLock(self.index_dir, owner=self.engine), tracking(tracker):
+            tracker.stage("scanning")
             self._prepare_fields()
             catalog.set_meta("access_groups", access.rules.groups_json())
             self._access = access
@@ -220,7 +226,8 @@ class Indexer:
             self.engine.delete_files(todo.deleted)
             report.unchanged, report.touched = todo.unchanged, len(todo.touched)
             report.renamed, report.deleted = len(todo.renamed), len(todo.deleted)
-            self._apply(todo.read, report, skip, warn, progress)
+            tracker.files_total = len(todo.read)
+            self._apply(todo.read, report, skip, warn, tracker)
             self.engine.finish_run()
         report.seconds = time.perf_counter() - started
         return report
@@ -249,7 +256,7 @@ class Indexer:
         self.picture_name = name
 
     def _apply(self, files: list[tuple[FileInfo, str, bool]], report: IndexReport, skip: OnSkip, warn: OnSkip,
-               progress: Progress | None) -> None:
+               tracker: Tracker) -> None:
         """Read, embed and write the files. The texts (and pictures) of consecutive files are embedded
         embed_batch at a time, and each file is written, in a transaction of its own, as soon as its
         vectors exist: a run stopped at any moment keeps every file written before (files saved 16 at a
@@ -263,26 +270,11 @@ class Indexer:
         texts: dict[str, str] = {}  # text key -> text, not embedded yet, in reading order
         pictures: dict[int, tuple[Picture, str, list[str]]] = {}  # not embedded yet
         made = _Made()
-        done = 0
+        finished = tracker.file_done
 
-        def finished(rel: str) -> None:
-            nonlocal done
-            done += 1
-            if progress:
-                progress(done, len(files), rel)
-
-        for n, (f, digest, new) in enumerate(files, start=1):
-            notes: list[str] = []
-            try:
-                try:
-                    got = extract(f.path, limits)
-                except OcrUnavailable as err:
-                    # Said once; from here on pictures are indexed without OCR.
-                    notes.append(str(err))
-                    self._ocr, limits = None, replace(limits, ocr=None)
-                    got = extract(f.path, limits)
-            except ExtractError as err:
-                skip(f.rel, err.reason)
+        for n, (f, digest, new, got, notes) in enumerate(self._read(files, limits, tracker, report), start=1):
+            if isinstance(got, str):  # why it could not be read
+                skip(f.rel, got)
                 finished(f.rel)
             else:
                 waiting = self._waiting(f, digest, new, got, notes, warn)
@@ -292,16 +284,80 @@ class Indexer:
             last = n == len(files)
             while len(texts) >= s.embed_batch or (last and texts):
                 keys = list(islice(texts, s.embed_batch))
-                made.texts.update(zip(keys, self._embedder().embed_passages([texts.pop(k) for k in keys])))
+                embedder = self._loaded_embedder(tracker)
+                tracker.stage("embedding", "")
+                made.texts.update(zip(keys, embedder.embed_passages([texts.pop(k) for k in keys])))
                 report.embedded += len(keys)
+                tracker.embedded(len(keys))
                 self._write_ready(queue, made, report, finished)
             while len(pictures) >= s.embed_batch or (last and pictures):
                 ids = list(islice(pictures, s.embed_batch))
+                tracker.stage("embedding", "")
                 vectors = self._embed_pictures({i: pictures.pop(i) for i in ids}, warn)
                 report.pictures_embedded += len(vectors)
                 made.pictures.update(vectors)
                 made.pictures_done.update(ids)
             self._write_ready(queue, made, report, finished)
+
+    def _read(self, files: list[tuple[FileInfo, str, bool]], limits: Limits, tracker: Tracker, report: IndexReport):
+        """(file, digest, new, Extracted or the reason it was skipped, notes), in the files' order.
+
+        Read by `index_workers` processes at once when there are enough files to repay their start
+        (MIN_POOL_FILES), else here. In order, and at most 2 files ahead per worker: the run writes
+        the same index as a serial one, and holds only a few files' text at a time."""
+        import threading
+
+        workers = self.settings.index_workers or os.cpu_count() or 1
+        # Readers are forked (spawn would run a user's script again in each, unless it guards its
+        # __main__), and forking is safe only in a process of one thread: a server or a watcher
+        # (threads of their own) reads here.
+        if workers < 2 or len(files) < MIN_POOL_FILES or threading.active_count() > 1:
+            for f, digest, new in files:
+                tracker.stage("reading", f.rel)
+                got, notes, limits = self._read_one(f, limits)
+                yield f, digest, new, got, notes
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        report.readers = workers
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_reader_started, initargs=(os.getpid(),)) as pool:
+            ahead: deque = deque()
+            todo = iter(files)
+            for item in islice(todo, 2 * workers):
+                ahead.append((item, pool.submit(_extract_in_worker, item[0].path, limits)))
+            while ahead:
+                (f, digest, new), future = ahead.popleft()
+                tracker.stage("reading", f.rel)
+                got, unavailable = future.result()
+                notes: list[str] = []
+                if unavailable is not None:  # OCR is missing: read again here, without it, as a serial run does
+                    got, notes, limits = self._read_one(f, limits)
+                for item in islice(todo, 1):
+                    ahead.append((item, pool.submit(_extract_in_worker, item[0].path, limits)))
+                yield f, digest, new, got, notes
+
+    def _read_one(self, f: FileInfo, limits: Limits) -> tuple:
+        """(Extracted or the reason it was skipped, notes, the limits from here on)."""
+        notes: list[str] = []
+        try:
+            try:
+                return extract(f.path, limits), notes, limits
+            except OcrUnavailable as err:
+                # Said once; from here on pictures are indexed without OCR.
+                notes.append(str(err))
+                self._ocr, limits = None, replace(limits, ocr=None)
+                return extract(f.path, limits), notes, limits
+        except ExtractError as err:
+            return err.reason, notes, limits
+
+    def _loaded_embedder(self, tracker: Tracker) -> Embedder:
+        if not self._embedder_loaded:
+            with tracker.during("models loading", ""):
+                self._embedder()
+            self._embedder_loaded = True
+        return self._embedder()
 
     def _waiting(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], warn: OnSkip) -> _Waiting:
         """The file's units and records, and what of them is still to embed."""
@@ -454,6 +510,39 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
                      "the rest were not described; raise max_pdf_images to read them")
     notes += meta.get("left_out", [])  # formats' own lines, each saying what was left out and what to do
     return notes
+
+
+# Below this many files to read, starting reader processes (each imports the readers and loads
+# its own picture models) costs more than reading them one by one here saves.
+MIN_POOL_FILES = 32
+
+
+def _reader_started(parent: int) -> None:
+    """A reader process's start: it lets go of the index lock it inherited, and ends when its
+    parent is gone (killed, it cannot say so), instead of waiting for work forever."""
+    import threading
+
+    from .locking import close_in_child
+
+    close_in_child()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _extract_in_worker(path: str, limits: Limits) -> tuple:
+    """In a reader process: (Extracted or the reason it was skipped, None), or (None, the OCR
+    error) when OCR is unavailable (the indexing process reads the file again without it)."""
+    try:
+        return extract(path, limits), None
+    except OcrUnavailable as err:
+        return None, str(err)
+    except ExtractError as err:
+        return err.reason, None
 
 
 MAX_WORDLESS_UNITS = 16  # units of wordless text (chunk.wordless) kept from one file

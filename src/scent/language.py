@@ -1,7 +1,18 @@
 """Guess the natural language of a unit's text (ISO 639-1), or None when unsure."""
 from __future__ import annotations
 
+import hashlib
+import math
+import os
+import shutil
+import unicodedata
+from collections import Counter
 from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .settings import scent_home
 
 # Below this many letters a guess is noise (file names, a table cell).
 MIN_LETTERS = 20
@@ -16,13 +27,97 @@ LANGUAGES = (
 )
 
 
-@lru_cache(maxsize=1)
-def _identifier():
+class _Model:
+    """py3langid's naive Bayes model restricted to LANGUAGES, read from memory-mapped arrays.
+
+    Why: py3langid keeps its model LZMA-compressed (68 MB of arrays), and unpacking it took
+    0.5 s, the largest part of a fresh `scent search` (the query's language picks its stand-in,
+    scent.search.stand_in). The arrays restricted to LANGUAGES are written once, uncompressed,
+    under $SCENT_HOME/cache, and mapped from there: opening them takes about a millisecond.
+    The arithmetic is py3langid's (LanguageIdentifier.classify with norm_probs), so the answers
+    are the same; tests/test_language.py compares them."""
+
+    def __init__(self, arrays: dict):
+        self.ptc, self.pc = arrays["ptc"], arrays["pc"]
+        self.classes = [str(c) for c in arrays["classes"]]
+        # memoryviews: indexing one gives a Python int, as fast as py3langid's array.array
+        self.nextmove = memoryview(arrays["nextmove"])
+        self.rowbase = memoryview(arrays["rowbase"])
+        self.out = memoryview(arrays["out"])
+
+    def classify(self, text: str) -> tuple[str, float]:
+        if text.isupper():
+            text = text.lower()
+        data = unicodedata.normalize("NFC", text).encode("utf8", errors="surrogatepass")
+        nm, rowbase, out = self.nextmove, self.rowbase, self.out
+        state, seen = 0, []
+        for byte in data:
+            state = nm[rowbase[state] + byte]
+            if out[state] >= 0:
+                seen.append(out[state])
+        if not seen:
+            return self.classes[0], 1.0 / len(self.classes)  # py3langid: uniform scores
+        counts = Counter(seen)
+        idx = np.fromiter(counts.keys(), dtype=np.intp, count=len(counts))
+        n = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
+        scores = np.log1p(n) @ self.ptc[idx] + self.pc
+        scores *= 1.0 / math.sqrt(len(data) or 1)
+        np.exp(scores - scores.max(), out=scores)
+        scores /= scores.sum()
+        i = int(scores.argmax())
+        return self.classes[i], float(scores[i])
+
+
+# py3langid's model, found without importing py3langid (its import alone is milliseconds)
+MODEL_FILE = "data/model.npz.xz"
+
+
+def _cache_dir() -> Path:
+    from importlib.util import find_spec
+
+    model = Path(find_spec("py3langid").origin).parent / MODEL_FILE
+    st = model.stat()
+    key = hashlib.sha1(f"{model}|{st.st_size}|{st.st_mtime_ns}|{','.join(LANGUAGES)}".encode()).hexdigest()[:12]
+    return scent_home() / "cache" / f"langid-{key}"
+
+
+_NAMES = ("ptc", "pc", "classes", "nextmove", "rowbase", "out")
+
+
+def _build(target: Path) -> dict:
+    """The restricted arrays from py3langid's own model, written to `target` when it can be."""
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
     identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
     identifier.set_languages(list(LANGUAGES))
-    return identifier
+    if identifier._alias_pairs:  # pragma: no cover - none among LANGUAGES (tests/test_language.py)
+        raise RuntimeError("LANGUAGES holds a language py3langid models twice; fold its columns")
+    arrays = {"ptc": np.ascontiguousarray(identifier.nb_ptc), "pc": np.asarray(identifier.nb_pc, np.float32),
+              "classes": np.array(identifier.nb_classes),
+              "nextmove": np.frombuffer(identifier.tk_nextmove, np.uint32),
+              "rowbase": np.frombuffer(identifier.tk_row, np.uint16).astype(np.uint32) << 8,
+              "out": np.asarray(identifier.tk_output, np.int32)}
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    try:
+        tmp.mkdir(parents=True, exist_ok=True)
+        for name in _NAMES:
+            np.save(tmp / f"{name}.npy", arrays[name], allow_pickle=False)
+        os.rename(tmp, target)
+    except OSError:
+        # A read-only home (every process unpacks the model again: slower, the same answers), or
+        # another process wrote the cache first (theirs is the same).
+        shutil.rmtree(tmp, ignore_errors=True)
+    return arrays
+
+
+@lru_cache(maxsize=1)
+def _identifier() -> _Model:
+    target = _cache_dir()
+    try:
+        arrays = {name: np.load(target / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _NAMES}
+    except (OSError, ValueError):
+        arrays = _build(target)
+    return _Model(arrays)
 
 
 def detect(text: str, kind: str = "text") -> str | None:

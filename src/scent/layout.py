@@ -41,6 +41,7 @@ from PIL import Image
 
 from . import runtime
 from .ocr import flat_rgb
+from .progress import stage
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +219,8 @@ def _load():
     with _lock:
         if _session is None:
             try:
-                _session = runtime.session(str(model_path()))
+                with stage("models loading"):
+                    _session = runtime.session(str(model_path()))
             except Exception as e:  # noqa: BLE001 - a missing optional part must not stop indexing
                 log.warning("pictures are described without page layout: the layout model could not be "
                             "loaded (%s: %s)", type(e).__name__, e)

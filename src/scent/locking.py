@@ -75,3 +75,12 @@ def clear_index_dir(index_dir: str | Path) -> None:
             shutil.rmtree(entry, ignore_errors=True)
         else:
             entry.unlink(missing_ok=True)
+
+
+def close_in_child() -> None:
+    """In a forked process (an indexing run's reader): close its copies of the held lock files.
+    A flock belongs to the open file, which a fork shares: a reader outliving its killed parent
+    kept the index locked. Closing the copy leaves the parent's lock as it was."""
+    for fh, _, _ in _held.values():
+        fh.close()
+    _held.clear()

@@ -27,6 +27,7 @@ from PIL import Image, ImageOps
 
 from .errors import OcrFailed, OcrUnavailable, UsageError
 from .language import detect
+from .progress import stage
 
 # Longest side, in pixels, of what is OCR'd; larger pictures are scaled down first. 3000 px
 # keeps A4/Letter near 260 dpi (Tesseract wants ~300). A dense A4 page of 10 pt text (495
@@ -337,6 +338,11 @@ def read_text(image: Image.Image, ocr: OcrEngine, langs: str = "auto", max_side:
               dpi: int | None = None) -> str:
     """The text in `image`, or "" when there is none. `langs`: "auto" or codes ("eng+hin").
     `dpi` is the resolution when it is known (a rendered PDF page)."""
+    with stage("OCR"):
+        return _read_text(image, ocr, langs, max_side, dpi)
+
+
+def _read_text(image: Image.Image, ocr: OcrEngine, langs: str, max_side: int, dpi: int | None) -> str:
     image = prepare(image, max_side)
     chosen = parse_langs(langs)
     if not isinstance(ocr, ScoringEngine):

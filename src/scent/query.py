@@ -9,6 +9,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from .marks import mark_ranges
 from .stopwords import STOPWORDS
 
 MAX_TERMS = 32
@@ -20,8 +21,10 @@ MAX_QUERY_CHARS = 1000
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 # Combining marks (Indic vowel signs and viramas, Thai and Arabic marks ...) are part of words,
 # though neither Python's \w nor FTS5's unicode61 counts them as word characters.
-MARKS = "".join(ch for ch in map(chr, range(0x300, 0x10000)) if unicodedata.category(ch) in ("Mn", "Mc"))
-WORD = rf"[\w{re.escape(MARKS)}]+"
+# (scent/marks.py says which they are.)
+MARKS = "".join(chr(c) for a, b in mark_ranges() for c in range(a, b + 1))
+WORD = "[\\w" + "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+                         for a, b in mark_ranges()) + "]+"
 _CAMEL_BUMP = re.compile(r"[a-z][A-Z]")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 

@@ -6,8 +6,7 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from .units import FileInfo
 
@@ -17,6 +16,9 @@ EXCLUDED_DIRS = frozenset({
     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", "site-packages", ".scent",
 })
 IGNORE_FILE = ".scentignore"
+
+if TYPE_CHECKING:
+    import pathspec
 
 
 def shown(path: str) -> str:
@@ -185,6 +187,8 @@ def _inside(path: str, root: str) -> bool:
 
 
 def _load_ignore(root: str) -> pathspec.PathSpec:
+    import pathspec  # only a walk needs it; a search imports this module for is_utf8 and shown
+
     path = os.path.join(root, IGNORE_FILE)
     lines: list[str] = []
     if os.path.isfile(path):

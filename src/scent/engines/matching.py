@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rapidfuzz.distance import Levenshtein
-
 from ..filters import Filters
 from ..query import KeywordQuery
 from ..storage import Hit
@@ -32,4 +30,8 @@ def trigrams(token: str) -> list[str]:
 
 def one_off(token: str, wanted: str) -> bool:
     """At most one character inserted, deleted or changed: an OCR slip or a typo in a code."""
-    return abs(len(token) - len(wanted)) <= 1 and Levenshtein.distance(token, wanted, score_cutoff=1) <= 1
+    if abs(len(token) - len(wanted)) > 1:
+        return False
+    from rapidfuzz.distance import Levenshtein  # only queries with IDs get here: not in every search's start
+
+    return Levenshtein.distance(token, wanted, score_cutoff=1) <= 1

@@ -62,6 +62,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
     `live`: the watch keeping the index fresh, when there is one (its state is in /api/status).
     """
     pool = Readers(index, readers)
+    answering = str(Path(index.index_dir).resolve())
 
     @asynccontextmanager
     async def lifespan(app):
@@ -127,13 +128,14 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         lang: str | None = Query(None, max_length=16, description="Keep only units in this language (ISO code)."),
         explain: bool = Query(False, description="Add each result's rank in every list and its RRF share."),
     ) -> dict:
-        """Files ranked for `q`, best first: `{"query", "results": [SearchResult...], "took_ms"}`."""
+        """Files ranked for `q`, best first: `{"query", "results": [SearchResult...], "took_ms", "index"}`
+        (`index`: the index directory answering, which `scent search` checks before it shows the answer)."""
         filters = Filters.build(only, path or None, after or None, before or None, lang or None, spell=str)
         started = time.perf_counter()
         with pool.use() as idx:
             results = idx.search(q, k=k, filters=filters, explain=explain, as_user=_user(request))
         return {"query": q, "results": [r.to_dict() for r in results],
-                "took_ms": round((time.perf_counter() - started) * 1000, 1)}
+                "took_ms": round((time.perf_counter() - started) * 1000, 1), "index": answering}
 
     @app.get("/api/context", summary="Passages for an LLM prompt")
     def context(

