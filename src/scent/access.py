@@ -165,14 +165,24 @@ class Access:
 
     def _folder(self, path: str) -> frozenset[str]:
         """Who may reach files in folder `path`: its search bits and every folder's above it."""
-        if path not in self._folders:
+        # Up to the nearest folder already known, then down again: a loop, not recursion (trees
+        # 1,000 folders deep are walked).
+        chain = []
+        while path not in self._folders:
+            chain.append(path)
             parent = os.path.dirname(path)
+            if parent == path:
+                break
+            path = parent
+        above = self._folders.get(path)
+        for folder in reversed(chain):
             try:
-                own = _mode_readers(os.stat(path), _CLASSES[1])
+                own = _mode_readers(os.stat(folder), _CLASSES[1])
             except OSError:
                 own = frozenset()
-            self._folders[path] = own if parent == path else intersect(own, self._folder(parent))
-        return self._folders[path]
+            above = own if above is None else intersect(own, above)
+            self._folders[folder] = above
+        return self._folders[chain[0]] if chain else above
 
     def readers(self, rel: str, st: os.stat_result | None = None) -> str:
         """The stored readers of the file at `rel` (relative to the folder, POSIX), from `st` (its
