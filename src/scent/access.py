@@ -24,8 +24,6 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pathspec
-
 from .errors import ScentError
 
 RULES_FILE = ".scent-access"
@@ -82,7 +80,7 @@ def as_text(readers: frozenset[str]) -> str:
 class Rule:
     line: int
     pattern: str
-    spec: pathspec.PathSpec
+    spec: object  # a pathspec.GitIgnoreSpec (imported when a rules file is read)
     readers: frozenset[str]
     posix: bool  # the mode bits' readers are let in too
 
@@ -138,6 +136,8 @@ class Rules:
                                      "posix (what the mode bits say) or none")
             if "none" in tokens and (readers or posix):
                 raise ScentError(f"{at}: 'none' cannot stand beside other readers")
+            import pathspec  # only a folder with a rules file needs it
+
             try:
                 spec = pathspec.GitIgnoreSpec.from_lines([pattern])
             except ValueError as err:

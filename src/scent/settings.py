@@ -259,7 +259,9 @@ def check_value(setting: Setting, value, installed: bool = True) -> None:
         raise UsageError(f"setting {name} must be at most {MAX_INT:,}, got {value!r}")
     if setting.choices and value not in setting.choices:
         raise UsageError(f"setting {name} must be one of {', '.join(setting.choices)}, got {value!r}")
-    if setting.check and installed:
+    # A default is valid as it stands; checking it would import what the check asks (OCR, models)
+    # into every process that makes Settings, a fresh search included.
+    if setting.check and installed and value != setting.default:
         setting.check(value)
 
 
