@@ -31,19 +31,20 @@ def add_photo_and_damage(folder: Path) -> None:
     (folder / "private" / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")
 
 
-# The web app and the MCP server read through a pool of handles (scent.readers), and a local
-# Qdrant folder takes one process's one handle: over Qdrant they need a server (qdrant_url), so
-# here they run on sqlite, and on Qdrant only when SCENT_QDRANT_URL names a server. The library
-# answers beneath them are checked on both engines in test_access.py.
-SERVED = ["sqlite", "qdrant"] if os.environ.get("SCENT_QDRANT_URL") else ["sqlite"]
+# The web app and the MCP server read through a pool of handles (scent.readers); over a local
+# Qdrant folder (the embedded edge shard) they share the process's one client, and over a
+# server (SCENT_QDRANT_URL) each has its own.
+SERVED = ["sqlite", "qdrant", "qdrant-server"] if os.environ.get("SCENT_QDRANT_URL") else ["sqlite", "qdrant"]
 
 
 @pytest.fixture(params=SERVED)
 def served(request, tmp_path):
     folder = make_folder(tmp_path / "folder")
     add_photo_and_damage(folder)
-    settings = settings_for(request.param)
+    settings = settings_for(request.param.removesuffix("-server"))
     if request.param == "qdrant":
+        pytest.importorskip("qdrant_edge")
+    if request.param == "qdrant-server":
         settings = settings.with_values(qdrant_url=os.environ["SCENT_QDRANT_URL"], qdrant_collection=f"acl-{tmp_path.name}")
     idx = Index(folder, index_dir=tmp_path / "idx", settings=settings, embedder=FakeEmbedder())
     idx.update()

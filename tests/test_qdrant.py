@@ -57,10 +57,23 @@ def test_a_server_that_does_not_answer_says_so(notes, fake_embedder, tmp_path):
 
 
 def test_a_local_folder_in_use_says_so(notes, fake_embedder, tmp_path, mode):
+    import os
+    import subprocess
+
     with Index(notes, index_dir=tmp_path / "ix", settings=QDRANT, embedder=fake_embedder) as idx:
         idx.update()
-        with pytest.raises(ScentError, match="open in another process"):
-            Index(notes, index_dir=tmp_path / "ix", settings=QDRANT, embedder=fake_embedder)
+        # Another handle in this process (a server's readers) shares the open folder ...
+        with idx.reader() as other:
+            assert [r.path for r in other.search("deposit refund", k=1, strategy="keyword")] == ["lease.md"]
+        assert [r.path for r in idx.search("deposit refund", k=1, strategy="keyword")] == ["lease.md"]
+        # ... another process is refused in one line.
+        code = ("import sys; from scent import Index; from scent.errors import ScentError; "
+                "from scent.settings import Settings\n"
+                "try:\n    Index(index_dir=sys.argv[1], settings=Settings(backend='qdrant'))\n"
+                "except ScentError as err:\n    print(err)")
+        out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "ix")], capture_output=True, text=True,
+                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}, timeout=120)
+        assert "open in another process" in out.stdout, out.stderr
 
 
 def test_a_collection_of_another_schema_is_refused(notes, fake_embedder, tmp_path, mode):

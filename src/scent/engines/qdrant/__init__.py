@@ -20,6 +20,7 @@ the local folder (edge.py, qdrant-edge-py), or qdrant-client's local mode in tha
 from __future__ import annotations
 
 import re
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -534,6 +535,55 @@ def connect(settings, index_dir: Path):
                              "or check --qdrant-url") from None
         return client, SERVER_MODE
     folder = local_folder(settings, index_dir)
+    with _SHARED_LOCK:
+        held = _SHARED.get(str(folder.resolve()))
+        if held is not None:  # this process has it open: another handle of the same client
+            return held.share(), held.mode
+        client, mode = _open_local(folder)
+        shared = _Shared(client, mode, str(folder.resolve()))
+        return shared.share(), mode
+
+
+# A local folder has one user at a time, a process: every handle this process opens on it (a
+# server's readers beside its writer) shares one client, closed when the last handle closes.
+_SHARED: dict[str, "_Shared"] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+class _Shared:
+    def __init__(self, client, mode: str, key: str):
+        self.client, self.mode, self.key, self.handles = client, mode, key, 0
+        _SHARED[key] = self
+
+    def share(self) -> "_Handle":
+        self.handles += 1
+        return _Handle(self)
+
+    def release(self) -> None:
+        with _SHARED_LOCK:
+            self.handles -= 1
+            if self.handles:
+                return
+            _SHARED.pop(self.key, None)
+        self.client.close()
+
+
+class _Handle:
+    """One handle's view of a shared local client: the client's calls, and a close of its own."""
+
+    def __init__(self, shared: _Shared):
+        self._shared, self._closed = shared, False
+
+    def __getattr__(self, name):
+        return getattr(self._shared.client, name)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._shared.release()
+
+
+def _open_local(folder: Path):
     in_use = ScentError(f"the local Qdrant folder {folder} is open in another process (a local folder has one "
                         "user at a time); close it, or run a Qdrant server and use --qdrant-url")
     if local_mode(folder) == EDGE_MODE:
@@ -546,6 +596,8 @@ def connect(settings, index_dir: Path):
             return EdgeClient(folder), EDGE_MODE
         except FolderInUse:
             raise in_use from None
+    from qdrant_client import QdrantClient
+
     folder.mkdir(parents=True, exist_ok=True)
     try:
         return QdrantClient(path=str(folder)), LOCAL_MODE
