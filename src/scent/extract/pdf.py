@@ -60,7 +60,12 @@ def _open(path: str) -> pdfium.PdfDocument:
         if getattr(e, "err_code", None) in _LOCKED:
             raise ExtractError(path, "encrypted PDF: scent cannot read it without the password; "
                                      "decrypt it or add it to .scentignore") from e
-        raise ExtractError(path, f"unreadable PDF ({e}); it may be damaged or cut short, "
+        # In our words, not PDFium's: its message comes from a last-error state that another
+        # document may have set ("Success" for a file it just refused), so one file read twice
+        # would say two things.
+        what = "the file could not be opened" if getattr(e, "err_code", None) == pdfium_c.FPDF_ERR_FILE \
+            else "its structure is damaged"
+        raise ExtractError(path, f"unreadable PDF ({what}); it may be damaged or cut short, "
                                  "download or save it again, or add it to .scentignore") from e
 
 

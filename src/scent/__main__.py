@@ -1,0 +1,4 @@
+"""`python -m scent`: the same as the `scent` command."""
+from .cli import main
+
+main()
