@@ -262,7 +262,7 @@ def test_explain_json_contributions_add_up_to_the_score(e2e):
 @pytest.mark.parametrize("args, message", [
     (["deposit", "--only", "spreadsheet"], "scent: error: unknown kind spreadsheet"),
     (["deposit", "--after", "2025-13-45"], "scent: error: --after wants a date"),
-    (["deposit", "--after", "2026-01-01", "--before", "2025-01-01"], "scent: error: --after 2026-01-01 is not before"),
+    (["deposit", "--after", "2026-01-01", "--before", "2025-01-01"], "scent: error: --after=2026-01-01 is later than --before=2025-01-01"),
     (["deposit", "--bogus"], "No such option"),
     (["deposit", "-k", "0"], "Invalid value for '-k'"),
     ([], "Missing argument 'QUERY...'"),

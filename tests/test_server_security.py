@@ -357,7 +357,7 @@ def test_api_errors_name_api_parameters(index):
     with make_client(index) as c:
         r = c.get("/api/search", params={"q": "x", "after": "2025-02-01", "before": "2025-01-01"})
         assert r.status_code == 400
-        assert one_json_line(r) == "after 2025-02-01 is not before before 2025-01-01: nothing can match"
+        assert one_json_line(r) == "after=2025-02-01 is later than before=2025-01-01: nothing can match"
 
 
 # ---- the OpenAPI says what is sent --------------------------------------------------------------

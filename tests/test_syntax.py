@@ -59,7 +59,7 @@ def test_fields_become_filters():
     ("x ext:*.md", r"^ext: wants a file extension"),
     ("x kind:spreadsheet", r"^unknown kind spreadsheet"),
     ("x after:soonish", r"^after: wants a date like 2025-07-14"),
-    ("x after:2025 before:2024", r"^after: 2025 is not before before: 2024"),
+    ("x after:2025 before:2024", r"^after:2025 is later than before:2024"),
     ('x dir:"notes', r'^dir: has a " that is not closed'),
 ])
 def test_malformed_expressions_are_one_line(query, message):

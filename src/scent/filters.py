@@ -51,7 +51,8 @@ class Filters:
         start = _parse_date(after, spell("after")) if after else None
         end = _parse_date(before, spell("before"), end_of_day=True) if before else None
         if start is not None and end is not None and start >= end:
-            raise UsageError(f"{spell('after')} {after} is not before {spell('before')} {before}: nothing can match")
+            raise UsageError(f"{_given(spell('after'), after)} is later than {_given(spell('before'), before)}: "
+                             "nothing can match")
         path = path.replace("\\", "/").removeprefix("./") if path else None
         return cls(kinds, path or None, start, end, lang.lower() if lang else None)
 
@@ -69,6 +70,11 @@ class Filters:
 
     def is_glob(self) -> bool:
         return bool(self.path) and any(ch in self.path for ch in "*?[")
+
+
+def _given(name: str, value) -> str:
+    """A parameter with its value as the caller wrote it: --after=2025-03-01, after=..., after:2025."""
+    return f"{name}{'' if name.endswith(':') else '='}{value}"
 
 
 def _expand(kinds: tuple[str, ...]) -> tuple[str, ...]:

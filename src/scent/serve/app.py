@@ -16,7 +16,7 @@ import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi import Path as Path_
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -41,6 +41,10 @@ from .tokens import Tokens
 STATIC = Path(__file__).parent / "static"
 MAX_K = 100
 MAX_PATH_CHARS = 4096
+QUERY = ('What to look for: plain words, an ID, a code identifier; or the query language: "a phrase", '
+         "-word, a OR b, ext:pdf dir:notes kind:image lang:es after:2024 before:2024-06.")
+AFTER = "Keep only files dated on or after this day (2025-07-14), month (2025-07), year (2025), or today, yesterday, this/last week|month|year, 3 days ago."
+BEFORE = "Keep only files dated on or before this day, month, year or named period (as after)."
 MAX_SUGGESTIONS = 50
 # The only files of an evaluation report the app hands out, by name.
 CHARTS = ("categories.png", "comparisons.png")
@@ -120,17 +124,11 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         request: Request,
         q: str = Query("", max_length=MAX_QUERY_CHARS, description=QUERY),
         k: int = Query(10, ge=1, le=MAX_K, description="Number of results."),
-        only: list[str] = Query([], description="Keep only these kinds (" + ", ".join(FILE_KINDS) + "); repeatable."),
-        path: str | None = Query(None, max_length=MAX_PATH_CHARS,
-                                 description="Keep only paths starting with this prefix, or matching this glob."),
-        after: str | None = Query(None, max_length=40, description=AFTER),
-        before: str | None = Query(None, max_length=40, description=BEFORE),
-        lang: str | None = Query(None, max_length=16, description="Keep only units in this language (ISO code)."),
+        filters: Filters = Depends(_filters),
         explain: bool = Query(False, description="Add each result's rank in every list and its RRF share."),
     ) -> dict:
         """Files ranked for `q`, best first: `{"query", "results": [SearchResult...], "took_ms", "index"}`
         (`index`: the index directory answering, which `scent search` checks before it shows the answer)."""
-        filters = Filters.build(only, path or None, after or None, before or None, lang or None, spell=str)
         started = time.perf_counter()
         with pool.use() as idx:
             results = idx.search(q, k=k, filters=filters, explain=explain, as_user=_user(request))
@@ -143,16 +141,10 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         q: str = Query("", max_length=MAX_QUERY_CHARS, description=QUERY),
         tokens: int = Query(2000, ge=MIN_CONTEXT_TOKENS, le=MAX_CONTEXT_TOKENS,
                             description="About how many tokens the passages may take (estimated, erring high)."),
-        only: list[str] = Query([], description="Keep only these kinds (" + ", ".join(FILE_KINDS) + "); repeatable."),
-        path: str | None = Query(None, max_length=MAX_PATH_CHARS,
-                                 description="Keep only paths starting with this prefix, or matching this glob."),
-        after: str | None = Query(None, max_length=40, description=AFTER),
-        before: str | None = Query(None, max_length=40, description=BEFORE),
-        lang: str | None = Query(None, max_length=16, description="Keep only units in this language (ISO code)."),
+        filters: Filters = Depends(_filters),
     ) -> dict:
         """The best passages for `q`, overlapping chunks merged, cited, within about `tokens` tokens:
         `{"query", "budget", "tokens", "passages": [{path, page, title, score, unit_ids, text}], "text"}`."""
-        filters = Filters.build(only, path or None, after or None, before or None, lang or None, spell=str)
         with pool.use() as idx:
             return idx.context(q, tokens=tokens, filters=filters, as_user=_user(request)).to_dict()
 
@@ -287,15 +279,23 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
     return app
 
 
+def _filters(
+        only: list[str] = Query([], description="Keep only these kinds (" + ", ".join(FILE_KINDS) + "); repeatable."),
+        path: str | None = Query(None, max_length=MAX_PATH_CHARS,
+                                 description="Keep only paths starting with this prefix, or matching this glob."),
+        after: str | None = Query(None, max_length=40, description=AFTER),
+        before: str | None = Query(None, max_length=40, description=BEFORE),
+        lang: str | None = Query(None, max_length=16, description="Keep only units in this language (ISO code)."),
+) -> Filters:
+    """The filter parameters of /api/search and /api/context, named in errors as this API spells them."""
+    return Filters.build(only, path or None, after or None, before or None, lang or None, spell=str)
+
+
 def _user(request: Request) -> str | None:
     """Who asks: set by the authentication middleware; None is the user running the server."""
     return getattr(request.state, "user", None)
 
 
-QUERY = ('What to look for: plain words, an ID, a code identifier; or the query language: "a phrase", '
-         "-word, a OR b, ext:pdf dir:notes kind:image lang:es after:2024 before:2024-06.")
-AFTER = "Keep only files dated on or after this day (2025-07-14), month (2025-07), year (2025), or today, yesterday, this/last week|month|year, 3 days ago."
-BEFORE = "Keep only files dated on or before this day, month, year or named period (as after)."
 
 
 def _kind_of(path: Path) -> str:
