@@ -4,12 +4,13 @@ paragraphs, list items, code, table rows, a PDF's pages), each with the spans th
 Blocks are data, never markup: the page builds them with createElement and textContent, so
 nothing a file holds can run (markdown's raw HTML is dropped, not rendered). A text file is read
 from disk (the whole file, not the chunks, which overlap); every other kind is shown as its
-extracted units, overlaps removed.
+extracted units, overlaps removed (scent.passages).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
+from .. import passages
 from ..query import parse
 from ..snippet import matches
 from ..storage import StoredUnit
@@ -51,23 +52,17 @@ def paragraphs(text: str) -> list[dict]:
 
 
 def unit_blocks(units: list[StoredUnit]) -> tuple[list[dict], bool]:
-    """One block per stretch of text, pages marked: consecutive chunks of a section overlap by a
-    few words, which are shown once."""
+    """One block per passage (overlapping chunks merged, see scent.passages), pages marked."""
     blocks: list[dict] = []
-    total, last_page, end = 0, None, None
-    for u in units:
-        if not u.text.strip():
+    total, last_page = 0, None
+    for p in passages.merge(units):
+        if not p.text.strip():
             continue
-        if u.page is not None and u.page != last_page:
-            blocks.append({"tag": "h3", "text": f"Page {u.page}", "page": u.page})
-            last_page, end = u.page, None
-        text = u.text
-        if end is not None and u.start < end <= u.end and blocks and blocks[-1]["tag"] == "p":
-            blocks[-1]["text"] += text[end - u.start:]
-        else:
-            blocks.append({"tag": "p", "text": text, **({"page": u.page} if u.page else {})})
-        end = u.end
-        total += len(text)
+        if p.page is not None and p.page != last_page:
+            blocks.append({"tag": "h3", "text": f"Page {p.page}", "page": p.page})
+            last_page = p.page
+        blocks.append({"tag": "p", "text": p.text, **({"page": p.page} if p.page else {})})
+        total += len(p.text)
         if total > MAX_CHARS:
             return blocks, True
     return blocks, False
