@@ -355,7 +355,7 @@ class SqliteVectors:
         if filters.lang:
             keep &= rows.lang == self._labels.get(filters.lang, -1)
         if filters.readers is not None:
-            keep &= _among(self._readable(filters.readers).tolist())[rows.access]
+            keep &= _among(self._readable(filters.readers))[rows.access]
         if allowed is not None:
             keep &= np.isin(rows.ids, allowed)
         return keep
@@ -370,13 +370,12 @@ class SqliteVectors:
                 f"WHERE u.id IN ({', '.join('?' * len(part))})", part))
         return self._codes([found.get(int(i)) for i in ids])
 
-    def _readable(self, readers: tuple[str, ...]) -> np.ndarray:
+    def _readable(self, readers: tuple[str, ...]) -> list[int]:
         """The label codes of the stored readers that let in one of `readers`."""
         if not any(lb.startswith("acl:") for lb in self._labels):
             self._load_labels()
         wanted = set(readers)
-        return np.array([code for lb, code in self._labels.items()
-                         if lb.startswith("acl:") and wanted & set(lb[4:].split())], np.int64)
+        return [code for lb, code in self._labels.items() if lb.startswith("acl:") and wanted & set(lb[4:].split())]
 
     def _path_ids(self, filters: Filters) -> np.ndarray | None:
         """Units under the path filter (prefixes and globs are SQLite's to match)."""
