@@ -345,3 +345,28 @@ def test_index_from_before_m009_gets_dense_rows_and_keeps_its_ids(notes, fake_em
     idx.engine.delete_files(["birds.md"])
     assert idx.engine.keywords.search(parse_query("heron"), "or", "", Filters(), 10) == []
     assert idx.engine.keywords.id_search(("LD-2026-0417",), Filters(), 10) == []
+
+
+def test_two_processes_opening_a_new_index_at_once_both_succeed(tmp_path, monkeypatch):
+    """A search opening the index a rebuild has just made migrates it too; whichever takes the write lock
+    second must find the work done, not fail on the record (seen in CI as 'UNIQUE constraint failed')."""
+    from scent.engines.sqlite import migrations
+
+    path = tmp_path / "index.db"
+    winner = sqlite3.connect(path, isolation_level=None)
+    loser = sqlite3.connect(path, isolation_level=None)
+    first = migrations.MIGRATIONS[0]
+    raced = []
+
+    def first_after_the_other_process_won():
+        if not raced:  # the loser has read the records; now the winner applies everything
+            raced.append(True)
+            migrations.migrate(winner)
+        return first()
+
+    first_after_the_other_process_won.__name__ = first.__name__
+    monkeypatch.setattr(migrations, "MIGRATIONS", [first_after_the_other_process_won, *migrations.MIGRATIONS[1:]])
+    migrations.migrate(loser)
+    assert raced
+    names = [r[0] for r in loser.execute("SELECT name FROM migrations ORDER BY rowid")]
+    assert names == [fn.__name__ for fn in migrations.MIGRATIONS]

@@ -376,4 +376,8 @@ def migrate(db: sqlite3.Connection) -> None:
         except sqlite3.Error:
             if db.in_transaction:
                 db.execute("ROLLBACK")
+            # Another process (a search opening the index a rebuild has just made) may have applied it
+            # between our reading the records and taking the write lock: then there is nothing to do.
+            if db.execute("SELECT 1 FROM migrations WHERE name = ?", (fn.__name__,)).fetchone():
+                continue
             raise
