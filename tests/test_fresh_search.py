@@ -21,7 +21,8 @@ NOT_IN_A_SEARCH = ["scent.indexing", "scent.extract", "scent.ocr", "scent.descri
                    "scent.classify", "scent.layout", "scent.image_text", "scent.evaluate", "scent.report",
                    "scent.serve.app", "scent.serve.mcp_server", "scent.watch", "PIL", "pypdfium2", "docx", "pptx", "openpyxl", "odf", "bs4",
                    "ebooklib", "onnx", "onnxruntime", "fastapi", "uvicorn", "matplotlib", "watchdog", "usearch",
-                   "py3langid.langid", "rapidfuzz", "pathspec", "numpy.ma", "tqdm"]
+                   "py3langid.langid", "rapidfuzz", "pathspec", "numpy.ma", "tqdm",
+                   "importlib.metadata"]  # scent.__version__ is looked up when asked for
 
 SEARCH = r'''
 import json, re, sys

@@ -23,6 +23,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from .. import __version__
 from ..errors import ScentError, UsageError
 from ..filters import Filters
 from ..index import MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, Index
@@ -73,7 +74,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         yield
         pool.close()
 
-    app = FastAPI(title="scent", version=_version(), docs_url=None, redoc_url=None, lifespan=lifespan,
+    app = FastAPI(title="scent", version=__version__, docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Search your own files: the HTTP API behind scent's web UI.")
     thumbs = Thumbnails()
 
@@ -312,9 +313,3 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("scent")
-    except PackageNotFoundError:
-        return "0"
