@@ -122,13 +122,14 @@ RETRIEVERS: dict[str, Callable[[Request], list[Hit] | None]] = {
     "dense": dense, "keyword": keyword, "ids": ids, "pictures": pictures}
 
 
+# Lists that need no query vector are made first: in a fresh `scent search` the model is still
+# loading in its own thread (embed.Prefetched), and these lists are made meanwhile.
+_WITHOUT_VECTORS = ("keyword", "ids")
+
+
 def retrieve(r: Request) -> dict[str, list[Hit]]:
-    lists = {}
-    for name, retriever in RETRIEVERS.items():
-        hits = retriever(r)
-        if hits is not None:
-            lists[name] = hits
-    return lists
+    got = {name: RETRIEVERS[name](r) for name in sorted(RETRIEVERS, key=lambda n: n not in _WITHOUT_VECTORS)}
+    return {name: hits for name in RETRIEVERS if (hits := got[name]) is not None}
 
 
 # ---- constrain -----------------------------------------------------------------------------------
