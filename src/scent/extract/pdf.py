@@ -14,6 +14,7 @@ model reads them again one batch at a time.
 """
 from __future__ import annotations
 
+import mmap
 from functools import partial
 
 import pypdfium2 as pdfium
@@ -57,7 +58,7 @@ def _open(path: str) -> pdfium.PdfDocument:
     try:
         return pdfium.PdfDocument(path)
     except pdfium.PdfiumError as e:
-        if getattr(e, "err_code", None) in _LOCKED:
+        if getattr(e, "err_code", None) in _LOCKED and _has_encrypt_entry(path):
             raise ExtractError(path, "encrypted PDF: scent cannot read it without the password; "
                                      "decrypt it or add it to .scentignore") from e
         # In our words, not PDFium's: its message comes from a last-error state that another
@@ -67,6 +68,17 @@ def _open(path: str) -> pdfium.PdfDocument:
             else "its structure is damaged"
         raise ExtractError(path, f"unreadable PDF ({what}); it may be damaged or cut short, "
                                  "download or save it again, or add it to .scentignore") from e
+
+
+def _has_encrypt_entry(path: str) -> bool:
+    """Whether the file's trailer names an /Encrypt dictionary, as every encrypted PDF's does. PDFium's
+    error code is a last-error state that some refusals (an empty page tree) leave as it was: after an
+    encrypted file, such a file would be called encrypted too."""
+    try:
+        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            return data.find(b"/Encrypt") >= 0
+    except (OSError, ValueError):  # vanished, or empty (mmap of 0 bytes)
+        return False
 
 
 def _page_text(page: pdfium.PdfPage) -> str:
