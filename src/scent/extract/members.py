@@ -280,6 +280,8 @@ def bounded(source: BinaryIO, path: str, name: str, size: int, max_bytes: int) -
 def attach(got: Extracted, reader: MemberReader) -> Extracted:
     """The container's record with its members and what their reading left out."""
     got.members = reader.members
-    got.meta.setdefault("left_out", []).extend(reader.left_out())
+    lines = reader.left_out()
+    if lines:  # one line for the container, however many kinds of thing were left out
+        got.meta.setdefault("left_out", []).append("; ".join(lines))
     got.meta["members_not_read"] = reader.tally.not_read
     return got
