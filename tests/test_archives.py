@@ -243,3 +243,193 @@ def test_limits_leave_out_with_one_line(tmp_path, fake_embedder):
         assert set(paths(idx)) == {"many.zip", "many.zip#n0.md", "many.zip#n1.md"}
         assert report.warnings == [("many.zip", "only its first 2 files were read (max_archive_members); raise "
                                                 "max_archive_members to read the rest")]
+
+
+# ---- the web API and MCP -----------------------------------------------------------------------
+
+def picture_bytes() -> bytes:
+    out = io.BytesIO()
+    badfiles.photo(64, 48).save(out, "PNG")
+    return out.getvalue()
+
+
+@pytest.fixture
+def served(folder, tmp_path, fake_embedder, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from scent.serve.app import create_app
+
+    members = three_members()
+    members["photos/heron.png"] = picture_bytes()
+    zip_with(folder / "2024.zip", members)
+    log = tmp_path / "opened.txt"
+    opener = tmp_path / "bin" / "xdg-open"
+    opener.parent.mkdir()
+    opener.write_text(f'#!/bin/sh\necho "$1" >> {log}\n')
+    opener.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{opener.parent}:/usr/bin:/bin")
+    with Index(folder, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        idx.update()
+        with TestClient(create_app(idx), raise_server_exceptions=False) as client:
+            yield client, log, idx
+
+
+def test_file_preview_thumb_and_open_of_a_member(served, folder):
+    client, log, _ = served
+    r = client.get("/api/file", params={"path": "2024.zip#walks.md"})
+    assert r.status_code == 200 and r.content == MD_WORDS.encode()
+    assert r.headers["content-type"].startswith("text/plain")
+    r = client.get("/api/file", params={"path": "2024.zip#papers/boiler.pdf"})
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf" and r.content.startswith(b"%PDF")
+    r = client.get("/api/preview", params={"path": "2024.zip#walks.md", "q": "lighthouse"})
+    assert r.status_code == 200, r.text
+    assert [b["tag"] for b in r.json()["blocks"]] == ["h1", "p"] and r.json()["hits"] == 1
+    r = client.get("/api/preview", params={"path": "2024.zip#papers/boiler.pdf", "q": "boiler"})
+    assert r.status_code == 200 and r.json()["kind"] == "pdf" and r.json()["hits"] == 1
+    r = client.get("/api/thumb", params={"path": "2024.zip#photos/heron.png"})
+    assert r.status_code == 200 and r.content[:2] == b"\xff\xd8"
+    r = client.get("/api/thumb", params={"path": "2024.zip#papers/boiler.pdf", "page": 1})
+    assert r.status_code == 200 and r.content[:2] == b"\xff\xd8"
+    # Not indexed (setup.exe is not read), or no such member: 404, as for a file.
+    assert client.get("/api/file", params={"path": "2024.zip#setup.exe"}).status_code == 404
+    assert client.get("/api/file", params={"path": "2024.zip#../note.txt"}).status_code == 404
+    r = client.post("/api/open", json={"path": "2024.zip#walks.md"}, headers={"Origin": "http://testserver"})
+    assert r.status_code == 200, r.text
+    for _ in range(200):
+        if log.exists():
+            break
+        time.sleep(0.02)
+    assert log.read_text().split() == [str((folder / "2024.zip").resolve())]  # the archive is what opens
+
+
+def test_member_gone_from_the_archive_is_404_with_a_reason(served, folder):
+    client, _, _ = served
+    zip_with(folder / "2024.zip", {"other.md": b"# Other\n"})  # changed on disk, not re-indexed yet
+    r = client.get("/api/file", params={"path": "2024.zip#walks.md"})
+    assert r.status_code == 404 and "no file walks.md" in r.json()["error"]
+
+
+def test_mcp_fetch_of_a_member(served):
+    import asyncio
+
+    from scent.serve.mcp_server import build_server
+
+    _, _, idx = served
+    server = build_server(idx)
+    hit = idx.search("coastal lighthouse", k=1, strategy="keyword")[0]
+    result = asyncio.run(server.call_tool("fetch", {"id": str(hit.unit_id)}))
+    payload = getattr(result, "structured_content", None) or result.structuredContent
+    assert payload["path"] == "2024.zip#walks.md" and "coastal path" in payload["text"]
+    photo = idx.search("heron", k=5, strategy="keyword", filters=Filters.build(["image"]))[0]
+    assert photo.path == "2024.zip#photos/heron.png"
+    result = asyncio.run(server.call_tool("fetch", {"id": str(photo.unit_id)}))
+    payload = getattr(result, "structured_content", None) or result.structuredContent
+    assert payload["picture"] is True
+
+
+# ---- bad input: one line each, bounded, the rest indexes ---------------------------------------
+
+BAD = ["zip bomb (1 GiB member)", "nested zips (42.zip-style)", "password-protected zip",
+       "tar with ../evil, absolute names, links and a device", "zip holding a damaged PDF"]
+
+
+@pytest.fixture
+def bad_folder(tmp_path):
+    root = tmp_path / "bad"
+    badfiles.make_folder(root, good=False, only=BAD)
+    return root
+
+
+def test_bad_archives_are_one_line_each_and_bounded(bad_folder, tmp_path, fake_embedder):
+    import tempfile
+
+    before = set(os.listdir(tempfile.gettempdir()))
+    started = time.perf_counter()
+    with Index(bad_folder, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        report = idx.update()
+        seconds = time.perf_counter() - started
+        skipped, warnings = dict(report.skipped), dict(report.warnings)
+        assert set(skipped) == {"arch/bomb.zip#big.txt", "arch/with-bad.zip#damaged.pdf"}
+        assert skipped["arch/bomb.zip#big.txt"] == ("it would inflate 1019.2 KB to 1024.0 MB (over 200x: a zip "
+                                                    "bomb?); not read")
+        assert skipped["arch/with-bad.zip#damaged.pdf"].startswith("unreadable PDF")
+        assert warnings == {
+            "arch/42.zip": "8 archive(s) or message(s) inside it are indexed by the names of their files only (lib 0.zip, "
+                           "lib 1.zip, lib 2.zip, lib 3.zip, lib 4.zip and 3 more): files inside files are read one "
+                           "level deep; unpack them to index what they hold",
+            "arch/locked.zip": "2 file(s) in it are password-protected (encrypted): scent cannot read them (secret.md, "
+                               "plan.txt); unpack them with the password to index them",
+            "arch/evil.tar.gz": "5 entr(ies) were not read: links, devices and names that lead outside the archive are "
+                                "never followed ('../evil.txt' (its name leads outside the archive ('..')), "
+                                "'/etc/evil.txt' (its name is an absolute path), 'link.txt' (a link), 'hard.txt' "
+                                "(a link), 'tty.txt' (a device or special file))"}
+        assert set(paths(idx)) == {
+            "arch/bomb.zip", "arch/bomb.zip#readme.md", "arch/locked.zip", "arch/evil.tar.gz", "arch/evil.tar.gz#good.md",
+            "arch/with-bad.zip", "arch/with-bad.zip#fine.md", "arch/42.zip", *(f"arch/42.zip#lib {i}.zip" for i in range(8))}
+        assert top(idx, "small readme beside the bomb") == "arch/bomb.zip#readme.md"
+        assert top(idx, "osprey nest") == "arch/evil.tar.gz#good.md"
+        assert top(idx, "fine member beside") == "arch/with-bad.zip#fine.md"
+        # the inner zips of 42.zip are listed by name, not opened
+        inner, = idx.file_units("arch/42.zip#lib 0.zip")
+        assert inner.kind == "archive" and inner.text.endswith("lib 6.zip lib 7.zip".replace(" lib", "\nlib"))
+        assert not any("never land" in h.snippet for h in idx.search("evil words never land", strategy="keyword"))
+        # A second run reads nothing and says the same skips again (they are still there to fix).
+        again = idx.update()
+        assert (again.added, again.updated, again.unchanged) == (0, 0, 16)
+        assert dict(again.skipped) == skipped
+    assert seconds < 30  # the 1 GiB member is never inflated
+    assert not (bad_folder.parent / "evil.txt").exists() and not (bad_folder / "evil.txt").exists()
+    assert set(os.listdir(tempfile.gettempdir())) - before <= {p for p in os.listdir(tempfile.gettempdir())
+                                                              if not p.startswith("scent-member-")}
+
+
+def test_a_member_inflating_past_its_declared_size_is_refused(tmp_path):
+    """A zip whose header says 10 bytes for a member that inflates to a megabyte."""
+    from scent.extract import extract
+
+    path = tmp_path / "liar.zip"
+    zip_with(path, {"a.txt": b"a" * 1_000_000})
+    data = bytearray(path.read_bytes())
+    info = zipfile.ZipFile(path).getinfo("a.txt")
+    data[22 + info.header_offset:26 + info.header_offset] = (10).to_bytes(4, "little")  # local header's size
+    cd = data.rfind(b"PK\x01\x02")
+    data[cd + 24:cd + 28] = (10).to_bytes(4, "little")  # the central directory's
+    path.write_bytes(bytes(data))
+    member, = extract(str(path)).members
+    assert member.got is None and ("inflates past" in member.reason or "cannot be read out" in member.reason)
+
+
+def test_tar_bomb_stops_before_inflating_it(tmp_path):
+    """A tar.gz whose one member is 600 MB of zeros (600 KB on disk): over max_archive_mb's 512 MB,
+    so reading stops at its header; nothing past it is inflated."""
+    import gzip
+
+    from scent.extract import extract
+
+    path = tmp_path / "zeros.tar.gz"
+    with gzip.open(path, "wb", compresslevel=1) as gz:
+        with tarfile.open(fileobj=gz, mode="w|") as tar:
+            info = tarfile.TarInfo("first.md")
+            info.size = 9
+            tar.addfile(info, io.BytesIO(b"# first\n\n"))
+            info = tarfile.TarInfo("zeros.txt")
+            info.size = 600 * 1024 * 1024
+
+            class Zeros(io.RawIOBase):
+                left = info.size
+
+                def readable(self):
+                    return True
+
+                def readinto(self, b):
+                    n = min(len(b), self.left)
+                    b[:n] = bytes(n)
+                    self.left -= n
+                    return n
+            tar.addfile(info, io.BufferedReader(Zeros(), 1 << 20))
+    started = time.perf_counter()
+    got = extract(str(path))
+    assert time.perf_counter() - started < 5
+    assert [m.name for m in got.members] == ["first.md"]
+    assert got.meta["left_out"] == ["only the files within its first 512.0 MB were read (max_archive_mb); raise "
+                                    "max_archive_mb to read the rest"]

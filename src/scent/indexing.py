@@ -265,6 +265,14 @@ class Indexer:
             for path in todo.deleted:
                 if file_kind(path) in CONTAINER_KINDS:
                     catalog.forget_errors_inside(path)
+            # The skipped files inside containers not read again are said again, as a skipped file
+            # is each run: they are still there to fix.
+            read = {f.rel for f, _, _ in todo.read}
+            for rel, reason in catalog.errors_inside({f.rel for f in found if f.rel not in read
+                                                      and file_kind(f.rel) in CONTAINER_KINDS}):
+                report.skipped.append((rel, reason))
+                if on_skip:
+                    on_skip(rel, reason)
             report.unchanged, report.touched = todo.unchanged, len(todo.touched)
             report.renamed, report.deleted = len(todo.renamed), len(todo.deleted)
             tracker.files_total = len(todo.read)

@@ -86,6 +86,7 @@ class Tally:
     encrypted: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # links, devices, unsafe or repeated names
     unopened: int = 0  # members not read because this container is itself inside another
+    nested: list[str] = field(default_factory=list)  # containers inside this one, listed but not opened
     stopped: str = ""  # why reading stopped before the end (a limit), as a line
     damaged: str = ""  # the container broke part way: what was read before stays
 
@@ -174,6 +175,8 @@ class MemberReader:
                 self._failed(entry, err.reason)
                 return
             got.sections = [_rebound(s, self.path, entry.name, target) for s in got.sections]
+            if got.meta.pop("unopened", 0):  # said once, by this container, for all the ones inside it
+                self.tally.nested.append(entry.name)
             self.members.append(Member(entry.name, got, date=entry.date, size=size, hash=digest))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
@@ -187,9 +190,10 @@ class MemberReader:
         if t.refused:
             lines.append(f"{len(t.refused)} entr(ies) were not read: links, devices and names that lead outside the "
                          f"{self.what} are never followed ({quoted(t.refused)})")
-        if t.unopened:
-            lines.append(f"the {t.unopened} file(s) inside it were not read: files inside files are read one level "
-                         "deep, and this one is inside another; unpack it to index them")
+        if t.nested:
+            lines.append(f"{len(t.nested)} archive(s) or message(s) inside it are indexed by the names of their files "
+                         f"only ({quoted(t.nested)}): files inside files are read one level deep; unpack them to index "
+                         "what they hold")
         if t.stopped:
             lines.append(t.stopped)
         if t.damaged:
@@ -280,6 +284,8 @@ def bounded(source: BinaryIO, path: str, name: str, size: int, max_bytes: int) -
 def attach(got: Extracted, reader: MemberReader) -> Extracted:
     """The container's record with its members and what their reading left out."""
     got.members = reader.members
+    if reader.tally.unopened:
+        got.meta["unopened"] = reader.tally.unopened  # the container this one is inside says so
     lines = reader.left_out()
     if lines:  # one line for the container, however many kinds of thing were left out
         got.meta.setdefault("left_out", []).append("; ".join(lines))

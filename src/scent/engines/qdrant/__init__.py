@@ -402,6 +402,9 @@ class QdrantCatalog:
     def forget_errors_inside(self, container: str) -> None:
         self.local.forget_errors_inside(container)
 
+    def errors_inside(self, containers: set[str]) -> list[tuple[str, str]]:
+        return self.local.errors_inside(containers)
+
     def unit_hashes(self, path: str) -> dict[str, int]:
         return self.local.unit_hashes(path)
 

@@ -116,6 +116,14 @@ class SqliteCatalog:
                  if p not in present and not ("#" in p and _inside_any(p, containers))]
         self.db.executemany("DELETE FROM errors WHERE path = ?", [(p,) for p in stale])
 
+    def errors_inside(self, containers: set[str]) -> list[tuple[str, str]]:
+        """(path, reason) of the files inside `containers` that were skipped, in path order."""
+        if not containers:
+            return []
+        return [(p, r) for p, r in self.db.execute("SELECT path, reason FROM errors WHERE level = 'skipped' AND "
+                                                   "instr(path, '#') > 0 ORDER BY path")
+                if _inside_any(p, containers)]
+
     def forget_errors_inside(self, container: str) -> None:
         """Forget the errors of the files inside `container` (it is read again, or gone)."""
         self.db.execute("DELETE FROM errors WHERE substr(path, 1, ?) = ?", (len(container) + 1, container + "#"))
