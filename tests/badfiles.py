@@ -583,6 +583,17 @@ def _(root):
     write(root, "mail/deep.eml", b"".join(parts))
 
 
+def many_messages(n: int) -> bytes:
+    return "".join(f"From s{i}@example.org Mon Mar  2 12:00:00 2020\nFrom: s{i}@example.org\nTo: me@example.org\n"
+                   f"Subject: message {i}\nDate: Mon, 02 Mar 2020 12:00:00 +0000\n\nBody {i} about the harbour.\n\n"
+                   for i in range(n)).encode()
+
+
+@kind("mbox of 100,000 messages", ["mail/100k.mbox"], "index", slow=True)
+def _(root):
+    write(root, "mail/100k.mbox", many_messages(100_000))
+
+
 @kind("mbox of garbage", ["mail/garbage.mbox"], "either")
 def _(root):
     write(root, "mail/garbage.mbox", b"From nobody\n" + _BINARY + b"\nFrom \n\x00\x00\n")

@@ -433,3 +433,17 @@ def test_tar_bomb_stops_before_inflating_it(tmp_path):
     assert [m.name for m in got.members] == ["first.md"]
     assert got.meta["left_out"] == ["only the files within its first 512.0 MB were read (max_archive_mb); raise "
                                     "max_archive_mb to read the rest"]
+
+
+def test_mbox_of_100000_messages_reads_what_it_keeps(tmp_path):
+    """Units past max_units_per_file are dropped anyway: the mbox stops reading there, with one line."""
+    from scent.extract import Limits, extract
+
+    path = tmp_path / "big.mbox"
+    badfiles.write(tmp_path, "big.mbox", badfiles.many_messages(100_000))
+    started = time.perf_counter()
+    got = extract(str(path), Limits(max_sections=2000))
+    assert time.perf_counter() - started < 30
+    assert len(got.sections) == 2000 and got.sections[-1].page == 2000
+    assert got.meta["left_out"] == ["only its first 2000 messages were indexed (max_units_per_file); raise "
+                                    "max_units_per_file to read more, or split the mailbox"]

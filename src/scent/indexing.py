@@ -315,7 +315,8 @@ class Indexer:
                         ocr=self._ocr, ocr_langs=s.ocr_langs, ocr_max_side=s.ocr_max_side,
                         describe=s.describe, max_pdf_images=s.max_pdf_images, max_drawn_pages=s.max_drawn_pages,
                         max_image_pixels=s.max_image_mp * 1_000_000, root=self.root,
-                        max_members=s.max_archive_members, max_member_bytes=s.max_archive_mb * 1024 * 1024)
+                        max_members=s.max_archive_members, max_member_bytes=s.max_archive_mb * 1024 * 1024,
+                        max_sections=s.max_units_per_file)
         queue: deque[_Waiting] = deque()  # files read, in order, waiting for their vectors
         texts: dict[str, str] = {}  # text key -> text, not embedded yet, in reading order
         pictures: dict[int, tuple[Picture, str, list[str]]] = {}  # not embedded yet
