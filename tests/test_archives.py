@@ -447,3 +447,16 @@ def test_mbox_of_100000_messages_reads_what_it_keeps(tmp_path):
     assert len(got.sections) == 2000 and got.sections[-1].page == 2000
     assert got.meta["left_out"] == ["only its first 2000 messages were indexed (max_units_per_file); raise "
                                     "max_units_per_file to read more, or split the mailbox"]
+
+
+def test_a_member_picture_is_read_again_from_its_archive(tmp_path):
+    """The temporary copy is gone when an image-text model wants the pixels: they come from the zip."""
+    import pickle
+
+    from scent.extract import Limits, extract
+
+    zip_with(tmp_path / "pic.zip", {"photos/heron.png": picture_bytes()})
+    member, = extract(str(tmp_path / "pic.zip"), Limits(describe=True)).members
+    picture, = [s.picture for s in member.got.sections if s.picture]
+    load = pickle.loads(pickle.dumps(picture.load))  # as a reader process sends it back
+    assert load(32).size == (64, 48)
