@@ -152,6 +152,78 @@ def zip_bomb(members: dict[str, bytes], bomb_member: str) -> bytes:
     return out.getvalue()
 
 
+def _zipcrypto(data: bytes, password: bytes, crc: int) -> bytes:
+    """`data` encrypted as PKWARE's traditional zip encryption does (what `zip -P` writes, and
+    zipfile reads with pwd=): a 12-byte header ending in the CRC's high byte, then the bytes."""
+    def crc_byte(crc, b):
+        return ~zlib.crc32(bytes([b]), ~crc & 0xFFFFFFFF) & 0xFFFFFFFF
+
+    keys = [0x12345678, 0x23456789, 0x34567890]
+
+    def update(b):
+        keys[0] = crc_byte(keys[0], b)
+        keys[1] = ((keys[1] + (keys[0] & 0xFF)) * 134775813 + 1) & 0xFFFFFFFF
+        keys[2] = crc_byte(keys[2], keys[1] >> 24)
+
+    for b in password:
+        update(b)
+    out = bytearray()
+    for b in bytes(11) + bytes([crc >> 24]) + data:
+        t = (keys[2] | 2) & 0xFFFF
+        out.append(b ^ (((t * (t ^ 1)) >> 8) & 0xFF))
+        update(b)
+    return bytes(out)
+
+
+def encrypted_zip(members: dict[str, bytes], password: bytes) -> bytes:
+    """A zip whose members are stored and password-protected (flag bit 0), written by hand as
+    zip_bomb is: zipfile reads such zips but cannot write them."""
+    entries, out = [], io.BytesIO()
+    for name, raw in members.items():
+        crc = zlib.crc32(raw)
+        comp = _zipcrypto(raw, password, crc)
+        offset, encoded = out.tell(), name.encode()
+        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 1, 0, 0, 0x21, crc, len(comp), len(raw),
+                              len(encoded), 0) + encoded + comp)
+        entries.append((encoded, crc, len(comp), len(raw), offset))
+    start = out.tell()
+    for encoded, crc, csize, size, offset in entries:
+        out.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 1, 0, 0, 0x21, crc, csize, size,
+                              len(encoded), 0, 0, 0, 0, 0, offset) + encoded)
+    end = out.tell()
+    out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), end - start, start, 0))
+    return out.getvalue()
+
+
+def nested_zip(levels: int, fan: int, bottom: bytes) -> bytes:
+    """42.zip's shape: `fan` zips in a zip, `levels` deep, a bomb member at the bottom."""
+    data = bottom
+    for level in range(levels):
+        data = zip_of({f"lib {i}.zip" if level else f"book {i}.zip": data for i in range(fan)})
+    return data
+
+
+def evil_tar() -> bytes:
+    """A tar.gz with a good note, a member named ../evil.txt, an absolute one, a symlink out of the
+    folder, a hard link and a character device (made by tarfile without privileges)."""
+    import tarfile
+
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as tar:
+        for name, data in {"good.md": b"# Tar\n\nThe osprey nest on the tar island.\n",
+                           "../evil.txt": b"evil words that must never land outside\n",
+                           "/etc/evil.txt": b"absolute evil\n"}.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+        for name, kind, target in (("link.txt", tarfile.SYMTYPE, "/etc/passwd"), ("hard.txt", tarfile.LNKTYPE, "good.md"),
+                                   ("tty.txt", tarfile.CHRTYPE, "")):
+            info = tarfile.TarInfo(name)
+            info.type, info.linkname = kind, target
+            tar.addfile(info)
+    return out.getvalue()
+
+
 # ---- PDFs --------------------------------------------------------------------------------------
 
 @kind("damaged PDF", ["pdf/damaged.pdf"], "skip")
@@ -444,6 +516,55 @@ def _(root):
         write(root, f"office/laughs{ext}", zip_of({**members, main: lol}))
 
 
+# ---- archives -----------------------------------------------------------------------------------
+
+@kind("zip bomb (1 GiB member)", ["arch/bomb.zip#big.txt"], "skip")
+def _(root):
+    write(root, "arch/bomb.zip", zip_bomb({"readme.md": b"# Bomb\n\nthe small readme beside the bomb\n"}, "big.txt"))
+
+
+@kind("nested zips (42.zip-style)", ["arch/42.zip"], "index")
+def _(root):
+    write(root, "arch/42.zip", nested_zip(3, 8, zip_of({"0.dll": bytes(100_000_000)})))
+
+
+@kind("password-protected zip", ["arch/locked.zip"], "index")
+def _(root):
+    write(root, "arch/locked.zip", encrypted_zip({"secret.md": b"# Secret\n\nthe hidden words\n",
+                                                  "plan.txt": b"the hidden plan\n"}, b"hunter2"))
+
+
+@kind("tar with ../evil, absolute names, links and a device", ["arch/evil.tar.gz"], "index")
+def _(root):
+    write(root, "arch/evil.tar.gz", evil_tar())
+
+
+@kind("zip holding a damaged PDF", ["arch/with-bad.zip#damaged.pdf"], "skip")
+def _(root):
+    write(root, "arch/with-bad.zip", zip_of({"damaged.pdf": b"%PDF-1.4\n" + bytes(range(256)) * 20,
+                                             "fine.md": b"# Fine\n\nthe fine member beside a damaged one\n"}))
+
+
+@kind("damaged zip (not a zip)", ["arch/damaged.zip"], "skip")
+def _(root):
+    write(root, "arch/damaged.zip", b"PK\x03\x04" + bytes(range(256)) * 8)
+
+
+@kind("tar.gz cut short", ["arch/cut.tar.gz"], "either")
+def _(root):
+    out = io.BytesIO()
+    import tarfile
+
+    with tarfile.open(fileobj=out, mode="w:gz") as tar:
+        for i in range(20):
+            data = (f"note {i} about the cormorant colony\n" * 400).encode()
+            info = tarfile.TarInfo(f"n{i}.txt")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    whole = out.getvalue()
+    write(root, "arch/cut.tar.gz", whole[: len(whole) // 2])
+
+
 # ---- mail --------------------------------------------------------------------------------------
 
 @kind("e-mail with broken MIME", ["mail/broken.eml"], "either")
@@ -460,6 +581,17 @@ def _(root):
         parts.append(b"Content-Type: multipart/mixed; boundary=\"b%d\"\n\n--b%d\n" % (i, i))
     parts.append(b"Content-Type: text/plain\n\nthe innermost words\n")
     write(root, "mail/deep.eml", b"".join(parts))
+
+
+def many_messages(n: int) -> bytes:
+    return "".join(f"From s{i}@example.org Mon Mar  2 12:00:00 2020\nFrom: s{i}@example.org\nTo: me@example.org\n"
+                   f"Subject: message {i}\nDate: Mon, 02 Mar 2020 12:00:00 +0000\n\nBody {i} about the harbour.\n\n"
+                   for i in range(n)).encode()
+
+
+@kind("mbox of 100,000 messages", ["mail/100k.mbox"], "index", slow=True)
+def _(root):
+    write(root, "mail/100k.mbox", many_messages(100_000))
 
 
 @kind("mbox of garbage", ["mail/garbage.mbox"], "either")

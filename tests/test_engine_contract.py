@@ -144,6 +144,28 @@ def test_file_states_touch_and_errors(engine, three_files):
     assert [(e["path"], e["level"]) for e in engine.status()["errors"]] == [("broken.pdf", "skipped")]
 
 
+def test_a_file_inside_another_keeps_its_container(engine, three_files):
+    """A member (CONTAINER#NAME) records its container: a rename moves both, errors inside follow it."""
+    key = engine.catalog.file_key("a.zip#q3/plan.md")
+    member = unit(key, 0, "The quarterly plan for the orchard.")
+    record = FileRecord("a.zip#q3/plan.md", "text", 10, 1, "hash-member", 0.0, "plan.md", key, "*", "a.zip")
+    engine.write_files([FileWrite(record, [member], {"unit": {member.id: axis(0, 0, 0, 1)}})])
+    assert engine.catalog.file_states()["a.zip#q3/plan.md"].container == "a.zip"
+    assert engine.catalog.file_states()["lease.md"].container == ""
+    engine.rename_file("a.zip#q3/plan.md", FileState("b.zip#q3/plan.md", 10, 2, "hash-member", "*", "b.zip"))
+    states = engine.catalog.file_states()
+    assert "a.zip#q3/plan.md" not in states and states["b.zip#q3/plan.md"].container == "b.zip"
+    assert keyword(engine, "orchard") == [member.id]
+    assert engine.catalog.units([member.id])[member.id].path == "b.zip#q3/plan.md"
+    engine.catalog.record_error("b.zip#x.pdf", "unreadable PDF")
+    engine.catalog.record_error("b.zipper.txt", "binary data")
+    assert engine.catalog.errors_inside({"b.zip"}) == [("b.zip#x.pdf", "unreadable PDF")]
+    engine.catalog.prune_errors(set(), {"b.zip"})
+    assert [e["path"] for e in engine.catalog.status()["errors"]] == ["b.zip#x.pdf"]
+    engine.catalog.forget_errors_inside("b.zip")
+    assert engine.catalog.status()["errors"] == []
+
+
 def test_unit_ids_survive_a_rename_and_a_rewrite(engine, three_files):
     [u] = three_files["lease"]
     engine.rename_file("lease.md", FileState("old/lease.md", 10, 5, "hash-lease.md"))

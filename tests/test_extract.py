@@ -110,7 +110,7 @@ def test_registry_covers_every_file_kind_and_only_unit_kinds_come_out():
     ("page.html", "html"), ("page.HTM", "html"), ("data.csv", "csv"), ("data.tsv", "csv"),
     ("x.json", "json"), ("log.jsonl", "json"), ("map.geojson", "json"), ("r.docx", "docx"),
     ("paper.pdf", "pdf"), ("IMG_4120.JPG", "image"), ("shot.png", "image"), ("a.webp", "image"), ("IMG_1.HEIC", "image"), ("b.avif", "image"),
-    ("archive.tar.gz", None), ("old.doc", None), (".env", None), ("secrets.env", None),
+    ("archive.tar.gz", "archive"), ("backup.gz", None), ("old.doc", None), (".env", None), ("secrets.env", None),
     ("noext", None), ("movie.mp4", None),
 ])
 def test_file_kind_by_name(name, kind):

@@ -502,7 +502,11 @@ def make_message(subject="Lamp repair quote", html=False):
     else:
         message.set_content("The new lamp costs 120 euros.\nInstall on Friday.")
         message.add_alternative("<p>The new lamp costs <b>120</b> euros.</p>", subtype="html")
-        message.add_attachment(b"%PDF-1.4", maintype="application", subtype="pdf", filename="quote.pdf")
+        # a real PDF: attachments are indexed as files of their own (quote.eml#quote.pdf)
+        from badfiles import pdf_bytes
+
+        message.add_attachment(pdf_bytes(["Quote: lamp repair, 120 euros."]), maintype="application", subtype="pdf",
+                               filename="quote.pdf")
     return message
 
 

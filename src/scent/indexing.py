@@ -29,7 +29,7 @@ from .chunk import PART_KINDS, chunk, sentences, wordless
 from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
-from .extract import Limits, extract, reported
+from .extract import CONTAINER_KINDS, Limits, extract, file_kind, reported
 from .language import detect
 from .locking import IndexLock
 from .progress import OnProgress, Tracker, tracking
@@ -79,6 +79,9 @@ class Plan:
     deleted: list[str] = field(default_factory=list)
     read: list[tuple[FileInfo, str, bool]] = field(default_factory=list)  # (file, content hash, is new)
     access: dict[str, str] = field(default_factory=dict)  # path -> new readers, of files not read again
+    # Files inside files (archive members, attachments) that a container read again had: the
+    # ones it no longer has are deleted once it is read.
+    inside: dict[str, set[str]] = field(default_factory=dict)  # container path -> its members' paths
 
 
 def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
@@ -87,17 +90,35 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
     mtime are unchanged is not opened; one whose bytes hash the same is only touched; a new file
     with a vanished file's hash is that file renamed; other vanished files are deleted. A file not
     read again whose `readers` differ from those recorded (a chmod or chown changes no mtime) gets
-    its new readers."""
+    its new readers.
+
+    Files inside a container (FileState.container) are never walked: they follow it. An unchanged
+    container's are unchanged, a touched one's touched, a renamed one's renamed, a deleted one's
+    deleted, and a container read again reads them again (Plan.inside)."""
     p = Plan()
+    inside: dict[str, list[FileState]] = {}
+    states_top = {}
+    for rel, st in states.items():
+        if st.container:
+            inside.setdefault(st.container, []).append(st)
+        else:
+            states_top[rel] = st
     seen = {f.rel for f in found}
-    gone = {st.hash: st for rel, st in states.items() if rel not in seen}
+    gone = {st.hash: st for rel, st in states_top.items() if rel not in seen}
+
+    def follow(container: str, access: str) -> None:
+        for m in inside.get(container, ()):
+            if m.access != access:
+                p.access[m.path] = access
+
     for f in found:
-        old = states.get(f.rel)
+        old = states_top.get(f.rel)
         access = readers(f)
         if old and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
-            p.unchanged += 1
+            p.unchanged += 1 + len(inside.get(f.rel, ()))
             if old.access != access:
                 p.access[f.rel] = access
+            follow(f.rel, access)
             continue
         try:
             digest = _hash_file(f.path)
@@ -107,16 +128,29 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
         new_state = FileState(f.rel, f.size, f.mtime_ns, digest, access)
         if old and old.hash == digest:
             p.touched.append(new_state)
+            p.touched += [replace(m, size=f.size, mtime_ns=f.mtime_ns) for m in inside.get(f.rel, ())]
             if old.access != access:
                 p.access[f.rel] = access
+            follow(f.rel, access)
         elif not old and digest in gone:
             was = gone.pop(digest)
             p.renamed.append((was.path, new_state))
+            p.renamed += [(m.path, replace(m, path=f.rel + m.path[len(was.path):], size=f.size, mtime_ns=f.mtime_ns,
+                                           container=f.rel)) for m in inside.get(was.path, ())]
             if was.access != access:
                 p.access[f.rel] = access
+            for m in inside.get(was.path, ()):
+                if m.access != access:
+                    p.access[f.rel + m.path[len(was.path):]] = access
         else:
             p.read.append((f, digest, old is None))
+            if f.rel in inside:
+                p.inside[f.rel] = {m.path for m in inside[f.rel]}
     p.deleted = [st.path for st in gone.values()]
+    # Members of deleted containers, and of containers whose first reading stopped before it wrote
+    # the container itself (it is written last), when that container is gone too.
+    renamed = {old for old, _ in p.renamed}
+    p.deleted += [m.path for c, ms in inside.items() if c not in seen and c not in renamed for m in ms]
     return p
 
 
@@ -135,6 +169,7 @@ class _Waiting:
     new: bool
     texts: dict[str, str]  # text key -> text to embed
     pictures: dict[int, tuple[Picture, str, list[str]]]  # unit id -> (pixels, file, its notes)
+    counted: bool = True  # a file of the run's count (files inside a container go with it)
 
     def ready(self, made: _Made) -> bool:
         return all(k in made.texts for k in self.texts) and all(i in made.pictures_done for i in self.pictures)
@@ -188,10 +223,10 @@ class Indexer:
         # Read first: a malformed rules file stops the run before anything is written.
         access = Access(self.root)
 
-        def skip(path: str, reason: str) -> None:
+        def skip(path: str, reason: str, container: str = "") -> None:
             rel = os.path.relpath(path, self.root).replace(os.sep, "/") if os.path.isabs(path) else path
             report.skipped.append((rel, reason))
-            catalog.record_error(rel, reason, access.readers(rel))
+            catalog.record_error(rel, reason, access.readers(container or rel))  # a member's are its container's
             if on_skip:
                 on_skip(rel, reason)
 
@@ -210,13 +245,16 @@ class Indexer:
             accept = reported
             if rels is None:
                 found = list(walk(self.root, accept=accept, skip=[str(self.index_dir)], on_error=skip))
-                # What the walk itself reported is not found, yet still there to be fixed.
-                catalog.prune_errors({f.rel for f in found} | {rel for rel, _ in report.skipped})
+                # What the walk itself reported is not found, yet still there to be fixed; so are the
+                # errors of files inside the containers found (never walked themselves).
+                catalog.prune_errors({f.rel for f in found} | {rel for rel, _ in report.skipped},
+                                     {f.rel for f in found if file_kind(f.rel) in CONTAINER_KINDS})
             else:
                 found = files_at(self.root, rels, accept=accept, skip=[str(self.index_dir)])
                 wanted = set(rels)
+                # A file inside a container goes with it.
                 states = {rel: st for rel, st in states.items()
-                          if rel in wanted or any(rel.startswith(r + "/") for r in wanted)}
+                          if (at := st.container or rel) in wanted or any(at.startswith(r + "/") for r in wanted)}
             todo = plan(found, states, skip, lambda f: access.readers(f.rel, f.stat))
             for state in todo.touched:
                 catalog.touch_file(state)
@@ -224,10 +262,21 @@ class Indexer:
                 self.engine.rename_file(old, new)
             self.engine.set_access(todo.access)
             self.engine.delete_files(todo.deleted)
+            for path in todo.deleted:
+                if file_kind(path) in CONTAINER_KINDS:
+                    catalog.forget_errors_inside(path)
+            # The skipped files inside containers not read again are said again, as a skipped file
+            # is each run: they are still there to fix.
+            read = {f.rel for f, _, _ in todo.read}
+            for rel, reason in catalog.errors_inside({f.rel for f in found if f.rel not in read
+                                                      and file_kind(f.rel) in CONTAINER_KINDS}):
+                report.skipped.append((rel, reason))
+                if on_skip:
+                    on_skip(rel, reason)
             report.unchanged, report.touched = todo.unchanged, len(todo.touched)
             report.renamed, report.deleted = len(todo.renamed), len(todo.deleted)
             tracker.files_total = len(todo.read)
-            self._apply(todo.read, report, skip, warn, tracker)
+            self._apply(todo.read, todo.inside, report, skip, warn, tracker)
             self.engine.finish_run()
         report.seconds = time.perf_counter() - started
         return report
@@ -255,8 +304,8 @@ class Indexer:
         self.engine.catalog.set_meta("image_text_model", name)
         self.picture_name = name
 
-    def _apply(self, files: list[tuple[FileInfo, str, bool]], report: IndexReport, skip: OnSkip, warn: OnSkip,
-               tracker: Tracker) -> None:
+    def _apply(self, files: list[tuple[FileInfo, str, bool]], inside: dict[str, set[str]], report: IndexReport,
+               skip: OnSkip, warn: OnSkip, tracker: Tracker) -> None:
         """Read, embed and write the files. The texts (and pictures) of consecutive files are embedded
         embed_batch at a time, and each file is written, in a transaction of its own, as soon as its
         vectors exist: a run stopped at any moment keeps every file written before (files saved 16 at a
@@ -265,7 +314,9 @@ class Indexer:
         limits = Limits(max_text_bytes=s.max_file_mb * 1024 * 1024, max_pdf_pages=s.max_pdf_pages,
                         ocr=self._ocr, ocr_langs=s.ocr_langs, ocr_max_side=s.ocr_max_side,
                         describe=s.describe, max_pdf_images=s.max_pdf_images, max_drawn_pages=s.max_drawn_pages,
-                        max_image_pixels=s.max_image_mp * 1_000_000, root=self.root)
+                        max_image_pixels=s.max_image_mp * 1_000_000, root=self.root,
+                        max_members=s.max_archive_members, max_member_bytes=s.max_archive_mb * 1024 * 1024,
+                        max_sections=s.max_units_per_file)
         queue: deque[_Waiting] = deque()  # files read, in order, waiting for their vectors
         texts: dict[str, str] = {}  # text key -> text, not embedded yet, in reading order
         pictures: dict[int, tuple[Picture, str, list[str]]] = {}  # not embedded yet
@@ -277,10 +328,13 @@ class Indexer:
                 skip(f.rel, got)
                 finished(f.rel)
             else:
-                waiting = self._waiting(f, digest, new, got, notes, warn)
-                queue.append(waiting)
-                texts.update((k, t) for k, t in waiting.texts.items() if k not in made.texts)
-                pictures.update(waiting.pictures)
+                # A container is written after the files inside it: a run stopped between them reads it again.
+                waits = self._inside(f, got, inside.get(f.rel, set()), skip, warn)
+                waits.append(self._waiting(f, digest, new, got, notes, warn))
+                for waiting in waits:
+                    queue.append(waiting)
+                    texts.update((k, t) for k, t in waiting.texts.items() if k not in made.texts)
+                    pictures.update(waiting.pictures)
             last = n == len(files)
             while len(texts) >= s.embed_batch or (last and texts):
                 keys = list(islice(texts, s.embed_batch))
@@ -359,8 +413,30 @@ class Indexer:
             self._embedder_loaded = True
         return self._embedder()
 
-    def _waiting(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], warn: OnSkip) -> _Waiting:
-        """The file's units and records, and what of them is still to embed."""
+    def _inside(self, f: FileInfo, got, had: set[str], skip, warn: OnSkip) -> list[_Waiting]:
+        """The files inside container `f` (read again) as files of their own at `f.rel#NAME`, each
+        with its container's size, mtime and readers; those it had and no longer has (or no longer
+        reads) are deleted, and a member that cannot be read is skipped with its own line."""
+        if not got.members and not had:
+            return []
+        self.engine.catalog.forget_errors_inside(f.rel)
+        waits, kept = [], set()
+        for m in got.members:
+            rel = f"{f.rel}#{m.name}"
+            if m.got is None:
+                skip(rel, m.reason, f.rel)
+                continue
+            kept.add(rel)
+            member = FileInfo(path=f.path, rel=rel, size=f.size, mtime_ns=f.mtime_ns, stat=f.stat)
+            waits.append(self._waiting(member, m.hash, rel not in had, m.got, [], warn, container=f.rel, date=m.date))
+        self.engine.delete_files(sorted(had - kept))
+        return waits
+
+    def _waiting(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], warn: OnSkip,
+                 container: str = "", date: float | None = None) -> _Waiting:
+        """The file's units and records, and what of them is still to embed. A file inside
+        `container` has its container's readers, and its own `date` (a zip member's time) stands
+        in for an mtime."""
         s = self.settings
         key = self.engine.catalog.file_key(f.rel)
         # One more than kept: it says whether the file goes on past the limit.
@@ -379,13 +455,13 @@ class Indexer:
         if self.picture_name:
             pictures = {r.id: (u.picture, f.rel, notes) for u, r in zip(pieces, units) if u.picture}
         record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
-                            file_date(got.date, f.rel, f.mtime_ns / 1e9), got.title, key,
-                            self._access.readers(f.rel, f.stat))
+                            file_date(got.date, f.rel, date if date is not None else f.mtime_ns / 1e9), got.title, key,
+                            self._access.readers(container or f.rel, f.stat), container)
         notes += _lost_parts(got.meta, s)
         for note in notes:
             warn(f.rel, note)
         write = FileWrite(record, units, {}, suggestions(record.title, units), notes)
-        return _Waiting(write, new, self._reused_vectors(write), pictures)
+        return _Waiting(write, new, self._reused_vectors(write), pictures, counted=not container)
 
     def _reused_vectors(self, w: FileWrite) -> dict[str, str]:
         """Fill the write's `unit` and `sentences` vectors of units whose text the file already had
@@ -436,7 +512,8 @@ class Indexer:
             for k in waiting.texts.keys() - needed:
                 made.texts.pop(k, None)
             made.pictures_done.difference_update(waiting.pictures)
-            finished(w.file.path)
+            if waiting.counted:
+                finished(w.file.path)
 
     def _embed_pictures(self, pictures: dict[int, tuple[Picture, str, list[str]]], warn: OnSkip) -> dict[int, np.ndarray]:
         """Picture vectors by unit id. Pictures are read embed_batch at a time, each at most

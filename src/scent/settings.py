@@ -148,6 +148,12 @@ SETTINGS = (
             check=_at_least(1, "max_units_per_file")),
     Setting("max_file_mb", 50, "Text-like files larger than this (MB) are skipped with a message.", "index"),
     Setting("max_pdf_pages", 2000, "Pages read from one PDF; the rest are skipped with a message.", "index"),
+    Setting("max_archive_members", 1000, "Files read from one archive (.zip, .tar.gz) or from the attachments of "
+            "one mailbox; each is indexed as a file of its own (ARCHIVE#MEMBER); the rest are left out with a message.",
+            "index", check=_at_least(0, "max_archive_members")),
+    Setting("max_archive_mb", 512, "Bytes (MB) inflated from one archive or mailbox's attachments, all members "
+            "together; a member past it is skipped with a message, and a member inflating over 200x is a zip bomb.",
+            "index", check=_at_least(0, "max_archive_mb")),
     Setting("embed_batch", 32, "Units embedded per batch.", "index", check=_at_least(1, "embed_batch")),
     Setting("index_workers", 0, "Processes that read files at once while indexing (extraction, OCR, picture "
             "descriptions); 0: one per core. A run of fewer than 32 files to read, 1, or an indexing process with "

@@ -50,6 +50,9 @@ class FileState:
     mtime_ns: int
     hash: str
     access: str = ""  # who may read it (scent.access): space-separated principals
+    # The file this one is inside ("" for a file of the folder). A member carries its container's
+    # size and mtime: change detection looks at the container only (scent.indexing.plan).
+    container: str = ""
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class FileRecord:
     title: str = ""
     key: str = ""  # the file's identity in the catalog (see Catalog.file_key); unit ids derive from it
     access: str = ""  # who may read it (scent.access); "" is nobody but an unrestricted reader
+    container: str = ""  # the file it is inside (FileState.container)
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,10 @@ class Catalog(Protocol):
     def file_key(self, path: str) -> str: ...  # the key of the file at `path`, or a fresh one
     def touch_file(self, state: FileState) -> None: ...
     def record_error(self, path: str, reason: str, access: str = "") -> None: ...
-    def prune_errors(self, present: set[str]) -> None: ...
+    # Errors of paths inside one of `containers` (CONTAINER#...) are kept with them.
+    def prune_errors(self, present: set[str], containers: set[str] = frozenset()) -> None: ...
+    def forget_errors_inside(self, container: str) -> None: ...  # the errors of the files inside it
+    def errors_inside(self, containers: set[str]) -> list[tuple[str, str]]: ...  # (path, reason) of skipped members
     def units(self, ids: list[int]) -> dict[int, StoredUnit]: ...
     # The read methods below take the asking user's principals (scent.access; None: unrestricted)
     # and answer as if files they may not read were not indexed.

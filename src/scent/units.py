@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 # searchable piece of it is. Picture kinds are here already so that the later
 # picture pipeline (OCR, descriptions, embedded images) only adds producers.
 FILE_KINDS = ("text", "code", "html", "csv", "json", "docx", "pdf", "image", "sheet", "slides",
-              "odt", "rtf", "epub", "email")
+              "odt", "rtf", "epub", "email", "archive")
 UNIT_KINDS = (
     "text", "code", "html", "csv", "json", "docx", "pdf_page", "image",
     "ocr", "pdf_image", "docx_image", "sheet", "slide", "slide_image",
-    "odt", "rtf", "epub", "email",
+    "odt", "rtf", "epub", "email", "archive",
 )
 # Units that are pictures (an image file's, or one inside a PDF or Word file).
 PICTURE_KINDS = ("image", "pdf_image", "docx_image", "slide_image")
@@ -67,6 +67,21 @@ class Extracted:
     title: str = ""
     date: float | None = None  # when the content was made (EXIF for photos); None = use mtime
     meta: dict = field(default_factory=dict)
+    # The files inside it (an archive's members, a message's attachments), each indexed as a file of
+    # its own at path `CONTAINER#NAME` (scent.extract.members).
+    members: list["Member"] = field(default_factory=list)
+
+
+@dataclass
+class Member:
+    """A file inside another (an archive member, a mail attachment), read by the extractor of its
+    own extension. `got` is None when it could not be read, and `reason` says why."""
+    name: str  # its path inside the container: "q3/report.pdf"; "3/invoice.pdf" for message 3 of an mbox
+    got: Extracted | None = None
+    reason: str = ""
+    date: float | None = None  # its own date in the container (a zip member's time), if it has one
+    size: int = 0  # its bytes, uncompressed
+    hash: str = ""  # sha1 of its bytes
 
 
 @dataclass

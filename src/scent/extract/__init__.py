@@ -15,18 +15,22 @@ from collections.abc import Callable
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import code, epub, html, image, jsondata, mail, odt, pdf, rtf, sheet, slides, table, text, word
+from . import archive, code, epub, html, image, jsondata, mail, odt, pdf, rtf, sheet, slides, table, text, word
 from .base import Limits
 
-__all__ = ["EXTRACTORS", "NOT_READ", "Limits", "extract", "file_kind", "reported"]
+__all__ = ["CONTAINER_KINDS", "EXTRACTORS", "NOT_READ", "Limits", "extract", "file_kind", "reported"]
 
 _MODULES = {"text": text, "code": code, "html": html, "csv": table, "json": jsondata,
             "docx": word, "pdf": pdf, "image": image, "sheet": sheet,
             "slides": slides, "odt": odt, "rtf": rtf, "epub": epub,
-            "email": mail}
+            "email": mail, "archive": archive}
 EXTRACTORS: dict[str, Callable[[str, Limits], Extracted]] = {
     kind: module.extract for kind, module in _MODULES.items()}
 _KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in module.EXTENSIONS}
+# Extensions of two parts (.tar.gz): os.path.splitext sees only the last.
+_LONG_EXTENSIONS = {ext: kind for ext, kind in _KIND_BY_EXTENSION.items() if ext.count(".") > 1}
+# Kinds whose files hold other files, indexed at CONTAINER#NAME (scent.extract.members).
+CONTAINER_KINDS = ("archive", "email")
 _KIND_BY_NAME = {name: kind for kind, module in _MODULES.items()
                  for name in getattr(module, "NAMES", ())}
 
@@ -44,6 +48,9 @@ def reported(path: str) -> bool:
 def file_kind(path: str) -> str | None:
     """The FILE_KINDS entry for this path by its name, or None when scent does not index it."""
     name = os.path.basename(str(path)).lower()
+    for long, kind in _LONG_EXTENSIONS.items():
+        if name.endswith(long) and len(name) > len(long):
+            return kind
     stem, ext = os.path.splitext(name)
     return _KIND_BY_EXTENSION.get(ext) if ext else _KIND_BY_NAME.get(stem)
 

@@ -34,6 +34,14 @@ class Limits:
     max_pdf_images: int = 8  # pictures read per PDF page / per Word file is 4x this
     max_drawn_pages: int = 50  # PDF pages with many vector paths rendered per file to find drawings
     root: str | None = None  # the indexed folder: picture units name only the folders below it
+    # Files inside files (archive members, mail attachments: scent.extract.members).
+    max_members: int = 1000  # files read from one archive or mailbox; the rest are left out with a line
+    max_member_bytes: int = 512 * 1024 * 1024  # bytes inflated from one container, all members together
+    max_ratio: int = 200  # a member (or a tar stream) inflating more than this, and past 8 MB, is a bomb
+    member_depth: int = 1  # how deep files inside files are read: a zip inside a zip is listed, not opened
+    # Messages read from one mbox: the indexer keeps at most max_units_per_file units of a file, so
+    # reading further (a mailbox of 100,000 messages) would cost minutes for nothing.
+    max_sections: int = 5000
 
 
 def _size(n: int) -> str:

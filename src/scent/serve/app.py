@@ -32,9 +32,9 @@ from ..readers import DEFAULT_READERS, Readers
 from ..units import FILE_KINDS
 from ..watch import Live
 from .desktop import OpenRequest, open_on_desktop
-from .files import Refused, Thumbnails, content_type, resolve
+from .files import Refused, Thumbnails, content_type, locate, member_bytes
 from .guard import COOKIE, Guard
-from .preview import preview
+from .preview import MAX_CHARS, READ_FROM_DISK, preview
 from .schema import (EvalResponse, OpenResponse, PreviewResponse, SearchResponse, SessionResponse, StatusResponse,
                      SuggestionsResponse, fix_openapi)
 from .tokens import Tokens
@@ -216,9 +216,13 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
     def file(request: Request,
              path: str = Query(..., max_length=MAX_PATH_CHARS, description="Path relative to the indexed folder, as in results."),
              page: int | None = Query(None, ge=1, description="PDF page (the UI adds #page=N itself).")):
-        """The bytes of an indexed file, for paths in the index only."""
+        """The bytes of an indexed file, for paths in the index only; a file inside another (an
+        archive member, a mail attachment: ARCHIVE#MEMBER) is read out of it (up to 256 MB)."""
         root, units = _indexed(path, request)
-        real = resolve(root, path, units is not None)
+        real, member = locate(root, path, units is not None)
+        if member is not None:
+            media, headers = content_type(Path(member))
+            return Response(member_bytes(real, member), media_type=media, headers=headers)
         media, headers = content_type(real)
         return FileResponse(real, media_type=media, headers=headers)
 
@@ -231,7 +235,9 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         """`{"path", "kind", "blocks": [{"tag", "text", "highlights", "page"?}], "hits", "cut"}`: the
         file as blocks of plain text (markdown's structure kept), the query's words marked."""
         root, units = _indexed(path, request)
-        real = resolve(root, path, units is not None)
+        real, member = locate(root, path, units is not None)
+        if member is not None and units and units[0].file_kind in READ_FROM_DISK:
+            return preview(root, path, units, q, real, data=member_bytes(real, member, PREVIEW_BYTES))
         return preview(root, path, units, q, real)
 
     @app.post("/api/open", summary="Open an indexed file in this machine's app, or show it in its folder",
@@ -244,7 +250,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         if not desktop:
             raise Refused(403, "opening files is only offered by a server on this machine (not with --allow-remote)")
         root, units = _indexed(body.path, request)
-        real = resolve(root, body.path, units is not None)
+        real, _ = locate(root, body.path, units is not None)  # a file inside an archive or a message: the container
         return {"opened": str(open_on_desktop(real, body.how))}
 
     @app.get("/api/thumb", summary="A thumbnail of a picture or PDF page", response_class=Response,
@@ -254,9 +260,9 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
               page: int | None = Query(None, ge=1, description="PDF page (default 1).")):
         """A JPEG at most 320 px wide and high, for pictures and PDF pages."""
         root, units = _indexed(path, request)
-        real = resolve(root, path, units is not None)
-        kind = units[0].file_kind if units else _kind_of(real)
-        return Response(thumbs.get(real, kind, page), media_type="image/jpeg",
+        real, member = locate(root, path, units is not None)
+        kind = units[0].file_kind if units else _kind_of(Path(member) if member else real)
+        return Response(thumbs.get(real, kind, page, member), media_type="image/jpeg",
                         headers={"Cache-Control": "private, max-age=300"})
 
     @app.post("/api/session", summary="Keep this browser's access token as a cookie", response_model=SessionResponse,
@@ -278,6 +284,9 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+PREVIEW_BYTES = MAX_CHARS * 4  # what the preview reads of a text file inside an archive, as of one on disk
 
 
 def _filters(

@@ -61,6 +61,44 @@ def resolve(root: str, rel: str, indexed: bool) -> Path:
     return path
 
 
+def locate(root: str, rel: str, indexed: bool) -> tuple[Path, str | None]:
+    """(the real file, None) for indexed path `rel`; for a file inside another (CONTAINER#NAME:
+    an archive member, a mail attachment) (the container's real file, NAME). Either is checked
+    to lie inside `root`."""
+    check_rel(rel)
+    if not indexed:
+        raise Refused(404, f"{rel} is not in the index")
+    base = Path(root).resolve()
+    path = (base / rel).resolve()
+    if path.is_relative_to(base) and path.is_file():
+        return path, None
+    from ..extract import CONTAINER_KINDS, file_kind
+
+    at = rel.find("#")
+    while at != -1:  # a container's own name may hold '#': the first prefix that is a container on disk
+        prefix = rel[:at]
+        if file_kind(prefix) in CONTAINER_KINDS:
+            container = (base / prefix).resolve()
+            if container.is_relative_to(base) and container.is_file():
+                return container, rel[at + 1:]
+        at = rel.find("#", at + 1)
+    return resolve(root, rel, indexed), None
+
+
+def member_bytes(container: Path, name: str, max_bytes: int | None = None) -> bytes:
+    """The bytes of file `name` inside `container`, bounded; Refused (404) when it cannot be had."""
+    from ..errors import ExtractError
+    from ..extract.members import MAX_SEND_BYTES, read_member
+
+    try:
+        return read_member(str(container), name, max_bytes or MAX_SEND_BYTES)
+    except ExtractError as err:
+        raise Refused(404, f"{container.name}#{name}: {err.reason}") from None
+    except (OSError, ValueError, EOFError) as err:  # the container changed under us, or broke
+        raise Refused(404, f"{container.name}#{name} cannot be read out of {container.name} ({err}); "
+                           "re-index the folder") from None
+
+
 def content_type(path: Path) -> tuple[str, dict[str, str]]:
     """The Content-Type to send `path` with, and extra headers."""
     suffix = path.suffix.lower()
@@ -85,14 +123,16 @@ class Thumbnails:
         self._cache: OrderedDict[tuple, bytes] = OrderedDict()
         self._lock = Lock()
 
-    def get(self, path: Path, kind: str, page: int | None) -> bytes:
+    def get(self, path: Path, kind: str, page: int | None, member: str | None = None) -> bytes:
+        """The thumbnail of `path`, or of file `member` inside it (an archive member, an attachment)."""
         st = path.stat()
-        key = (str(path), st.st_mtime_ns, st.st_size, page)
+        key = (str(path), st.st_mtime_ns, st.st_size, page, member)
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        data = make_thumbnail(path, kind, page)
+        data = make_thumbnail(path if member is None else member_bytes(path, member), kind, page,
+                              name=member or path.name)
         with self._lock:
             self._cache[key] = data
             while len(self._cache) > self.size:
@@ -100,22 +140,25 @@ class Thumbnails:
         return data
 
 
-def make_thumbnail(path: Path, kind: str, page: int | None, px: int = THUMB_PX) -> bytes:
+def make_thumbnail(path: Path | bytes, kind: str, page: int | None, px: int = THUMB_PX, name: str = "") -> bytes:
+    """A JPEG of a picture or PDF page, from its file or (a file inside another) its bytes."""
     import pypdfium2 as pdfium
     from PIL import Image, ImageOps, UnidentifiedImageError
 
+    data = isinstance(path, bytes)
+    name = name or (path.name if not data else "the file")
     try:
         if kind == "pdf":
-            doc = pdfium.PdfDocument(str(path))
+            doc = pdfium.PdfDocument(path if data else str(path))
             try:
                 number = page or 1
                 if not 1 <= number <= len(doc):
-                    raise Refused(404, f"{path.name} has no page {number} (it has {len(doc)})")
+                    raise Refused(404, f"{name} has no page {number} (it has {len(doc)})")
                 img = doc[number - 1].render(scale=PDF_THUMB_SCALE * px / THUMB_PX).to_pil()
             finally:
                 doc.close()
         elif kind == "image":
-            with Image.open(path) as src:
+            with Image.open(io.BytesIO(path) if data else path) as src:
                 img = ImageOps.exif_transpose(src)
                 img.load()
         else:
@@ -125,5 +168,5 @@ def make_thumbnail(path: Path, kind: str, page: int | None, px: int = THUMB_PX) 
         img.convert("RGB").save(out, "JPEG", quality=80)
         return out.getvalue()
     except (OSError, UnidentifiedImageError, ValueError, pdfium.PdfiumError) as err:
-        raise Refused(404, f"cannot make a thumbnail of {path.name}: {err}") from None
+        raise Refused(404, f"cannot make a thumbnail of {name}: {err}") from None
 

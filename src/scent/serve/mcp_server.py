@@ -26,7 +26,7 @@ from ..filters import Filters
 from ..index import MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, Index
 from ..readers import DEFAULT_READERS, Readers
 from ..units import FILE_KINDS, PICTURE_KINDS
-from .files import Refused, make_thumbnail, resolve
+from .files import Refused, locate, make_thumbnail, member_bytes
 
 INSTRUCTIONS = ("Search the user's own files (notes, code, PDFs, Word files, pictures ...) with `search`, "
                 "then read a result with `fetch` and its `id`; `context` gives the best passages for a "
@@ -171,12 +171,13 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
             if unit is None or units is None:
                 raise ScentError(f"no result has id {id} in this index; ids come from search (after a re-index, "
                                  "search again)")
-            real = resolve(idx.root, unit.path, True)  # the web API's checks: inside the folder, still there
+            # the web API's checks: inside the folder, still there (a file inside an archive: the archive)
+            real, member = locate(idx.root, unit.path, True)
         text, where = passages.file_text(units)
         at = where.get(uid, 0)
         start = offset if offset is not None else (0 if at + len(unit.text) <= max_chars else at)
         end = min(len(text), start + max_chars)
-        image = _picture(real, unit) if unit.kind in PICTURE_KINDS else None
+        image = _picture(real, unit, member) if unit.kind in PICTURE_KINDS else None
         out = FetchOutput(id=id, path=unit.path, page=unit.page, kind=unit.kind, text=text[start:end], offset=start,
                           next_offset=end if end < len(text) else None, total_chars=len(text), picture=bool(image))
         return _result(out, image=image)
@@ -218,14 +219,16 @@ def _title(title: str, path: str) -> str | None:
     return title if title and title.strip().lower() not in (stem, path.rsplit("/", 1)[-1].lower()) else None
 
 
-def _picture(real, unit) -> bytes | None:
-    """The picture as a JPEG: an image file, or the PDF page a picture sits on; None for pictures
-    inside Word files and slides (their words come back as text)."""
+def _picture(real, unit, member: str | None = None) -> bytes | None:
+    """The picture as a JPEG: an image file, or the PDF page a picture sits on (either may be a
+    file inside an archive, `member` of `real`); None for pictures inside Word files and slides
+    (their words come back as text)."""
     kind = "image" if unit.file_kind == "image" else ("pdf" if unit.file_kind == "pdf" else None)
     if kind is None:
         return None
     try:
-        return make_thumbnail(real, kind, unit.page, px=PICTURE_PX)
+        source = member_bytes(real, member) if member is not None else real
+        return make_thumbnail(source, kind, unit.page, px=PICTURE_PX)
     except Refused:
         return None  # unreadable pixels: the words still answer
 

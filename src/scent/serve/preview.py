@@ -22,15 +22,19 @@ MARKDOWN = (".md", ".markdown", ".mdown", ".mkd")
 HEADINGS = {f"h{i}" for i in range(1, 7)}
 
 
-def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Path) -> dict:
+def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Path, data: bytes | None = None) -> dict:
     """`{"path", "kind", "blocks": [{"tag", "text", "highlights", "page"?}], "hits", "cut"}` for the
-    indexed file `path` (its units, in reading order, and its real location `real`)."""
+    indexed file `path` (its units, in reading order, and its real location `real`). `data` holds
+    the bytes of a file inside another (an archive member: `real` is the archive), read by the caller."""
     kind = units[0].file_kind if units else "text"
     if kind in READ_FROM_DISK:
-        text = real.read_bytes()[:MAX_CHARS * 4].decode("utf-8", errors="replace")
-        cut = len(text) > MAX_CHARS or real.stat().st_size > MAX_CHARS * 4
+        raw = data if data is not None else real.read_bytes()[:MAX_CHARS * 4]
+        text = raw[:MAX_CHARS * 4].decode("utf-8", errors="replace")
+        size = len(raw) if data is not None else real.stat().st_size
+        cut = len(text) > MAX_CHARS or size > MAX_CHARS * 4
         text = text[:MAX_CHARS]
-        if real.suffix.lower() in MARKDOWN:
+        suffix = Path(path).suffix.lower() if data is not None else real.suffix.lower()
+        if suffix in MARKDOWN:
             blocks = markdown_blocks(text)
         elif kind == "code":
             blocks = [{"tag": "pre", "text": text}]

@@ -396,8 +396,14 @@ class QdrantCatalog:
     def record_error(self, path: str, reason: str, access: str = "") -> None:
         self.local.record_error(path, reason, access)
 
-    def prune_errors(self, present: set[str]) -> None:
-        self.local.prune_errors(present)
+    def prune_errors(self, present: set[str], containers: set[str] = frozenset()) -> None:
+        self.local.prune_errors(present, containers)
+
+    def forget_errors_inside(self, container: str) -> None:
+        self.local.forget_errors_inside(container)
+
+    def errors_inside(self, containers: set[str]) -> list[tuple[str, str]]:
+        return self.local.errors_inside(containers)
 
     def unit_hashes(self, path: str) -> dict[str, int]:
         return self.local.unit_hashes(path)

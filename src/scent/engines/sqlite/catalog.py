@@ -31,7 +31,8 @@ class SqliteCatalog:
     # ---- change detection ------------------------------------------------------------------
 
     def file_states(self) -> dict[str, FileState]:
-        return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash, access FROM files")}
+        return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash, access, container "
+                                                     "FROM files")}
 
     def file_key(self, path: str) -> str:
         """The key of the file indexed at `path`; for a new file its path, unless a renamed file
@@ -66,12 +67,13 @@ class SqliteCatalog:
         db = self.db
         db.execute("DELETE FROM units WHERE file_id = (SELECT id FROM files WHERE path = ?)", (file.path,))
         db.execute(
-            "INSERT INTO files (path, key, kind, size, mtime_ns, hash, date, title, indexed_at, access) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, "
+            "INSERT INTO files (path, key, kind, size, mtime_ns, hash, date, title, indexed_at, access, container) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, "
             "size = excluded.size, mtime_ns = excluded.mtime_ns, hash = excluded.hash, date = excluded.date, "
-            "title = excluded.title, indexed_at = excluded.indexed_at, access = excluded.access",
+            "title = excluded.title, indexed_at = excluded.indexed_at, access = excluded.access, "
+            "container = excluded.container",
             (file.path, file.key or file.path, file.kind, file.size, file.mtime_ns, file.hash, file.date, file.title,
-             time.time(), file.access))
+             time.time(), file.access, file.container))
         file_id = db.execute("SELECT id FROM files WHERE path = ?", (file.path,)).fetchone()[0]
         path_text = path_keywords(file.path)
         db.executemany(
@@ -92,8 +94,8 @@ class SqliteCatalog:
         self.db.execute("UPDATE errors SET access = ? WHERE path = ?", (access, path))
 
     def rename_file(self, old: str, new: FileState) -> None:
-        self.db.execute("UPDATE files SET path = ?, size = ?, mtime_ns = ? WHERE path = ?",
-                        (new.path, new.size, new.mtime_ns, old))
+        self.db.execute("UPDATE files SET path = ?, size = ?, mtime_ns = ?, container = ? WHERE path = ?",
+                        (new.path, new.size, new.mtime_ns, new.container, old))
         self.db.execute("UPDATE units SET path = ? WHERE file_id = (SELECT id FROM files WHERE path = ?)",
                         (path_keywords(new.path), new.path))
 
@@ -107,10 +109,24 @@ class SqliteCatalog:
         self.db.execute("INSERT OR REPLACE INTO errors (path, reason, at, access) VALUES (?, ?, ?, ?)",
                         (path, reason, time.time(), access))
 
-    def prune_errors(self, present: set[str]) -> None:
-        """Forget errors of files that are gone: they can no longer be fixed or retried."""
-        stale = [p for (p,) in self.db.execute("SELECT path FROM errors") if p not in present]
+    def prune_errors(self, present: set[str], containers: set[str] = frozenset()) -> None:
+        """Forget errors of files that are gone: they can no longer be fixed or retried. The errors
+        of files inside a container still there stay (its members are not walked)."""
+        stale = [p for (p,) in self.db.execute("SELECT path FROM errors")
+                 if p not in present and not ("#" in p and _inside_any(p, containers))]
         self.db.executemany("DELETE FROM errors WHERE path = ?", [(p,) for p in stale])
+
+    def errors_inside(self, containers: set[str]) -> list[tuple[str, str]]:
+        """(path, reason) of the files inside `containers` that were skipped, in path order."""
+        if not containers:
+            return []
+        return [(p, r) for p, r in self.db.execute("SELECT path, reason FROM errors WHERE level = 'skipped' AND "
+                                                   "instr(path, '#') > 0 ORDER BY path")
+                if _inside_any(p, containers)]
+
+    def forget_errors_inside(self, container: str) -> None:
+        """Forget the errors of the files inside `container` (it is read again, or gone)."""
+        self.db.execute("DELETE FROM errors WHERE substr(path, 1, ?) = ?", (len(container) + 1, container + "#"))
 
     # ---- reading ----------------------------------------------------------------------------
 
@@ -207,6 +223,16 @@ class SqliteCatalog:
 def path_keywords(path: str) -> str:
     """The path as keywords: folders, name and extension, with identifier parts split out."""
     return f"{path} {extra_tokens(path.replace('/', ' '))}".strip()
+
+
+def _inside_any(path: str, containers: set[str]) -> bool:
+    """Whether `path` is CONTAINER#... for one of `containers` (a container's own name may hold '#')."""
+    at = path.find("#")
+    while at != -1:
+        if path[:at] in containers:
+            return True
+        at = path.find("#", at + 1)
+    return False
 
 
 def _readers(readers: tuple[str, ...] | None, column: str = "f.access") -> tuple[str, list]:

@@ -332,6 +332,17 @@ def m010_file_readers() -> str:
     """
 
 
+@migration
+def m011_files_inside_files() -> str:
+    # A member of an archive or an attachment of a message is a file of the index at path
+    # CONTAINER#NAME; `container` names the file it is inside ("" for a file of the folder), so
+    # change detection can tell members from files whose own name holds a '#'.
+    return """
+    ALTER TABLE files ADD COLUMN container TEXT NOT NULL DEFAULT '';
+    CREATE INDEX files_container ON files(container) WHERE container != '';
+    """
+
+
 def _access_function(db: sqlite3.Connection):
     """scent_access(path): the readers of an indexed path, from the folder the index names."""
     try:

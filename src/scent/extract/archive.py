@@ -1,0 +1,153 @@
+"""Archives (.zip, .tar, .tar.gz, .tgz), read with the standard library's zipfile and tarfile.
+
+Each member scent reads becomes a file of the index of its own (scent.extract.members); the
+archive itself gets one `archive` section listing its members' names, so "the zip with the
+invoices" finds it, and so do members scent does not read (a .psd, an .exe), by name.
+
+A tar member is never extracted by tarfile (no `extract`, no `extractall`): its bytes are copied
+from `extractfile` to a path scent chose, and only regular files are read; links, devices and
+names with '..' or a leading '/' are counted and said, never followed. A tar.gz must be inflated
+to reach each header, so the bytes passed over count against the container's limits too, and a
+stream that inflates beyond max_ratio stops there.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import tarfile
+import time
+import zipfile
+import zlib
+
+from scent.errors import ExtractError
+from scent.units import Extracted, Section
+from .base import Limits, _size
+from .members import RATIO_FLOOR, Entry, MemberReader, attach, bounded
+
+EXTENSIONS = (".zip", ".tar", ".tgz", ".tar.gz")
+NAMES_LISTED = 200  # member names in the archive's own unit; the rest are counted
+
+
+def is_tar(path: str) -> bool:
+    return path.lower().endswith((".tar", ".tgz", ".tar.gz"))
+
+
+def extract(path: str, limits: Limits) -> Extracted:
+    name = os.path.basename(path)
+    with MemberReader(path, limits, "archive") as reader:
+        if is_tar(path):
+            with _open_tar(path) as tar:
+                for entry in _tar_entries(tar, path, limits, reader):
+                    if not reader.add(entry):
+                        break
+        else:
+            with _open_zip(path) as z:
+                for entry in _zip_entries(z, reader):
+                    if not reader.add(entry):
+                        break
+        names = reader.tally.names
+        text = f"{name}: archive of {len(names)} file(s)\n" + "\n".join(names[:NAMES_LISTED])
+        if len(names) > NAMES_LISTED:
+            text += f"\n... and {len(names) - NAMES_LISTED} more"
+        got = Extracted(kind="archive", sections=[Section(text=text, kind="archive", title=name)], title=name)
+        return attach(got, reader)
+
+
+def _open_zip(path: str) -> zipfile.ZipFile:
+    try:
+        return zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, NotImplementedError) as e:
+        raise ExtractError(path, f"not a readable zip archive ({type(e).__name__}: {e}); it may be damaged, cut "
+                                 "short, or another format renamed; add it to .scentignore") from e
+
+
+def _zip_date(info: zipfile.ZipInfo) -> float | None:
+    try:
+        return time.mktime((*info.date_time, 0, 0, -1))  # a zip's times are local, as the zipping machine's clock
+    except (OverflowError, ValueError):
+        return None
+
+
+def _zip_entries(z: zipfile.ZipFile, reader: MemberReader):
+    for info in z.infolist():
+        if info.is_dir():
+            continue
+        mode = info.external_attr >> 16
+        if mode and not stat.S_ISREG(mode) and stat.S_IFMT(mode):  # a symlink stored by Info-ZIP
+            reader.tally.refused.append(f"{info.filename!r} (a link)")
+            continue
+        if info.flag_bits & 0x1:
+            reader.tally.encrypted.append(info.filename)
+            continue
+        yield Entry(info.filename, info.file_size, lambda info=info: z.open(info), date=_zip_date(info),
+                    packed=info.compress_size)
+
+
+def _open_tar(path: str) -> tarfile.TarFile:
+    try:
+        return tarfile.open(path, "r:*")
+    except (tarfile.TarError, OSError, EOFError, zlib.error) as e:
+        raise ExtractError(path, f"not a readable tar archive ({type(e).__name__}: {e}); it may be damaged, cut "
+                                 "short, or another format renamed; add it to .scentignore") from e
+
+
+def _tar_entries(tar: tarfile.TarFile, path: str, limits: Limits, reader: MemberReader):
+    """The regular files of the tar, in order. Reaching a header means inflating every byte before
+    it, so what is passed over is bounded as what is read is: by max_archive_mb and max_ratio."""
+    packed = max(os.path.getsize(path), 1)
+    passed = 0
+    info = _first(tar, reader)
+    while info is not None:
+        passed += 512 + -(-info.size // 512) * 512 if info.isreg() else 512
+        if passed > limits.max_member_bytes:
+            reader.tally.stopped = (f"only the files within its first {_size(limits.max_member_bytes)} were read "
+                                    "(max_archive_mb); raise max_archive_mb to read the rest")
+            return
+        if passed > RATIO_FLOOR and passed > limits.max_ratio * packed:
+            reader.tally.stopped = (f"it inflates over {limits.max_ratio}x its size (a tar bomb?): files past "
+                                    f"{_size(passed)} were not read; unpack it yourself if it is genuine")
+            return
+        if info.isreg():
+            yield Entry(info.name, info.size, lambda info=info: tar.extractfile(info),
+                        date=float(info.mtime) if info.mtime else None)
+        elif not info.isdir():
+            what = "a link" if info.issym() or info.islnk() else "a device or special file"
+            reader.tally.refused.append(f"{info.name!r} ({what})")
+        try:
+            info = tar.next()
+        except (tarfile.TarError, OSError, EOFError, zlib.error) as e:
+            reader.tally.damaged = (f"it is damaged after {len(reader.tally.names)} file(s) ({type(e).__name__}: {e}); "
+                                    "those before are indexed")
+            return
+
+
+def _first(tar: tarfile.TarFile, reader: MemberReader):
+    try:
+        return tar.next()  # the member TarFile read on opening
+    except (tarfile.TarError, OSError, EOFError, zlib.error) as e:
+        reader.tally.damaged = f"it is damaged ({type(e).__name__}: {e})"
+        return None
+
+
+def read_member(path: str, name: str, max_bytes: int) -> bytes:
+    """The bytes of member `name` (bounded); ExtractError when it is not there or not a regular file."""
+    if is_tar(path):
+        with _open_tar(path) as tar:
+            try:
+                info = tar.getmember(name)
+            except (KeyError, tarfile.TarError, OSError, EOFError, zlib.error):
+                raise ExtractError(path, f"the archive holds no file {name} (any more); re-index the folder") from None
+            if not info.isreg():
+                raise ExtractError(path, f"{name} is not a regular file of the archive")
+            return bounded(tar.extractfile(info), path, name, info.size, max_bytes)
+    with _open_zip(path) as z:
+        try:
+            info = z.getinfo(name)
+        except KeyError:
+            raise ExtractError(path, f"the archive holds no file {name} (any more); re-index the folder") from None
+        if info.flag_bits & 0x1:
+            raise ExtractError(path, f"{name} is password-protected (encrypted)")
+        try:
+            return bounded(z.open(info), path, name, info.file_size, max_bytes)
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as e:
+            raise ExtractError(path, f"{name} cannot be read out of the archive ({type(e).__name__}: {e})") from None

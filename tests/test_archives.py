@@ -1,0 +1,462 @@
+"""Files inside files: archive members and mail attachments indexed as files of their own at
+CONTAINER#NAME, with real zips, tars and mailboxes made here (zipfile, tarfile, email), read by
+the real extractors, on both engines."""
+from __future__ import annotations
+
+import io
+import mailbox
+import os
+import tarfile
+import time
+import zipfile
+from email.message import EmailMessage
+
+import pytest
+
+import badfiles
+from scent import Filters, Index
+from scent.settings import Settings
+
+
+def docx_bytes(text: str) -> bytes:
+    import docx
+
+    doc = docx.Document()
+    doc.add_paragraph(text)
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+PDF_WORDS = "The boiler was serviced by the heating engineer in spring."
+DOCX_WORDS = "Minutes of the allotment committee about compost bins."
+MD_WORDS = "# Walks\n\nThe coastal path to the lighthouse takes three hours.\n"
+WHEN = (2019, 5, 4, 10, 30, 0)  # the zip members' own time
+
+
+def zip_with(path, members: dict[str, bytes], when=WHEN):
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in members.items():
+            z.writestr(zipfile.ZipInfo(name, when), data, zipfile.ZIP_DEFLATED)
+
+
+def three_members():
+    return {"papers/boiler.pdf": badfiles.pdf_bytes([PDF_WORDS]), "minutes.docx": docx_bytes(DOCX_WORDS),
+            "walks.md": MD_WORDS.encode(), "setup.exe": b"MZ\x90\x00"}
+
+
+def engines():
+    return ["sqlite", "qdrant"]
+
+
+@pytest.fixture(params=engines())
+def settings(request):
+    if request.param == "qdrant":
+        pytest.importorskip("qdrant_client")
+    return Settings(backend=request.param)
+
+
+@pytest.fixture
+def folder(tmp_path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "note.txt").write_text("A plain note about tomatoes.\n")
+    zip_with(root / "2024.zip", three_members())
+    return root
+
+
+@pytest.fixture
+def idx(folder, tmp_path, settings, fake_embedder):
+    with Index(folder, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as index:
+        yield index
+
+
+def paths(index) -> dict:
+    return {rel: st.container for rel, st in index.engine.catalog.file_states().items()}
+
+
+def top(index, query, **kw):
+    hits = index.search(query, k=5, strategy="keyword", **kw)
+    return hits[0].path if hits else None
+
+
+def test_members_are_files_of_their_own(idx):
+    report = idx.update()
+    assert report.added == 2 + 3  # note.txt, the zip, and its three members scent reads (not setup.exe)
+    assert paths(idx) == {"note.txt": "", "2024.zip": "", "2024.zip#papers/boiler.pdf": "2024.zip",
+                          "2024.zip#minutes.docx": "2024.zip", "2024.zip#walks.md": "2024.zip"}
+    assert top(idx, "boiler serviced engineer") == "2024.zip#papers/boiler.pdf"
+    assert top(idx, "allotment compost") == "2024.zip#minutes.docx"
+    assert top(idx, "coastal lighthouse") == "2024.zip#walks.md"
+    hit = idx.search("boiler serviced", k=1, strategy="keyword")[0]
+    assert (hit.kind, hit.page) == ("pdf", 1)
+    # Each member's kind and path filter it as a file's would.
+    assert top(idx, "boiler serviced", filters=Filters.build(["docx"])) is None
+    assert top(idx, "allotment compost", filters=Filters.build(["docx"])) == "2024.zip#minutes.docx"
+    assert top(idx, "coastal lighthouse", filters=Filters.build(path="2024.zip#")) == "2024.zip#walks.md"
+    assert top(idx, "coastal lighthouse", filters=Filters.build(path="note")) is None
+    # The archive itself is found by its members' names, setup.exe's too.
+    assert top(idx, "setup exe") == "2024.zip"
+    # A member's date is its own (the zip's time for it; a PDF's CreationDate first), not the archive's mtime.
+    walks = idx.search("coastal lighthouse", k=1, strategy="keyword")[0]
+    assert walks.date == time.mktime((*WHEN, 0, 0, -1))
+
+
+def test_unchanged_archive_reads_nothing(idx, fake_embedder):
+    idx.update()
+    seen = fake_embedder.passages_seen
+    report = idx.update()
+    assert (report.added, report.updated, report.deleted, report.renamed) == (0, 0, 0, 0)
+    assert report.unchanged == 5 and report.embedded == 0 and fake_embedder.passages_seen == seen
+
+
+def test_touched_archive_touches_its_members(idx, folder):
+    idx.update()
+    os.utime(folder / "2024.zip", ns=(1, 1_700_000_000_000_000_000))
+    report = idx.update()
+    assert (report.touched, report.updated, report.embedded) == (4, 0, 0)
+    states = idx.engine.catalog.file_states()
+    assert {st.mtime_ns for rel, st in states.items() if rel.startswith("2024.zip")} == {1_700_000_000_000_000_000}
+    assert idx.update().unchanged == 5
+
+
+def test_edited_archive_updates_members_and_deletes_the_removed_one(idx, folder):
+    idx.update()
+    members = three_members()
+    del members["minutes.docx"]
+    members["walks.md"] = b"# Walks\n\nThe forest loop past the old mill takes one hour.\n"
+    zip_with(folder / "2024.zip", members)
+    report = idx.update()
+    assert (report.updated, report.added, report.unchanged) == (3, 0, 1)  # the zip, boiler.pdf, walks.md
+    assert "2024.zip#minutes.docx" not in paths(idx)
+    assert top(idx, "allotment compost") is None
+    assert top(idx, "forest mill") == "2024.zip#walks.md"
+    assert top(idx, "coastal lighthouse") is None
+    # boiler.pdf's text did not change: its vectors were kept (only walks.md's text and the listing are new)
+    assert report.embedded <= 3
+
+
+def test_deleted_archive_takes_its_members(idx, folder):
+    idx.update()
+    (folder / "2024.zip").unlink()
+    report = idx.update()
+    assert report.deleted == 4
+    assert paths(idx) == {"note.txt": ""}
+    assert top(idx, "boiler serviced") is None
+
+
+def test_renamed_archive_renames_its_members(idx, folder, fake_embedder):
+    idx.update()
+    seen = fake_embedder.passages_seen
+    os.rename(folder / "2024.zip", folder / "old-papers.zip")
+    report = idx.update()
+    assert (report.renamed, report.added, report.deleted, fake_embedder.passages_seen) == (4, 0, 0, seen)
+    assert set(paths(idx)) == {"note.txt", "old-papers.zip", "old-papers.zip#papers/boiler.pdf",
+                               "old-papers.zip#minutes.docx", "old-papers.zip#walks.md"}
+    assert top(idx, "boiler serviced") == "old-papers.zip#papers/boiler.pdf"
+    assert idx.update().unchanged == 5
+
+
+def test_refresh_of_an_archive_path(idx, folder):
+    idx.update()
+    zip_with(folder / "2024.zip", {"walks.md": b"# Walks\n\nThe river walk to the weir.\n"})
+    report = idx.refresh(["2024.zip"])
+    assert report.updated == 2 and set(paths(idx)) == {"note.txt", "2024.zip", "2024.zip#walks.md"}
+    (folder / "2024.zip").unlink()
+    idx.refresh([str(folder / "2024.zip")])
+    assert paths(idx) == {"note.txt": ""}
+
+
+def test_members_have_their_containers_readers(idx, folder):
+    (folder / ".scent-access").write_text("2024.zip u:carol\n")
+    idx.update()
+    states = idx.engine.catalog.file_states()
+    assert {p: states[p].access for p in states if p.startswith("2024.zip")} == {
+        "2024.zip": "u:carol", "2024.zip#papers/boiler.pdf": "u:carol", "2024.zip#minutes.docx": "u:carol",
+        "2024.zip#walks.md": "u:carol"}
+    assert idx.search("boiler serviced", strategy="keyword", as_user="carol")
+    assert not idx.search("boiler serviced", strategy="keyword", as_user="dave")
+    (folder / ".scent-access").write_text("2024.zip u:dave\n")  # no byte of the zip moved: the readers follow all the same
+    idx.update()
+    states = idx.engine.catalog.file_states()
+    assert {states[p].access for p in states if p.startswith("2024.zip")} == {"u:dave"}
+    assert not idx.search("boiler serviced", strategy="keyword", as_user="carol")
+
+
+def test_tar_gz_members(tmp_path, fake_embedder):
+    root = tmp_path / "f"
+    root.mkdir()
+    with tarfile.open(root / "backup.tar.gz", "w:gz") as tar:
+        for name, data in {"notes/walks.md": MD_WORDS.encode(), "boiler.pdf": badfiles.pdf_bytes([PDF_WORDS])}.items():
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime = len(data), 1_500_000_000
+            tar.addfile(info, io.BytesIO(data))
+    with Index(root, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        report = idx.update()
+        assert report.added == 3 and not report.skipped
+        hit = idx.search("coastal lighthouse", k=1, strategy="keyword")[0]
+        assert (hit.path, hit.date) == ("backup.tar.gz#notes/walks.md", 1_500_000_000)
+        assert top(idx, "boiler serviced") == "backup.tar.gz#boiler.pdf"
+
+
+def mail_with_pdf(subject="Invoice for the paint") -> EmailMessage:
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = "ana@example.org", "ben@example.org", subject
+    m["Date"] = "Tue, 03 Mar 2020 10:00:00 +0000"
+    m.set_content("Please find the invoice attached.")
+    m.add_attachment(badfiles.pdf_bytes(["Lighthouse paint: forty litres of marine white, total 420 euros."]),
+                     maintype="application", subtype="pdf", filename="invoice.pdf")
+    m.add_attachment(b"Packing list for the boat: rope, flares, biscuits.\n", maintype="text", subtype="plain",
+                     filename="list.txt")
+    return m
+
+
+def test_mbox_attachment_is_found_by_its_words(tmp_path, settings, fake_embedder):
+    root = tmp_path / "mail"
+    root.mkdir()
+    box = mailbox.mbox(root / "inbox.mbox")
+    plain = EmailMessage()
+    plain["From"], plain["Subject"], plain["Date"] = "c@example.org", "Lunch", "Mon, 02 Mar 2020 12:00:00 +0000"
+    plain.set_content("Lunch on Friday?")
+    box.add(plain)
+    box.add(mail_with_pdf())
+    box.flush()
+    box.close()
+    (root / "note.eml").write_bytes(mail_with_pdf("Second invoice").as_bytes())
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
+        idx.update()
+        hits = idx.search("marine white litres", k=5, strategy="keyword", filters=Filters.build(["pdf"]))
+        assert sorted(h.path for h in hits) == ["inbox.mbox#2/invoice.pdf", "note.eml#invoice.pdf"]
+        # An attachment is dated by its message (a PDF by its own CreationDate first).
+        hit = idx.search("rope flares biscuits", k=1, strategy="keyword", filters=Filters.build(path="inbox"))[0]
+        assert (hit.path, hit.date) == ("inbox.mbox#2/list.txt", 1583229600)
+        assert idx.update().unchanged == 6
+
+
+def test_limits_leave_out_with_one_line(tmp_path, fake_embedder):
+    root = tmp_path / "f"
+    root.mkdir()
+    zip_with(root / "many.zip", {f"n{i}.md": f"note number {i} about owls\n".encode() for i in range(5)})
+    settings = Settings(max_archive_members=2)
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
+        report = idx.update()
+        assert set(paths(idx)) == {"many.zip", "many.zip#n0.md", "many.zip#n1.md"}
+        assert report.warnings == [("many.zip", "only its first 2 files were read (max_archive_members); raise "
+                                                "max_archive_members to read the rest")]
+
+
+# ---- the web API and MCP -----------------------------------------------------------------------
+
+def picture_bytes() -> bytes:
+    out = io.BytesIO()
+    badfiles.photo(64, 48).save(out, "PNG")
+    return out.getvalue()
+
+
+@pytest.fixture
+def served(folder, tmp_path, fake_embedder, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from scent.serve.app import create_app
+
+    members = three_members()
+    members["photos/heron.png"] = picture_bytes()
+    zip_with(folder / "2024.zip", members)
+    log = tmp_path / "opened.txt"
+    opener = tmp_path / "bin" / "xdg-open"
+    opener.parent.mkdir()
+    opener.write_text(f'#!/bin/sh\necho "$1" >> {log}\n')
+    opener.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{opener.parent}:/usr/bin:/bin")
+    with Index(folder, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        idx.update()
+        with TestClient(create_app(idx), raise_server_exceptions=False) as client:
+            yield client, log, idx
+
+
+def test_file_preview_thumb_and_open_of_a_member(served, folder):
+    client, log, _ = served
+    r = client.get("/api/file", params={"path": "2024.zip#walks.md"})
+    assert r.status_code == 200 and r.content == MD_WORDS.encode()
+    assert r.headers["content-type"].startswith("text/plain")
+    r = client.get("/api/file", params={"path": "2024.zip#papers/boiler.pdf"})
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf" and r.content.startswith(b"%PDF")
+    r = client.get("/api/preview", params={"path": "2024.zip#walks.md", "q": "lighthouse"})
+    assert r.status_code == 200, r.text
+    assert [b["tag"] for b in r.json()["blocks"]] == ["h1", "p"] and r.json()["hits"] == 1
+    r = client.get("/api/preview", params={"path": "2024.zip#papers/boiler.pdf", "q": "boiler"})
+    assert r.status_code == 200 and r.json()["kind"] == "pdf" and r.json()["hits"] == 1
+    r = client.get("/api/thumb", params={"path": "2024.zip#photos/heron.png"})
+    assert r.status_code == 200 and r.content[:2] == b"\xff\xd8"
+    r = client.get("/api/thumb", params={"path": "2024.zip#papers/boiler.pdf", "page": 1})
+    assert r.status_code == 200 and r.content[:2] == b"\xff\xd8"
+    # Not indexed (setup.exe is not read), or no such member: 404, as for a file.
+    assert client.get("/api/file", params={"path": "2024.zip#setup.exe"}).status_code == 404
+    assert client.get("/api/file", params={"path": "2024.zip#../note.txt"}).status_code == 404
+    r = client.post("/api/open", json={"path": "2024.zip#walks.md"}, headers={"Origin": "http://testserver"})
+    assert r.status_code == 200, r.text
+    for _ in range(200):
+        if log.exists():
+            break
+        time.sleep(0.02)
+    assert log.read_text().split() == [str((folder / "2024.zip").resolve())]  # the archive is what opens
+
+
+def test_member_gone_from_the_archive_is_404_with_a_reason(served, folder):
+    client, _, _ = served
+    zip_with(folder / "2024.zip", {"other.md": b"# Other\n"})  # changed on disk, not re-indexed yet
+    r = client.get("/api/file", params={"path": "2024.zip#walks.md"})
+    assert r.status_code == 404 and "no file walks.md" in r.json()["error"]
+
+
+def test_mcp_fetch_of_a_member(served):
+    import asyncio
+
+    from scent.serve.mcp_server import build_server
+
+    _, _, idx = served
+    server = build_server(idx)
+    hit = idx.search("coastal lighthouse", k=1, strategy="keyword")[0]
+    result = asyncio.run(server.call_tool("fetch", {"id": str(hit.unit_id)}))
+    payload = getattr(result, "structured_content", None) or result.structuredContent
+    assert payload["path"] == "2024.zip#walks.md" and "coastal path" in payload["text"]
+    photo = idx.search("heron", k=5, strategy="keyword", filters=Filters.build(["image"]))[0]
+    assert photo.path == "2024.zip#photos/heron.png"
+    result = asyncio.run(server.call_tool("fetch", {"id": str(photo.unit_id)}))
+    payload = getattr(result, "structured_content", None) or result.structuredContent
+    assert payload["picture"] is True
+
+
+# ---- bad input: one line each, bounded, the rest indexes ---------------------------------------
+
+BAD = ["zip bomb (1 GiB member)", "nested zips (42.zip-style)", "password-protected zip",
+       "tar with ../evil, absolute names, links and a device", "zip holding a damaged PDF"]
+
+
+@pytest.fixture
+def bad_folder(tmp_path):
+    root = tmp_path / "bad"
+    badfiles.make_folder(root, good=False, only=BAD)
+    return root
+
+
+def test_bad_archives_are_one_line_each_and_bounded(bad_folder, tmp_path, fake_embedder):
+    import tempfile
+
+    before = set(os.listdir(tempfile.gettempdir()))
+    started = time.perf_counter()
+    with Index(bad_folder, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        report = idx.update()
+        seconds = time.perf_counter() - started
+        skipped, warnings = dict(report.skipped), dict(report.warnings)
+        assert set(skipped) == {"arch/bomb.zip#big.txt", "arch/with-bad.zip#damaged.pdf"}
+        assert skipped["arch/bomb.zip#big.txt"] == ("it would inflate 1019.2 KB to 1024.0 MB (over 200x: a zip "
+                                                    "bomb?); not read")
+        assert skipped["arch/with-bad.zip#damaged.pdf"].startswith("unreadable PDF")
+        assert warnings == {
+            "arch/42.zip": "8 archive(s) or message(s) inside it are indexed by the names of their files only (lib 0.zip, "
+                           "lib 1.zip, lib 2.zip, lib 3.zip, lib 4.zip and 3 more): files inside files are read one "
+                           "level deep; unpack them to index what they hold",
+            "arch/locked.zip": "2 file(s) in it are password-protected (encrypted): scent cannot read them (secret.md, "
+                               "plan.txt); unpack them with the password to index them",
+            "arch/evil.tar.gz": "5 entr(ies) were not read: links, devices and names that lead outside the archive are "
+                                "never followed ('../evil.txt' (its name leads outside the archive ('..')), "
+                                "'/etc/evil.txt' (its name is an absolute path), 'link.txt' (a link), 'hard.txt' "
+                                "(a link), 'tty.txt' (a device or special file))"}
+        assert set(paths(idx)) == {
+            "arch/bomb.zip", "arch/bomb.zip#readme.md", "arch/locked.zip", "arch/evil.tar.gz", "arch/evil.tar.gz#good.md",
+            "arch/with-bad.zip", "arch/with-bad.zip#fine.md", "arch/42.zip", *(f"arch/42.zip#lib {i}.zip" for i in range(8))}
+        assert top(idx, "small readme beside the bomb") == "arch/bomb.zip#readme.md"
+        assert top(idx, "osprey nest") == "arch/evil.tar.gz#good.md"
+        assert top(idx, "fine member beside") == "arch/with-bad.zip#fine.md"
+        # the inner zips of 42.zip are listed by name, not opened
+        inner, = idx.file_units("arch/42.zip#lib 0.zip")
+        assert inner.kind == "archive" and inner.text.endswith("lib 6.zip lib 7.zip".replace(" lib", "\nlib"))
+        assert not any("never land" in h.snippet for h in idx.search("evil words never land", strategy="keyword"))
+        # A second run reads nothing and says the same skips again (they are still there to fix).
+        again = idx.update()
+        assert (again.added, again.updated, again.unchanged) == (0, 0, 16)
+        assert dict(again.skipped) == skipped
+    assert seconds < 30  # the 1 GiB member is never inflated
+    assert not (bad_folder.parent / "evil.txt").exists() and not (bad_folder / "evil.txt").exists()
+    assert set(os.listdir(tempfile.gettempdir())) - before <= {p for p in os.listdir(tempfile.gettempdir())
+                                                              if not p.startswith("scent-member-")}
+
+
+def test_a_member_inflating_past_its_declared_size_is_refused(tmp_path):
+    """A zip whose header says 10 bytes for a member that inflates to a megabyte."""
+    from scent.extract import extract
+
+    path = tmp_path / "liar.zip"
+    zip_with(path, {"a.txt": b"a" * 1_000_000})
+    data = bytearray(path.read_bytes())
+    info = zipfile.ZipFile(path).getinfo("a.txt")
+    data[22 + info.header_offset:26 + info.header_offset] = (10).to_bytes(4, "little")  # local header's size
+    cd = data.rfind(b"PK\x01\x02")
+    data[cd + 24:cd + 28] = (10).to_bytes(4, "little")  # the central directory's
+    path.write_bytes(bytes(data))
+    member, = extract(str(path)).members
+    assert member.got is None and ("inflates past" in member.reason or "cannot be read out" in member.reason)
+
+
+def test_tar_bomb_stops_before_inflating_it(tmp_path):
+    """A tar.gz whose one member is 600 MB of zeros (600 KB on disk): over max_archive_mb's 512 MB,
+    so reading stops at its header; nothing past it is inflated."""
+    import gzip
+
+    from scent.extract import extract
+
+    path = tmp_path / "zeros.tar.gz"
+    with gzip.open(path, "wb", compresslevel=1) as gz:
+        with tarfile.open(fileobj=gz, mode="w|") as tar:
+            info = tarfile.TarInfo("first.md")
+            info.size = 9
+            tar.addfile(info, io.BytesIO(b"# first\n\n"))
+            info = tarfile.TarInfo("zeros.txt")
+            info.size = 600 * 1024 * 1024
+
+            class Zeros(io.RawIOBase):
+                left = info.size
+
+                def readable(self):
+                    return True
+
+                def readinto(self, b):
+                    n = min(len(b), self.left)
+                    b[:n] = bytes(n)
+                    self.left -= n
+                    return n
+            tar.addfile(info, io.BufferedReader(Zeros(), 1 << 20))
+    started = time.perf_counter()
+    got = extract(str(path))
+    assert time.perf_counter() - started < 5
+    assert [m.name for m in got.members] == ["first.md"]
+    assert got.meta["left_out"] == ["only the files within its first 512.0 MB were read (max_archive_mb); raise "
+                                    "max_archive_mb to read the rest"]
+
+
+def test_mbox_of_100000_messages_reads_what_it_keeps(tmp_path):
+    """Units past max_units_per_file are dropped anyway: the mbox stops reading there, with one line."""
+    from scent.extract import Limits, extract
+
+    path = tmp_path / "big.mbox"
+    badfiles.write(tmp_path, "big.mbox", badfiles.many_messages(100_000))
+    started = time.perf_counter()
+    got = extract(str(path), Limits(max_sections=2000))
+    assert time.perf_counter() - started < 30
+    assert len(got.sections) == 2000 and got.sections[-1].page == 2000
+    assert got.meta["left_out"] == ["only its first 2000 messages were indexed (max_units_per_file); raise "
+                                    "max_units_per_file to read more, or split the mailbox"]
+
+
+def test_a_member_picture_is_read_again_from_its_archive(tmp_path):
+    """The temporary copy is gone when an image-text model wants the pixels: they come from the zip."""
+    import pickle
+
+    from scent.extract import Limits, extract
+
+    zip_with(tmp_path / "pic.zip", {"photos/heron.png": picture_bytes()})
+    member, = extract(str(tmp_path / "pic.zip"), Limits(describe=True)).members
+    picture, = [s.picture for s in member.got.sections if s.picture]
+    load = pickle.loads(pickle.dumps(picture.load))  # as a reader process sends it back
+    assert load(32).size == (64, 48)
