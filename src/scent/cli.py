@@ -262,14 +262,25 @@ def _highlight(text: str, marks) -> str:
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Status of this index directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON object.")
 @click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
+@click.option("--skipped", "list_skipped", is_flag=True,
+              help="List every file walked and not indexed, with why (unsupported kind, too big, damaged ...).")
 @_setting_options("storage")
-def status_cmd(folder, index_dir, as_json, as_user, **params):
-    """Files, units per kind, index size, model, last run and its skipped files."""
+def status_cmd(folder, index_dir, as_json, as_user, list_skipped, **params):
+    """Files, units per kind, index size, model, last run, and the files not indexed and why."""
     with _index().open(folder, index_dir, settings=_settings(params)) as idx:
         _say_which(idx)
         st = idx.status(as_user)
+        listed = idx.skipped(as_user) if list_skipped else None
     if as_json:
-        click.echo(json_line(_iso_dates(st)))
+        click.echo(json_line(_iso_dates(st) | ({"skipped": listed} if listed is not None else {})))
+        return
+    if listed is not None:
+        for f in listed["files"]:
+            click.echo(visible(f"{f['path']}: {f['cause']}: {f['reason']}"))
+        for u in listed["unlisted"]:
+            click.echo(f"... and {u['files']} more {visible(u['ext'])} files of a kind scent does not read")
+        if not listed["files"]:
+            click.echo("every file walked at the last run was indexed")
         return
     last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
     backend = st["backend"] + (f" ({st['backend_detail']})" if st.get("backend_detail") else "")
@@ -277,6 +288,10 @@ def status_cmd(folder, index_dir, as_json, as_user, **params):
                f"backend  {visible(backend)}\nmodel    {st['model']}\nupdated  {last}\n"
                f"files    {st['files']}  " + ", ".join(f"{k} {v}" for k, v in st["files_by_kind"].items()) +
                f"\nunits    {st['units']}  " + ", ".join(f"{k} {v}" for k, v in st["units_by_kind"].items()))
+    if st["not_indexed"]:
+        from .skipped import summary
+
+        click.echo(visible(f"not indexed: {summary(st['not_indexed'])} (scent status --skipped lists them)"))
     if st["errors"]:
         click.echo(f"problems with {len(st['errors'])} files (skipped: not indexed, retried next run; "
                    "warning: indexed in part):")
