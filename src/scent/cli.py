@@ -279,7 +279,7 @@ def status_cmd(folder, index_dir, as_json, as_user, list_skipped, **params):
             click.echo(visible(f"{f['path']}: {f['cause']}: {f['reason']}"))
         for u in listed["unlisted"]:
             click.echo(f"... and {u['files']} more {visible(u['ext'])} files of a kind scent does not read")
-        if not listed["files"]:
+        if not listed["files"] and not listed["unlisted"]:
             click.echo("every file walked at the last run was indexed")
         return
     last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
