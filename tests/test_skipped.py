@@ -174,6 +174,16 @@ def _scent(monkeypatch, capsys, *args):
     return code, out, err
 
 
+def test_cli_index_says_what_it_passed_by(tmp_path, monkeypatch, capsys):
+    folder = make_folder(tmp_path / "folder", tmp_path / "outside")
+    code, _, err = _scent(monkeypatch, capsys, "index", str(folder), "--index", str(tmp_path / "idx"), "-q",
+                          "--max-file-mb", "1")
+    assert code == 0
+    assert err.splitlines()[-1] == ("scent: not indexed (kinds scent does not read): 2 .exe, 1 (none); "
+                                    "scent status --skipped lists them")
+    assert err.count("scent: skipped ") == 5  # the files of kinds it reads, each said as it went
+
+
 def test_cli_status_counts_and_lists_them(built, monkeypatch, capsys):
     index = str(built.index_dir)
     code, out, _ = _scent(monkeypatch, capsys, "status", "--index", index)

@@ -70,6 +70,13 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
         f"{report.deleted} deleted, {report.unchanged + report.touched} unchanged, {len(report.skipped)} skipped "
         f"({report.embedded} units embedded) in {report.seconds:.1f}s; "
         f"{st['files']} files, {st['units']} units", err=True)
+    from .skipped import UNSUPPORTED, summary
+
+    # The files it did not read and said nothing of, file by file: kinds scent does not read.
+    unread = [c for c in st["not_indexed"] if c["cause"] == UNSUPPORTED]
+    if unread:
+        click.echo(visible(f"scent: not indexed (kinds scent does not read): {summary(unread)}; "
+                           "scent status --skipped lists them"), err=True)
 
 
 def _filter_options(fn):
