@@ -13,6 +13,7 @@ import click
 from .errors import ScentError, UsageError
 from .settings import SETTINGS, load
 from .terminal import ProgressPrinter, json_line, visible, visible_lines
+from .units import FILE_KINDS
 
 
 def _setting_options(scope: str):
@@ -82,7 +83,7 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
 def _filter_options(fn):
     """--only, --path, --after, --before, --lang: the filters of every command that searches."""
     for option in reversed([
-        click.option("--only", "kinds", multiple=True, help="Keep only this kind (text, code, pdf, image, docx, sheet, slides, email, html, csv, json ...); repeatable."),
+        click.option("--only", "kinds", multiple=True, help="Keep only this kind (" + ", ".join(FILE_KINDS) + "; or a unit kind such as pdf_page); repeatable."),
         click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md)."),
         click.option("--after", help="Keep only files dated on or after this day (2025-07-14), month (2025-07), year (2025), or 'last week', 'yesterday', 'this month' ..."),
         click.option("--before", help="Keep only files dated on or before this day, month, year or named period (as --after)."),
