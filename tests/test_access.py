@@ -20,6 +20,7 @@ from scent import Index
 from scent.access import Access, Rules, group_name, intersect, principals, user_name
 from scent.errors import ScentError
 from scent.settings import Settings
+from scent.skipped import unsupported_reason
 
 from conftest import FakeEmbedder
 
@@ -196,9 +197,26 @@ def test_skipped_files_are_listed_only_to_their_readers(built):
     with open(os.path.join(folder, "broken.pdf"), "wb") as fh:
         fh.write(b"%PDF-1.4 cut short")
     os.chmod(os.path.join(folder, "broken.pdf"), 0o644)
+    # Files of a kind scent does not read: one everyone may read, two only root may (a 600 file, and
+    # one in the 700 folder); their counts and names are filtered as the errors are.
+    for rel, mode in (("setup.exe", 0o644), ("vault.kdbx", 0o600), ("private/keys.kdbx", 0o644)):
+        with open(os.path.join(folder, rel), "wb") as fh:
+            fh.write(b"\0binary")
+        os.chmod(os.path.join(folder, rel), mode)
     built.update()
     assert {e["path"] for e in built.status()["errors"]} == {"broken.pdf", "private/broken.pdf"}
     assert {e["path"] for e in built.status("bob")["errors"]} == {"broken.pdf"}
+    assert built.status("bob")["not_indexed"] == [{"ext": ".exe", "cause": "unsupported kind", "files": 1},
+                                                  {"ext": ".pdf", "cause": "damaged", "files": 1}]
+    assert built.skipped("bob") == {"unlisted": [], "files": [
+        {"path": "broken.pdf", "cause": "damaged", "reason": built.status()["errors"][0]["reason"]},
+        {"path": "setup.exe", "cause": "unsupported kind", "reason": unsupported_reason(".exe")}]}
+    if os.geteuid() == 0:  # root reads everything
+        assert built.status()["not_indexed"] == [{"ext": ".kdbx", "cause": "unsupported kind", "files": 2},
+                                                 {"ext": ".pdf", "cause": "damaged", "files": 2},
+                                                 {"ext": ".exe", "cause": "unsupported kind", "files": 1}]
+        assert [f["path"] for f in built.skipped()["files"]] == [
+            "broken.pdf", "private/broken.pdf", "private/keys.kdbx", "setup.exe", "vault.kdbx"]
 
 
 def test_eval_as_a_user_scores_what_they_see(built, tmp_path):

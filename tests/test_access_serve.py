@@ -21,7 +21,7 @@ from test_access import EVERY_WORD, FILES, SEES, make_folder, reachable, setting
 
 # Words only the files bob may not read hold: none may reach him in any answer.
 HIDDEN = ("vault", "VX-9001", "secret.md", "lighthouse", "diary", "orchard", "plan.md", "violin", "carol.md",
-          "boat.jpg", "broken.pdf")
+          "boat.jpg", "broken.pdf", "kdbx")
 
 
 def add_photo_and_damage(folder: Path) -> None:
@@ -29,6 +29,10 @@ def add_photo_and_damage(folder: Path) -> None:
     shutil.copy(EXAMPLES / "photos" / "2024-05-amsterdam" / "IMG_0381.jpg", folder / "photos" / "boat.jpg")
     (folder / "photos" / "boat.jpg").chmod(0o600)
     (folder / "private" / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")
+    # Of a kind scent does not read: one everyone may read, one in the private folder (root only).
+    (folder / "setup.exe").write_bytes(b"MZ\0")
+    (folder / "setup.exe").chmod(0o644)
+    (folder / "private" / "keys.kdbx").write_bytes(b"\0binary")
 
 
 # The web app and the MCP server read through a pool of handles (scent.readers); over a local
@@ -90,11 +94,15 @@ def test_web_search_explain_suggestions_status_and_eval_show_only_readable_files
     assert {s["path"] for s in suggestions} <= SEES[user]
     status = ask(client, user, "/api/status").json()
     assert status["files"] == len(SEES[user]) and status["errors"] == []
+    assert status["not_indexed"] == [{"ext": ".exe", "cause": "unsupported kind", "files": 1}]
+    listed = ask(client, user, "/api/status", skipped="true").json()["skipped"]
+    assert [f["path"] for f in listed["files"]] == ["setup.exe"] and listed["unlisted"] == []
     report = ask(client, user, "/api/eval").json()
     assert [t["path"] for t in report["queries"][0]["top"]] == ["public.md"]
     if user == "bob":  # (the query itself is echoed: the results, snippets and explain are what count)
         for text in (json.dumps(found.json()["results"]), ask(client, user, "/api/suggestions", limit=50).text,
-                     ask(client, user, "/api/status").text, json.dumps(report["queries"][0]["top"])):
+                     ask(client, user, "/api/status").text, ask(client, user, "/api/status", skipped="true").text,
+                     json.dumps(report["queries"][0]["top"])):
             assert not [w for w in HIDDEN if w in text], text
 
 
@@ -113,6 +121,8 @@ def test_web_file_and_thumbnail_refuse_what_the_user_may_not_read(client):
         assert ask(client, None, "/api/file", path="secret.md").status_code == 200
         assert ask(client, None, "/api/thumb", path="photos/boat.jpg").status_code == 200
         assert {e["path"] for e in ask(client, None, "/api/status").json()["errors"]} == {"private/broken.pdf"}
+        listed = ask(client, None, "/api/status", skipped="true").json()["skipped"]
+        assert [f["path"] for f in listed["files"]] == ["private/broken.pdf", "private/keys.kdbx", "setup.exe"]
 
 
 def test_mcp_search_and_fetch_answer_as_the_server_user(served):
@@ -138,8 +148,10 @@ def test_mcp_search_and_fetch_answer_as_the_server_user(served):
     assert "Harbour timetable" in fetched["text"]
     _, context, text = call("context", {"question": EVERY_WORD, "tokens": 5000})
     assert {p["path"] for p in context["passages"]} <= SEES["bob"] and not [w for w in HIDDEN if w in text]
-    _, status, _ = call("status", {})
+    _, status, text = call("status", {})
     assert status["files"] == len(SEES["bob"])
+    assert status["not_indexed"] == [{"ext": ".exe", "cause": "unsupported kind", "files": 1}]
+    assert not [w for w in HIDDEN if w in text]
 
 
 def _is_error(result) -> bool:
@@ -159,6 +171,7 @@ SCENT = Path(sys.executable).with_name("scent")
 @pytest.fixture
 def cli_index(tmp_path):
     folder = make_folder(tmp_path / "folder")
+    (folder / "private" / "keys.kdbx").write_bytes(b"\0binary")  # root only, and of a kind scent does not read
     env = {**os.environ, "SCENT_HOME": str(tmp_path / "home")}
     run = lambda *args: subprocess.run([str(SCENT), *args], env=env, capture_output=True, text=True,  # noqa: E731
                                        timeout=300)
@@ -174,7 +187,11 @@ def test_cli_search_status_and_eval_as_a_user(cli_index, tmp_path):
         assert found.returncode == 0, found.stderr
         assert {json.loads(line)["path"] for line in found.stdout.splitlines()} == SEES[user]
     st = json.loads(run("status", "--folder", str(folder), "--as", "bob", "--json").stdout)
-    assert (st["files"], st["errors"]) == (1, [])
+    assert (st["files"], st["errors"], st["not_indexed"]) == (1, [], [])
+    listed = run("status", "--folder", str(folder), "--as", "bob", "--skipped")
+    assert listed.returncode == 0 and listed.stdout == "every file walked at the last run was indexed\n"
+    if os.geteuid() == 0:
+        assert "private/keys.kdbx: unsupported kind" in run("status", "--folder", str(folder), "--skipped").stdout
     queries = tmp_path / "q.jsonl"
     queries.write_text('{"query": "vault combination", "expect": "secret.md"}\n')
     scored = json.loads(run("eval", str(queries), "--folder", str(folder), "--as", "bob", "--json").stdout)

@@ -148,12 +148,78 @@ def test_markdown_sections_per_heading(tmp_path):
     path = write(tmp_path / "guide.md", source)
     result = extract(path)
     assert [s.title for s in result.sections] == ["", "Lighthouses", "Setext Title", "Tides"]
-    assert result.title == "Lighthouses"
+    assert result.title == "x"  # the front matter's title; without one, the first heading
+    assert result.sections[0].text == "Intro words."  # the block is metadata, not body text
     lighthouses = result.sections[1]
     assert lighthouses.text.startswith("# Lighthouses\nTall towers.")
     assert "# not a heading" in lighthouses.text  # fenced code stays in its section
     assert result.sections[3].text == "## Tides ##\nTwice a day."
     assert_starts_map_back(source, result)
+
+
+NOON_UTC_2024_05_01 = datetime(2024, 5, 1, 12, tzinfo=timezone.utc).timestamp()
+
+
+def test_markdown_front_matter_is_title_date_and_tags(tmp_path):
+    source = ('---\ntitle: "Harbour budget"\ndate: 2024-05-01\ntags: [harbour, budget-2025, "#finance"]\n'
+              "author: Ann\n---\nIntro line about costs.\n\n# Costs\nRope and oil.\n")
+    got = extract(write(tmp_path / "budget.md", source))
+    assert (got.title, got.date, got.meta["tags"]) == ("Harbour budget", NOON_UTC_2024_05_01,
+                                                       ["harbour", "budget-2025", "finance"])
+    # The tags are the first unit's text, its span inside the block (0 to 33 of its 102 characters:
+    # 4 + 24 + 17 + 41 + 12 + 4 by line); the block itself is not body text.
+    assert [(s.start, s.title, s.text) for s in got.sections] == [
+        (0, "", "tags: harbour budget-2025 finance"),
+        (102, "", "Intro line about costs."),
+        (127, "Costs", "# Costs\nRope and oil.")]
+    assert "author" not in joined_text(got) and "title:" not in joined_text(got)
+
+
+@pytest.mark.parametrize("block, title, date, tags", [
+    ("title: Plain\ndate: 2024-05-01 10:30:00\n", "Plain", datetime(2024, 5, 1, 10, 30, tzinfo=timezone.utc).timestamp(), ()),
+    ("created: '2024-05-01T23:00'\ntags: harbour, tide\n", "", NOON_UTC_2024_05_01, ("harbour", "tide")),
+    ("Title: 2024\npublished: 1850-01-01\nkeywords: harbour tide\n", "2024", None, ("harbour", "tide")),
+    ("date: soon\ntags:\n  - harbour\n  - [nested, list]\n", "", None, ("harbour",)),
+    ("a: &x [1, 1]\nb: &y [*x, *x]\ntitle: [*y, *y]\ntags: *y\n", "", None, ()),  # aliases: no title, no tags
+    ("", "", None, ()),
+])
+def test_front_matter_values(tmp_path, block, title, date, tags):
+    got = extract(write(tmp_path / "n.md", f"---\n{block}---\nBody.\n"))
+    assert (got.title, got.date, tuple(got.meta.get("tags", ()))) == (title, date, tags)
+    assert got.sections[-1].text == "Body." and "left_out" not in got.meta
+
+
+def test_bad_front_matter_is_plain_text_with_a_warning(tmp_path):
+    source = "---\ntitle: [unclosed\ndate: 2024-05-01\n---\n# Heading\nbody words\n"
+    got = extract(write(tmp_path / "bad.md", source))
+    assert got.meta["left_out"] == [
+        "its front matter is not valid YAML (did not find expected ',' or ']' at line 3): the file is indexed "
+        "as plain text without its title, date and tags; fix the YAML between the --- lines"]
+    assert (got.title, got.date) == ("Heading", None)
+    assert [s.text for s in got.sections] == ["---\ntitle: [unclosed\ndate: 2024-05-01\n---", "# Heading\nbody words"]
+    assert_starts_map_back(source, got)
+    # A rule over a paragraph, closed by another, is Markdown: no front matter and no warning.
+    rule = extract(write(tmp_path / "rule.md", "---\nJust a paragraph.\n\n---\nMore.\n"))
+    assert "left_out" not in rule.meta and rule.sections[0].text.startswith("---\nJust a paragraph.")
+
+
+def test_front_matter_tags_are_found_and_its_date_filters(tmp_path):
+    from scent import Index
+    from scent.filters import Filters
+    from conftest import FakeEmbedder
+
+    folder = tmp_path / "f"
+    write(folder / "budget.md", "---\ntitle: Harbour budget\ndate: 2024-05-01\ntags: [quayside]\n---\nRope and oil.\n")
+    write(folder / "bad.md", "---\ntitle: [unclosed\n---\nThe quayside crane.\n")
+    write(folder / "other.md", "Nothing about it.\n")
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        report = idx.update()
+        assert report.added == 3 and report.skipped == []
+        assert [path for path, _ in report.warnings] == ["bad.md"]
+        _, lists = idx.search_with_lists("quayside", explain=True)
+        assert set(lists["keyword"]) == {"budget.md", "bad.md"}  # by its tag; bad.md by its text
+        found = idx.search("quayside", filters=Filters.build(after="2024-05-01", before="2024-05-01"))
+        assert [(r.path, r.title) for r in found] == [("budget.md", "Harbour budget")]
 
 
 def test_org_headings(tmp_path):

@@ -112,3 +112,91 @@ def test_a_bad_date_names_the_accepted_forms_and_the_parameter():
     with pytest.raises(UsageError, match=r"^after: wants a date like 2025-07-14, 2025-07 or 2025, or one of today, "
                                          r"yesterday, .*; got 'soonish'$"):
         Filters.build(after="soonish", spell=lambda n: n + ":")
+
+
+# ---- --only covers every kind of file scent reads ------------------------------------------------
+
+def test_every_file_kind_is_accepted_and_an_unknown_one_lists_them_sorted():
+    from scent.filters import KNOWN_KINDS
+    from scent.syntax import parse
+    from scent.units import FILE_KINDS
+
+    for kind in FILE_KINDS:
+        assert Filters.build(kinds=[kind]).kinds == (kind,)
+        assert parse(f"harbour kind:{kind}").filters.kinds == (kind,)
+        assert Filters.build(kinds=[kind.upper()]).kinds == (kind,)  # as typed, any case
+    with pytest.raises(UsageError) as err:
+        Filters.build(kinds=["xlsx"])
+    known = str(err.value).removeprefix("unknown kind xlsx; known kinds: ").split(", ")
+    assert known == sorted(KNOWN_KINDS) and set(FILE_KINDS) <= set(known)
+
+
+def _one_file_per_new_kind(folder) -> dict[str, str]:
+    """A real file per kind #15 added, made with the format's own library, each saying "harbour"."""
+    import mailbox
+    from email.message import EmailMessage
+
+    import openpyxl
+    from ebooklib import epub
+    from odf.opendocument import OpenDocumentText
+    from odf.text import P
+    from pptx import Presentation
+
+    folder.mkdir()
+    book = openpyxl.Workbook()
+    book.active.append(["what", "cost"])
+    book.active.append(["harbour dues", 40])
+    book.save(folder / "dues.xlsx")
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "The harbour plan"
+    deck.save(folder / "plan.pptx")
+    doc = OpenDocumentText()
+    doc.text.addElement(P(text="Minutes of the harbour board."))
+    doc.save(str(folder / "minutes.odt"))
+    (folder / "letter.rtf").write_text(r"{\rtf1\ansi{\fonttbl{\f0 Times;}}\f0 Dear harbour master.\par}")
+    ebook = epub.EpubBook()
+    ebook.set_identifier("b1")
+    ebook.set_title("Harbour tales")
+    chapter = epub.EpubHtml(title="One", file_name="one.xhtml")
+    chapter.content = "<p>Tales of the harbour.</p>"
+    ebook.add_item(chapter)
+    ebook.toc, ebook.spine = [chapter], [chapter]
+    ebook.add_item(epub.EpubNcx())
+    ebook.add_item(epub.EpubNav())
+    epub.write_epub(str(folder / "tales.epub"), ebook)
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "ann@x.example", "bo@x.example", "harbour dues"
+    message.set_content("The harbour dues are due.")
+    box = mailbox.mbox(str(folder / "inbox.mbox"))
+    box.add(message)
+    box.close()
+    (folder / "note.md").write_text("A note on the harbour.\n")
+    return {"sheet": "dues.xlsx", "slides": "plan.pptx", "odt": "minutes.odt", "rtf": "letter.rtf",
+            "epub": "tales.epub", "email": "inbox.mbox", "text": "note.md"}
+
+
+def test_only_keeps_each_new_kind(tmp_path):
+    from scent import Index
+
+    from conftest import FakeEmbedder
+
+    files = _one_file_per_new_kind(tmp_path / "f")
+    with Index(tmp_path / "f", index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        report = idx.update()
+        assert report.skipped == [] and report.added == len(files)
+        for kind, name in files.items():
+            assert {r.path for r in idx.search("harbour", k=20, filters=Filters.build(kinds=[kind]))} == {name}, kind
+            assert {r.path for r in idx.search(f"harbour kind:{kind}", k=20)} == {name}, kind
+
+
+def test_the_web_ui_offers_every_file_kind():
+    import re
+    from pathlib import Path
+
+    import scent
+    from scent.units import FILE_KINDS
+
+    page = (Path(scent.__file__).parent / "serve" / "static" / "index.html").read_text()
+    chips = re.findall(r'<input type="checkbox" name="only" value="(\w+)">', page)
+    assert sorted(chips) == sorted(FILE_KINDS)  # each once, in the order the page chose

@@ -146,6 +146,45 @@ def test_ods_sheets_repeated_cells_and_hidden(tmp_path):
     ]
 
 
+def test_formulas_give_their_saved_values(tmp_path):
+    """An .ods formula cell carries the value LibreOffice computed as its text, and that is what is
+    read; an .xlsx written by openpyxl has no saved values (never opened in a spreadsheet program),
+    so its formula cells are empty, never the formula's text."""
+    import openpyxl
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="Budget")
+    for values in (("Item", "Cost", "Double"), ("Lamp", "120", None)):
+        row = TableRow()
+        for value in values:
+            cell = TableCell(valuetype="float", value="240", formula="of:=[.B2]*2") if value is None else TableCell()
+            cell.addElement(P(text=value or "240"))
+            row.addElement(cell)
+        table.addElement(row)
+    doc.spreadsheet.addElement(table)
+    doc.save(str(tmp_path / "f.ods"))
+    assert texts(extract(str(tmp_path / "f.ods"))) == [("sheet", "Budget rows 1-1", None, "Item | Cost | Double\nLamp | 120 | 240")]
+    book = openpyxl.Workbook()
+    book.active.append(["Item", "Cost", "Double"])
+    book.active.append(["Lamp", 120, "=B2*2"])
+    book.save(tmp_path / "f.xlsx")
+    assert texts(extract(str(tmp_path / "f.xlsx")))[0][3] == "Item | Cost | Double\nLamp | 120"
+
+
+def test_a_really_encrypted_xlsx_is_one_line(tmp_path, workbook):
+    """Encrypted with a password by msoffcrypto-tool (ECMA-376 agile encryption, as Excel does)."""
+    pytest.importorskip("msoffcrypto")
+    from msoffcrypto.format.ooxml import OOXMLFile
+    with open(workbook, "rb") as plain, open(tmp_path / "locked.xlsx", "wb") as out:
+        OOXMLFile(plain).encrypt("harbour", out)
+    assert (tmp_path / "locked.xlsx").read_bytes()[:8] == bytes.fromhex("d0cf11e0a1b11ae1")  # an OLE container
+    assert reason_of(tmp_path / "locked.xlsx") == (
+        "password-protected (encrypted) Excel workbook, or an old binary Office file renamed: scent cannot read "
+        "it; save it without a password or add it to .scentignore")
+
+
 def test_sheet_kinds_by_name():
     assert [file_kind(n) for n in ("a.xlsx", "b.XLSM", "c.ods", "d.xls")] == ["sheet", "sheet", "sheet", None]
 

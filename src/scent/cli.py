@@ -13,6 +13,7 @@ import click
 from .errors import ScentError, UsageError
 from .settings import SETTINGS, load
 from .terminal import ProgressPrinter, json_line, visible, visible_lines
+from .units import FILE_KINDS
 
 
 def _setting_options(scope: str):
@@ -70,12 +71,19 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
         f"{report.deleted} deleted, {report.unchanged + report.touched} unchanged, {len(report.skipped)} skipped "
         f"({report.embedded} units embedded) in {report.seconds:.1f}s; "
         f"{st['files']} files, {st['units']} units", err=True)
+    from .skipped import UNSUPPORTED, summary
+
+    # The files it did not read and said nothing of, file by file: kinds scent does not read.
+    unread = [c for c in st["not_indexed"] if c["cause"] == UNSUPPORTED]
+    if unread:
+        click.echo(visible(f"scent: not indexed (kinds scent does not read): {summary(unread)}; "
+                           "scent status --skipped lists them"), err=True)
 
 
 def _filter_options(fn):
     """--only, --path, --after, --before, --lang: the filters of every command that searches."""
     for option in reversed([
-        click.option("--only", "kinds", multiple=True, help="Keep only this kind (text, code, pdf, image, docx, sheet, slides, email, html, csv, json ...); repeatable."),
+        click.option("--only", "kinds", multiple=True, help="Keep only this kind (" + ", ".join(FILE_KINDS) + "; or a unit kind such as pdf_page); repeatable."),
         click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md)."),
         click.option("--after", help="Keep only files dated on or after this day (2025-07-14), month (2025-07), year (2025), or 'last week', 'yesterday', 'this month' ..."),
         click.option("--before", help="Keep only files dated on or before this day, month, year or named period (as --after)."),
@@ -262,14 +270,25 @@ def _highlight(text: str, marks) -> str:
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Status of this index directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON object.")
 @click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
+@click.option("--skipped", "list_skipped", is_flag=True,
+              help="List every file walked and not indexed, with why (unsupported kind, too big, damaged ...).")
 @_setting_options("storage")
-def status_cmd(folder, index_dir, as_json, as_user, **params):
-    """Files, units per kind, index size, model, last run and its skipped files."""
+def status_cmd(folder, index_dir, as_json, as_user, list_skipped, **params):
+    """Files, units per kind, index size, model, last run, and the files not indexed and why."""
     with _index().open(folder, index_dir, settings=_settings(params)) as idx:
         _say_which(idx)
         st = idx.status(as_user)
+        listed = idx.skipped(as_user) if list_skipped else None
     if as_json:
-        click.echo(json_line(_iso_dates(st)))
+        click.echo(json_line(_iso_dates(st) | ({"skipped": listed} if listed is not None else {})))
+        return
+    if listed is not None:
+        for f in listed["files"]:
+            click.echo(visible(f"{f['path']}: {f['cause']}: {f['reason']}"))
+        for u in listed["unlisted"]:
+            click.echo(f"... and {u['files']} more {visible(u['ext'])} files of a kind scent does not read")
+        if not listed["files"] and not listed["unlisted"]:
+            click.echo("every file walked at the last run was indexed")
         return
     last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
     backend = st["backend"] + (f" ({st['backend_detail']})" if st.get("backend_detail") else "")
@@ -277,6 +296,10 @@ def status_cmd(folder, index_dir, as_json, as_user, **params):
                f"backend  {visible(backend)}\nmodel    {st['model']}\nupdated  {last}\n"
                f"files    {st['files']}  " + ", ".join(f"{k} {v}" for k, v in st["files_by_kind"].items()) +
                f"\nunits    {st['units']}  " + ", ".join(f"{k} {v}" for k, v in st["units_by_kind"].items()))
+    if st["not_indexed"]:
+        from .skipped import summary
+
+        click.echo(visible(f"not indexed: {summary(st['not_indexed'])} (scent status --skipped lists them)"))
     if st["errors"]:
         click.echo(f"problems with {len(st['errors'])} files (skipped: not indexed, retried next run; "
                    "warning: indexed in part):")

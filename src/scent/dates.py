@@ -45,6 +45,18 @@ def from_front_matter(text: str) -> float | None:
     return _noon_utc(year, month, day)
 
 
+def from_value(value) -> float | None:
+    """A date as a front-matter value (YAML): a date is noon UTC that day, as a date in a name; a
+    datetime that instant (UTC when it has no zone); text starting YYYY-MM-DD that day's noon UTC.
+    Anything else, or a year outside 1970-2099, is None."""
+    if isinstance(value, dt.datetime):
+        return from_datetime(value)
+    if isinstance(value, dt.date):
+        return _noon_utc(value.year, value.month, value.day) if 1970 <= value.year <= 2099 else None
+    m = re.match(r"\s*((?:19[7-9]|20\d)\d)-(\d{2})-(\d{2})", value) if isinstance(value, str) else None
+    return _noon_utc(int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
+
+
 def file_date(written: float | None, name: str, mtime: float) -> float:
     """The date search filters and sorts by: written in the file, else in its name, else mtime."""
     if written is not None:

@@ -14,7 +14,7 @@ from threading import Lock
 
 from typing import TYPE_CHECKING
 
-from . import access, location, passages, search as pipeline, syntax
+from . import access, location, passages, search as pipeline, skipped as not_indexed, syntax
 from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError, cannot_write
@@ -345,11 +345,23 @@ class Index:
         return self.file_units(path, as_user) is not None
 
     def status(self, as_user: str | None = None) -> dict:
-        """The index's state; file counts and problems only of the files `as_user` may read."""
-        st = self.engine.status(self.readers(as_user))
+        """The index's state; file counts and problems only of the files `as_user` may read.
+        `not_indexed`: the files walked and not indexed, per extension and cause (scent.skipped)."""
+        readers = self.readers(as_user)
+        st = self.engine.status(readers)
+        st["not_indexed"] = not_indexed.counts(st["errors"], self.engine.catalog.unsupported_counts(readers))
         unit = self.engine.vectors.fields().get("unit")
         return {"folder": self.root, "index": str(self.index_dir), "backend": self.engine.name,
                 "model": unit.model if unit else (self._embedder or E5Embedder).model_id, **st}
+
+    def skipped(self, as_user: str | None = None) -> dict:
+        """Every file walked and not indexed that `as_user` may read, with its cause and reason:
+        `{"files": [{"path", "cause", "reason"}], "unlisted": [{"ext", "files"}]}` (files of kinds
+        scent does not read beyond the first few of each extension are only counted)."""
+        readers = self.readers(as_user)
+        catalog = self.engine.catalog
+        return not_indexed.listing(self.engine.status(readers)["errors"], catalog.unsupported_counts(readers),
+                                   catalog.unsupported_files(readers))
 
     def file_units(self, path: str, as_user: str | None = None) -> list[StoredUnit] | None:
         """The units of the indexed file `path` in reading order; None when it is not in the index

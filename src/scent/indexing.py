@@ -35,6 +35,7 @@ from .locking import IndexLock
 from .progress import OnProgress, Tracker, tracking
 from .query import clean, extra_tokens, id_tokens
 from .settings import SETTINGS, Settings
+from .skipped import UnsupportedWalk
 from .storage import Engine, FileRecord, FileState, FileWrite, UnitRecord, VectorField, text_key, unit_id
 from .suggest import suggestions
 from .units import PICTURE_KINDS, FileInfo, Picture, Unit
@@ -242,7 +243,8 @@ class Indexer:
             self._access = access
             states = catalog.file_states()
             report.notices += self._settings_notice(bool(states))
-            accept = reported
+            unsupported = UnsupportedWalk(self.root, access, reported) if rels is None else None
+            accept = unsupported.accept if unsupported else reported
             if rels is None:
                 found = list(walk(self.root, accept=accept, skip=[str(self.index_dir)], on_error=skip))
                 # What the walk itself reported is not found, yet still there to be fixed; so are the
@@ -277,7 +279,7 @@ class Indexer:
             report.renamed, report.deleted = len(todo.renamed), len(todo.deleted)
             tracker.files_total = len(todo.read)
             self._apply(todo.read, todo.inside, report, skip, warn, tracker)
-            self.engine.finish_run()
+            self.engine.finish_run(unsupported.found if unsupported else None)
         report.seconds = time.perf_counter() - started
         return report
 

@@ -129,6 +129,14 @@ class FileWrite:
     warnings: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Unsupported:
+    """The files of kinds scent does not read that one walk of the whole folder found (see
+    scent.skipped): how many per (extension, readers), and the first few paths of each."""
+    counts: dict[tuple[str, str], int] = field(default_factory=dict)  # (extension, readers) -> files
+    listed: list[tuple[str, str, str]] = field(default_factory=list)  # (path, extension, readers)
+
+
 class Catalog(Protocol):
     """Files, units, change-detection state, errors, meta and suggestions."""
 
@@ -150,6 +158,10 @@ class Catalog(Protocol):
     def has_units(self, kinds: tuple[str, ...]) -> bool: ...
     def suggestions(self, limit: int, readers: tuple[str, ...] | None = None) -> list[dict]: ...
     def status(self, readers: tuple[str, ...] | None = None) -> dict: ...
+    # The files of kinds scent does not read (Unsupported) that `readers` may see: files per
+    # extension, and the paths kept of them (path, extension).
+    def unsupported_counts(self, readers: tuple[str, ...] | None = None) -> dict[str, int]: ...
+    def unsupported_files(self, readers: tuple[str, ...] | None = None) -> list[tuple[str, str]]: ...
 
 
 class KeywordIndex(Protocol):
@@ -185,7 +197,9 @@ class Engine(Protocol):
     def rename_file(self, old: str, new: FileState) -> None: ...
     def set_access(self, changes: dict[str, str]) -> None: ...  # path -> its new readers, bytes unchanged
     def delete_files(self, paths: list[str]) -> None: ...
-    def finish_run(self) -> None: ...
+    # The end of a run, in one step: its time and, after a walk of the whole folder, the files
+    # of kinds it does not read (None keeps those a whole walk recorded last).
+    def finish_run(self, unsupported: Unsupported | None = None) -> None: ...
     def replaced(self) -> bool: ...  # rebuilt on disk since opened here
     def close(self) -> None: ...
 

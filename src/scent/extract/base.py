@@ -119,10 +119,11 @@ def span(text: str, start: int, end: int, kind: str, title: str = "") -> Section
     return Section(text=stripped, kind=kind, title=title, start=start + lead)
 
 
-def split_at(text: str, cuts: list[tuple[int, str]], kind: str, first_title: str = "") -> list[Section]:
-    """Sections of `text` cut at the given (offset, title) points; the part before the first cut
-    is titled `first_title`."""
-    bounds = [(0, first_title), *sorted(cuts)] if not cuts or cuts[0][0] > 0 else sorted(cuts)
+def split_at(text: str, cuts: list[tuple[int, str]], kind: str, first_title: str = "",
+             begin: int = 0) -> list[Section]:
+    """Sections of `text` from offset `begin` on, cut at the given (offset, title) points; the
+    part before the first cut is titled `first_title`."""
+    bounds = [(begin, first_title), *sorted(cuts)] if not cuts or cuts[0][0] > begin else sorted(cuts)
     sections = []
     for i, (start, title) in enumerate(bounds):
         end = bounds[i + 1][0] if i + 1 < len(bounds) else len(text)

@@ -1,11 +1,15 @@
-"""Plain text and light markup: one section, or one per heading for Markdown and Org."""
+"""Plain text and light markup: one section, or one per heading for Markdown and Org. A
+Markdown file's YAML front matter is metadata, not body text (see frontmatter.py): its title is
+the file's title, its date the file's date, and its tags the text of a first unit of their own
+("tags: harbour budget"), so they are found by keyword and by meaning as the file's."""
 from __future__ import annotations
 
 import os
 import re
 
 from scent.dates import from_front_matter
-from scent.units import Extracted
+from scent.units import Extracted, Section
+from . import frontmatter
 from .base import Limits, read_text, split_at
 
 EXTENSIONS = (".txt", ".text", ".md", ".markdown", ".mdown", ".mkd", ".rst", ".log",
@@ -18,10 +22,10 @@ _SETEXT_RULE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _ORG = re.compile(r"^\*+[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 
 
-def _markdown_headings(text: str) -> list[tuple[int, str]]:
-    """(offset of the heading line, heading text) for ATX and setext headings outside code fences."""
+def _markdown_headings(text: str, offset: int = 0) -> list[tuple[int, str]]:
+    """(offset of the heading line, heading text) for ATX and setext headings outside code fences,
+    from `offset` on (the end of the front matter: its closing --- is no heading underline)."""
     cuts, fenced, prev = [], False, None  # prev: (offset, line) of a possible setext title
-    offset = _front_matter_end(text)
     for line in text[offset:].split("\n"):
         if _FENCE.match(line):
             fenced, prev = not fenced, None
@@ -39,17 +43,8 @@ def _markdown_headings(text: str) -> list[tuple[int, str]]:
     return cuts
 
 
-def _front_matter_end(text: str) -> int:
-    """Where YAML front matter ends, so its closing --- is not read as a heading underline."""
-    if text.startswith("---\n"):
-        close = text.find("\n---\n", 3)
-        if close != -1:
-            return close + 5
-    return 0
-
-
-def _org_headings(text: str) -> list[tuple[int, str]]:
-    return [(m.start(), m.group(1)) for m in _ORG.finditer(text)]
+def _org_headings(text: str, offset: int = 0) -> list[tuple[int, str]]:
+    return [(m.start(), m.group(1)) for m in _ORG.finditer(text, offset)]
 
 
 _HEADINGS = {".md": _markdown_headings, ".markdown": _markdown_headings,
@@ -59,9 +54,25 @@ _HEADINGS = {".md": _markdown_headings, ".markdown": _markdown_headings,
 def extract(path: str, limits: Limits) -> Extracted:
     text, encoding = read_text(path, limits)
     find = _HEADINGS.get(os.path.splitext(path)[1].lower())
-    cuts = find(text) if find else []
-    sections = split_at(text, cuts, "text")
-    title = cuts[0][1] if cuts else ""
-    return Extracted(kind="text", sections=sections, title=title, date=from_front_matter(text),
-                     meta={"encoding": encoding})
+    meta: dict = {"encoding": encoding}
+    fm = frontmatter.read(text) if find is _markdown_headings else None
+    if fm is not None and fm.problem:
+        meta["left_out"] = [fm.problem]
+        # Plain text: the block is the file's text like the rest; only its closing --- is no underline.
+        begin, fm = 0, frontmatter.FrontMatter(fm.end)
+    else:
+        begin = fm.end if fm is not None else 0
+    cuts = find(text, fm.end if fm is not None else 0) if find else []
+    sections = split_at(text, cuts, "text", begin=begin)
+    tags = frontmatter.tags_text(fm) if fm is not None else ""
+    if tags and len(tags) <= fm.end:  # its span lies within the block, before any body text
+        sections.insert(0, Section(text=tags, kind="text", start=0))
+    title = (fm.title if fm is not None else "") or (cuts[0][1] if cuts else "")
+    if fm is not None:
+        if fm.tags:
+            meta["tags"] = list(fm.tags)
+        date = fm.date
+    else:
+        date = from_front_matter(text)  # .txt, .rst ...: a date: line at the top, as before
+    return Extracted(kind="text", sections=sections, title=title, date=date, meta=meta)
 

@@ -151,10 +151,14 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
 
     @app.get("/api/status", summary="Index status", response_model=StatusResponse,
              response_model_exclude_unset=True)
-    def status(request: Request) -> dict:
-        """Files and units per kind, index size, model, last index time, skipped files with reasons."""
+    def status(request: Request,
+               skipped: bool = Query(False, description="Also list every file not indexed, by path.")) -> dict:
+        """Files and units per kind, index size, model, last index time, skipped files with reasons,
+        files not indexed per extension and cause (and, with skipped=true, each of them)."""
         with pool.use() as idx:
             st = idx.status(_user(request))
+            if skipped:
+                st["skipped"] = idx.skipped(_user(request))
         st["desktop"] = desktop
         if live is not None:
             st["live"] = live.state()

@@ -99,6 +99,9 @@ class StatusOutput(BaseModel):
     files_by_kind: dict[str, int]
     last_indexed: str | None
     skipped: int = Field(description="Files not indexed, or indexed in part, at the last run.")
+    not_indexed: list[dict[str, Any]] = Field(default_factory=list, description=(
+        "`{ext, cause, files}`: files walked and not indexed, per extension and cause (unsupported kind, "
+        "not read, too big, damaged ...), most first."))
 
 
 class StrictTool(Tool):
@@ -204,7 +207,8 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
             st = idx.status(as_user)
         return _result(StatusOutput(folder=st["folder"] or "", version=__version__, files=st["files"],
                                     units=st["units"], files_by_kind=st["files_by_kind"],
-                                    last_indexed=iso(st["last_indexed"]), skipped=len(st["errors"])))
+                                    last_indexed=iso(st["last_indexed"]), skipped=len(st["errors"]),
+                                    not_indexed=st["not_indexed"]))
 
     tools = [_tool(search, "Search files"), _tool(fetch, "Read a result"),
              _tool(context, "Passages for a question"), _tool(status, "Index status")]

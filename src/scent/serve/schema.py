@@ -48,6 +48,24 @@ class Skipped(Open):
     level: str
 
 
+class NotIndexed(Open):
+    ext: str = Field(description="The extension, lower case with its dot; (none) for files without one.")
+    cause: str = Field(description="unsupported kind, not read (.doc/.xls/.ppt), too big, damaged, encrypted, ...")
+    files: int
+
+
+class SkippedFile(Open):
+    path: str
+    cause: str = Field(description="As in not_indexed.")
+    reason: str = Field(description="What happened and what to do, in one line.")
+
+
+class SkippedList(Open):
+    files: list[SkippedFile] = Field(description="Every file walked and not indexed that can be named, by path.")
+    unlisted: list[dict[str, Any]] = Field(description="`{ext, files}`: files of kinds scent does not read beyond "
+                                                       "the first few of each extension, only counted.")
+
+
 class StatusResponse(Open):
     folder: str
     index: str = Field(description="The index directory.")
@@ -61,6 +79,9 @@ class StatusResponse(Open):
     index_bytes: int
     last_indexed: float | None = Field(description="Unix seconds; null if never.")
     errors: list[Skipped] = Field(description="Files skipped or read in part, with the reason.")
+    not_indexed: list[NotIndexed] = Field(description="Files walked and not indexed, per extension and cause, "
+                                                      "most first (unsupported kinds as of the last whole-folder run).")
+    skipped: SkippedList | None = Field(None, description="With skipped=true: every file not indexed, by path.")
     vector_fields: dict[str, dict[str, Any]] = Field(description="Per vector field: model, dims, storage, count.")
     vectors: int
     sentence_vectors: int

@@ -261,8 +261,8 @@ class QdrantEngine:
         self.local.delete_files(paths)
         self._paths = None
 
-    def finish_run(self) -> None:
-        self.local.finish_run()
+    def finish_run(self, unsupported=None) -> None:
+        self.local.finish_run(unsupported)
         self._set_info(last_indexed=self.local.catalog.meta("last_indexed"))
         if self.mode == EDGE_MODE:  # no optimizer runs in the background here: a run ends with one
             self.client.settle(self.collection)
@@ -410,6 +410,12 @@ class QdrantCatalog:
 
     def has_units(self, kinds: tuple[str, ...]) -> bool:
         return self.local.has_units(kinds)
+
+    def unsupported_counts(self, readers: tuple[str, ...] | None = None) -> dict[str, int]:
+        return self.local.unsupported_counts(readers)
+
+    def unsupported_files(self, readers: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+        return self.local.unsupported_files(readers)
 
     def suggestions(self, limit: int, readers: tuple[str, ...] | None = None) -> list[dict]:
         return self.local.suggestions(limit, readers)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ...errors import IndexVersionError, ScentError, cannot_write, write_refusal
 from ...locking import clear_index_dir
-from ...storage import FileState, FileWrite, unit_id
+from ...storage import FileState, FileWrite, Unsupported, unit_id
 from .catalog import SqliteCatalog
 from .db import transaction
 from .keywords import SqliteKeywords
@@ -114,9 +114,14 @@ class SqliteEngine:
             self.catalog.delete_files(paths)
             self.catalog.bump()
 
-    def finish_run(self) -> None:
+    def finish_run(self, unsupported: Unsupported | None = None) -> None:
         self.vectors.maybe_snapshot(final=True)
-        self.catalog.set_meta("last_indexed", str(time.time()))
+        # One transaction: a run killed before its end keeps the last run's record of what it
+        # did not read, never half of this one's.
+        with self.transaction():
+            if unsupported is not None:
+                self.catalog.put_unsupported(unsupported)
+            self.catalog.set_meta("last_indexed", str(time.time()))
         # The pages the snapshot's int8 rows left go back to the file system. sqlite3's execute
         # steps this pragma once (one page); executescript runs it to the end.
         self.db.executescript("PRAGMA incremental_vacuum;")

@@ -8,7 +8,7 @@ import time
 from ...query import extra_tokens
 from .db import bump
 from .filters import readers_clause
-from ...storage import FileRecord, FileState, StoredUnit, UnitRecord, batched
+from ...storage import FileRecord, FileState, StoredUnit, UnitRecord, Unsupported, batched
 
 _UNIT_COLUMNS = 'u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, f.date'
 
@@ -128,7 +128,26 @@ class SqliteCatalog:
         """Forget the errors of the files inside `container` (it is read again, or gone)."""
         self.db.execute("DELETE FROM errors WHERE substr(path, 1, ?) = ?", (len(container) + 1, container + "#"))
 
+    def put_unsupported(self, found: Unsupported) -> None:
+        """Replace the record of files of kinds scent does not read (inside the run's last transaction)."""
+        self.db.execute("DELETE FROM unsupported")
+        self.db.execute("DELETE FROM unsupported_files")
+        self.db.executemany("INSERT INTO unsupported (ext, access, files) VALUES (?, ?, ?)",
+                            [(ext, access, n) for (ext, access), n in found.counts.items()])
+        self.db.executemany("INSERT OR IGNORE INTO unsupported_files (path, ext, access) VALUES (?, ?, ?)",
+                            found.listed)
+
     # ---- reading ----------------------------------------------------------------------------
+
+    def unsupported_counts(self, readers: tuple[str, ...] | None = None) -> dict[str, int]:
+        condition, params = _readers(readers, "access")
+        return dict(self.db.execute(f"SELECT ext, SUM(files) FROM unsupported WHERE {condition} GROUP BY ext "
+                                    "ORDER BY ext", params).fetchall())
+
+    def unsupported_files(self, readers: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+        condition, params = _readers(readers, "access")
+        return self.db.execute(f"SELECT path, ext FROM unsupported_files WHERE {condition} ORDER BY path",
+                               params).fetchall()
 
     def units(self, ids: list[int]) -> dict[int, StoredUnit]:
         out: dict[int, StoredUnit] = {}

@@ -343,6 +343,26 @@ def m011_files_inside_files() -> str:
     """
 
 
+@migration
+def m012_unsupported_files() -> str:
+    # Files of kinds scent does not read, as the last walk of the whole folder found them
+    # (scent.skipped): how many per extension and readers, and the first few paths of each, with
+    # the readers a status list is filtered by. An upgraded index has none until its next run.
+    return """
+    CREATE TABLE unsupported (
+        ext TEXT NOT NULL,
+        access TEXT NOT NULL,
+        files INTEGER NOT NULL,
+        PRIMARY KEY (ext, access)
+    );
+    CREATE TABLE unsupported_files (
+        path TEXT PRIMARY KEY,
+        ext TEXT NOT NULL,
+        access TEXT NOT NULL
+    );
+    """
+
+
 def _access_function(db: sqlite3.Connection):
     """scent_access(path): the readers of an indexed path, from the folder the index names."""
     try:

@@ -311,6 +311,10 @@ async function loadStatus() {
     row("folder", st.folder);
     row("files", `${st.files} (${kinds(st.files_by_kind)})`);
     row("units", `${st.units} (${kinds(st.units_by_kind)})`);
+    if (st.not_indexed && st.not_indexed.length) {
+      row("not indexed", st.not_indexed.map((c) => `${c.files} ${c.ext}` +
+        (c.cause === "unsupported kind" ? "" : ` (${c.cause})`)).join(", "));
+    }
     const updated = when(st.last_indexed);
     row("updated", updated ? updated.toLocaleString() : "never");
     row("size", (st.index_bytes / 1e6).toFixed(1) + " MB");
