@@ -242,9 +242,8 @@ def _(root):
     write(root, "pdf/encrypted.pdf", pdf_bytes(["The safe combination is hidden here."], password="u"))
 
 
-@kind("zero-page PDF", ["pdf/zero-pages.pdf"], "either")
-def _(root):
-    # A well-formed PDF whose page tree is empty (byte offsets computed, so no repair is needed).
+def zero_page_pdf() -> bytes:
+    """A well-formed PDF whose page tree is empty (byte offsets computed, so no repair is needed)."""
     objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
@@ -255,7 +254,12 @@ def _(root):
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    write(root, "pdf/zero-pages.pdf", bytes(out))
+    return bytes(out)
+
+
+@kind("zero-page PDF", ["pdf/zero-pages.pdf"], "either")
+def _(root):
+    write(root, "pdf/zero-pages.pdf", zero_page_pdf())
 
 
 @kind("PDF that is a JPEG", ["pdf/really-a-jpeg.pdf"], "skip")

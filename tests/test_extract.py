@@ -545,16 +545,9 @@ def test_encrypted_pdf(encrypted_pdf):
 def test_a_refused_pdf_after_an_encrypted_one_is_not_called_encrypted(encrypted_pdf, tmp_path):
     """PDFium's error code is a last-error state: a file it refuses without setting one (an empty page
     tree) came out "encrypted" when an encrypted PDF had been refused just before (seen in CI)."""
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for n, body in enumerate(objs, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 3\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size 3 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
-    empty = write(tmp_path / "zero-pages.pdf", bytes(out))
+    from badfiles import zero_page_pdf
+
+    empty = write(tmp_path / "zero-pages.pdf", zero_page_pdf())
     alone = reason_of(empty)
     assert reason_of(encrypted_pdf).startswith("encrypted PDF")
     assert reason_of(empty) == alone and not alone.startswith("encrypted")
