@@ -585,6 +585,40 @@ def test_damaged_mail(tmp_path):
     assert got.sections[0].text.startswith(HEAD.format("Lamp repair quote") + "The new lamp costs 120 euros.")
 
 
+def test_from_to_and_subject_choose_messages(tmp_path):
+    import mailbox
+    (tmp_path / "mail").mkdir()
+    box = mailbox.mbox(str(tmp_path / "mail" / "harbour.mbox"))
+    box.add(make_message())                                 # 1: from Ann, about a lamp
+    box.add(make_message("Oil delivery", html=True))        # 2: from Ann, about oil
+    other = make_message("Lamp oil order", html=True)
+    other.replace_header("From", "Piet Stoker <piet@harbour.example>")
+    box.add(other)                                          # 3: from Piet
+    long = make_message("Winter log", html=True)
+    long.replace_header("From", "Zed Ward <zed@harbour.example>")
+    long.set_content("\n\n".join(f"Day {n}: the keeper checked the lamp room and the stairs." for n in range(80))
+                     + "\n\nThe spare anchor is in the boathouse.")
+    box.add(long)                                           # 4: from Zed, cut into several units
+    box.close()
+    (tmp_path / "mail" / "notes.md").write_text("From: Ann Keeper\n\nThe lamp and the oil.\n")
+    with Index(tmp_path / "mail", index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+
+        def pages(query):
+            return [(r.path, r.page) for r in idx.search(query, strategy="keyword")]
+
+        assert pages("lamp oil") and ("notes.md", None) in pages("lamp oil")
+        [(path, page)] = pages("lamp OR oil from:ann")  # one result a file: the mbox, at one of Ann's
+        assert path == "harbour.mbox" and page in (1, 2)
+        assert pages("anchor from:zed") == [("harbour.mbox", 4)]  # the unit without the header lines
+        anchor = [u for u in idx.engine.catalog.file_units("harbour.mbox") if "anchor" in u.text]
+        assert [u.page for u in anchor] == [4] and not anchor[0].text.startswith("From:")
+        assert pages("lamp OR oil from:piet") == [("harbour.mbox", 3)]
+        assert pages("oil subject:delivery") == [("harbour.mbox", 2)]
+        assert pages("oil to:board from:stoker") == [("harbour.mbox", 3)]
+        assert pages("lamp from:nobody") == []
+
+
 def test_mail_is_found_by_a_keyword(tmp_path):
     (tmp_path / "mail").mkdir()
     (tmp_path / "mail" / "quote.eml").write_bytes(bytes(make_message()))

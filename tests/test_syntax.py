@@ -48,7 +48,25 @@ def test_fields_become_filters():
     assert parse('x dir:"My [old] notes" ext:txt').filters.path == "My [[]old] notes/*.[tT][xX][tT]"
 
 
+def test_mail_header_fields_are_constraints_on_messages():
+    from scent.syntax import header_holds
+
+    p = parse('lamp from:ann to:"board harbour" subject:quote')
+    assert p.text == "lamp" and p.filters.kinds == ("email",)
+    assert p.constraints.headers == (("from", ("ann",)), ("to", ("board", "harbour")), ("subject", ("quote",)))
+    head = "From: Ann Keeper <ann@harbour.example>\nTo: x@y.example\nCc: board@harbour.example\nSubject: Lamp quote"
+    assert header_holds(head, "from", ("ann", "keeper")) and header_holds(head, "from", ("harbour",))
+    assert header_holds(head, "to", ("board", "harbour"))  # Cc counts as to
+    assert not header_holds(head, "from", ("board",))       # in To/Cc, not From
+    assert not header_holds(head, "subject", ("ann",))
+    assert not header_holds("Some note\nFrom: the library", "subject", ("library",))
+    assert header_holds("Some note\nFrom: the library", "from", ("library",))  # a line that reads as a header
+
+
 @pytest.mark.parametrize("query, message", [
+    ("x from:", r"^from: needs a value, like from:alice$"),
+    ("x subject:--", r"^subject:-- has no word to look for"),
+    ("x from:ann kind:pdf", r"^from: finds mail, and kind:pdf leaves out mail"),
     ('"deposit refund', r'^the query has a " that is not closed'),
     ('x ""', r"^the query has an empty phrase"),
     ("OR x", r"^OR needs a word"), ("x OR", r"^OR needs a word"), ("x OR OR y", r"^OR needs a word"),

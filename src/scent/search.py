@@ -24,7 +24,7 @@ from .query import KeywordQuery, clean
 from .settings import Settings
 from .snippet import readable, snippet
 from .storage import Engine, Hit, StoredUnit
-from .syntax import Constraints, contains, words
+from .syntax import Constraints, contains, header_holds, words
 from .units import PICTURE_KINDS
 
 # Words that ask for a picture rather than text: which unit of a file answers (see choose).
@@ -150,8 +150,21 @@ def constrain(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUn
             seen[u.id] = words(f"{u.title}\n{u.text}")
         return seen[u.id]
 
+    heads: dict[tuple[str, int | None], str] = {}
+
+    def head(u: StoredUnit) -> str:
+        """The text that starts u's message: the unit's own, or (a long message cut into several
+        units) that of the message's first unit."""
+        key = (u.path, u.page)
+        if key not in heads:
+            first = min((o for o in r.engine.catalog.file_units(u.path) or () if o.page == u.page),
+                        key=lambda o: o.start, default=u)
+            heads[key] = first.text
+        return heads[key]
+
     keep = {uid for uid, u in units.items()
-            if all(any(contains(text(u), p) for p in group) for group in c.required)}
+            if all(any(contains(text(u), p) for p in group) for group in c.required)
+            and all(header_holds(head(u), name, p) for name, p in c.headers)}
     if c.excluded:
         out: set[str] = set()
         for path in {units[uid].path for uid in keep}:

@@ -4,6 +4,7 @@
     -word -"a phrase"  leave out files that contain it
     a OR b           either (the keyword list then matches any word)
     ext:pdf  dir:notes  kind:image  lang:es  after:2024  before:"last week"
+    from:alice  to:"bob smith"  subject:invoice   (mail: the message's header holds the words)
 
 A query without any of these is returned as typed, so plain searches behave exactly as before.
 The words left (phrases' words included) are the query the lists rank by; the phrases and
@@ -19,7 +20,10 @@ from .errors import UsageError
 from .filters import Filters
 from .query import _chunks, _parts
 
-FIELDS = ("ext", "dir", "kind", "lang", "after", "before")
+# Mail headers a message unit starts with (scent.extract.mail), and the lines each field reads.
+HEADERS = {"from": ("from",), "to": ("to", "cc"), "subject": ("subject",)}
+_HEADER_LINES = 5  # From, To, Cc, Subject, Date: the most a message unit starts with
+FIELDS = ("ext", "dir", "kind", "lang", "after", "before", *HEADERS)
 _FIELD = re.compile(rf"^({'|'.join(FIELDS)}):(.*)$", re.I | re.S)
 _EXT = re.compile(r"^\.?[\w.+-]{1,16}$")
 _STARTS_WITH_LETTER = re.compile(r'^-(?:"|(?=[^\W\d_]))')  # -word, -"phrase"; not -5
@@ -33,9 +37,10 @@ class Constraints:
     phrase anywhere is left out. Phrases are tuples of lowercase words."""
     required: tuple[tuple[tuple[str, ...], ...], ...] = ()
     excluded: tuple[tuple[str, ...], ...] = ()
+    headers: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (HEADERS field, phrase): from:alice
 
     def __bool__(self) -> bool:
-        return bool(self.required or self.excluded)
+        return bool(self.required or self.excluded or self.headers)
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,7 @@ def parse(text: str) -> Parsed:
     ranked: list[str] = []
     required: list[tuple[tuple[str, ...], ...]] = []
     excluded: list[tuple[str, ...]] = []
+    headers: list[tuple[str, tuple[str, ...]]] = []
     values: dict[str, list[str]] = {}
     any_word = False
     # Group the positive terms joined by OR: [[a], [b, c]] for `a b OR c`.
@@ -141,7 +147,12 @@ def parse(text: str) -> Parsed:
             name, _, v = value.partition(":")
             if not v.strip():
                 raise UsageError(f"{name}: needs a value, like {_EXAMPLES[name]}")
-            values.setdefault(name, []).append(v.strip())
+            if name in HEADERS:
+                if not words(v):
+                    raise UsageError(f"{name}:{v} has no word to look for; write {_EXAMPLES[name]}")
+                headers.append((name, words(v)))
+            else:
+                values.setdefault(name, []).append(v.strip())
         joining = False
     for group in groups:
         if any(kind == "phrase" for kind, _ in group):
@@ -150,11 +161,28 @@ def parse(text: str) -> Parsed:
     if not ranked:
         raise UsageError("the query has no words to search for, only filters or exclusions; "
                          "add what to look for, like: budget -draft ext:pdf")
-    return Parsed(" ".join(ranked), _filters(values), Constraints(tuple(required), tuple(excluded)), any_word)
+    if headers:  # only messages have them: the lists need not rank anything else
+        kinds = [k for v in values.get("kind", []) for k in v.split(",")]
+        if kinds and "email" not in kinds:
+            raise UsageError(f"{headers[0][0]}: finds mail, and kind:{','.join(kinds)} leaves out mail; "
+                             "keep one of them")
+        values["kind"] = ["email"]
+    return Parsed(" ".join(ranked), _filters(values), Constraints(tuple(required), tuple(excluded), tuple(headers)),
+                  any_word)
+
+
+def header_holds(text: str, field: str, phrase: tuple[str, ...]) -> bool:
+    """Whether a header line that `field` reads (HEADERS) at the top of `text` holds `phrase`."""
+    for line in text.split("\n", _HEADER_LINES)[:_HEADER_LINES]:
+        name, sep, value = line.partition(":")
+        if sep and name.strip().lower() in HEADERS[field] and contains(words(value), phrase):
+            return True
+    return False
 
 
 _EXAMPLES = {"ext": "ext:pdf", "dir": "dir:notes", "kind": "kind:image", "lang": "lang:es",
-             "after": "after:2024-03", "before": 'before:"last week"'}
+             "after": "after:2024-03", "before": 'before:"last week"', "from": "from:alice",
+             "to": 'to:"bob smith"', "subject": "subject:invoice"}
 
 
 def _one(values: dict[str, list[str]], name: str) -> str | None:
