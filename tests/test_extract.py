@@ -643,3 +643,25 @@ def test_truncated_variants_of_real_files(tmp_path, three_page_pdf, word_file):
                 extract(path)
             except ExtractError:
                 pass
+
+
+def test_a_phone_photo_is_read_upright(tmp_path, monkeypatch):
+    """A portrait photo stored on its side with EXIF orientation 6 (turn 90 degrees clockwise to show):
+    OCR, the describers and an image-text model get it standing, as a viewer shows it."""
+    from PIL import Image
+    from scent.extract import image as image_module
+
+    stored = Image.new("RGB", (300, 120), "white")
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    stored.save(tmp_path / "portrait.jpg", exif=exif)
+    Image.new("RGB", (300, 120), "white").save(tmp_path / "plain.jpg")
+    seen = {}
+    monkeypatch.setattr(image_module.ocr, "read_text", lambda img, *a: seen.setdefault("ocr", img.size) and "")
+    monkeypatch.setattr(image_module, "describe", lambda img, **kw: seen.setdefault("describe", img.size) and "")
+    extract(str(tmp_path / "portrait.jpg"), Limits(ocr=object(), describe=True))
+    assert seen == {"ocr": (120, 300), "describe": (120, 300)}
+    assert image_module.load_picture(str(tmp_path / "portrait.jpg"), 1000).size == (120, 300)
+    assert image_module.load_picture(str(tmp_path / "plain.jpg"), 1000).size == (300, 120)
+    with Image.open(tmp_path / "plain.jpg") as img:
+        assert image_module.upright(img) is img  # nothing to turn: not copied

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from functools import partial
 
-from PIL import Image
+from PIL import Image, ImageOps
 
 from scent import ocr
 from scent.describe import describe
@@ -163,6 +163,20 @@ def extract(path: str, limits: Limits) -> Extracted:
                      meta=meta)
 
 
+_ORIENTATION = 0x0112  # EXIF: how to turn the stored pixels to show the picture upright
+
+
+def upright(img: Image.Image) -> Image.Image:
+    """The picture turned as its EXIF says: a phone stores what the sensor saw (a portrait photo lies on
+    its side) and records the turn, which OCR and the describers would otherwise not see. A picture
+    without the tag (or with damaged EXIF) is returned as it is, not copied."""
+    try:
+        turned = img.getexif().get(_ORIENTATION, 1) not in (1, 0)
+    except _BAD_EXIF:
+        return img
+    return ImageOps.exif_transpose(img) if turned else img
+
+
 @contextmanager
 def _quiet():
     """Pillow's warnings silenced when a picture is opened again: `extract` said what they say."""
@@ -178,7 +192,7 @@ def load_picture(path: str, side: int) -> Image.Image:
     with _quiet():
         with Image.open(path) as img:
             img.draft("RGB", (side, side))
-            return img.convert("RGB")  # a copy, loaded: the file closes here
+            return upright(img).convert("RGB")  # a copy, loaded: the file closes here
 
 
 def _read_text(path: str, limits: Limits, meta: dict) -> str:
@@ -187,7 +201,7 @@ def _read_text(path: str, limits: Limits, meta: dict) -> str:
     try:
         with _quiet():
             with Image.open(path) as img:
-                return ocr.read_text(img, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
+                return ocr.read_text(upright(img), limits.ocr, limits.ocr_langs, limits.ocr_max_side)
     except OcrFailed as e:
         meta["ocr_error"] = f"text in the picture was not read: {e}; it is indexed by its name and date"
     except (OSError, SyntaxError, ValueError, struct.error, EOFError, Image.DecompressionBombError) as e:
@@ -202,7 +216,7 @@ def _shows(path: str, seen: str, meta: dict) -> str:
     try:
         with _quiet():
             with Image.open(path) as img:
-                return describe(img, ocr_text=seen)
+                return describe(upright(img), ocr_text=seen)
     except (OSError, SyntaxError, ValueError, struct.error, EOFError, Image.DecompressionBombError) as e:
         if isinstance(e, OSError) and e.errno is not None:
             raise

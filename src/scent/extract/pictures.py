@@ -12,6 +12,7 @@ from scent import ocr
 from scent.describe import describe
 from scent.errors import OcrFailed
 from .base import Limits
+from .image import upright
 
 MIN_PICTURE_PX = 64  # smaller pictures are icons and bullets
 PICTURES_PER_FILE = 4  # a file reads up to 4 x Limits.max_pdf_images pictures, as a Word file does
@@ -27,6 +28,7 @@ def picture_text(blob: bytes, name: str, limits: Limits, meta: dict) -> str | No
                 if min(image.size) < MIN_PICTURE_PX or image.width * image.height > limits.max_image_pixels:
                     return None
                 image.load()
+                image = upright(image)
                 seen = ""
                 if limits.ocr is not None:
                     seen = ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side)

@@ -20,6 +20,7 @@ from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package
 from .base import SECTION_SEPARATOR, Limits, joined
+from .image import upright
 from .pictures import PICTURES_PER_FILE, picture_text
 
 EXTENSIONS = (".docx",)
@@ -93,7 +94,7 @@ def load_picture(path: str, member: str, side: int) -> Image.Image:
         warnings.simplefilter("ignore", UserWarning)
         with Image.open(io.BytesIO(blob)) as image:
             image.draft("RGB", (side, side))
-            return image.convert("RGB")
+            return upright(image).convert("RGB")
 
 
 def extract(path: str, limits: Limits) -> Extracted:
