@@ -68,21 +68,32 @@ def readable(text: str) -> str:
     return text
 
 
+_SUBWORD = re.compile(r"[^\W_]+")  # the letters and digits runs a token is stemmed in (snake_case, a-b)
+
+
 def matches(text: str, words: list[str], ids: tuple[str, ...] = ()) -> list[tuple[int, int]]:
     """Character spans of `text` that match the query's words (by English stem) or IDs (by their
-    normalised form), in order."""
+    normalised form), in order. A token that matches an ID is one span, its parts not again."""
     stems = {_stem(w) for w in words if w}
-    wanted_ids = set(ids)
-    spans = []
-    for m in _TOKEN.finditer(text):
-        tok = m.group()
-        if wanted_ids and any(ch.isdigit() for ch in tok) and normalise_id(tok) in wanted_ids:
-            spans.append(m.span())
-            continue
-        for sub in re.finditer(r"[^\W_]+", tok):
-            if _stem(sub.group()) in stems:
-                spans.append((m.start() + sub.start(), m.start() + sub.end()))
-    return spans
+    taken = []
+    if ids:
+        wanted = set(ids)
+        taken = [m.span() for m in _TOKEN.finditer(text)
+                 if any(ch.isdigit() for ch in m.group()) and normalise_id(m.group()) in wanted]
+    # Snowball changes a word's ending, never its first letter: a run starting otherwise is not
+    # stemmed at all (the loop over every run of a unit's text is most of a warm query's snippets).
+    firsts = {s[0] for s in stems if s}
+    found = [m.span() for m in _SUBWORD.finditer(text)
+             if m.group()[0].lower()[0] in firsts and _stem(m.group()) in stems]
+    if not taken:
+        return found
+    inside, at = [], 0
+    for a, b in found:  # both lists in text order: drop the runs inside a token taken as an ID
+        while at < len(taken) and taken[at][1] <= a:
+            at += 1
+        if not (at < len(taken) and taken[at][0] <= a):
+            inside.append((a, b))
+    return sorted(taken + inside)
 
 
 def _best_window(spans: list[tuple[int, int]], length: int, width: int) -> int:

@@ -1,0 +1,54 @@
+"""Which words of a unit a snippet marks, and where its window sits."""
+import re
+
+from hypothesis import given, settings, strategies as st
+
+from scent.query import normalise_id
+from scent.snippet import _TOKEN, _stem, matches, snippet
+
+
+def test_words_match_by_stem_and_ids_whole():
+    text = "Leases: the LD-2026-0417 lease_terms were leasing notes; dying is die."
+    assert matches(text, ["lease"]) == [(0, 6), (25, 30), (42, 49)]
+    assert [text[a:b] for a, b in matches(text, ["die"])] == ["dying", "die"]  # Snowball's exception
+    # The ID is one span; its parts are not matched again as words.
+    assert [text[a:b] for a, b in matches(text, ["ld", "lease"], (normalise_id("LD-2026-0417"),))] == [
+        "Leases", "LD-2026-0417", "lease", "leasing"]
+    assert matches(text, []) == [] and matches("", ["lease"]) == []
+    assert matches("İstanbul", ["İstanbul"]) == [(0, 8)]  # "İ".lower() is two characters
+
+
+def test_the_window_holds_the_most_matches_and_marks_them():
+    text = "filler " * 60 + "the deposit refund: deposit back in 30 days " + "filler " * 60
+    shown, marks = snippet(text, ["deposit", "refund"], width=80)
+    assert shown.startswith("…") and shown.endswith("…")
+    assert [shown[a:b] for a, b in marks] == ["deposit", "refund", "deposit"]
+
+
+def _one_token_at_a_time(text, words, ids=()):
+    """The reference: each token, then each letters-and-digits run of it, stemmed."""
+    stems = {_stem(w) for w in words if w}
+    spans = []
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        if ids and any(ch.isdigit() for ch in tok) and normalise_id(tok) in set(ids):
+            spans.append(m.span())
+            continue
+        for sub in re.finditer(r"[^\W_]+", tok):
+            if _stem(sub.group()) in stems:
+                spans.append((m.start() + sub.start(), m.start() + sub.end()))
+    return spans
+
+
+WORDS = ["lease", "Leases", "leasing", "dying", "die", "LD-2026-0417", "x_y", "café", "ÉTÉ", "नमस्ते", "ties",
+         "A-1", "Running", "run", "o'clock", "İstanbul", "sky", "skies", "42"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from([" ", "-", ".", "/", "_", ", ", "\n", "'"])),
+                max_size=12),
+       st.lists(st.sampled_from(WORDS), max_size=3), st.lists(st.sampled_from(WORDS), max_size=2))
+def test_matches_as_the_one_token_at_a_time_reading(parts, words, id_words):
+    text = "".join(w + sep for w, sep in parts)
+    ids = tuple(normalise_id(w) for w in id_words if any(c.isdigit() for c in w))
+    assert matches(text, words, ids) == _one_token_at_a_time(text, words, ids)
