@@ -117,11 +117,11 @@ def scale(pages_list=(1_000, 100_000), per_page: int = 12, dims: int = 384, m: i
         codes, _ = vcodes.quantise(vecs)
         del vecs
         norms = vcodes.norms(codes)
-        bits = mv.sign_bits(codes)
+        bits = mv.words(mv.sign_bits(codes))
         starts = np.arange(0, rows, per_page)
         queries = rng.standard_normal((m, dims)).astype(np.float32)
         queries /= np.linalg.norm(queries, axis=1, keepdims=True)
-        qbits = mv.sign_bits(queries)
+        qbits = mv.words(mv.sign_bits(queries))
 
         def two_phase():
             approx = mv.hamming_maxsim(qbits, bits, starts, dims)

@@ -55,7 +55,7 @@ def test_sign_bits_hamming_and_exact_maxsim_by_hand():
     q = mv.sign_bits(np.array([[1] * 8, [-1] * 8], np.float32))
     # unit 3 (row 1, all negative): 1 - 2*8/8 = -1 for q1, 1 for q2 -> 0.
     # unit 7 (rows 0, 2): q1 best is row 2 (distance 0) -> 1; q2 best is row 0 (distance 6) -> 1 - 12/8 = -0.5.
-    assert mv.hamming_maxsim(q, bits[order], starts, 8).tolist() == [0.0, 0.5]
+    assert mv.hamming_maxsim(mv.words(q), mv.words(bits[order]), starts, 8).tolist() == [0.0, 0.5]
     vectors = np.array([[1, 0], [0, 1], [0.6, 0.8]], np.float32)
     queries = np.array([[1, 0], [0, 1]], np.float32)
     # unit at rows 0-1: 1 + 1; unit at row 2: 0.6 + 0.8.

@@ -115,30 +115,41 @@ def sign_bits(vectors: np.ndarray) -> np.ndarray:
     return np.packbits(np.asarray(vectors) > 0, axis=-1)
 
 
+def words(bits: np.ndarray) -> np.ndarray:
+    """Packed sign bits as (n, words) uint64 (zero-padded): popcount a word at a time is ~2x
+    faster than a byte at a time in numpy."""
+    bits = np.ascontiguousarray(bits, np.uint8)
+    pad = -bits.shape[1] % 8
+    if pad:
+        bits = np.concatenate([bits, np.zeros((len(bits), pad), np.uint8)], axis=1)
+    return bits.view(np.uint64)
+
+
 def groups(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(order, starts, unit ids): rows[order] holds each unit's rows together, unit j's from
     starts[j]; what np.maximum.reduceat needs."""
     order = np.argsort(ids, kind="stable")
-    sorted_ids = ids[order]
-    starts = np.flatnonzero(np.concatenate([[True], sorted_ids[1:] != sorted_ids[:-1]])) if len(ids) else \
-        np.zeros(0, np.int64)
-    return order, starts, sorted_ids[starts]
+    return (order, *_starts(ids[order]))
 
 
-def hamming_maxsim(query_bits: np.ndarray, bits: np.ndarray, starts: np.ndarray, dims: int,
-                   block: int = 65_536) -> np.ndarray:
-    """Each unit's MaxSim over sign codes: for each query vector, the best of its rows'
-    1 - 2 * hamming / dims (the cosine of two sign vectors' ±1 forms), summed; `bits` rows in
+def _starts(sorted_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if not len(sorted_ids):
+        return np.zeros(0, np.int64), sorted_ids
+    starts = np.flatnonzero(np.concatenate([[True], sorted_ids[1:] != sorted_ids[:-1]]))
+    return starts, sorted_ids[starts]
+
+
+def hamming_maxsim(query_words: np.ndarray, row_words: np.ndarray, starts: np.ndarray, dims: int) -> np.ndarray:
+    """Each unit's MaxSim over sign codes (both as `words`): for each query vector the best of
+    its rows' 1 - 2 * hamming / dims (the cosine of two sign vectors' ±1 forms), summed; rows in
     unit order (see groups)."""
-    total = np.zeros(len(starts), np.float32)
-    if not len(bits):
-        return total
-    best = np.empty((len(query_bits), len(bits)), np.float32)
-    for a in range(0, len(bits), block):
-        part = bits[a:a + block]
-        distance = np.bitwise_count(query_bits[:, None, :] ^ part[None, :, :]).sum(axis=-1, dtype=np.int32)
-        best[:, a:a + block] = 1.0 - 2.0 * distance / dims
-    return np.maximum.reduceat(best, starts, axis=1).sum(axis=0)
+    if not len(row_words):
+        return np.zeros(len(starts), np.float32)
+    distance = np.zeros((len(query_words), len(row_words)), np.uint16)
+    for j in range(row_words.shape[1]):  # a word column at a time: no (m, n, words) temporary
+        distance += np.bitwise_count(query_words[:, j:j + 1] ^ row_words[None, :, j])
+    nearest = np.minimum.reduceat(distance, starts, axis=1)
+    return (1.0 - 2.0 * nearest.astype(np.float32) / dims).sum(axis=0)
 
 
 def maxsim(queries: np.ndarray, vectors: np.ndarray, starts: np.ndarray) -> np.ndarray:
