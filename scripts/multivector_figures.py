@@ -24,7 +24,8 @@ from scent.evaluate import evaluate, load_queries
 from scent.filters import Filters
 from scent.index import Index
 
-PROFILES = ("keyword", "dense", "hybrid", "multivector", "hybrid+multivector")
+PROFILES = tuple(sys.argv[5].split(",")) if len(sys.argv) > 5 and sys.argv[1] == "profiles" and "=" not in sys.argv[5] \
+    else ("keyword", "dense", "hybrid", "multivector", "hybrid+multivector")
 KS = (1, 5, 10, 20)
 CATEGORIES = ("pdf-text-page", "pdf-visual-page", "pdf-embedded-image", "needle", "image-ocr")
 
@@ -161,7 +162,7 @@ def main(argv: list[str]) -> None:
     if what == "scale":
         print(json.dumps(scale()))
         return
-    fn = {"profiles": lambda *a: profiles(*a[:3], list(a[3:])), "first-phase": first_phase, "int8": int8}[what]
+    fn = {"profiles": lambda *a: profiles(*a[:3], [x for x in a[3:] if ":" in x]), "first-phase": first_phase, "int8": int8}[what]
     print(json.dumps(fn(*args)))
 
 

@@ -319,6 +319,9 @@ def test_pages_rank_by_maxsim_of_many_query_vectors(engine):
     only_pdf = engine.vectors.multi_search("regions", queries, Filters.build(kinds=["pdf"]), 2)
     assert [uid for uid, _ in only_pdf] == [a.id, b.id]
     assert engine.vectors.get("regions", [c.id])[c.id].shape == (2, DIMS)
+    # A field of one vector a unit: the sum of the queries' cosines with it (c: 0 + 0; a, b: 0 + 0 too).
+    [(_, top)] = engine.vectors.multi_search("unit", np.stack([axis(0, 0, 0, 1), axis(0, 0, 1, 1)]), Filters(), 1)
+    assert top == pytest.approx(1 + 2 ** -0.5, abs=1e-3)
 
 
 def test_fields_refuse_another_model(engine):

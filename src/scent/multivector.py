@@ -125,6 +125,24 @@ def words(bits: np.ndarray) -> np.ndarray:
     return bits.view(np.uint64)
 
 
+def centred_words(codes: np.ndarray, norms: np.ndarray, order: np.ndarray,
+                  block: int = 65_536) -> tuple[np.ndarray, np.ndarray]:
+    """(sign words of rows[order] after subtracting the rows' mean direction, that mean).
+
+    Why centred: every e5 vector shares a large common component, so raw sign bits mostly say
+    "an e5 vector"; the signs of what is left after the mean tell rows apart (the snapshot's HNSW
+    centres its codes for the same reason). Read a block at a time: no float copy of the field."""
+    total = np.zeros(codes.shape[1], np.float64)
+    for a in range(0, len(codes), block):
+        total += (np.asarray(codes[a:a + block], np.float32) / norms[a:a + block, None]).sum(axis=0)
+    mean = (total / max(1, len(codes))).astype(np.float32)
+    out = []
+    for a in range(0, len(order), block):
+        at = order[a:a + block]
+        out.append(words(sign_bits(np.asarray(codes[at], np.float32) / norms[at, None] - mean)))
+    return (np.concatenate(out) if out else np.zeros((0, -(-codes.shape[1] // 64)), np.uint64)), mean
+
+
 def groups(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(order, starts, unit ids): rows[order] holds each unit's rows together, unit j's from
     starts[j]; what np.maximum.reduceat needs."""

@@ -135,14 +135,30 @@ def pictures(r: Request) -> list[Hit] | None:
                                    oversample=s.vector_oversample, rescore_depth=s.rescore_depth)
 
 
+# The fields the multivector list reads, each unit by the best of them: pages and pictures by their
+# regions, text units by their sentences, a one-sentence unit by its own vector. A list of only the
+# units with regions gave every page and picture a share of fusion no text file could get: on
+# bench/ it took text-semantic MRR@10 from 0.918 to 0.302 (docs/retrieval-tuning.md).
+MULTIVECTOR_FIELDS = ("regions", "sentences", "unit")
+
+
 def multivector(r: Request) -> list[Hit] | None:
-    """Pages and pictures by late interaction: MaxSim of the query's vectors (its own and its
-    sub-phrases') against their region vectors, a binary first phase then exact (scent.multivector)."""
+    """Units by late interaction: MaxSim of the query's vectors (its own and its sub-phrases')
+    against their region (or sentence) vectors, a binary first phase then exact (scent.multivector)."""
     if r.embed_multivector_query is None or not _wants(r, "multivector"):
         return None
     s = r.settings
-    return r.engine.vectors.multi_search("regions", r.embed_multivector_query(clean(r.text)), r.filters,
-                                         s.candidates, first_phase=s.multivector_candidates)
+    queries = r.embed_multivector_query(clean(r.text))
+    fields = r.engine.vectors.fields()
+    best: dict[int, float] = {}
+    for name in MULTIVECTOR_FIELDS:
+        if name not in fields or fields[name].model != fields["regions"].model:
+            continue
+        for uid, score in r.engine.vectors.multi_search(name, queries, r.filters, s.candidates,
+                                                        first_phase=s.multivector_candidates):
+            if score > best.get(uid, -np.inf):
+                best[uid] = score
+    return sorted(best.items(), key=lambda h: -h[1])[:s.candidates]
 
 
 RETRIEVERS: dict[str, Callable[[Request], list[Hit] | None]] = {

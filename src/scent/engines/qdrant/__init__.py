@@ -508,6 +508,12 @@ class QdrantVectors:
         except NothingMatches:
             return []
         rows = np.asarray(queries, np.float32).reshape(-1, info.dims)
+        if not info.multi:
+            # One vector d a unit (unit length): the sum of the queries' cosines is (sum of q) . d,
+            # one search with the summed query, its cosine scaled back by the sum's length.
+            total = rows.sum(axis=0)
+            length = float(np.linalg.norm(total)) or 1.0
+            return [(uid, score * length) for uid, score in self.search(field, total, filters, limit)]
         params = m.SearchParams(quantization=m.QuantizationSearchParams(
             rescore=True, oversampling=max(1.0, first_phase / limit))) \
             if info.storage == "binary" and e.mode != LOCAL_MODE else None

@@ -299,26 +299,25 @@ class SqliteVectors:
             return []
         queries = np.asarray(queries, np.float32).reshape(-1, state.field.dims)
         queries = queries / np.maximum(np.linalg.norm(queries, axis=1, keepdims=True), 1e-12)
-        query_words = mv.words(mv.sign_bits(queries))
         allowed = self._path_ids(filters)
-        found = []  # (rows, row numbers in unit order, where each unit begins, unit ids, sign words)
+        found = []  # (rows, row numbers in unit order, where each unit begins, unit ids, their sign words, the queries')
         for rows, dead, _index, _mean in state.parts():
             keep = self._mask(rows, filters, allowed, dead)
             if not len(rows) or (keep is not None and not keep.any()):
                 continue
-            words, order, starts, uids = state.grouped(rows, keep)
-            found.append([rows, order, starts, uids, words])
+            words, mean, order, starts, uids = state.grouped(rows, keep)
+            found.append([rows, order, starts, uids, words, mv.words(mv.sign_bits(queries - mean))])
         units = sum(len(f[3]) for f in found)
         if not units:
             return []
         if units > first_phase:
-            scores = [mv.hamming_maxsim(query_words, f[4], f[2], state.field.dims) for f in found]
+            scores = [mv.hamming_maxsim(f[5], f[4], f[2], state.field.dims) for f in found]
             floor = np.partition(np.concatenate(scores), units - first_phase)[units - first_phase]
             chosen = [np.flatnonzero(sc >= floor) for sc in scores]
         else:
             chosen = [np.arange(len(f[3])) for f in found]
         ids, exact = [], []
-        for (rows, order, starts, uids, _bits), picked in zip(found, chosen):
+        for (rows, order, starts, uids, _words, _query), picked in zip(found, chosen):
             if not len(picked):
                 continue
             ends = np.append(starts[1:], len(order))
@@ -473,22 +472,22 @@ class _FieldState:
             self.delta_seq = int(self.delta.seqs[-1])
         self.rows_per_unit = self._rows_per_unit()  # asked by every search: worked out once per change
 
-    def grouped(self, rows: Rows, keep: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(sign bits of the kept rows as uint64 words and those rows' numbers, both in unit
-        order; where each unit begins; their ids). The bits and the grouping of all rows are
+    def grouped(self, rows: Rows, keep: np.ndarray | None) -> tuple:
+        """(centred sign bits of the kept rows as uint64 words, the mean they were centred on,
+        those rows' numbers in unit order, where each unit begins, their ids). The bits and the grouping of all rows are
         made once per rows held, not per query."""
         cached = self._grouped.get(id(rows))
         if cached is None or cached[0] is not rows:
             self._grouped = {k: v for k, v in self._grouped.items() if v[0] is self.snapshot_rows()}
             order, starts, uids = mv.groups(np.asarray(rows.ids))
-            cached = (rows, mv.words(mv.sign_bits(rows.codes[order])), order, starts, uids)
+            cached = (rows, *mv.centred_words(rows.codes, rows.norms, order), order, starts, uids)
             self._grouped[id(rows)] = cached
-        _, words, order, starts, uids = cached
+        _, words, mean, order, starts, uids = cached
         if keep is None:
-            return words, order, starts, uids
+            return words, mean, order, starts, uids
         at = np.flatnonzero(keep[order])
         sub_starts, sub_uids = mv._starts(np.asarray(rows.ids)[order[at]])
-        return words[at], order[at], sub_starts, sub_uids
+        return words[at], mean, order[at], sub_starts, sub_uids
 
     def snapshot_rows(self) -> Rows | None:
         return self.snapshot.rows if self.snapshot is not None else None
