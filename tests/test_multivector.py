@@ -192,7 +192,8 @@ def test_an_unknown_model_lists_the_installed_ones(tiny):
 
 def test_text_regions_feed_the_multivector_list_only_where_asked(pictures, fake_embedder, tmp_path):
     (pictures / "scan.txt").write_text("not a page")
-    idx = Index(pictures, index_dir=tmp_path / "ix", embedder=fake_embedder, settings=Settings(**QUIET))
+    idx = Index(pictures, index_dir=tmp_path / "ix", embedder=fake_embedder,
+                settings=Settings(region_vectors=True, **QUIET))
     idx.update()
     field = idx.engine.vectors.fields()["regions"]
     assert (field.model, field.storage) == ("fake/hashed-words", "binary")
@@ -208,8 +209,7 @@ def test_text_regions_feed_the_multivector_list_only_where_asked(pictures, fake_
     _, lists = idx.search_with_lists("red", strategy="keyword")
     assert set(lists) <= {"keyword", "ids"}
     idx.close()
-    off = Index(pictures, index_dir=tmp_path / "off", embedder=fake_embedder,
-                settings=Settings(region_vectors=False, **QUIET))
+    off = Index(pictures, index_dir=tmp_path / "off", embedder=fake_embedder, settings=Settings(**QUIET))  # the default
     off.update()
     assert "regions" not in off.engine.vectors.fields()
     assert "multivector" not in off.search_with_lists("red", strategy="hybrid+multivector")[1]

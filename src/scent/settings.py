@@ -131,7 +131,7 @@ SETTINGS = (
             "when the index was built with an `image_text_model`).", "search"),
     Setting("weight_multivector", 1.0, "RRF weight of the multivector list (late interaction over page regions; "
             "only with strategy hybrid+multivector).", "search"),
-    Setting("multivector_candidates", 100, "Pages (units with region vectors) the binary first phase of the "
+    Setting("multivector_candidates", 200, "Pages (units with region vectors) the binary first phase of the "
             "multivector list passes to its exact MaxSim rescoring.", "search",
             check=_at_least(1, "multivector_candidates")),
     Setting("query_phrases", 6, "Sub-phrase vectors of a query (windows of its content words) beside its own vector, "
@@ -158,9 +158,11 @@ SETTINGS = (
             "chunk_words).", "index"),
     Setting("sentence_vectors", True, "Also embed each sentence of a text unit; dense search scores a unit by its "
             "best sentence or its whole text (finds a one-sentence mention, and other-language notes).", "index"),
-    Setting("region_vectors", True, "Also embed each region of PDF pages, slides and pictures (a line or block of "
+    Setting("region_vectors", False, "Also embed each region of PDF pages, slides and pictures (a line or block of "
             "its text layer or OCR, a part of its picture description) into the `regions` field, for the "
-            "multivector list (late interaction).", "index"),
+            "multivector list (late interaction; strategy multivector or hybrid+multivector). Off: on bench/ and "
+            "the chart pages the list did not beat hybrid (docs/retrieval-tuning.md), and it embeds ~5 more texts "
+            "a page.", "index"),
     Setting("multivector_model", "", "A multi-vector (ColPali-style) model installed by a package of your own under "
             "the entry-point group `scent.multivector_models`: pictures get its patch vectors in the `regions` "
             "field instead of their regions' text vectors, and queries its token vectors. Empty: the text model "
