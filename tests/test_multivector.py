@@ -213,4 +213,5 @@ def test_text_regions_feed_the_multivector_list_only_where_asked(pictures, fake_
     off.update()
     assert "regions" not in off.engine.vectors.fields()
     assert "multivector" not in off.search_with_lists("red", strategy="hybrid+multivector")[1]
+    assert off.search("red", strategy="multivector") == []  # no list to make: nothing found, no error
     off.close()
