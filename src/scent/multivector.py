@@ -20,15 +20,18 @@ and the `multivector_model` setting, as image-text models do (scent.image_text).
 """
 from __future__ import annotations
 
-from importlib.metadata import EntryPoint, entry_points
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
-from PIL import Image
 
 from .errors import ScentError, UsageError
 from .query import _chunks, _parts
 from .stopwords import STOPWORDS
+
+if TYPE_CHECKING:  # a search imports this module (the engines score with it): no PIL, no entry points there
+    from importlib.metadata import EntryPoint
+
+    from PIL import Image
 
 GROUP = "scent.multivector_models"
 FIELD = "regions"
@@ -42,7 +45,7 @@ class MultiVectorModel(Protocol):
     dim: int
 
     def embed_query(self, text: str) -> np.ndarray: ...  # (m, dim): token or phrase vectors
-    def embed_pages(self, images: list[Image.Image]) -> list[np.ndarray]: ...  # each (n_i, dim): patch vectors
+    def embed_pages(self, images: list["Image.Image"]) -> list[np.ndarray]: ...  # each (n_i, dim): patch vectors
 
 
 def query_phrases(text: str, most: int = MAX_PHRASES) -> list[str]:
@@ -74,13 +77,15 @@ class RegionModel:
     def embed_query(self, text: str) -> np.ndarray:
         return np.asarray(self.embedder.embed_queries(query_phrases(text, self.phrases)), np.float32)
 
-    def embed_pages(self, images: list[Image.Image]) -> list[np.ndarray]:
+    def embed_pages(self, images: list["Image.Image"]) -> list[np.ndarray]:
         raise ScentError("the text model reads a page's regions, not its pixels (see scent.chunk.regions)")
 
 
 # ---- models installed by packages ------------------------------------------------------------------
 
-def installed() -> dict[str, EntryPoint]:
+def installed() -> dict[str, "EntryPoint"]:
+    from importlib.metadata import entry_points
+
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
