@@ -81,11 +81,13 @@ def unit(key: str, place: int, text: str, kind: str = "text", page: int | None =
 
 def write(engine, path: str, kind: str, units: list[UnitRecord], vectors: dict[int, np.ndarray],
           date: float = 0.0, sentences: dict[int, np.ndarray] | None = None, suggestions=(), warnings=(),
-          access: str = ""):
+          access: str = "", regions: dict[int, np.ndarray] | None = None):
     key = engine.catalog.file_key(path)
     fields = {"unit": vectors}
     if sentences:
         fields["sentences"] = sentences
+    if regions:
+        fields["regions"] = regions
     record = FileRecord(path, kind, 10, 1, "hash-" + path, date, path.rsplit("/", 1)[-1], key, access)
     engine.write_files([FileWrite(record, units, fields, list(suggestions), list(warnings))])
     if engine.snapshot_each_write:
@@ -319,6 +321,29 @@ def test_a_unit_is_found_by_its_best_sentence(engine):
     write(engine, "notes.md", "text", [unit("notes.md", 0, "tax note")], {a.id: axis(0, 0, 0.6, 0.8)})
     assert dense(engine, axis(0, 0, 1, 0), field="sentences") == []
     assert engine.status()["sentence_vectors"] == 0
+
+
+def test_pages_rank_by_maxsim_of_many_query_vectors(engine):
+    """Late interaction (scent.multivector): each query vector meets its best region, summed."""
+    engine.vectors.add_field(VectorField("regions", "test/axes", DIMS, multi=True, storage="binary"))
+    a, b, c = (unit("deck.pdf", i, f"page {i + 1}", kind="pdf_page", page=i + 1) for i in range(3))
+    d = unit("chart.png", 0, "a chart", kind="image")
+    write(engine, "deck.pdf", "pdf", [a, b, c], {u.id: axis(0, 0, 0, 1) for u in (a, b, c)},
+          regions={a.id: np.stack([axis(1, 0, 0, 0), axis(0, 1, 0, 0)]), b.id: np.stack([axis(1, 1, 0, 0)]),
+                   c.id: np.stack([axis(0, 0, 1, 0), axis(0, 0, 1, 1)])})
+    write(engine, "chart.png", "image", [d], {d.id: axis(0, 0, 0, 1)},
+          regions={d.id: np.stack([axis(1, 0, 0, 0), axis(0, 0, 1, 0)])})
+    queries = np.stack([axis(1, 0, 0, 0), axis(0, 1, 0, 0)])
+    got = engine.vectors.multi_search("regions", queries, Filters(), 10, first_phase=100)
+    # a: 1 + 1; d: 1 + 0; b: 2 x cos 45 degrees; c: 0 + 0.
+    assert [uid for uid, _ in got] == [a.id, b.id, d.id, c.id]
+    assert [s for _, s in got] == pytest.approx([2.0, 2 ** 0.5, 1.0, 0.0], abs=1e-3)
+    only_pdf = engine.vectors.multi_search("regions", queries, Filters.build(kinds=["pdf"]), 2)
+    assert [uid for uid, _ in only_pdf] == [a.id, b.id]
+    assert engine.vectors.get("regions", [c.id])[c.id].shape == (2, DIMS)
+    # A field of one vector a unit: the sum of the queries' cosines with it (c: 0 + 0; a, b: 0 + 0 too).
+    [(_, top)] = engine.vectors.multi_search("unit", np.stack([axis(0, 0, 0, 1), axis(0, 0, 1, 1)]), Filters(), 1)
+    assert top == pytest.approx(1 + 2 ** -0.5, abs=1e-3)
 
 
 def test_fields_refuse_another_model(engine):

@@ -98,3 +98,48 @@ def sentences(text: str) -> list[str]:
             parts.append(pending)
     return parts[:MAX_PARTS] if len(parts) > 1 else []
 
+
+
+# Regions: the places of a page or picture that a query may be about on their own (a chart's
+# title, an axis label, a caption, a table row, one part of a picture's description). Each gets
+# a vector of its own in the `regions` field, and late interaction (scent.multivector) scores a
+# page by how well each query vector meets its best region. They come from the lines the text
+# layer, OCR and scent.describe already give, one per line; short lines join the next up to
+# MIN_REGION_WORDS (an OCR'd "62%" alone means nothing to the model), long ones are cut.
+REGION_KINDS = frozenset({"pdf_page", "ocr", "pdf_image", "image", "docx_image", "slide", "slide_image"})
+MIN_REGION_WORDS = 3
+MAX_REGION_WORDS = 24
+MAX_REGIONS = 32  # a page's later regions rely on its own vector and its sentences'
+# A line of a picture description is a list of short phrases ("chart, bar chart, blue, white");
+# it is split at its commas, so each thing said of the picture is a region of its own.
+_LIST_PART = re.compile(r",\s+")
+
+
+def regions(text: str) -> list[str]:
+    """The unit's regions, in reading order, at most MAX_REGIONS; [] when it has no words."""
+    pieces: list[tuple[str, str]] = []  # (text, what joins it to a short piece before it)
+    for line in text.split("\n"):
+        line = " ".join(line.split())
+        if not line:
+            continue
+        parts = _LIST_PART.split(line)
+        if len(parts) >= 3 and max(len(p.split()) for p in parts) <= 6:
+            pieces.extend((p, ", ") for p in parts)
+        else:
+            words = line.split()
+            pieces.extend((" ".join(words[i:i + MAX_REGION_WORDS]), " ")
+                          for i in range(0, len(words), MAX_REGION_WORDS))
+    out, pending, lead = [], "", " "
+    for piece, joiner in pieces:
+        if not pending:
+            lead = joiner
+        pending = f"{pending}{joiner}{piece}" if pending else piece
+        if len(pending.split()) >= MIN_REGION_WORDS:
+            out.append(pending)
+            pending = ""
+    if pending:
+        if out and len(out[-1].split()) + len(pending.split()) <= MAX_REGION_WORDS:
+            out[-1] = f"{out[-1]}{lead}{pending}"
+        else:
+            out.append(pending)
+    return out[:MAX_REGIONS]

@@ -95,6 +95,7 @@ class Index:
             raise
         self._image_text: dict[str, image_text.ImageTextModel | None] = {}
         self._models_lock = Lock()  # a model is loaded once, also when readers ask at once
+        self._multivector: tuple | None = None  # (multivector_model name, the model)
         self._indexer: Indexer | None = None
         self.found = "named"  # how Index.open found it (scent.location.Found.how)
 
@@ -173,6 +174,7 @@ class Index:
         models this one loaded (or loads) shared. The caller closes it."""
         other = Index(index_dir=self.index_dir, settings=self.settings, embedder=self.embedder)
         other._image_text, other._models_lock = self._image_text, self._models_lock
+        other._multivector = self._multivector
         return other
 
     def close(self) -> None:
@@ -307,7 +309,7 @@ class Index:
             filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
         return pipeline.Request(parsed.text, parse(parsed.text, s.stopwords), filters, s, self.engine,
                                    lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
-                                   parsed.constraints)
+                                   parsed.constraints, self._multivector_query(s))
 
     @staticmethod
     def search_many(indexes: list["Index"], query: str, k: int = 10, filters: Filters | None = None,
@@ -321,6 +323,24 @@ class Index:
                   for r in idx.search(query, k, filters, as_user=as_user, **overrides)]
         merged.sort(key=lambda t: t[:3], reverse=True)
         return [replace(r, rank=n) for n, (*_, r) in enumerate(merged[:k], start=1)]
+
+    def _multivector_query(self, s):
+        """How a query becomes its many vectors for the multivector list: the text model over its
+        phrases, or the index's multivector_model; None when the index has no regions (or the
+        profile makes no multivector list: nothing is asked of the catalog then)."""
+        from . import multivector
+        from .search import PROFILES
+
+        if "multivector" not in PROFILES[s.strategy] or multivector.FIELD not in self.engine.vectors.fields():
+            return None
+        name = self.engine.catalog.meta("multivector_model")
+        if not name:
+            return lambda text: self.embedder.embed_queries(multivector.query_phrases(text, s.query_phrases))
+        with self._models_lock:
+            if self._multivector is None or self._multivector[0] != name:
+                self._multivector = (name, multivector.load(name))
+        model = self._multivector[1]
+        return lambda text: multivector.checked(model, model.embed_query(text), "query")
 
     def _picture_query(self):
         """How a query is embedded for the pictures list; None when the index has no picture vectors

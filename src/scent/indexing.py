@@ -24,8 +24,9 @@ import numpy as np
 from PIL import Image
 
 from . import image_text
+from . import multivector
 from .access import RULES_FILE, Access
-from .chunk import PART_KINDS, chunk, sentences, wordless
+from .chunk import PART_KINDS, REGION_KINDS, chunk, regions, sentences, wordless
 from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
@@ -44,8 +45,8 @@ from .walk import files_at, walk
 # Index-time settings that do not change what a file's units are (how many are embedded at once,
 # how vectors are kept; the image-text model has its own check).
 # vector_storage is checked by the engine itself (a field keeps its storage).
-NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model", "vector_storage", "vector_index_threshold",
-                                  "index_workers"})
+NOT_CONTENT_SETTINGS = frozenset({"embed_batch", "image_text_model", "multivector_model", "vector_storage",
+                                  "vector_index_threshold", "index_workers"})
 # What a picture that no longer decodes raises when read again for an image-text model.
 _PICTURE_ERRORS = (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError, ExtractError)
 
@@ -161,6 +162,8 @@ class _Made:
     texts: dict[str, np.ndarray] = field(default_factory=dict)
     pictures: dict[int, np.ndarray] = field(default_factory=dict)
     pictures_done: set[int] = field(default_factory=set)  # tried, with a vector or not (it did not decode)
+    pages: dict[int, np.ndarray] = field(default_factory=dict)  # a multivector model's patch vectors
+    pages_done: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -171,9 +174,11 @@ class _Waiting:
     texts: dict[str, str]  # text key -> text to embed
     pictures: dict[int, tuple[Picture, str, list[str]]]  # unit id -> (pixels, file, its notes)
     counted: bool = True  # a file of the run's count (files inside a container go with it)
+    pages: dict[int, tuple[Picture, str, list[str]]] = field(default_factory=dict)  # for a multivector model
 
     def ready(self, made: _Made) -> bool:
-        return all(k in made.texts for k in self.texts) and all(i in made.pictures_done for i in self.pictures)
+        return (all(k in made.texts for k in self.texts) and all(i in made.pictures_done for i in self.pictures)
+                and all(i in made.pages_done for i in self.pages))
 
 
 class Indexer:
@@ -192,6 +197,7 @@ class Indexer:
         self._ocr = ocr_engine  # None once it proves unavailable
         self._embedder_loaded = False  # said as its own stage: loading the model is seconds of a first run
         self.picture_name = engine.catalog.meta("image_text_model")
+        self.multivector_name = engine.catalog.meta("multivector_model") or ""
 
     def update(self, progress: Progress | None = None, on_skip: OnSkip | None = None,
                on_warning: OnSkip | None = None) -> IndexReport:
@@ -290,6 +296,7 @@ class Indexer:
         vectors.add_field(VectorField("unit", model, dims))
         if self.settings.sentence_vectors:
             vectors.add_field(VectorField("sentences", model, dims, multi=True))
+        self._prepare_regions(model, dims)
         name = self.settings.image_text_model or self.picture_name
         if not name:
             return
@@ -305,6 +312,31 @@ class Indexer:
         vectors.add_field(VectorField("picture", model.model_id, model.dim))
         self.engine.catalog.set_meta("image_text_model", name)
         self.picture_name = name
+
+    def _prepare_regions(self, text_model: str, dims: int) -> None:
+        """The `regions` field (scent.multivector): the text model's vectors of page and picture
+        regions, or a multivector model's patch vectors of pictures; kept as binary (sign bits
+        for the first phase over int8 codes for the exact MaxSim)."""
+        name = self.settings.multivector_model or self.multivector_name
+        if not self.settings.region_vectors and not name:
+            return
+        vectors = self.engine.vectors
+        stored = vectors.fields().get(multivector.FIELD)
+        if name:
+            model = self._multivector_model(name)
+            if stored is not None and stored.model != model.model_id:
+                raise IndexVersionError(f"this index's regions were embedded with {stored.model}, not "
+                                        f"{model.model_id} (multivector_model {name}); re-index with --rebuild")
+            vectors.add_field(VectorField(multivector.FIELD, model.model_id, model.dim, multi=True, storage="binary"))
+            self.engine.catalog.set_meta("multivector_model", name)
+            self.multivector_name = name
+            return
+        vectors.add_field(VectorField(multivector.FIELD, text_model, dims, multi=True, storage="binary"))
+
+    def _multivector_model(self, name: str) -> multivector.MultiVectorModel:
+        if getattr(self, "_mv_model", None) is None or self._mv_model[0] != name:
+            self._mv_model = (name, multivector.load(name))
+        return self._mv_model[1]
 
     def _apply(self, files: list[tuple[FileInfo, str, bool]], inside: dict[str, set[str]], report: IndexReport,
                skip: OnSkip, warn: OnSkip, tracker: Tracker) -> None:
@@ -322,6 +354,7 @@ class Indexer:
         queue: deque[_Waiting] = deque()  # files read, in order, waiting for their vectors
         texts: dict[str, str] = {}  # text key -> text, not embedded yet, in reading order
         pictures: dict[int, tuple[Picture, str, list[str]]] = {}  # not embedded yet
+        pages: dict[int, tuple[Picture, str, list[str]]] = {}  # not given patch vectors yet
         made = _Made()
         finished = tracker.file_done
 
@@ -337,6 +370,7 @@ class Indexer:
                     queue.append(waiting)
                     texts.update((k, t) for k, t in waiting.texts.items() if k not in made.texts)
                     pictures.update(waiting.pictures)
+                    pages.update(waiting.pages)
             last = n == len(files)
             while len(texts) >= s.embed_batch or (last and texts):
                 keys = list(islice(texts, s.embed_batch))
@@ -353,6 +387,11 @@ class Indexer:
                 report.pictures_embedded += len(vectors)
                 made.pictures.update(vectors)
                 made.pictures_done.update(ids)
+            while len(pages) >= s.embed_batch or (last and pages):
+                ids = list(islice(pages, s.embed_batch))
+                tracker.stage("embedding", "")
+                made.pages.update(self._embed_pages({i: pages.pop(i) for i in ids}, warn))
+                made.pages_done.update(ids)
             self._write_ready(queue, made, report, finished)
 
     def _read(self, files: list[tuple[FileInfo, str, bool]], limits: Limits, tracker: Tracker, report: IndexReport):
@@ -451,11 +490,14 @@ class Indexer:
         if dropped:
             notes.append(f"{dropped} units of text without words (base64, minified code, one very long line) were "
                          f"left out; its first {MAX_WORDLESS_UNITS} such units are indexed")
-        units = [replace(_record(u, got.title, s.sentence_vectors), id=unit_id(key, place))
+        with_regions = s.region_vectors and not self.multivector_name
+        units = [replace(_record(u, got.title, s.sentence_vectors, with_regions), id=unit_id(key, place))
                  for place, u in enumerate(pieces)]
-        pictures = {}
+        pictures, pages = {}, {}
         if self.picture_name:
             pictures = {r.id: (u.picture, f.rel, notes) for u, r in zip(pieces, units) if u.picture}
+        if self.multivector_name:
+            pages = {r.id: (u.picture, f.rel, notes) for u, r in zip(pieces, units) if u.picture}
         record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
                             file_date(got.date, f.rel, date if date is not None else f.mtime_ns / 1e9), got.title, key,
                             self._access.readers(container or f.rel, f.stat), container)
@@ -463,7 +505,7 @@ class Indexer:
         for note in notes:
             warn(f.rel, note)
         write = FileWrite(record, units, {}, suggestions(record.title, units), notes)
-        return _Waiting(write, new, self._reused_vectors(write), pictures, counted=not container)
+        return _Waiting(write, new, self._reused_vectors(write), pictures, counted=not container, pages=pages)
 
     def _reused_vectors(self, w: FileWrite) -> dict[str, str]:
         """Fill the write's `unit` and `sentences` vectors of units whose text the file already had
@@ -473,20 +515,27 @@ class Indexer:
         reuse = {u.id: old[u.text_hash] for u in w.units if u.text_hash in old}
         old_ids = sorted(set(reuse.values()))
         kept_unit = vectors.get("unit", old_ids) if old_ids else {}
-        kept_parts = vectors.get("sentences", old_ids) if old_ids and "sentences" in vectors.fields() else {}
-        own, parts, texts = {}, {}, {}
+        fields = vectors.fields()
+        kept_parts = vectors.get("sentences", old_ids) if old_ids and "sentences" in fields else {}
+        has_regions = any(u.regions for u in w.units)
+        kept_regions = vectors.get(multivector.FIELD, old_ids) if old_ids and has_regions else {}
+        own, parts, regions_, texts = {}, {}, {}, {}
         for u in w.units:
             if not u.text.strip():
                 continue
             was = reuse.get(u.id)
-            if was in kept_unit and (not u.parts or len(kept_parts.get(was, ())) == len(u.parts)):
+            if (was in kept_unit and (not u.parts or len(kept_parts.get(was, ())) == len(u.parts))
+                    and (not u.regions or len(kept_regions.get(was, ())) == len(u.regions))):
                 own[u.id] = kept_unit[was]
                 if u.parts:
                     parts[u.id] = kept_parts[was]
+                if u.regions:
+                    regions_[u.id] = kept_regions[was]
                 continue
             texts[u.text_hash] = _embed_text(u.text, u.title)
             texts.update((text_key(p), p) for p in u.parts)
-        w.vectors["unit"], w.vectors["sentences"] = own, parts
+            texts.update((text_key(r), r) for r in u.regions)
+        w.vectors["unit"], w.vectors["sentences"], w.vectors[multivector.FIELD] = own, parts, regions_
         return texts
 
     def _write_ready(self, queue: deque[_Waiting], made: _Made, report: IndexReport,
@@ -501,8 +550,13 @@ class Indexer:
                     w.vectors["unit"][u.id] = made.texts[u.text_hash]
                     if u.parts:
                         w.vectors["sentences"][u.id] = np.stack([made.texts[text_key(p)] for p in u.parts])
-            if not w.vectors["sentences"]:
-                del w.vectors["sentences"]
+                    if u.regions:
+                        w.vectors[multivector.FIELD][u.id] = np.stack([made.texts[text_key(r)] for r in u.regions])
+            w.vectors[multivector.FIELD].update({uid: made.pages.pop(uid) for uid in waiting.pages
+                                                 if uid in made.pages})
+            for name in ("sentences", multivector.FIELD):
+                if not w.vectors[name]:
+                    del w.vectors[name]
             mine = {uid: made.pictures.pop(uid) for uid in waiting.pictures if uid in made.pictures}
             if mine:
                 w.vectors["picture"] = mine
@@ -514,6 +568,7 @@ class Indexer:
             for k in waiting.texts.keys() - needed:
                 made.texts.pop(k, None)
             made.pictures_done.difference_update(waiting.pictures)
+            made.pages_done.difference_update(waiting.pages)
             if waiting.counted:
                 finished(w.file.path)
 
@@ -538,6 +593,27 @@ class Indexer:
             if images:
                 made.update(zip(keys, image_text.checked(model, model.embed_images(images), len(images))))
         return made
+
+    def _embed_pages(self, pages: dict[int, tuple[Picture, str, list[str]]], warn: OnSkip) -> dict[int, np.ndarray]:
+        """A multivector model's patch vectors by unit id; a picture that no longer decodes loses
+        only its own vectors (as in _embed_pictures)."""
+        model = self._multivector_model(self.multivector_name)
+        keys, images = [], []
+        for uid, (picture, rel, notes) in pages.items():
+            try:
+                images.append(image_text.prepared(picture.load(image_text.MAX_SIDE)))
+                keys.append(uid)
+            except _PICTURE_ERRORS as err:
+                note = f"a picture ({picture.locator or 'the file'}) was not read for {self.multivector_name}: {err}"
+                notes.append(note)
+                warn(rel, note)
+        if not images:
+            return {}
+        got = model.embed_pages(images)
+        if len(got) != len(images):
+            raise ScentError(f"multivector_model {model.model_id} returned {len(got)} pages' vectors for "
+                             f"{len(images)} pictures")
+        return {uid: multivector.checked(model, v, "page") for uid, v in zip(keys, got)}
 
     def _settings_notice(self, has_files: bool) -> list[str]:
         """Why the index may be a mix: the settings that shape what is extracted and embedded
@@ -643,7 +719,7 @@ def _where(unit: Unit) -> str:
     return f"page {unit.page}" if unit.page else f"character {unit.end:,}"
 
 
-def _record(unit: Unit, doc_title: str, sentence_vectors: bool) -> UnitRecord:
+def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: bool = False) -> UnitRecord:
     text = clean(unit.text)
     title = unit.title or doc_title
     lang = detect(text, unit.kind)
@@ -652,7 +728,8 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool) -> UnitRecord:
         kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title)),
         page=unit.page, start=unit.start, end=unit.end, title=title, lang=lang,
         extra=extra_tokens(text), ids=id_tokens(text),
-        parts=tuple(sentences(text)) if with_parts else ())
+        parts=tuple(sentences(text)) if with_parts else (),
+        regions=tuple(regions(text)) if region_vectors and unit.kind in REGION_KINDS else ())
 
 
 def _embed_text(text: str, title: str) -> str:

@@ -64,6 +64,12 @@ def _check_image_text_model(value) -> None:
     check_name(value)
 
 
+def _check_multivector_model(value) -> None:
+    from .multivector import check_name
+
+    check_name(value)
+
+
 def _check_backend(value) -> None:
     from .engines import ENGINES
 
@@ -91,7 +97,8 @@ def _check_max_side(value) -> None:
 
 
 MATCH_MODES = ("and", "or", "and_or", "min_share")
-STRATEGIES = ("dense", "keyword", "hybrid", "hybrid+mmr")
+# Rank profiles: which candidate lists are made and fused (scent.search.PROFILES).
+STRATEGIES = ("dense", "keyword", "hybrid", "hybrid+mmr", "multivector", "hybrid+multivector")
 
 SETTINGS = (
     # storage
@@ -105,8 +112,9 @@ SETTINGS = (
     Setting("qdrant_collection", "", "With backend qdrant: the collection's name (default: scent- and the index "
             "directory's name); a searcher on another machine names it.", "storage"),
     # search
-    Setting("strategy", "hybrid", "Which lists are fused: dense, keyword, hybrid (both), hybrid+mmr (both, then diversified).",
-            "search", STRATEGIES),
+    Setting("strategy", "hybrid", "Which lists are fused: dense, keyword, hybrid (both), hybrid+mmr (both, then "
+            "diversified), multivector (late interaction over page regions alone), hybrid+multivector (hybrid with "
+            "the multivector list fused in; needs an index built with `region_vectors`).", "search", STRATEGIES),
     Setting("match", "min_share", "Keyword matching: and (every query word), or (any word), and_or (documents with every word "
             "first, then the rest), min_share (at least `min_share` of the words).", "search", MATCH_MODES),
     Setting("min_share", "3<30%", "With match=min_share, how many query words a unit must contain: a share (60%), a count "
@@ -121,6 +129,13 @@ SETTINGS = (
             "search"),
     Setting("weight_pictures", 1.0, "RRF weight of the pictures list (the query against picture vectors; only used "
             "when the index was built with an `image_text_model`).", "search"),
+    Setting("weight_multivector", 1.0, "RRF weight of the multivector list (late interaction over page regions; "
+            "only with strategy hybrid+multivector).", "search"),
+    Setting("multivector_candidates", 200, "Pages (units with region vectors) the binary first phase of the "
+            "multivector list passes to its exact MaxSim rescoring.", "search",
+            check=_at_least(1, "multivector_candidates")),
+    Setting("query_phrases", 6, "Sub-phrase vectors of a query (windows of its content words) beside its own vector, "
+            "for the multivector list's MaxSim.", "search"),
     Setting("other_language_stand_in", True, "A unit in another language than the query (both detected) cannot match "
             "its words: within the first 10 of the dense list, its dense rank stands in for its missing keyword rank "
             "in fusion.", "search"),
@@ -143,6 +158,16 @@ SETTINGS = (
             "chunk_words).", "index"),
     Setting("sentence_vectors", True, "Also embed each sentence of a text unit; dense search scores a unit by its "
             "best sentence or its whole text (finds a one-sentence mention, and other-language notes).", "index"),
+    Setting("region_vectors", False, "Also embed each region of PDF pages, slides and pictures (a line or block of "
+            "its text layer or OCR, a part of its picture description) into the `regions` field, for the "
+            "multivector list (late interaction; strategy multivector or hybrid+multivector). Off: on bench/ and "
+            "the chart pages the list did not beat hybrid (docs/retrieval-tuning.md), and it embeds ~5 more texts "
+            "a page.", "index"),
+    Setting("multivector_model", "", "A multi-vector (ColPali-style) model installed by a package of your own under "
+            "the entry-point group `scent.multivector_models`: pictures get its patch vectors in the `regions` "
+            "field instead of their regions' text vectors, and queries its token vectors. Empty: the text model "
+            "over regions. The index remembers it; another model needs --rebuild.", "index",
+            check=_check_multivector_model),
     Setting("max_units_per_file", 5000, "Units kept from one file (about 750,000 words of text; a PDF page is "
             "one or a few); the rest of a longer file is left out with a message.", "index",
             check=_at_least(1, "max_units_per_file")),
@@ -207,7 +232,7 @@ CROSS_RULES = (
 
 # Checked when given as text (parse_value) only: whether a model is installed is no property of
 # the value, and may change after a Settings is made (a test registers its model then).
-INSTALLED_CHECKS = frozenset({"image_text_model"})
+INSTALLED_CHECKS = frozenset({"image_text_model", "multivector_model"})
 
 
 def _post_init(self) -> None:

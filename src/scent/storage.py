@@ -22,9 +22,10 @@ from .filters import Filters
 from .query import KeywordQuery
 
 Hit = tuple[int, float]  # (unit id, score: higher is better)
-# How a field keeps its vectors; binary sign codes are an approximate index's first phase, never
-# the record (they cannot be rescored).
-STORAGE_TYPES = ("float32", "int8")
+# How a field keeps its vectors. Sign codes cannot be rescored, so they are never the record alone:
+# `binary` keeps int8 codes (the record, for the exact rescore) and searches first over their sign
+# bits, packed (the late-interaction `regions` field, scent.multivector).
+STORAGE_TYPES = ("float32", "int8", "binary")
 
 
 def text_key(text: str) -> str:
@@ -85,6 +86,8 @@ class UnitRecord:
     # Sentences of the unit, each embedded too: dense search scores a unit by the best of its
     # own vector and theirs (see chunk.sentences for why).
     parts: tuple[str, ...] = ()
+    # Regions of a page or picture (chunk.regions), each embedded into the `regions` field.
+    regions: tuple[str, ...] = ()
     id: int = 0  # set by the indexer: unit_id(file key, place)
 
 
@@ -106,7 +109,8 @@ class StoredUnit:
 @dataclass(frozen=True)
 class VectorField:
     """A named kind of vector of a unit: `unit` (its text), `sentences` (one per sentence: many),
-    `picture` (its pixels, from an image-text model). A field keeps the model that made its
+    `picture` (its pixels, from an image-text model), `regions` (one per region of a page or
+    picture, for late interaction: many, kept as binary; scent.multivector). A field keeps the model that made its
     vectors; another model's vectors are refused rather than mixed."""
     name: str
     model: str
@@ -181,6 +185,11 @@ class VectorIndex(Protocol):
     def search(self, field: str, query: np.ndarray, filters: Filters, limit: int, dims: int = 0,
                oversample: int = 4, rescore_depth: int = 1000) -> list[Hit]: ...
     def get(self, field: str, ids: list[int]) -> dict[int, np.ndarray]: ...
+    # Late interaction over a multi field (scent.multivector): units by MaxSim of `queries`
+    # (m, dims) against their vectors; `first_phase` units proposed by the sign codes' hamming
+    # MaxSim are scored exactly (an engine that is exact anyway may score them all).
+    def multi_search(self, field: str, queries: np.ndarray, filters: Filters, limit: int,
+                     first_phase: int = 100) -> list[Hit]: ...
 
 
 class Engine(Protocol):

@@ -155,9 +155,13 @@ class QdrantEngine:
             spread = {k: getattr(params, k) for k in ("shard_number", "replication_factor", "write_consistency_factor")
                       if getattr(params, k, None)}
             self.client.delete_collection(self.collection)
+        # A binary field (the late-interaction regions) has Qdrant's own sign-bit quantisation,
+        # rescored with the vectors it keeps; the others share the collection's int8.
+        binary = m.BinaryQuantization(binary=m.BinaryQuantizationConfig(always_ram=True))
         vectors = {name: m.VectorParams(
             size=f["dims"], distance=m.Distance.COSINE,
-            multivector_config=m.MultiVectorConfig(comparator=m.MultiVectorComparator.MAX_SIM) if f["multi"] else None)
+            multivector_config=m.MultiVectorConfig(comparator=m.MultiVectorComparator.MAX_SIM) if f["multi"] else None,
+            quantization_config=binary if f["storage"] == "binary" else None)
             for name, f in fields.items()}
         quantization = m.ScalarQuantization(scalar=m.ScalarQuantizationConfig(type=m.ScalarType.INT8, always_ram=True)) \
             if any(f["storage"] == "int8" for f in fields.values()) else None
@@ -498,6 +502,35 @@ class QdrantVectors:
             if info.storage == "int8" and e.mode != LOCAL_MODE else None
         found = e.client.query_points(e.collection, query=[vector] if info.multi else vector, using=field,
                                       query_filter=flt, limit=limit, search_params=params, with_payload=False)
+        return [(int(p.id), float(p.score)) for p in found.points]
+
+    def multi_search(self, field: str, queries: np.ndarray, filters: Filters, limit: int,
+                     first_phase: int = 100) -> list[Hit]:
+        """Qdrant's own MaxSim of a multivector query: over a binary field its sign-bit codes
+        propose limit x oversampling points (first_phase of them at least), rescored with the
+        stored vectors; local mode searches exactly."""
+        from .filters import NothingMatches
+
+        e, m = self.engine, self.engine.models
+        info = self.fields().get(field)
+        if info is None or limit < 1:
+            return []
+        try:
+            flt = e.compiled(filters)
+        except NothingMatches:
+            return []
+        rows = np.asarray(queries, np.float32).reshape(-1, info.dims)
+        if not info.multi:
+            # One vector d a unit (unit length): the sum of the queries' cosines is (sum of q) . d,
+            # one search with the summed query, its cosine scaled back by the sum's length.
+            total = rows.sum(axis=0)
+            length = float(np.linalg.norm(total)) or 1.0
+            return [(uid, score * length) for uid, score in self.search(field, total, filters, limit)]
+        params = m.SearchParams(quantization=m.QuantizationSearchParams(
+            rescore=True, oversampling=max(1.0, first_phase / limit))) \
+            if info.storage == "binary" and e.mode != LOCAL_MODE else None
+        found = e.client.query_points(e.collection, query=rows.tolist(), using=field, query_filter=flt, limit=limit,
+                                      search_params=params, with_payload=False)
         return [(int(p.id), float(p.score)) for p in found.points]
 
     def get(self, field: str, ids: list[int]) -> dict[int, np.ndarray]:

@@ -288,7 +288,8 @@ def _vector_params(p):
         if p.multivector_config.comparator != models.MultiVectorComparator.MAX_SIM:
             raise _unsupported("multivector comparator", p.multivector_config.comparator)
         multi = qe.MultiVectorConfig(qe.MultiVectorComparator.MaxSim)
-    return qe.EdgeVectorParams(size=p.size, distance=_DISTANCES[p.distance], multivector_config=multi)
+    return qe.EdgeVectorParams(size=p.size, distance=_DISTANCES[p.distance], multivector_config=multi,
+                               quantization_config=_quantization(p.quantization_config))
 
 
 def _sparse_params(p):
@@ -300,6 +301,8 @@ def _sparse_params(p):
 def _quantization(q):
     if q is None:
         return None
+    if isinstance(q, models.BinaryQuantization):
+        return qe.BinaryQuantizationConfig(memory=qe.Memory.Pinned if q.binary.always_ram else None)
     if not isinstance(q, models.ScalarQuantization) or q.scalar.type != models.ScalarType.INT8:
         raise _unsupported("quantization", q)
     return qe.ScalarQuantizationConfig(type=qe.ScalarType.Int8, quantile=q.scalar.quantile,

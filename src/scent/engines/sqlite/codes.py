@@ -11,7 +11,9 @@ import numpy as np
 
 from ...errors import IndexVersionError
 
-STORAGES = ("float32", "int8")
+STORAGES = ("float32", "int8", "binary")
+# A binary field's record is int8 codes; its sign bits are made from them where it is read.
+_AS_INT8 = ("int8", "binary")
 
 
 def encode(vectors: np.ndarray, storage: str) -> list[bytes]:
@@ -19,7 +21,7 @@ def encode(vectors: np.ndarray, storage: str) -> list[bytes]:
     vectors = np.asarray(vectors, np.float32).reshape(-1, vectors.shape[-1])
     if storage == "float32":
         return [row.astype("<f4").tobytes() for row in vectors]
-    if storage == "int8":
+    if storage in _AS_INT8:
         codes, scales = quantise(vectors)
         return [s.astype("<f4").tobytes() + c.tobytes() for s, c in zip(scales, codes)]
     raise IndexVersionError(f"unknown vector storage {storage!r}; this scent knows {', '.join(STORAGES)}")

@@ -22,6 +22,7 @@ import numpy as np
 from ...errors import IndexVersionError, ScentError
 from ...filters import Filters
 from ...storage import Hit, VectorField, batched
+from ... import multivector as mv
 from . import codes as vcodes
 from . import snapshot as snap
 from .db import bump, transaction
@@ -39,6 +40,7 @@ SIMD_ROWS = 20_000
 # Runs of rows a filter may leave for them to be searched in place, one by one; more are gathered.
 MAX_SPANS = 16
 NO_LABEL = 0  # the label code of a missing language
+NEVER = 2**62  # a row count no field reaches
 
 
 class SqliteVectors:
@@ -154,7 +156,10 @@ class SqliteVectors:
             if old:
                 kinds = np.concatenate([old.rows.file_kind[~dead], kinds])
                 dates = np.concatenate([old.rows.date[~dead], dates])
-            info = snap.write(self.folder, field.name, gen, field.dims, chunks(), total, self.hnsw_rows,
+            # A binary field's first phase is its packed sign bits, read whole (scent.multivector):
+            # an HNSW of single rows would not rank pages by MaxSim.
+            hnsw_rows = NEVER if field.storage == "binary" else self.hnsw_rows
+            info = snap.write(self.folder, field.name, gen, field.dims, chunks(), total, hnsw_rows,
                               place=snap.layout(kinds, dates))
             info["seq"] = max(info["seq"], since)
             units = self.db.execute("SELECT COUNT(DISTINCT unit_id) FROM vectors WHERE field = ? AND seq <= ?",
@@ -162,7 +167,7 @@ class SqliteVectors:
         info.update(tomb=tomb, units=units)
         with transaction(self.db) as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"snapshot.{field.name}", json.dumps(info)))
-            if field.storage == "int8":
+            if field.storage in ("int8", "binary"):
                 # The snapshot holds these rows' codes exactly; float32 fields keep their floats here.
                 db.execute("DELETE FROM vector_tail WHERE seq IN (SELECT seq FROM vectors WHERE field = ? "
                            "AND seq <= ?)", (field.name, info["seq"]))
@@ -283,6 +288,48 @@ class SqliteVectors:
                 rows.setdefault(uid, []).append(vector)
         return {uid: (np.stack(vs) if info.multi else vs[0]) for uid, vs in rows.items()}
 
+    def multi_search(self, field: str, queries: np.ndarray, filters: Filters, limit: int,
+                     first_phase: int = 100) -> list[Hit]:
+        """Units by MaxSim of `queries` against their `field` vectors: the hamming MaxSim of the
+        sign bits ranks every unit the filter lets through, and its best `first_phase` are scored
+        exactly (the float queries against the stored int8 codes). Every unit when there are
+        no more than `first_phase`."""
+        state = self._state(field)
+        if state is None or limit < 1:
+            return []
+        queries = np.asarray(queries, np.float32).reshape(-1, state.field.dims)
+        queries = queries / np.maximum(np.linalg.norm(queries, axis=1, keepdims=True), 1e-12)
+        allowed = self._path_ids(filters)
+        found = []  # (rows, row numbers in unit order, where each unit begins, unit ids, their sign words, the queries')
+        for rows, dead, _index, _mean in state.parts():
+            keep = self._mask(rows, filters, allowed, dead)
+            if not len(rows) or (keep is not None and not keep.any()):
+                continue
+            words, mean, order, starts, uids = state.grouped(rows, keep)
+            found.append([rows, order, starts, uids, words, mv.words(mv.sign_bits(queries - mean))])
+        units = sum(len(f[3]) for f in found)
+        if not units:
+            return []
+        if units > first_phase:
+            scores = [mv.hamming_maxsim(f[5], f[4], f[2], state.field.dims) for f in found]
+            floor = np.partition(np.concatenate(scores), units - first_phase)[units - first_phase]
+            chosen = [np.flatnonzero(sc >= floor) for sc in scores]
+        else:
+            chosen = [np.arange(len(f[3])) for f in found]
+        ids, exact = [], []
+        for (rows, order, starts, uids, _words, _query), picked in zip(found, chosen):
+            if not len(picked):
+                continue
+            ends = np.append(starts[1:], len(order))
+            at = np.concatenate([order[starts[j]:ends[j]] for j in picked])
+            sizes = ends[picked] - starts[picked]
+            vectors = np.asarray(rows.codes[at], np.float32) / rows.norms[at][:, None]
+            exact.append(mv.maxsim(queries, vectors, np.concatenate([[0], np.cumsum(sizes)[:-1]])))
+            ids.append(uids[picked])
+        ids, exact = np.concatenate(ids), np.concatenate(exact)
+        top = np.argsort(-exact, kind="stable")[:limit]
+        return [(int(ids[i]), float(exact[i])) for i in top]
+
     def count(self, field: str) -> int:
         return self.db.execute("SELECT COUNT(*) FROM vectors WHERE field = ?", (field,)).fetchone()[0]
 
@@ -400,6 +447,7 @@ class _FieldState:
         self.delta_seq = snapshot.seq if snapshot else 0
         self.generation = -1
         self.rows_per_unit = 1.0
+        self._grouped: dict[int, tuple] = {}  # id(rows) -> (rows, sign bits, order, starts, unit ids)
 
     def _rows_per_unit(self) -> float:
         """How many rows make one unit, on average (1 for single-vector fields)."""
@@ -423,6 +471,26 @@ class _FieldState:
             self.delta = self.delta.extend(*new)
             self.delta_seq = int(self.delta.seqs[-1])
         self.rows_per_unit = self._rows_per_unit()  # asked by every search: worked out once per change
+
+    def grouped(self, rows: Rows, keep: np.ndarray | None) -> tuple:
+        """(centred sign bits of the kept rows as uint64 words, the mean they were centred on,
+        those rows' numbers in unit order, where each unit begins, their ids). The bits and the grouping of all rows are
+        made once per rows held, not per query."""
+        cached = self._grouped.get(id(rows))
+        if cached is None or cached[0] is not rows:
+            self._grouped = {k: v for k, v in self._grouped.items() if v[0] is self.snapshot_rows()}
+            order, starts, uids = mv.groups(np.asarray(rows.ids))
+            cached = (rows, *mv.centred_words(rows.codes, rows.norms, order), order, starts, uids)
+            self._grouped[id(rows)] = cached
+        _, words, mean, order, starts, uids = cached
+        if keep is None:
+            return words, mean, order, starts, uids
+        at = np.flatnonzero(keep[order])
+        sub_starts, sub_uids = mv._starts(np.asarray(rows.ids)[order[at]])
+        return words[at], mean, order[at], sub_starts, sub_uids
+
+    def snapshot_rows(self) -> Rows | None:
+        return self.snapshot.rows if self.snapshot is not None else None
 
     def parts(self):
         """(rows, dead mask or None, approximate index or None, mean) for the snapshot and the delta."""
