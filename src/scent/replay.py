@@ -397,3 +397,12 @@ def fit_confidence(records: list[Record], ridge: float = CONFIDENCE_RIDGE) -> di
     keep = _labelled(records, qi, answer)
     w = fit_logistic(x[keep][:, 1:], y[keep], ridge)
     return {"bias": float(w[-1]), **{name: float(v) for name, v in zip(FEATURES[1:], w[:-1])}}
+
+
+def shipped_confidence(records: list[Record]):
+    """Each shown result's confidence under the shipped model (scent.confidence.MODEL): on a
+    collection it was not fitted on, a held-out measure as it stands."""
+    from .confidence import MODEL, probability
+
+    x, y, qi, answer = confidence_rows(records)
+    return np.array([probability(MODEL, list(row)) for row in x]), y, qi, answer
