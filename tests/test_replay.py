@@ -127,3 +127,22 @@ def test_recorded_features_give_the_confidence_search_shows(notes, fake_embedder
         shown = [s.confidence for s in idx.search(r.query, k=10)]
         replayed = [confidence.assess(list(row))[0] for row in x[qi == i]]
         assert replayed == pytest.approx(shown[:len(replayed)], abs=1e-4)
+
+
+def test_confidence_report_measures_each_collection_on_held_out_folds(notes, fake_embedder):
+    idx = Index(notes, embedder=fake_embedder)
+    idx.update()
+    key = lambda path, page: path  # noqa: E731
+    answered = [candidates.record(idx, q, key, id=q, category="text", hard=False, qrels={want: 1.0})
+                for q, want in (("deposit refund", "lease.md"), ("tomato soup", "recipe.txt"),
+                                ("garlic basil", "recipe.txt"), ("read_file", "code/http.py"),
+                                ("LD-2026-0417", "lease.md"))]
+    off = candidates._off_topic(idx, ["xyzzyplugh", "zorbulate frimble", "qwxv plinth", "blorp", "vexuli morf"], key)
+    out = replay.confidence_report({"notes": answered + off}, folds=5)
+    table = out["collections"]["notes"]
+    assert table[0]["answered"] == 5 and table[0]["off_topic"] == 5
+    assert all(0 <= r["answers_weak"] <= 1 and 0 <= r["off_topic_confident"] <= 1 for r in table)
+    # a higher floor flags more answers weak and leaves fewer off-topic queries confident
+    assert [r["answers_weak"] for r in table] == sorted(r["answers_weak"] for r in table)
+    assert [r["off_topic_confident"] for r in table] == sorted((r["off_topic_confident"] for r in table), reverse=True)
+    assert sum(c["n"] for c in out["calibration"]) == 5 + sum(len(r.run[:10]) for r in off)

@@ -148,15 +148,16 @@ def result_inputs(lists: dict[str, list], path_of, shown: list[tuple[str, int]],
     return out
 
 
-# Fitted by scent.replay.fit_confidence on bench/'s recorded lists: its 159 queries' right answers
-# against every result of its 60 off-topic queries (bench/offtopic.txt); docs/retrieval-tuning.md
-# (2026-12-02) gives the held-out trade-off table the `confidence_floor` default was chosen from.
+# Fitted by scent.replay.fit_confidence on recorded lists of bench/ (159 queries, 60 off-topic in
+# bench/offtopic.txt), Cranfield, chart-pages and photo-captions (with the 52 off-topic queries of
+# bench/offtopic-shared.txt each): right answers against every result of an off-topic query.
+# docs/retrieval-tuning.md (2026-12-02) gives the held-out trade-off table `confidence_floor` was chosen by.
 MODEL: dict[str, float] = {
-    "bias": -8.9946, "dense": 1.2066, "dense_margin": 1.0916, "coverage": 2.5629, "in_index": 5.1729,
-    "no_word_in_index": 0.6000, "keyword_listed": -1.3312, "other_language": 2.2314, "picture": 2.1634,
-    "picture_cov": 1.1900, "id_match": 0.0275, "inv_rank": 1.6869, "inv_dense_rank": 2.1439,
-    "inv_keyword_rank": -0.8774, "other_language_dense": 0.3515, "keyword_score": 1.3028,
-    "top_keyword_score": 0.0806, "dense_gap": 1.0971, "below_top_dense": -0.0055
+    "bias": -10.1718, "dense": 2.5034, "dense_margin": 4.5935, "coverage": 6.5201, "in_index": 5.7611,
+    "no_word_in_index": 0.8056, "keyword_listed": 0.1530, "other_language": 2.9368, "picture": 2.8165,
+    "picture_cov": 4.8188, "id_match": 0.0745, "inv_rank": -0.2214, "inv_dense_rank": 2.3716,
+    "inv_keyword_rank": 1.2488, "other_language_dense": 0.4653, "keyword_score": 0.2979,
+    "top_keyword_score": -0.3602, "dense_gap": 4.8680, "below_top_dense": -0.2744
 }
 
 

@@ -361,7 +361,7 @@ def held_out_confidence(records: list[Record], folds: int = 5, seed: int = 0, ri
 
 
 def trade_off(records: list[Record], p: np.ndarray, qi: np.ndarray, answer: np.ndarray,
-              floors=tuple(round(f, 2) for f in np.arange(0.05, 0.96, 0.05))) -> list[dict]:
+              floors=tuple(round(float(f), 2) for f in np.arange(0.05, 0.96, 0.05))) -> list[dict]:
     """Per floor: the share of answered queries whose answer is flagged weak, and the share of
     off-topic queries that still show a confident result."""
     off = np.array([records[i].category == OFF_TOPIC for i in qi])
@@ -406,3 +406,34 @@ def shipped_confidence(records: list[Record]):
 
     x, y, qi, answer = confidence_rows(records)
     return np.array([probability(MODEL, list(row)) for row in x]), y, qi, answer
+
+
+def confidence_report(collections: dict[str, list[Record]], folds: int = 5, seed: int = 0,
+                      floors=tuple(round(float(f), 2) for f in np.arange(0.1, 0.91, 0.1))) -> dict:
+    """The confidence model fitted on several collections' records at once, measured on held-out
+    folds (stratified by collection and category): the trade-off table of each collection and of
+    all, and the calibration of the held-out confidences."""
+    records, names = [], []
+    for name, recs in collections.items():
+        records += recs
+        names += [name] * len(recs)
+    x, y, qi, answer = confidence_rows(records)
+    keep = _labelled(records, qi, answer)
+    strata = [Replayed(Record(**{**vars(r), "category": f"{n}:{r.category}"})) for r, n in zip(records, names)]
+    fold_of_query = folds_of(strata, folds, seed)
+    fold = np.array([fold_of_query[i] for i in qi])
+    p = np.zeros(len(y))
+    for f in range(folds):
+        train = keep & (fold != f)
+        w = fit_logistic(x[train][:, 1:], y[train], CONFIDENCE_RIDGE)
+        p[fold == f] = 1 / (1 + np.exp(-np.clip(x[fold == f][:, 1:] @ w[:-1] + w[-1], -30, 30)))
+    row_names = np.array([names[i] for i in qi])
+    out = {"collections": {}, "calibration": calibration(p[keep], y[keep])}
+    for name in collections:
+        at = [i for i, n in enumerate(names) if n == name]
+        renumber = {old: new for new, old in enumerate(at)}
+        m = row_names == name
+        out["collections"][name] = trade_off([records[i] for i in at], p[m],
+                                             np.array([renumber[i] for i in qi[m]]), answer[m], floors)
+    out["all"] = trade_off(records, p, qi, answer, floors)
+    return out
