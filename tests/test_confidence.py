@@ -2,7 +2,6 @@
 import json
 
 import pytest
-from click.testing import CliRunner
 
 from scent import Index
 from scent import confidence as sure

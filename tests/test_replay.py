@@ -146,3 +146,23 @@ def test_confidence_report_measures_each_collection_on_held_out_folds(notes, fak
     assert [r["answers_weak"] for r in table] == sorted(r["answers_weak"] for r in table)
     assert [r["off_topic_confident"] for r in table] == sorted((r["off_topic_confident"] for r in table), reverse=True)
     assert sum(c["n"] for c in out["calibration"]) == 5 + sum(len(r.run[:10]) for r in off)
+
+
+@pytest.mark.slow
+def test_eval_record_and_replay_from_the_command_line(notes, tmp_path):
+    from click.testing import CliRunner
+
+    from scent.cli import cli
+
+    qfile, off, out = tmp_path / "q.jsonl", tmp_path / "off.txt", tmp_path / "rec.jsonl"
+    qfile.write_text('{"id": "a", "query": "deposit refund", "expect": "lease.md"}\n'
+                     '{"id": "b", "query": "tomato soup", "expect": "recipe.txt"}\n')
+    off.write_text("# nonsense\nxyzzyplugh\n")
+    runner = CliRunner()
+    got = runner.invoke(cli, ["eval", str(qfile), "--folder", str(notes), "--index", str(tmp_path / "idx"),
+                              "--record", str(out), "--off-topic", str(off)])
+    assert got.exit_code == 0, got.output
+    assert [r.category for r in candidates.load(out)] == ["uncategorised", "uncategorised", candidates.OFF_TOPIC]
+    got = runner.invoke(cli, ["replay", str(out), "--folds", "2"])
+    assert got.exit_code == 0, got.output
+    assert "convex minmax" in got.output and "2 queries, 2 held-out folds" in got.output

@@ -364,7 +364,6 @@ def trade_off(records: list[Record], p: np.ndarray, qi: np.ndarray, answer: np.n
               floors=tuple(round(float(f), 2) for f in np.arange(0.05, 0.96, 0.05))) -> list[dict]:
     """Per floor: the share of answered queries whose answer is flagged weak, and the share of
     off-topic queries that still show a confident result."""
-    off = np.array([records[i].category == OFF_TOPIC for i in qi])
     answered = sorted(set(qi[answer].tolist()))
     off_queries = sorted({i for i, r in enumerate(records) if r.category == OFF_TOPIC})
     rows = []
