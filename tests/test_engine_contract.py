@@ -254,6 +254,14 @@ def test_keyword_filters(engine, three_files):
     assert keyword(engine, "boiler", Filters(exclude=("pdf_page",))) == []
 
 
+def test_keyword_holds_says_which_terms_exist_under_the_filters(engine, three_files):
+    from scent.query import parse
+
+    assert engine.keywords.holds(parse("boiler xyzzyplugh deposit"), Filters()) == [True, False, True]
+    assert engine.keywords.holds(parse("boiler deposit"), Filters.build(kinds=["pdf"])) == [True, False]
+    assert engine.keywords.holds(parse(""), Filters()) == []
+
+
 def test_ids_exact_and_one_character_off(engine, three_files):
     deposit = three_files["lease"][0].id
     boiler1 = three_files["scan"][0].id

@@ -163,6 +163,16 @@ def test_explain_and_bad_input_show_in_the_page(page):
     assert "nothing can match" in page.inner_text("#message")
 
 
+def test_nonsense_says_no_good_match_and_lists_weak_matches(page):
+    _search(page, "xyzzyplugh")
+    assert page.inner_text("#message").startswith("no good match")
+    assert page.locator("#results .weak-line").count() == 1
+    assert page.locator("#results .result.weak").count() == page.locator("#results .result").count()
+    _search(page, "red lentil soup")
+    first = page.locator("#results > li").first
+    assert "weak" not in (first.get_attribute("class") or "") and "%" in first.inner_text()
+
+
 def test_empty_page_shows_suggestions_and_a_click_searches(page):
     from playwright.sync_api import expect
 

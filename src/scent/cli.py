@@ -189,10 +189,20 @@ def _show(results, as_json: bool, several: bool) -> None:
         return
     if not results:
         click.echo("no results", err=True)
-    for r in results:
+    # Results below the confidence floor follow the others under a line of their own (an older
+    # server's results carry no confidence: none is weak).
+    strong = [r for r in results if not getattr(r, "weak", False)]
+    weak = [r for r in results if getattr(r, "weak", False)]
+    if weak and not strong:
+        click.echo("no good match: nothing clears the confidence floor. The closest results:")
+    for r in strong + weak:
+        if weak and strong and r is weak[0]:
+            click.echo("weak matches:")
         page = f"  p.{r.page}" if r.page else ""
         shown = os.path.join(r.folder, r.path) if several else r.path
-        click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {r.score:.4f}")
+        sure = getattr(r, "confidence", None)
+        sure = f"  {sure:.0%} sure" if sure is not None else ""
+        click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {r.score:.4f}{sure}")
         click.echo(f"    {_highlight(r.snippet, r.highlights)}")
         if r.explain is not None:
             for name, e in r.explain.items():
@@ -513,10 +523,12 @@ def _parse_variant(text: str) -> dict:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: overall, by_category, hard, queries, comparisons.")
 @click.option("--misses/--no-misses", default=True, help="List where the answers of missed queries sat before fusion.")
 @click.option("--as", "as_user", metavar="USER", help="Evaluate what USER sees: only files USER may read count (default: you).")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False), help="Also write every query's candidate lists, scores and features here (JSON lines), for `scent replay`.")
+@click.option("--off-topic", "off_topic_file", type=click.Path(dir_okay=False, exists=True), help="With --record: queries with no answer in the collection (one a line), recorded too.")
 @_setting_options("search")
 @_setting_options("storage")
 def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, metrics, run_file, report_dir, as_json,
-             misses, as_user, **params):
+             misses, as_user, record_file, off_topic_file, **params):
     """Measure search quality: QUERIES_FILE (labelled JSONL) over --folder, or a --beir collection."""
     from . import evaluate, report
 
@@ -555,6 +567,15 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
             base = evaluate.evaluate_beir(ev.index_for({}), queries, qrels, run_file=Path(run_file), as_user=as_user)
         else:
             base = ev.run()
+        if record_file:
+            from . import candidates
+
+            off = candidates.load_off_topic(off_topic_file) if off_topic_file else []
+            idx = ev.index_for({})
+            recs = (candidates.record_beir(idx, queries, qrels, off) if beir_dir
+                    else candidates.record_folder(idx, queries, off))
+            candidates.save(recs, record_file)
+            click.echo(f"recorded the candidate lists of {len(recs)} queries to {visible(record_file)}", err=True)
         comparisons = []
         for label, values in zip(variants, variant_values):
             variant = ev.run(values)
@@ -584,6 +605,24 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
         click.echo(visible_lines(report.grid_text(grid_report)))
     if misses:
         click.echo(visible_lines(report.misses(base)))
+
+
+@cli.command("replay")
+@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
+@click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True, help="Held-out folds.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per record file.")
+def replay_cmd(records, folds, as_json):
+    """Compare fusion functions on candidate lists written by `scent eval --record`, on held-out folds."""
+    from . import candidates, replay
+
+    for path in records:
+        out = replay.compare_methods(candidates.load(path), folds=folds)
+        out["records"] = path
+        if as_json:
+            click.echo(json_line(out))
+            continue
+        click.echo(visible(f"{path}: {out['queries']} queries, {folds} held-out folds"))
+        click.echo(visible_lines(replay.table(out)))
 
 
 def _run_record(idx, queries_file: str, n: int, settings) -> dict:

@@ -10,12 +10,12 @@ catalog's units), so every engine answers the same way.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from . import confidence as sure
 from .dates import iso
 from .filters import Filters
 from .fuse import mmr, rrf
@@ -27,10 +27,6 @@ from .storage import Engine, Hit, StoredUnit
 from .syntax import Constraints, contains, header_holds, words
 from .units import PICTURE_KINDS
 
-# Words that ask for a picture rather than text: which unit of a file answers (see choose).
-_ASKS_FOR_PICTURE = re.compile(
-    r"\b(photos?|pictures?|pics?|images?|charts?|graphs?|plots?|diagrams?|drawings?|sketch(es)?|"
-    r"floor ?plans?|maps?|screenshots?|figures?|illustrations?)\b", re.I)
 # Other-language units get a keyword rank stand-in only this near the top of the dense list.
 STAND_IN_TOP = 10
 
@@ -50,6 +46,8 @@ class SearchResult:
     unit_id: int        # stable: the same unit keeps it while its file keeps its place in the index
     explain: dict | None = None
     folder: str = ""    # the indexed folder `path` is relative to
+    confidence: float | None = None  # calibrated chance (0..1) that this is a right answer; None: not assessed
+    weak: bool = False  # confidence below the floor: shown under "weak matches"
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -273,7 +271,7 @@ def choose(r: Request, fusion: Fusion, units: dict[int, StoredUnit]) -> dict[str
     """Each file's answering unit: the one with the highest fused score. A query that names a
     kind of picture ("line chart of ...", "photo of ...") is answered, within each file, by its
     best picture unit when it has one in the lists."""
-    pictures_first = bool(_ASKS_FOR_PICTURE.search(r.text))
+    pictures_first = bool(sure.ASKS_FOR_PICTURE.search(r.text))
 
     def preference(uid: int) -> tuple[bool, float]:
         return pictures_first and units[uid].kind in PICTURE_KINDS, fusion.unit_scores[uid]
@@ -308,6 +306,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     best = choose(r, fusion, units)
     fused = diversify(r, rerank(r, fusion.fused, best, units), best, k)
     results = []
+    assessed = _assess(r, lists, units, [(path, best[path]) for path, _ in fused[:k]])
     for rank, (path, score) in enumerate(fused[:k], start=1):
         unit = units[best[path]]
         shown = readable(unit.text) if unit.file_kind == "text" else unit.text
@@ -315,8 +314,24 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
         results.append(SearchResult(
             rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
             snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
-            explain=_explain(path, lists, fusion, units, r.settings) if explain else None))
+            explain=_explain(path, lists, fusion, units, r.settings) if explain else None,
+            confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1]))
     return results, fusion.file_runs
+
+
+def _assess(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit],
+            shown: list[tuple[str, int]]) -> list[tuple[float, bool]]:
+    """Each shown result's confidence and whether it falls below the floor (scent.confidence)."""
+    if not shown:
+        return []
+    facts = sure.query_facts(r)
+
+    def unit_facts(uid: int) -> dict:
+        u = units[uid]
+        return {"lang": u.lang, "kind": u.kind, "coverage": sure.coverage(r.keywords, f"{u.title}\n{u.text}")}
+
+    inputs = sure.result_inputs(lists, lambda uid: units[uid].path, shown, unit_facts)
+    return [sure.assess(sure.features(x, facts), floor=r.settings.confidence_floor) for x in inputs]
 
 
 def _fused(r: Request) -> tuple[dict[str, list[Hit]], dict[int, StoredUnit], Fusion]:

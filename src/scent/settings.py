@@ -139,6 +139,10 @@ SETTINGS = (
     Setting("other_language_stand_in", True, "A unit in another language than the query (both detected) cannot match "
             "its words: within the first 10 of the dense list, its dense rank stands in for its missing keyword rank "
             "in fusion.", "search"),
+    Setting("confidence_floor", 0.5, "Results whose confidence (the calibrated chance, 0..1, that a result is a right "
+            "answer) is below this are weak matches: shown under a \"weak matches\" line and flagged `weak`; when "
+            "every result is weak, scent says there is no good match. 0 flags nothing.", "search",
+            check=_at_most(1, "confidence_floor")),
     Setting("candidates", 200, "Units taken from each list before fusion.", "search", check=_at_least(1, "candidates")),
     Setting("exclude_kinds", "", "Unit kinds left out of every list, comma-separated (e.g. image,ocr): an ablation, "
             "to measure what a kind adds.", "search", check=_check_kinds),

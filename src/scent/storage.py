@@ -173,6 +173,7 @@ class KeywordIndex(Protocol):
 
     def search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters, limit: int) -> list[Hit]: ...
     def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]: ...
+    def holds(self, query: KeywordQuery, filters: Filters) -> list[bool]: ...  # per term: found under filters
 
 
 class VectorIndex(Protocol):

@@ -60,6 +60,8 @@ class Hit(BaseModel):
     title: str | None = None
     date: str = Field(description="ISO 8601 day the file's content is dated.")
     snippet: str  # no score: results come best first, and a fused rank score means nothing to an agent
+    confidence: float | None = Field(None, description="Calibrated chance (0..1) that this is a right answer.")
+    weak: bool = Field(False, description="Below the confidence floor: a weak match; all weak means no good match.")
 
 
 class SearchOutput(BaseModel):
@@ -156,7 +158,8 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
             found = idx.search(query, k=k, filters=filters, as_user=as_user)
         return _result(SearchOutput(results=[Hit(
             id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
-            date=(iso(r.date) or "")[:10], snippet=r.snippet) for r in found]))
+            date=(iso(r.date) or "")[:10], snippet=r.snippet, confidence=r.confidence, weak=r.weak)
+            for r in found]))
 
     def fetch(id: Annotated[str, Field(pattern=r"^\d{1,19}$", description="A result's id, from search or context.")],
               offset: Annotated[int | None, Field(ge=0, description="Where to start in the file's text; "

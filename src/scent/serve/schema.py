@@ -31,6 +31,8 @@ class Result(Open):
     date: str | None = Field(description="The file's date, ISO 8601 in the server's time zone.")
     unit_id: int = Field(description="Stable id of the matched part while its file keeps its place in the index.")
     folder: str = Field(description="The indexed folder.")
+    confidence: float | None = Field(None, description="Calibrated chance (0..1) that this is a right answer.")
+    weak: bool = Field(False, description="Confidence below the floor: a weak match (all weak: no good match).")
     explain: dict[str, Any] | None = Field(None, description="With explain=true: per list, the rank, score and "
                                                              "RRF contribution (null: not in that list).")
 

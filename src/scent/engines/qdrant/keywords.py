@@ -95,6 +95,10 @@ class QdrantKeywords:
                 out.append((uid, score))
         return out[:limit]
 
+    def holds(self, query: KeywordQuery, filters: Filters) -> list[bool]:
+        """For each term: does any unit under `filters` hold it?"""
+        return [bool(self.search(KeywordQuery((t,), ()), "or", "1", filters, 1)) for t in query.terms]
+
     def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]:
         """Units holding each ID exactly (score 2), or, for an ID found nowhere, one character off (score 1)."""
         scores: dict[int, float] = {}

@@ -38,6 +38,14 @@ class SqliteKeywords:
         except sqlite3.OperationalError as err:  # quoting makes this unreachable; say so loudly if not
             raise ScentError(f"keyword search failed for {expression!r}: {err}") from None
 
+    def holds(self, query: KeywordQuery, filters: Filters) -> list[bool]:
+        """For each term: does any unit under `filters` hold it? Unranked (no BM25 over every
+        match), so a common word costs no more than a rare one."""
+        condition, params = where(filters)
+        sql = ("SELECT 1 FROM units_fts JOIN units u ON u.row = units_fts.rowid JOIN files f ON f.id = u.file_id "
+               f"WHERE units_fts MATCH ? AND {condition} LIMIT 1")
+        return [self.db.execute(sql, (t.fts, *params)).fetchone() is not None for t in query.terms]
+
     def _terms_matched(self, query: KeywordQuery, uids: list[int]) -> dict[int, int]:
         # One plain MATCH per term, intersected here: a `rowid IN (...)` condition would make
         # FTS5 evaluate the term once per candidate row. FTS5 knows units by their local row.

@@ -88,7 +88,8 @@ function explainNode(explain) {
 }
 
 function resultNode(r) {
-  const li = el("li", { class: "result", "data-path": r.path, "data-kind": r.kind, tabindex: "-1" });
+  const li = el("li", { class: r.weak ? "result weak" : "result", "data-path": r.path, "data-kind": r.kind,
+                        tabindex: "-1" });
   if (r.page) li.setAttribute("data-page", String(r.page));
   const slash = r.path.lastIndexOf("/");
   const head = el("div", { class: "head" });
@@ -99,6 +100,7 @@ function resultNode(r) {
   if (r.date) meta.push(typeof r.date === "string" ? r.date.slice(0, 10) : when(r.date).toISOString().slice(0, 10));
   if (r.page) meta.push("page " + r.page);
   meta.push("score " + Number(r.score).toFixed(4));
+  if (r.confidence != null) meta.push("confidence " + Math.round(r.confidence * 100) + "%");
   head.append(el("span", { class: "meta" }, meta.join(" \u00b7 ")));
   const open = el("a", { class: "open", href: fileUrl(r), target: "_blank", rel: "noopener noreferrer" },
                   r.page ? "Open page " + r.page : "Open");
@@ -149,14 +151,21 @@ async function search() {
   if (mine !== seq) return;
   show(body.results);
   $("#more").hidden = body.results.length < limit || limit >= MAX_K;
-  showMessage(body.results.length ? `${body.results.length} results in ${body.took_ms} ms` : "no results");
+  const good = body.results.filter((r) => !r.weak).length;
+  showMessage(!body.results.length ? "no results"
+    : good ? `${body.results.length} results in ${body.took_ms} ms`
+    : `no good match: ${body.results.length} weak matches in ${body.took_ms} ms`);
   document.body.setAttribute("data-query", body.query);
 }
 
 function show(results) {
-  shown = sorted(results);
+  // Results below the confidence floor come after the others, under a "weak matches" line.
+  shown = [...sorted(results.filter((r) => !r.weak)), ...sorted(results.filter((r) => r.weak))];
   selected = -1;
-  $("#results").replaceChildren(...shown.map(resultNode));
+  const nodes = shown.map(resultNode);
+  const firstWeak = shown.findIndex((r) => r.weak);
+  if (firstWeak >= 0) nodes.splice(firstWeak, 0, el("li", { class: "weak-line", role: "separator" }, "weak matches"));
+  $("#results").replaceChildren(...nodes);
   if (!results.length) $("#more").hidden = true;
 }
 

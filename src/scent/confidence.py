@@ -1,0 +1,166 @@
+"""How sure a result is: cheap facts about a query and a result unit, and the calibrated
+confidence (0..1) a logistic model gives them (fitted by scent.replay on recorded lists).
+
+Why these facts: a dense cosine alone says almost nothing (nonsense strings reach the cosines of
+right answers, e5's scores sit in a narrow band), while whether the index holds the query's
+words at all, and how many of them a result holds, separate most right answers from filler
+(docs/retrieval-tuning.md, 2026-12-01). An answer in another language than the query, or a
+picture described in other words, cannot hold the query's words: its language and kind are facts
+of their own, so the model does not read their low coverage as weakness.
+"""
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+
+import snowballstemmer
+
+from .filters import Filters
+from .query import WORD, KeywordQuery, id_tokens, normalise_id, split_identifier
+from .syntax import words
+from .units import PICTURE_KINDS
+
+_STEM = snowballstemmer.stemmer("english")
+
+# Words that ask for a picture rather than text (the same list decides which unit of a file answers).
+ASKS_FOR_PICTURE = re.compile(
+    r"\b(photos?|pictures?|pics?|images?|charts?|graphs?|plots?|diagrams?|drawings?|sketch(es)?|"
+    r"floor ?plans?|maps?|screenshots?|figures?|illustrations?)\b", re.I)
+
+
+_TOKEN = re.compile(WORD)
+_CAMEL_WORD = re.compile(r"\w*[a-z][A-Z]\w*")
+
+
+@lru_cache(maxsize=1 << 16)
+def _stem(word: str) -> str:
+    return _STEM.stemWord(word)
+
+
+@lru_cache(maxsize=4096)
+def _unit_stems(text: str) -> frozenset[str]:
+    """The stems a text holds, identifier parts included (read_file, parseHttpHeader: read, file,
+    parse, http, header). A regex pass, not the query parser's character loops: this runs on the
+    text of every shown result of every query."""
+    tokens = set(_TOKEN.findall(text.lower()))
+    parts = {p for t in tokens if "_" in t for p in t.split("_") if p}
+    parts.update(p for t in _CAMEL_WORD.findall(text) for p in split_identifier(t))
+    return frozenset(_stem(t) for t in tokens | parts)
+
+
+def coverage(query: KeywordQuery, text: str) -> float:
+    """The share of the query's terms that `text` holds: words by English stem ("trucks" ~
+    "truck"), identifiers split as the index splits them (`test_settlement_rounding` ~ "settlement
+    rounding"), IDs by their normalised form ("LD-2026-0417" ~ "LD20260417"). 0 for no terms."""
+    if not query.terms:
+        return 0.0
+    have = _unit_stems(text)
+    have_ids = set(id_tokens(text).split()) if query.ids else set()
+    found = 0
+    for term in query.terms:
+        if term.is_id and normalise_id(term.text) in have_ids:
+            found += 1
+            continue
+        pieces = [p for w in words(term.text) for p in (split_identifier(w) if "_" in w else [w])]
+        found += bool(pieces) and all(_stem(p) in have for p in pieces)
+    return found / len(query.terms)
+
+
+def query_facts(request) -> dict:
+    """The query's own facts: its language, whether it asks for a picture, how many keyword terms
+    it has, and how many of them the index holds under the request's filters (none: nonsense, or a
+    topic the folder never mentions). One unranked keyword lookup per term."""
+    from .language import detect
+
+    terms = request.keywords.terms
+    in_index = sum(request.engine.keywords.holds(request.keywords, request.filters or Filters()))
+    return {"lang": detect(request.text), "picture_intent": bool(ASKS_FOR_PICTURE.search(request.text)),
+            "terms": len(terms), "terms_in_index": in_index, "has_ids": bool(request.keywords.ids)}
+
+
+# ---- the model -------------------------------------------------------------------------------
+
+# The features of one result, in the model's order. `dense_margin`: its cosine minus the dense
+# list's 50th (how far above the crowd; the raw cosine's level moves with the query).
+FEATURES = ("bias", "dense", "dense_margin", "coverage", "in_index", "no_word_in_index", "keyword_listed",
+            "other_language", "picture", "picture_cov", "id_match", "inv_rank", "inv_dense_rank", "inv_keyword_rank",
+            "other_language_dense", "keyword_score", "top_keyword_score", "dense_gap", "below_top_dense")
+MARGIN_AT = 50
+
+
+def features(result: dict, facts: dict) -> list[float]:
+    """`result`: dense (its file's best cosine, None when not in the dense list), dense_50 (the
+    dense list's 50th cosine), coverage, keyword (in the keyword list), lang (the unit's), kind, id
+    (in the ID list), rank (fused), dense_rank and keyword_rank (its file's, None when absent)."""
+    dense = result.get("dense")
+    d = float(dense) if dense is not None else 0.0
+    margin = d - float(result.get("dense_50") or d) if dense is not None else 0.0
+    terms = facts.get("terms") or 0
+    in_index = facts.get("terms_in_index", 0) / terms if terms else 0.0
+    other = facts.get("lang") is not None and result.get("lang") not in (None, facts.get("lang"))
+    picture = result.get("kind") in PICTURE_KINDS
+    cov = float(result.get("coverage") or 0.0)
+    return [1.0, d, margin, cov, in_index, float(terms > 0 and facts.get("terms_in_index", 0) == 0),
+            float(bool(result.get("keyword"))), float(other), float(picture), cov * picture,
+            float(bool(result.get("id"))), 1.0 / result.get("rank", 1), _inv(result.get("dense_rank")),
+            _inv(result.get("keyword_rank")), float(other) * margin,
+            # BM25 holds the words' rarity: an off-topic question matches common words only. Per
+            # query term, so long queries do not score higher for their length.
+            float(result.get("keyword_score") or 0.0) / max(terms, 1), float(result.get("top_keyword") or 0.0) / max(terms, 1),
+            float(result.get("dense_top") or 0.0) - float(result.get("dense_50") or 0.0) if dense is not None else 0.0,
+            d - float(result.get("dense_top") or d) if dense is not None else 0.0]
+
+
+def _inv(rank: int | None) -> float:
+    return 1.0 / rank if rank else 0.0
+
+
+def probability(weights: dict[str, float], x: list[float]) -> float:
+    z = sum(weights.get(name, 0.0) * v for name, v in zip(FEATURES, x))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def result_inputs(lists: dict[str, list], path_of, shown: list[tuple[str, int]], unit_facts) -> list[dict]:
+    """What `features` reads for each shown result (file path, shown unit id), from the fused
+    lists: a file's dense score is its best unit's there (a file ranks as its best unit).
+    `path_of(uid)` gives a unit's file; `unit_facts(uid)` its lang, kind and coverage."""
+    dense = lists.get("dense") or []
+    best_dense: dict[str, float] = {}
+    for uid, s in dense:
+        best_dense.setdefault(path_of(uid), s)  # the list is best first
+    dense_rank = {p: n for n, p in enumerate(best_dense, start=1)}
+    dense_50 = dense[min(MARGIN_AT, len(dense)) - 1][1] if dense else None
+    keyword_best: dict[str, float] = {}
+    for uid, s in lists.get("keyword") or ():
+        keyword_best.setdefault(path_of(uid), s)
+    keyword_rank = {p: n for n, p in enumerate(keyword_best, start=1)}
+    top_keyword = next(iter(keyword_best.values()), 0.0)
+    dense_top = dense[0][1] if dense else None
+    ids = {path_of(uid) for uid, _ in lists.get("ids") or ()}
+    out = []
+    for rank, (path, uid) in enumerate(shown, start=1):
+        out.append({"dense": best_dense.get(path), "dense_50": dense_50, "keyword": path in keyword_rank,
+                    "id": path in ids, "rank": rank, "dense_rank": dense_rank.get(path),
+                    "keyword_rank": keyword_rank.get(path), "keyword_score": keyword_best.get(path),
+                    "top_keyword": top_keyword, "dense_top": dense_top, **unit_facts(uid)})
+    return out
+
+
+# Fitted by scent.replay.fit_confidence on recorded lists of bench/ (159 queries, 60 off-topic in
+# bench/offtopic.txt), Cranfield, chart-pages and photo-captions (with the 52 off-topic queries of
+# bench/offtopic-shared.txt each): right answers against every result of an off-topic query.
+# docs/retrieval-tuning.md (2026-12-02) gives the held-out trade-off table `confidence_floor` was chosen by.
+MODEL: dict[str, float] = {
+    "bias": -10.1718, "dense": 2.5034, "dense_margin": 4.5935, "coverage": 6.5201, "in_index": 5.7611,
+    "no_word_in_index": 0.8056, "keyword_listed": 0.1530, "other_language": 2.9368, "picture": 2.8165,
+    "picture_cov": 4.8188, "id_match": 0.0745, "inv_rank": -0.2214, "inv_dense_rank": 2.3716,
+    "inv_keyword_rank": 1.2488, "other_language_dense": 0.4653, "keyword_score": 0.2979,
+    "top_keyword_score": -0.3602, "dense_gap": 4.8680, "below_top_dense": -0.2744
+}
+
+
+def assess(x: list[float], model: dict[str, float] | None = None, floor: float = 0.5) -> tuple[float, bool]:
+    """(confidence, weak) of one result's features; the floor is the `confidence_floor` setting."""
+    p = probability(MODEL if model is None else model, x)
+    return round(p, 4), p < floor

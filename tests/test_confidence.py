@@ -1,0 +1,72 @@
+"""Confidence of a result (scent.confidence) and how the CLI shows weak matches."""
+import json
+
+import pytest
+
+from scent import Index
+from scent import confidence as sure
+from scent.query import parse
+
+
+@pytest.mark.parametrize("query, text, expected", [
+    ("deposit refund", "The deposit refund is due.", 1.0),
+    ("deposits refunded late", "The deposit refund is due.", 2 / 3),     # by stem; "late" is missing
+    ("test_settlement_rounding", "def test_settlement_rounding(): pass", 1.0),
+    ("settlement rounding", "def test_settlement_rounding(): pass", 1.0),  # identifiers split as indexed
+    ("LD20260417", "Ticket LD-2026-0417.", 1.0),                            # an ID by its normalised form
+    ("xyzzyplugh", "The deposit refund is due.", 0.0),
+])
+def test_coverage_by_hand(query, text, expected):
+    assert sure.coverage(parse(query), text) == pytest.approx(expected)
+
+
+def test_coverage_of_no_terms_is_zero():
+    assert sure.coverage(parse(""), "anything") == 0.0
+
+
+def test_features_and_probability_by_hand():
+    facts = {"lang": "en", "terms": 2, "terms_in_index": 1}
+    x = sure.features({"dense": 0.85, "dense_50": 0.80, "coverage": 0.5, "keyword": True, "lang": "ta",
+                       "kind": "image", "rank": 2, "dense_rank": 4, "keyword_rank": None}, facts)
+    got = dict(zip(sure.FEATURES, x))
+    assert got["dense_margin"] == pytest.approx(0.05)
+    assert got["in_index"] == 0.5 and got["no_word_in_index"] == 0.0
+    assert got["other_language"] == 1.0 and got["picture"] == 1.0 and got["picture_cov"] == 0.5
+    assert got["inv_rank"] == 0.5 and got["inv_dense_rank"] == 0.25 and got["inv_keyword_rank"] == 0.0
+    # bias 1 + 2 x coverage 0.5 = 2: 1 / (1 + e^-2)
+    assert sure.probability({"bias": 1.0, "coverage": 2.0}, x) == pytest.approx(1 / (1 + 2.718281828 ** -2))
+    assert sure.assess(x, {"bias": 1.0, "coverage": 2.0}, floor=0.9) == (pytest.approx(0.8808, abs=1e-4), True)
+
+
+def test_nonsense_has_no_word_in_the_index(notes, fake_embedder):
+    with Index(notes, embedder=fake_embedder) as idx:
+        idx.update()
+        results = idx.search("xyzzyplugh frimble", k=3)
+        good = idx.search("deposit refund", k=3)
+    assert all(r.confidence is not None and 0 <= r.confidence <= 1 for r in results + good)
+    assert all(isinstance(r.weak, bool) for r in results)
+    d = results[0].to_dict()
+    assert set(d) >= {"confidence", "weak"}
+    assert results[0].confidence < good[0].confidence
+
+
+def test_cli_says_no_good_match_and_lists_weak_ones(monkeypatch):
+    from scent import cli
+    from scent.search import SearchResult
+
+    def result(rank, weak, conf):
+        return SearchResult(rank, f"f{rank}.txt", None, "text", "text", 0.01, "snip", [], "", 0.0, rank,
+                            confidence=conf, weak=weak)
+
+    shown = []
+    monkeypatch.setattr(cli.click, "echo", lambda text="", **kw: shown.append(str(text)))
+    cli._show([result(1, False, 0.9), result(2, True, 0.1)], as_json=False, several=False)
+    assert [s for s in shown if not s.startswith("    ")] == [
+        cli.click.style("f1.txt", bold=True).join([" 1. ", "  [text]  0.0100  90% sure"]), "weak matches:",
+        cli.click.style("f2.txt", bold=True).join([" 2. ", "  [text]  0.0100  10% sure"])]
+    shown.clear()
+    cli._show([result(1, True, 0.1)], as_json=False, several=False)
+    assert shown[0].startswith("no good match")
+    shown.clear()
+    cli._show([result(1, True, 0.1)], as_json=True, several=False)
+    assert json.loads(shown[0])["weak"] is True and json.loads(shown[0])["confidence"] == 0.1
