@@ -314,10 +314,17 @@ def test_more_results_sort_by_date_and_language(page):
     assert len(first) == 10
     page.click("#more")
     page.wait_for_function("() => document.querySelectorAll('#results .result').length > 10")
-    # newest first: the dates shown go down
+    # newest first: the dates shown go down, among the confident results and then among the weak
+    # matches under their line (sorting never lifts a weak match above a confident one)
     page.select_option("#sort", "newest")
-    dates = page.eval_on_selector_all("#results .result .meta", "els => els.map(e => e.textContent.slice(0, 10))")
-    assert dates == sorted(dates, reverse=True)
+    shown = page.eval_on_selector_all(
+        "#results .result", "els => els.map(e => [e.classList.contains('weak'), "
+                            "e.querySelector('.meta').textContent.slice(0, 10)])")
+    weak = [w for w, _ in shown]
+    assert weak == sorted(weak)  # every confident one before every weak one
+    for group in (False, True):
+        dates = [d for w, d in shown if w == group]
+        assert dates == sorted(dates, reverse=True)
     page.select_option("#sort", "")
     # the language filter offers the languages the index holds, and keeps only that one
     expect(page.locator("#lang option[value='es']")).to_have_count(1)
