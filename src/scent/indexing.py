@@ -181,6 +181,22 @@ class _Waiting:
                 and all(i in made.pages_done for i in self.pages))
 
 
+def _decoded(pictures: dict[int, tuple[Picture, str, list[str]]], model: str,
+             warn: OnSkip) -> tuple[list[int], list]:
+    """The unit ids and pixels, prepared for a picture model, of the pictures that still decode; one
+    that does not costs only its own vectors, with a note on its file."""
+    keys, images = [], []
+    for uid, (picture, rel, notes) in pictures.items():
+        try:
+            images.append(image_text.prepared(picture.load(image_text.MAX_SIDE)))
+            keys.append(uid)
+        except _PICTURE_ERRORS as err:
+            note = f"a picture ({picture.locator or 'the file'}) was not read for {model}: {err}"
+            notes.append(note)
+            warn(rel, note)
+    return keys, images
+
+
 class Indexer:
     """Applies plans to one engine. The Index facade makes one per index and keeps it."""
 
@@ -580,16 +596,8 @@ class Indexer:
         made: dict[int, np.ndarray] = {}
         ids = list(pictures)
         for i in range(0, len(ids), self.settings.embed_batch):
-            keys, images = [], []
-            for uid in ids[i:i + self.settings.embed_batch]:
-                picture, rel, notes = pictures[uid]
-                try:
-                    images.append(image_text.prepared(picture.load(image_text.MAX_SIDE)))
-                    keys.append(uid)
-                except _PICTURE_ERRORS as err:
-                    note = f"a picture ({picture.locator or 'the file'}) was not read for {self.picture_name}: {err}"
-                    notes.append(note)
-                    warn(rel, note)
+            keys, images = _decoded({uid: pictures[uid] for uid in ids[i:i + self.settings.embed_batch]},
+                                    self.picture_name, warn)
             if images:
                 made.update(zip(keys, image_text.checked(model, model.embed_images(images), len(images))))
         return made
@@ -598,15 +606,7 @@ class Indexer:
         """A multivector model's patch vectors by unit id; a picture that no longer decodes loses
         only its own vectors (as in _embed_pictures)."""
         model = self._multivector_model(self.multivector_name)
-        keys, images = [], []
-        for uid, (picture, rel, notes) in pages.items():
-            try:
-                images.append(image_text.prepared(picture.load(image_text.MAX_SIDE)))
-                keys.append(uid)
-            except _PICTURE_ERRORS as err:
-                note = f"a picture ({picture.locator or 'the file'}) was not read for {self.multivector_name}: {err}"
-                notes.append(note)
-                warn(rel, note)
+        keys, images = _decoded(pages, self.multivector_name, warn)
         if not images:
             return {}
         got = model.embed_pages(images)
