@@ -4,7 +4,7 @@ import re
 from hypothesis import given, settings, strategies as st
 
 from scent.query import normalise_id
-from scent.snippet import _TOKEN, _stem, matches, snippet
+from scent.snippet import _TOKEN, matches, snippet, stem
 
 
 def test_words_match_by_stem_and_ids_whole():
@@ -27,7 +27,7 @@ def test_the_window_holds_the_most_matches_and_marks_them():
 
 def _one_token_at_a_time(text, words, ids=()):
     """The reference: each token, then each letters-and-digits run of it, stemmed."""
-    stems = {_stem(w) for w in words if w}
+    stems = {stem(w) for w in words if w}
     spans = []
     for m in _TOKEN.finditer(text):
         tok = m.group()
@@ -35,7 +35,7 @@ def _one_token_at_a_time(text, words, ids=()):
             spans.append(m.span())
             continue
         for sub in re.finditer(r"[^\W_]+", tok):
-            if _stem(sub.group()) in stems:
+            if stem(sub.group()) in stems:
                 spans.append((m.start() + sub.start(), m.start() + sub.end()))
     return spans
 

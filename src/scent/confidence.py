@@ -14,14 +14,11 @@ import math
 import re
 from functools import lru_cache
 
-import snowballstemmer
-
 from .filters import Filters
 from .query import WORD, KeywordQuery, id_tokens, normalise_id, split_identifier
+from .snippet import stem
 from .syntax import words
 from .units import PICTURE_KINDS
-
-_STEM = snowballstemmer.stemmer("english")
 
 # Words that ask for a picture rather than text (the same list decides which unit of a file answers).
 ASKS_FOR_PICTURE = re.compile(
@@ -33,11 +30,6 @@ _TOKEN = re.compile(WORD)
 _CAMEL_WORD = re.compile(r"\w*[a-z][A-Z]\w*")
 
 
-@lru_cache(maxsize=1 << 16)
-def _stem(word: str) -> str:
-    return _STEM.stemWord(word)
-
-
 @lru_cache(maxsize=4096)
 def _unit_stems(text: str) -> frozenset[str]:
     """The stems a text holds, identifier parts included (read_file, parseHttpHeader: read, file,
@@ -46,7 +38,7 @@ def _unit_stems(text: str) -> frozenset[str]:
     tokens = set(_TOKEN.findall(text.lower()))
     parts = {p for t in tokens if "_" in t for p in t.split("_") if p}
     parts.update(p for t in _CAMEL_WORD.findall(text) for p in split_identifier(t))
-    return frozenset(_stem(t) for t in tokens | parts)
+    return frozenset(stem(t) for t in tokens | parts)
 
 
 def coverage(query: KeywordQuery, text: str) -> float:
@@ -63,7 +55,7 @@ def coverage(query: KeywordQuery, text: str) -> float:
             found += 1
             continue
         pieces = [p for w in words(term.text) for p in (split_identifier(w) if "_" in w else [w])]
-        found += bool(pieces) and all(_stem(p) in have for p in pieces)
+        found += bool(pieces) and all(stem(p) in have for p in pieces)
     return found / len(query.terms)
 
 

@@ -15,7 +15,7 @@ _STEM = snowballstemmer.stemmer("english")
 # A person's files hold tens of thousands of distinct words; the Python stemmer is the slow part of
 # a snippet, so its answers are kept for many of them (a few MB).
 @lru_cache(maxsize=1 << 16)
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     return _STEM.stemWord(word.lower())
 
 
@@ -74,7 +74,7 @@ _SUBWORD = re.compile(r"[^\W_]+")  # the letters and digits runs a token is stem
 def matches(text: str, words: list[str], ids: tuple[str, ...] = ()) -> list[tuple[int, int]]:
     """Character spans of `text` that match the query's words (by English stem) or IDs (by their
     normalised form), in order. A token that matches an ID is one span, its parts not again."""
-    stems = {_stem(w) for w in words if w}
+    stems = {stem(w) for w in words if w}
     taken = []
     if ids:
         wanted = set(ids)
@@ -84,7 +84,7 @@ def matches(text: str, words: list[str], ids: tuple[str, ...] = ()) -> list[tupl
     # stemmed at all (the loop over every run of a unit's text is most of a warm query's snippets).
     firsts = {s[0] for s in stems if s}
     found = [m.span() for m in _SUBWORD.finditer(text)
-             if m.group()[0].lower()[0] in firsts and _stem(m.group()) in stems]
+             if m.group()[0].lower()[0] in firsts and stem(m.group()) in stems]
     if not taken:
         return found
     inside, at = [], 0
