@@ -216,6 +216,44 @@ def test_sigkill_with_the_qdrant_edge_engine_8_times(tmp_path, scent_index):
     qdrant_kills(tmp_path, scent_index, 8)
 
 
+# A process holding a local Qdrant folder starts a reader as an indexing run does, then is killed;
+# its reader lives on a moment (it notices its parent is gone twice a second).
+HOLD_AND_DIE = r'''
+import multiprocessing, os, signal, sys, time
+from concurrent.futures import ProcessPoolExecutor
+from scent.engines.qdrant import _open_local
+from scent.indexing import _reader_started
+from pathlib import Path
+client, mode = _open_local(Path(sys.argv[1]))
+assert mode == sys.argv[2], mode
+pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=_reader_started,
+                           initargs=(os.getpid(),))
+pool.submit(time.sleep, 0).result()
+os.kill(os.getpid(), signal.SIGKILL)
+'''
+
+
+@pytest.mark.parametrize("mode", ["edge", "local"])
+def test_a_killed_indexers_reader_does_not_keep_the_qdrant_folder_locked(tmp_path, mode):
+    pytest.importorskip("qdrant_edge" if mode == "edge" else "qdrant_client")
+    from scent.engines.qdrant import _open_local
+
+    folder = tmp_path / "qdrant"
+    if mode == "local":  # a folder with something in it stays qdrant-client's local mode
+        folder.mkdir()
+        (folder / "meta.json").write_text('{"collections": {}, "aliases": {}}')
+    for _ in range(3):
+        # Output to a file: a pipe would make the wait last until the reader, which shares it, is gone.
+        with open(tmp_path / "err", "w+") as err:
+            proc = subprocess.run([sys.executable, "-c", HOLD_AND_DIE, str(folder), mode], stdout=err, stderr=err,
+                                  env={**os.environ, "PYTHONPATH": str(SRC)}, timeout=120)
+            err.seek(0)
+            assert proc.returncode == -signal.SIGKILL, err.read()
+        client, got = _open_local(folder)  # at once: the reader may not have noticed yet
+        assert got == mode
+        client.close()
+
+
 # ---- a full disk and a read-only folder --------------------------------------------------------
 
 def mount_tmpfs(where: Path, size: str) -> bool:

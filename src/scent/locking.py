@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
+import weakref
 from pathlib import Path
 
 from .errors import ScentError
@@ -19,6 +20,7 @@ LOCK_NAME = "lock"
 
 _guard = threading.Lock()
 _held: dict[str, list] = {}  # path -> [file, owner, depth]
+_other = weakref.WeakSet()  # other lock files this process holds (a local Qdrant folder's)
 
 
 class IndexLock:
@@ -77,10 +79,20 @@ def clear_index_dir(index_dir: str | Path) -> None:
             entry.unlink(missing_ok=True)
 
 
+def held_elsewhere(fh) -> None:
+    """Name a lock file held outside IndexLock (a local Qdrant folder's), so close_in_child
+    closes a forked reader's copy of it too."""
+    _other.add(fh)
+
+
 def close_in_child() -> None:
     """In a forked process (an indexing run's reader): close its copies of the held lock files.
     A flock belongs to the open file, which a fork shares: a reader outliving its killed parent
-    kept the index locked. Closing the copy leaves the parent's lock as it was."""
+    kept the index (or its Qdrant folder) locked until it noticed. Closing the copy leaves the
+    parent's lock as it was."""
     for fh, _, _ in _held.values():
         fh.close()
     _held.clear()
+    for fh in list(_other):
+        fh.close()
+    _other.clear()

@@ -27,7 +27,7 @@ import numpy as np
 
 from ...errors import IndexVersionError, ScentError, UsageError
 from ...filters import Filters
-from ...locking import clear_index_dir
+from ...locking import clear_index_dir, held_elsewhere
 from ...storage import FileState, FileWrite, Hit, StoredUnit, VectorField, batched
 from ..sqlite import SqliteEngine
 from ..sqlite.catalog import path_keywords
@@ -645,11 +645,16 @@ def _open_local(folder: Path):
 
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        return QdrantClient(path=str(folder)), LOCAL_MODE
+        client = QdrantClient(path=str(folder))
     except RuntimeError as err:
         if "already accessed" in str(err):
             raise in_use from None
         raise
+    # qdrant-client's own lock file, reached by its private name: a forked reader closes its copy.
+    lock = getattr(getattr(client, "_client", None), "_flock_file", None)
+    if lock is not None:
+        held_elsewhere(lock)
+    return client, LOCAL_MODE
 
 
 def local_mode(folder: Path) -> str:

@@ -26,6 +26,7 @@ import qdrant_edge as qe
 from qdrant_client import models
 
 from ...errors import ScentError
+from ...locking import held_elsewhere
 from . import EDGE_FOLDER
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a folder name, never "." or ".."
@@ -52,6 +53,7 @@ class EdgeClient:
         except portalocker.LockException:
             self._lock.close()
             raise FolderInUse(str(folder)) from None
+        held_elsewhere(self._lock)
         self._shards: dict[str, qe.EdgeShard] = {}
 
     # ---- collections ---------------------------------------------------------------------------
