@@ -193,10 +193,13 @@ def qdrant_kills(tmp_path, scent_index, kills: int) -> None:
             assert idx.engine.status()["qdrant_mode"] == "edge"
             known = [uid for units in catalog.values() for uid, _ in units]
             assert set(idx.engine.catalog.units(known)) == set(known)
-            hits = idx.search(COMMON, k=1000, strategy="keyword")
-            assert {h.path for h in hits} <= set(catalog)
+            # The search reads Qdrant alone, which may be ahead of the catalog by the killed run's
+            # writes: files of the folder not yet recorded, and a renamed or deleted one already gone.
+            hits = {h.path for h in idx.search(COMMON, k=1000, strategy="keyword")}
+            on_disk = {p.relative_to(folder).as_posix() for p in folder.rglob("*.md")}
+            assert hits <= set(catalog) | on_disk
             want = {p for p, units in catalog.items() if any(COMMON in t for _, t in units)}
-            assert {h.path for h in hits} == want
+            assert want & on_disk <= hits
             idx.status()
 
     survived, made = kill_rounds(folder, index_dir, tmp_path, scent_index, kills, extra, settings, "catalog.db", check)
