@@ -227,8 +227,12 @@ from concurrent.futures import ProcessPoolExecutor
 from scent.engines.qdrant import _open_local
 from scent.indexing import _reader_started
 from pathlib import Path
+from qdrant_client import models
 client, mode = _open_local(Path(sys.argv[1]))
 assert mode == sys.argv[2], mode
+if not client.collection_exists("t"):
+    client.create_collection("t", {"v": models.VectorParams(size=4, distance=models.Distance.COSINE)})
+client.upsert("t", [models.PointStruct(id=1, vector={"v": [1.0, 0.0, 0.0, 0.0]})])
 pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=_reader_started,
                            initargs=(os.getpid(),))
 pool.submit(time.sleep, 0).result()
@@ -254,6 +258,7 @@ def test_a_killed_indexers_reader_does_not_keep_the_qdrant_folder_locked(tmp_pat
             assert proc.returncode == -signal.SIGKILL, err.read()
         client, got = _open_local(folder)  # at once: the reader may not have noticed yet
         assert got == mode
+        assert client.count("t", exact=True).count == 1  # the shard loads: its log's lock is free too
         client.close()
 
 

@@ -21,6 +21,7 @@ LOCK_NAME = "lock"
 _guard = threading.Lock()
 _held: dict[str, list] = {}  # path -> [file, owner, depth]
 _other = weakref.WeakSet()  # other lock files this process holds (a local Qdrant folder's)
+_stores: set[str] = set()    # the folders they guard
 
 
 class IndexLock:
@@ -79,10 +80,12 @@ def clear_index_dir(index_dir: str | Path) -> None:
             entry.unlink(missing_ok=True)
 
 
-def held_elsewhere(fh) -> None:
-    """Name a lock file held outside IndexLock (a local Qdrant folder's), so close_in_child
-    closes a forked reader's copy of it too."""
+def held_elsewhere(fh, store: str | Path) -> None:
+    """Name a lock file held outside IndexLock and the store folder it guards (a local Qdrant
+    folder), so that close_in_child closes a forked reader's copies of both's open files: the
+    store locks files of its own (Qdrant's write-ahead log holds a flock on its folder)."""
     _other.add(fh)
+    _stores.add(os.path.realpath(store))
 
 
 def close_in_child() -> None:
@@ -96,3 +99,26 @@ def close_in_child() -> None:
     for fh in list(_other):
         fh.close()
     _other.clear()
+    _close_files_under(_stores)
+    _stores.clear()
+
+
+def _close_files_under(folders: set[str]) -> None:
+    """Close this process's descriptors of files in `folders`: a reader never touches them, and
+    it ends by os._exit, so nothing writes through them after."""
+    if not folders:
+        return
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:  # no /proc (macOS): the lock files are closed above; the store's own stay open
+        return       # until the reader sees its parent gone (half a second)
+    for name in names:
+        try:
+            target = os.readlink(f"/proc/self/fd/{name}")
+        except OSError:
+            continue
+        if any(target == f or target.startswith(f + os.sep) for f in folders):
+            try:
+                os.close(int(name))
+            except OSError:
+                pass

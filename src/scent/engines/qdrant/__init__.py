@@ -653,7 +653,7 @@ def _open_local(folder: Path):
     # qdrant-client's own lock file, reached by its private name: a forked reader closes its copy.
     lock = getattr(getattr(client, "_client", None), "_flock_file", None)
     if lock is not None:
-        held_elsewhere(lock)
+        held_elsewhere(lock, folder)
     return client, LOCAL_MODE
 
 

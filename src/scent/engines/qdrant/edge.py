@@ -53,7 +53,7 @@ class EdgeClient:
         except portalocker.LockException:
             self._lock.close()
             raise FolderInUse(str(folder)) from None
-        held_elsewhere(self._lock)
+        held_elsewhere(self._lock, self.root)
         self._shards: dict[str, qe.EdgeShard] = {}
 
     # ---- collections ---------------------------------------------------------------------------
