@@ -142,8 +142,9 @@ def _sentences_of(batches: Path) -> set[str]:
 
 def _has(src: Path | None, what: str) -> bool:
     """Whether the measured tree's CLI knows `what` (an older tree, measured for "before", may not)."""
-    cli = (src if src is not None else ROOT / "src") / "scent" / "cli.py"
-    return what in cli.read_text(encoding="utf-8")
+    package = (src if src is not None else ROOT / "src") / "scent"
+    return any(what in (package / name).read_text(encoding="utf-8")
+               for name in ("cli.py", "commands.py") if (package / name).is_file())
 
 
 def timed(cmd: list[str], env: dict | None = None) -> float:

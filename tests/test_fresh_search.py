@@ -141,3 +141,65 @@ def test_prefetched_raises_a_load_failure_where_the_model_is_needed():
         e.embed_queries(["x"])
     with pytest.raises(RuntimeError, match="no model here"):
         e.embed_passages(["x"])
+
+
+class Counted(FakeEmbedder):
+    made: list[str] = []
+
+    def __init__(self):
+        super().__init__()
+        Counted.made.append(threading.current_thread().name)
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    import scent.embed
+
+    Counted.made = []
+    monkeypatch.setattr(scent.embed, "E5Embedder", Counted)
+    return Counted
+
+
+def test_the_entry_point_starts_the_model_for_a_search_it_answers_itself(counted, notes, tmp_path):
+    from scent import Index, cli
+    from scent.serve import discovery
+
+    with Index(notes, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+    idx_dir = str(tmp_path / "idx")
+    started = cli._model_for(["search", "deposit", "--index", idx_dir])
+    assert isinstance(started, Prefetched)
+    assert cli._model_for(["search", "deposit", f"--index={idx_dir}", "--no-server"]) is not None
+    # Not a search, help, a keyword-only search, or no index to search: no model.
+    for args in ([], ["index", str(notes)], ["search", "--help"], ["search", "x", "--strategy", "keyword"],
+                 ["search", "x", "--index", str(tmp_path / "nowhere")]):
+        assert cli._model_for(args) is None, args
+    # A running `scent serve` of the index answers: no model here (unless --no-server or --as).
+    with discovery.announced(tmp_path / "idx", "127.0.0.1", 9, str(notes)):
+        assert cli._model_for(["search", "x", "--index", idx_dir]) is None
+        assert cli._model_for(["search", "x", "--index", idx_dir, "--no-server"]) is not None
+        assert cli._model_for(["search", "x", "--index", idx_dir, "--as", "nobody"]) is not None
+        assert cli._model_for(["search", "--index", idx_dir, "--", "--no-server"]) is None  # a query word
+    started.ask("deposit refund")
+    assert np.array_equal(started.embed_queries(["deposit refund"]), FakeEmbedder().embed_queries(["deposit refund"]))
+    assert set(counted.made) == {"scent-model"}
+
+
+def test_a_search_through_the_entry_point_uses_the_model_it_started(counted, notes, tmp_path, monkeypatch, capsys):
+    from scent import Index, cli
+
+    with Index(notes, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+    monkeypatch.setattr(sys, "argv", ["scent", "search", "deposit refund", "--index", str(tmp_path / "idx"),
+                                      "--json", "--no-server"])
+    cli.main()
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["path"] == "lease.md"
+    assert counted.made == ["scent-model"]  # one model, made in its thread, before the flags were parsed
+
+
+def test_the_commands_are_still_found_in_scent_cli():
+    from scent import cli, commands
+
+    assert cli.cli is commands.cli and cli._show is commands._show
+    with pytest.raises(AttributeError):
+        cli.__path__  # noqa: B018 - the import system's question gets the plain answer
