@@ -18,15 +18,50 @@ from .units import FILE_KINDS
 
 
 def _setting_options(scope: str):
-    """One --flag per setting of `scope`, generated from the settings table."""
+    """One --flag per setting of `scope`, generated from the settings table (made by _Command when
+    the command is first parsed or shown: see there)."""
     def decorate(fn):
-        for s in reversed([s for s in SETTINGS if s.scope == scope]):
-            flag = "--" + s.name.replace("_", "-")
-            kind = click.Choice(s.choices) if s.choices else (click.BOOL if isinstance(s.default, bool) else type(s.default))
-            fn = click.option(flag, s.name, type=kind, default=None, show_default=False,
-                              help=f"{s.help} [default: {s.default}]")(fn)
+        fn.__scent_setting_scopes__ = (scope, *getattr(fn, "__scent_setting_scopes__", ()))
         return fn
     return decorate
+
+
+def _setting_flags(scopes: tuple[str, ...]) -> list[click.Option]:
+    flags = []
+    for scope in scopes:
+        for s in (s for s in SETTINGS if s.scope == scope):
+            kind = click.Choice(s.choices) if s.choices else (click.BOOL if isinstance(s.default, bool) else type(s.default))
+            flags.append(click.Option(["--" + s.name.replace("_", "-"), s.name], type=kind, default=None,
+                                      show_default=False, help=f"{s.help} [default: {s.default}]"))
+    return flags
+
+
+class _Command(click.Command):
+    """A command whose settings' flags (after its own options, in the table's order) are made
+    when its parameters are first asked for. Why: the settings give ~150 flags over all commands,
+    and making them all was a tenth of the Python work a fresh `scent search` does before its
+    query's vector is needed; a run parses one command."""
+
+    def __init__(self, *args, **kwargs):
+        self._scopes = ()
+        super().__init__(*args, **kwargs)
+        self._scopes = getattr(self.callback, "__scent_setting_scopes__", ())
+
+    @property
+    def params(self) -> list[click.Parameter]:
+        if self._scopes:
+            scopes, self._scopes = self._scopes, ()
+            self._params.extend(_setting_flags(scopes))
+        return self._params
+
+    @params.setter
+    def params(self, value: list[click.Parameter]) -> None:
+        self._params = value
+
+
+class _Group(click.Group):
+    command_class = _Command
+    group_class = type  # subgroups (scent token) are _Groups too
 
 
 def _index():
@@ -41,7 +76,7 @@ def _settings(params: dict):
     return load(**{k: v for k, v in params.items() if k in names})
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="scent")
 def cli():
     """scent: search your own files by what they say and show."""
