@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, make_dataclass, replace
 from pathlib import Path
@@ -316,6 +315,8 @@ def load(path: Path | None = None, **overrides) -> Settings:
     path = path or config_path()
     values: dict = {}
     if path.is_file():
+        import tomllib  # here: most runs have no config file, and a fresh search pays for every import
+
         try:
             values.update(tomllib.loads(path.read_text(encoding="utf-8")))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
