@@ -74,8 +74,8 @@ def _value(flags: list[str], name: str) -> str | None:
 
 def _may_be_served(flags: list[str]) -> bool:
     """Whether a running `scent serve` announces itself for the index these flags name (or the one
-    found from here), as scent.commands asks it: True also when no index is found (the search
-    says so, and needs no model for it)."""
+    found from here), as scent.commands asks it: True also when no index is found or the looking
+    fails (the search says what is wrong when it looks again, and needs no model for that)."""
     from .errors import IndexNotFound
     from .location import find_index
     from .serve import discovery
@@ -84,7 +84,7 @@ def _may_be_served(flags: list[str]) -> bool:
         return False  # several folders are searched here
     try:
         found = find_index(_value(flags, "--folder"), _value(flags, "--index"), discovery.has_index_or_server)
-    except IndexNotFound:
+    except (IndexNotFound, OSError, RuntimeError):  # RuntimeError: Path.home() without a home
         return True
     return discovery.running(found.index_dir) is not None
 
