@@ -63,6 +63,8 @@ def forget_last(index_dir: Path) -> None:
 
 @dataclass(frozen=True)
 class Found:
+    """The index directory a command uses, and how it was found."""
+
     index_dir: Path
     how: str  # "named" (--index or --folder), "here" (this folder or a parent) or "last" (indexed last)
 

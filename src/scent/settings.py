@@ -17,6 +17,8 @@ from .errors import UsageError
 
 @dataclass(frozen=True)
 class Setting:
+    """One row of the settings table: name, default, help, scope, and how a value is checked."""
+
     name: str
     default: object
     help: str
@@ -251,7 +253,10 @@ Settings = make_dataclass(
     "Settings",
     [(s.name, type(s.default), field(default=s.default)) for s in SETTINGS],
     frozen=True,
-    namespace={"with_values": _with_values, "__post_init__": _post_init},
+    # A docstring of its own: without one, dataclasses writes one from the signature of all the
+    # settings, milliseconds of every start.
+    namespace={"__doc__": "Every setting's value (see SETTINGS); made checked, never changed (with_values copies).",
+               "with_values": _with_values, "__post_init__": _post_init},
 )
 
 

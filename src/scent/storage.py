@@ -61,6 +61,8 @@ class FileState:
 
 @dataclass(frozen=True)
 class FileRecord:
+    """A file as the catalog stores it."""
+
     path: str
     kind: str
     size: int
@@ -96,6 +98,8 @@ class UnitRecord:
 
 @dataclass(frozen=True)
 class StoredUnit:
+    """A unit as the catalog gives it back: its text, place and file's facts."""
+
     id: int
     path: str
     file_kind: str
