@@ -153,6 +153,15 @@ class Counted(FakeEmbedder):
         Counted.made.append(threading.current_thread().name)
 
 
+def _model_threads() -> list[threading.Thread]:
+    """The model threads still running after a moment (left running, a thread would keep later
+    tests' indexing from starting reader processes: scent.indexing reads in-process then)."""
+    for t in threading.enumerate():
+        if t.name == "scent-model":
+            t.join(10)
+    return [t for t in threading.enumerate() if t.name == "scent-model"]
+
+
 @pytest.fixture
 def counted(monkeypatch):
     import scent.embed
@@ -169,22 +178,32 @@ def test_the_entry_point_starts_the_model_for_a_search_it_answers_itself(counted
     with Index(notes, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
         idx.update()
     idx_dir = str(tmp_path / "idx")
-    started = cli._model_for(["search", "deposit", "--index", idx_dir])
+    made = []  # each one started is asked a query at the end, so that its thread ends
+
+    def model_for(args):
+        model = cli._model_for(args)
+        if model is not None:
+            made.append(model)
+        return model
+
+    started = model_for(["search", "deposit", "--index", idx_dir])
     assert isinstance(started, Prefetched)
-    assert cli._model_for(["search", "deposit", f"--index={idx_dir}", "--no-server"]) is not None
+    assert model_for(["search", "deposit", f"--index={idx_dir}", "--no-server"]) is not None
     # Not a search, help, a keyword-only search, or no index to search: no model.
     for args in ([], ["index", str(notes)], ["search", "--help"], ["search", "x", "--strategy", "keyword"],
                  ["search", "x", "--index", str(tmp_path / "nowhere")]):
-        assert cli._model_for(args) is None, args
+        assert model_for(args) is None, args
     # A running `scent serve` of the index answers: no model here (unless --no-server or --as).
     with discovery.announced(tmp_path / "idx", "127.0.0.1", 9, str(notes)):
-        assert cli._model_for(["search", "x", "--index", idx_dir]) is None
-        assert cli._model_for(["search", "x", "--index", idx_dir, "--no-server"]) is not None
-        assert cli._model_for(["search", "x", "--index", idx_dir, "--as", "nobody"]) is not None
-        assert cli._model_for(["search", "--index", idx_dir, "--", "--no-server"]) is None  # a query word
-    started.ask("deposit refund")
+        assert model_for(["search", "x", "--index", idx_dir]) is None
+        assert model_for(["search", "x", "--index", idx_dir, "--no-server"]) is not None
+        assert model_for(["search", "x", "--index", idx_dir, "--as", "nobody"]) is not None
+        assert model_for(["search", "--index", idx_dir, "--", "--no-server"]) is None  # a query word
+    for model in made:
+        model.ask("deposit refund")
     assert np.array_equal(started.embed_queries(["deposit refund"]), FakeEmbedder().embed_queries(["deposit refund"]))
-    assert set(counted.made) == {"scent-model"}
+    assert len(made) == 4 and set(counted.made) == {"scent-model"}
+    assert not _model_threads()  # each one's ended: it embedded its query
 
 
 def test_a_search_through_the_entry_point_uses_the_model_it_started(counted, notes, tmp_path, monkeypatch, capsys):
@@ -197,6 +216,10 @@ def test_a_search_through_the_entry_point_uses_the_model_it_started(counted, not
     cli.main()
     assert json.loads(capsys.readouterr().out.splitlines()[0])["path"] == "lease.md"
     assert counted.made == ["scent-model"]  # one model, made in its thread, before the flags were parsed
+    assert not _model_threads()  # it ended: it embedded the query
+    import gc
+
+    assert gc.isenabled()  # main turned the collector off for the search only
 
 
 def test_the_commands_are_still_found_in_scent_cli():
