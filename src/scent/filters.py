@@ -30,6 +30,8 @@ def cli_flag(name: str) -> str:
 
 @dataclass(frozen=True)
 class Filters:
+    """What a search keeps, whatever the engine: kinds, path, dates, language, readers."""
+
     kinds: tuple[str, ...] = ()
     path: str | None = None       # a prefix ("notes/") or a glob ("**/*.md", "notes/*2025*")
     after: float | None = None    # UNIX time, inclusive

@@ -328,10 +328,13 @@ class Index:
         """How a query becomes its many vectors for the multivector list: the text model over its
         phrases, or the index's multivector_model; None when the index has no regions (or the
         profile makes no multivector list: nothing is asked of the catalog then)."""
-        from . import multivector
         from .search import PROFILES
 
-        if "multivector" not in PROFILES[s.strategy] or multivector.FIELD not in self.engine.vectors.fields():
+        if "multivector" not in PROFILES[s.strategy]:
+            return None  # the default profiles: scent.multivector is not imported for them
+        from . import multivector
+
+        if multivector.FIELD not in self.engine.vectors.fields():
             return None
         name = self.engine.catalog.meta("multivector_model")
         if not name:

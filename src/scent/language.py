@@ -1,11 +1,11 @@
 """Guess the natural language of a unit's text (ISO 639-1), or None when unsure."""
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import shutil
 import unicodedata
+import zlib
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
@@ -77,7 +77,9 @@ def _cache_dir() -> Path:
 
     model = Path(find_spec("py3langid").origin).parent / MODEL_FILE
     st = model.stat()
-    key = hashlib.sha1(f"{model}|{st.st_size}|{st.st_mtime_ns}|{','.join(LANGUAGES)}".encode()).hexdigest()[:12]
+    # A checksum, not hashlib: loading OpenSSL for it was milliseconds of every fresh search.
+    what = f"{model}|{st.st_size}|{st.st_mtime_ns}|{','.join(LANGUAGES)}"
+    key = f"{zlib.crc32(what.encode()):08x}"
     return scent_home() / "cache" / f"langid-{key}"
 
 

@@ -8,7 +8,6 @@ the current folder (or its nearest indexed parent), else the folder indexed last
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Callable
@@ -19,6 +18,8 @@ from .errors import IndexNotFound
 from .settings import scent_home
 
 def default_index_dir(folder: str | Path) -> Path:
+    import hashlib  # here: a search of a named --index needs no hash (OpenSSL loads in milliseconds)
+
     folder = Path(folder).resolve()
     digest = hashlib.sha1(os.fsencode(folder)).hexdigest()[:10]
     name = re.sub(r"[^\w.-]+", "_", folder.name) or "root"
@@ -62,6 +63,8 @@ def forget_last(index_dir: Path) -> None:
 
 @dataclass(frozen=True)
 class Found:
+    """The index directory a command uses, and how it was found."""
+
     index_dir: Path
     how: str  # "named" (--index or --folder), "here" (this folder or a parent) or "last" (indexed last)
 

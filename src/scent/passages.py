@@ -26,6 +26,8 @@ def estimate_tokens(text: str) -> int:
 
 @dataclass
 class Passage:
+    """One cited passage of a file: a unit, or overlapping chunks of one merged."""
+
     path: str
     page: int | None
     kind: str            # the units' kind

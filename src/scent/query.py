@@ -40,6 +40,8 @@ class Term:
 
 @dataclass(frozen=True)
 class KeywordQuery:
+    """A query as the keyword lists read it: its terms and its ID-like tokens."""
+
     terms: tuple[Term, ...]
     ids: tuple[str, ...]  # normalised ID-like tokens (upper case, separators removed)
 

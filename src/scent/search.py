@@ -33,6 +33,8 @@ STAND_IN_TOP = 10
 
 @dataclass
 class SearchResult:
+    """One ranked file: its answering unit (page, chunk), snippet, score and confidence."""
+
     rank: int
     path: str
     page: int | None
@@ -219,6 +221,8 @@ def constrain(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUn
 
 @dataclass
 class Fusion:
+    """The fused lists: each list's ranking of files, each unit's fused score, the fused files."""
+
     file_runs: dict[str, list[str | None]]  # each list's ranking of files (a file ranks as its best unit)
     unit_scores: dict[int, float]           # fused score of each unit
     fused: list[tuple[str, float]]          # files, best first

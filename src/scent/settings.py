@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, make_dataclass, replace
 from pathlib import Path
@@ -18,6 +17,8 @@ from .errors import UsageError
 
 @dataclass(frozen=True)
 class Setting:
+    """One row of the settings table: name, default, help, scope, and how a value is checked."""
+
     name: str
     default: object
     help: str
@@ -252,7 +253,10 @@ Settings = make_dataclass(
     "Settings",
     [(s.name, type(s.default), field(default=s.default)) for s in SETTINGS],
     frozen=True,
-    namespace={"with_values": _with_values, "__post_init__": _post_init},
+    # A docstring of its own: without one, dataclasses writes one from the signature of all the
+    # settings, milliseconds of every start.
+    namespace={"__doc__": "Every setting's value (see SETTINGS); made checked, never changed (with_values copies).",
+               "with_values": _with_values, "__post_init__": _post_init},
 )
 
 
@@ -316,6 +320,8 @@ def load(path: Path | None = None, **overrides) -> Settings:
     path = path or config_path()
     values: dict = {}
     if path.is_file():
+        import tomllib  # here: most runs have no config file, and a fresh search pays for every import
+
         try:
             values.update(tomllib.loads(path.read_text(encoding="utf-8")))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:

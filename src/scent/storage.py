@@ -11,7 +11,6 @@ keep their ids.
 """
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -30,6 +29,8 @@ STORAGE_TYPES = ("float32", "int8", "binary")
 
 def text_key(text: str) -> str:
     """A text's fingerprint: two units with the same key have the same vectors."""
+    import hashlib  # here: OpenSSL's loading is milliseconds of every fresh search, which hashes nothing
+
     return hashlib.sha1(text.encode()).hexdigest()
 
 
@@ -37,6 +38,8 @@ def unit_id(file_key: str, place: int) -> int:
     """The id of the unit at `place` (0, 1, ... in reading order) of the file whose catalog key
     is `file_key`: 63 bits of a hash, so it fits SQLite's signed and Qdrant's unsigned integers.
     A million units collide with odds of about 1 in 10 million."""
+    import hashlib
+
     digest = hashlib.sha1(f"{file_key}\n{place}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 
@@ -58,6 +61,8 @@ class FileState:
 
 @dataclass(frozen=True)
 class FileRecord:
+    """A file as the catalog stores it."""
+
     path: str
     kind: str
     size: int
@@ -93,6 +98,8 @@ class UnitRecord:
 
 @dataclass(frozen=True)
 class StoredUnit:
+    """A unit as the catalog gives it back: its text, place and file's facts."""
+
     id: int
     path: str
     file_kind: str

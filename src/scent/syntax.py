@@ -45,6 +45,8 @@ class Constraints:
 
 @dataclass(frozen=True)
 class Parsed:
+    """A query in the query language, split into the text to rank by, its filters and constraints."""
+
     text: str                     # what the lists rank by
     filters: Filters = field(default_factory=Filters)
     constraints: Constraints = field(default_factory=Constraints)

@@ -22,7 +22,6 @@ import numpy as np
 from ...errors import IndexVersionError, ScentError
 from ...filters import Filters
 from ...storage import Hit, VectorField, batched
-from ... import multivector as mv
 from . import codes as vcodes
 from . import snapshot as snap
 from .db import bump, transaction
@@ -294,6 +293,8 @@ class SqliteVectors:
         sign bits ranks every unit the filter lets through, and its best `first_phase` are scored
         exactly (the float queries against the stored int8 codes). Every unit when there are
         no more than `first_phase`."""
+        from ... import multivector as mv  # here: a search without a multi-vector field never needs it
+
         state = self._state(field)
         if state is None or limit < 1:
             return []
@@ -476,6 +477,8 @@ class _FieldState:
         """(centred sign bits of the kept rows as uint64 words, the mean they were centred on,
         those rows' numbers in unit order, where each unit begins, their ids). The bits and the grouping of all rows are
         made once per rows held, not per query."""
+        from ... import multivector as mv
+
         cached = self._grouped.get(id(rows))
         if cached is None or cached[0] is not rows:
             self._grouped = {k: v for k, v in self._grouped.items() if v[0] is self.snapshot_rows()}

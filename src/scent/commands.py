@@ -1,0 +1,697 @@
+"""The `scent` command's commands: parse flags, call the library, format. No search logic lives
+here. The entry point is scent.cli.main, which may start a search's model first."""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+import time
+from pathlib import Path
+from contextlib import ExitStack, nullcontext
+
+import click
+
+from .errors import ScentError, UsageError
+from .settings import SETTINGS, load
+from .terminal import ProgressPrinter, json_line, visible, visible_lines
+from .units import FILE_KINDS
+
+
+def _setting_options(scope: str):
+    """One --flag per setting of `scope`, generated from the settings table (made by _Command when
+    the command is first parsed or shown: see there)."""
+    def decorate(fn):
+        fn.__scent_setting_scopes__ = (scope, *getattr(fn, "__scent_setting_scopes__", ()))
+        return fn
+    return decorate
+
+
+def _setting_flags(scopes: tuple[str, ...]) -> list[click.Option]:
+    flags = []
+    for scope in scopes:
+        for s in (s for s in SETTINGS if s.scope == scope):
+            kind = click.Choice(s.choices) if s.choices else (click.BOOL if isinstance(s.default, bool) else type(s.default))
+            flags.append(click.Option(["--" + s.name.replace("_", "-"), s.name], type=kind, default=None,
+                                      show_default=False, help=f"{s.help} [default: {s.default}]"))
+    return flags
+
+
+class _Command(click.Command):
+    """A command whose settings' flags (after its own options, in the table's order) are made
+    when its parameters are first asked for. Why: the settings give ~150 flags over all commands,
+    and making them all was a tenth of the Python work a fresh `scent search` does before its
+    query's vector is needed; a run parses one command."""
+
+    def __init__(self, *args, **kwargs):
+        self._scopes = ()
+        super().__init__(*args, **kwargs)
+        self._scopes = getattr(self.callback, "__scent_setting_scopes__", ())
+
+    @property
+    def params(self) -> list[click.Parameter]:
+        if self._scopes:
+            scopes, self._scopes = self._scopes, ()
+            self._params.extend(_setting_flags(scopes))
+        return self._params
+
+    @params.setter
+    def params(self, value: list[click.Parameter]) -> None:
+        self._params = value
+
+
+class _Group(click.Group):
+    command_class = _Command
+    group_class = type  # subgroups (scent token) are _Groups too
+
+
+def _index():
+    # Imported when a command runs: `scent search` starts loading the model first (see search_cmd).
+    from .index import Index
+
+    return Index
+
+
+def _settings(params: dict):
+    names = {s.name for s in SETTINGS}
+    return load(**{k: v for k, v in params.items() if k in names})
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="scent")
+def cli():
+    """scent: search your own files by what they say and show."""
+
+
+@cli.command("index")
+@click.argument("folder", type=click.Path(file_okay=False, exists=True))
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory (default: one per folder under $SCENT_HOME).")
+@click.option("--rebuild", is_flag=True, help="Throw the existing index away and build it again.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress (stage, files, rates, time left) on stderr.")
+@_setting_options("index")
+@_setting_options("storage")
+def index_cmd(folder, index_dir, rebuild, quiet, **params):
+    """Index FOLDER, or bring its index up to date (only changed files are read)."""
+    settings = _settings(params)
+    with _index()(folder, index_dir=index_dir, settings=settings, rebuild=rebuild) as idx:
+        printer = ProgressPrinter(sys.stderr)
+        say = printer.message
+        report = idx.update(progress=None if quiet else printer,
+                            on_skip=lambda path, reason: say(visible(f"scent: skipped {path}: {reason}")),
+                            on_warning=lambda path, reason: say(visible(f"scent: warning: {path}: {reason}")))
+        printer.close()
+        for notice in report.notices:
+            click.echo(visible(f"scent: note: {notice}"), err=True)
+        st = idx.status()
+    click.echo(
+        f"indexed {visible(idx.root)}: {report.added} new, {report.updated} changed, {report.renamed} renamed, "
+        f"{report.deleted} deleted, {report.unchanged + report.touched} unchanged, {len(report.skipped)} skipped "
+        f"({report.embedded} units embedded) in {report.seconds:.1f}s; "
+        f"{st['files']} files, {st['units']} units", err=True)
+    from .skipped import UNSUPPORTED, summary
+
+    # The files it did not read and said nothing of, file by file: kinds scent does not read.
+    unread = [c for c in st["not_indexed"] if c["cause"] == UNSUPPORTED]
+    if unread:
+        click.echo(visible(f"scent: not indexed (kinds scent does not read): {summary(unread)}; "
+                           "scent status --skipped lists them"), err=True)
+
+
+def _filter_options(fn):
+    """--only, --path, --after, --before, --lang: the filters of every command that searches."""
+    for option in reversed([
+        click.option("--only", "kinds", multiple=True, help="Keep only this kind (" + ", ".join(FILE_KINDS) + "; or a unit kind such as pdf_page); repeatable."),
+        click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md)."),
+        click.option("--after", help="Keep only files dated on or after this day (2025-07-14), month (2025-07), year (2025), or 'last week', 'yesterday', 'this month' ..."),
+        click.option("--before", help="Keep only files dated on or before this day, month, year or named period (as --after)."),
+        click.option("--lang", help="Keep only units in this language (ISO code: en, es, fr, hi, ta ...)."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+@cli.command("search")
+@click.argument("query", nargs=-1, required=True)
+@click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="Number of results.")
+@_filter_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per result line.")
+@click.option("--explain", is_flag=True, help="Show each result's rank and score in every list and its RRF share.")
+@click.option("--folder", "folders", multiple=True, type=click.Path(file_okay=False),
+              help="Search the index of this folder; repeat it to search several at once.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Search this index directory.")
+@click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
+@click.option("--no-server", is_flag=True, help="Search in this process even when `scent serve` runs for this index.")
+@_setting_options("search")
+@_setting_options("storage")
+@click.pass_obj
+def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, explain, folders, index_dir, as_user,
+               no_server, **params):
+    """Search the index for QUERY (plain words, an ID, a code identifier ...).
+
+    When `scent serve` runs for the index (on this machine), it answers, and a line on stderr
+    says so; --no-server, --as, a setting given as a flag, or several --folder search here instead."""
+    settings = _settings(params)
+    text = " ".join(query)
+    if len(folders) > 1 and index_dir:
+        raise UsageError("--index names one index; give several folders with --folder, or one --index")
+    from .filters import Filters
+
+    filters = Filters.build(kinds, path, after, before, lang)  # bad input: one line, before any server is asked
+    # The server answers as the user running it: a search --as another user is made here.
+    if not no_server and as_user is None and len(folders) <= 1 and all(v is None for v in params.values()):
+        answered = _ask_server(folders[0] if folders else None, index_dir, text, k, kinds, path, after, before,
+                               lang, explain)
+        if answered is not None:
+            return _show(answered, as_json, len(folders) > 1)
+    from .embed import Prefetched
+
+    # The model loads and embeds the query while the index is found and opened (`started`: the
+    # model scent.cli.main started before the flags were parsed, or None).
+    embedder = None
+    if settings.strategy != "keyword":
+        embedder = started if isinstance(started, Prefetched) else Prefetched()
+        embedder.ask(text)
+    Index = _index()
+    if len(folders) > 1:
+        results = _search_folders(Index, folders, text, k, filters, explain, settings, embedder, as_user)
+    else:
+        with Index.open(folders[0] if folders else None, index_dir, settings=settings, embedder=embedder) as idx:
+            _say_which(idx)
+            results = idx.search(text, k=k, filters=filters, explain=explain, as_user=as_user)
+    _show(results, as_json, len(folders) > 1)
+
+
+class _Answered(dict):
+    """A result as `scent serve` sent it (SearchResult.to_dict()), read like a SearchResult."""
+
+    def __getattr__(self, name):
+        if name == "explain":  # left out of to_dict() when there is none
+            return self.get(name)
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def to_dict(self) -> dict:
+        return dict(self)
+
+
+def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, explain) -> list | None:
+    """The results of the `scent serve` running for this index, or None (none runs, or it did
+    not answer): see scent.serve.discovery."""
+    from .errors import IndexNotFound
+    from .serve import discovery
+    from . import location
+
+    try:
+        found = location.find_index(folder, index_dir, discovery.has_index_or_server)
+    except IndexNotFound:
+        return None  # searching here says what is wrong
+    server = discovery.running(found.index_dir)
+    if server is None:
+        return None
+    params = [("q", text), ("k", str(k)), *(("only", kind) for kind in kinds), ("explain", str(explain).lower())]
+    params += [(name, value) for name, value in (("path", path), ("after", after), ("before", before),
+                                                 ("lang", lang)) if value]
+    answer = discovery.ask(server, params, found.index_dir)
+    if answer is None:
+        return None
+    if found.how == "last":
+        click.echo(visible(f"scent: no index for this folder; searching {server.get('root')} (indexed last; "
+                           "--folder chooses another, scent list shows them)"), err=True)
+    click.echo(visible(f"scent: answered by the server at {discovery.url(server)} (scent serve, pid {server['pid']}); "
+                       "--no-server searches in this process"), err=True)
+    return [_Answered(r) for r in answer["results"]]
+
+
+def _show(results, as_json: bool, several: bool) -> None:
+    if as_json:
+        for r in results:
+            click.echo(json_line(r.to_dict()))
+        return
+    if not results:
+        click.echo("no results", err=True)
+    # Results below the confidence floor follow the others under a line of their own (an older
+    # server's results carry no confidence: none is weak).
+    strong = [r for r in results if not getattr(r, "weak", False)]
+    weak = [r for r in results if getattr(r, "weak", False)]
+    if weak and not strong:
+        click.echo("no good match: nothing clears the confidence floor. The closest results:")
+    for r in strong + weak:
+        if weak and strong and r is weak[0]:
+            click.echo("weak matches:")
+        page = f"  p.{r.page}" if r.page else ""
+        shown = os.path.join(r.folder, r.path) if several else r.path
+        sure = getattr(r, "confidence", None)
+        sure = f"  {sure:.0%} sure" if sure is not None else ""
+        click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {r.score:.4f}{sure}")
+        click.echo(f"    {_highlight(r.snippet, r.highlights)}")
+        if r.explain is not None:
+            for name, e in r.explain.items():
+                if e is None:
+                    click.echo(f"      {name:<8} not in list")
+                else:
+                    where = f" p.{e['page']}" if e["page"] else ""
+                    click.echo(f"      {name:<8} rank {e['rank']:>3}  score {e['score']:.4f}  "
+                               f"+{e['contribution']:.4f}  unit {visible(e['unit'])}{where}")
+
+
+@cli.command("context")
+@click.argument("query", nargs=-1, required=True)
+@click.option("--tokens", type=click.IntRange(50, 100_000), default=2000, show_default=True,
+              help="About how many tokens the passages may take (estimated, erring high).")
+@_filter_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: the passages, their citations and the text.")
+@click.option("--folder", type=click.Path(file_okay=False), help="Use the index of this folder.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Use this index directory.")
+@click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
+@_setting_options("search")
+@_setting_options("storage")
+def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder, index_dir, as_user, **params):
+    """The best passages for QUERY, overlapping chunks merged, each cited (path, page), within about
+    --tokens tokens: to paste into an LLM's prompt."""
+    from .filters import Filters
+
+    filters = Filters.build(kinds, path, after, before, lang)
+    with _index().open(folder, index_dir, settings=_settings(params)) as idx:
+        _say_which(idx)
+        found = idx.context(" ".join(query), tokens=tokens, filters=filters, as_user=as_user)
+    if as_json:
+        click.echo(json_line(found.to_dict()))
+    elif not found.passages:
+        click.echo("no passages found", err=True)
+    else:
+        click.echo(visible_lines(found.text))
+
+
+def _search_folders(Index, folders, text, k, filters, explain, settings, embedder, as_user):
+    with ExitStack() as stack:
+        first = stack.enter_context(Index.open(folders[0], settings=settings, embedder=embedder))
+        indexes = [first] + [stack.enter_context(Index.open(f, settings=settings, embedder=first.embedder))
+                             for f in folders[1:]]  # one model for all
+        return Index.search_many(indexes, text, k=k, filters=filters, explain=explain, as_user=as_user)
+
+
+def _say_which(idx) -> None:
+    """A search that was not told which index says which it chose (on stderr: --json stays clean)."""
+    if idx.found == "last":
+        click.echo(visible(f"scent: no index for this folder; searching {idx.root} (indexed last; "
+                           "--folder chooses another, scent list shows them)"), err=True)
+
+
+def _iso_dates(st: dict) -> dict:
+    """A status for --json: its time as ISO 8601, as every JSON date scent prints."""
+    from .dates import iso
+
+    return {**st, "last_indexed": iso(st["last_indexed"])} if st.get("last_indexed") else st
+
+
+def _highlight(text: str, marks) -> str:
+    # made visible piece by piece: the marks are offsets into the raw text
+    out, pos = [], 0
+    for a, b in marks:
+        out.append(visible(text[pos:a]))
+        out.append(click.style(visible(text[a:b]), fg="yellow", bold=True))
+        pos = b
+    out.append(visible(text[pos:]))
+    return "".join(out)
+
+
+@cli.command("status")
+@click.option("--folder", type=click.Path(file_okay=False), help="Status of this folder's index.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Status of this index directory.")
+@click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON object.")
+@click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
+@click.option("--skipped", "list_skipped", is_flag=True,
+              help="List every file walked and not indexed, with why (unsupported kind, too big, damaged ...).")
+@_setting_options("storage")
+def status_cmd(folder, index_dir, as_json, as_user, list_skipped, **params):
+    """Files, units per kind, index size, model, last run, and the files not indexed and why."""
+    with _index().open(folder, index_dir, settings=_settings(params)) as idx:
+        _say_which(idx)
+        st = idx.status(as_user)
+        listed = idx.skipped(as_user) if list_skipped else None
+    if as_json:
+        click.echo(json_line(_iso_dates(st) | ({"skipped": listed} if listed is not None else {})))
+        return
+    if listed is not None:
+        for f in listed["files"]:
+            click.echo(visible(f"{f['path']}: {f['cause']}: {f['reason']}"))
+        for u in listed["unlisted"]:
+            click.echo(f"... and {u['files']} more {visible(u['ext'])} files of a kind scent does not read")
+        if not listed["files"] and not listed["unlisted"]:
+            click.echo("every file walked at the last run was indexed")
+        return
+    last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
+    backend = st["backend"] + (f" ({st['backend_detail']})" if st.get("backend_detail") else "")
+    click.echo(f"folder   {visible(st['folder'])}\nindex    {visible(st['index'])} ({st['index_bytes'] / 1e6:.1f} MB)\n"
+               f"backend  {visible(backend)}\nmodel    {st['model']}\nupdated  {last}\n"
+               f"files    {st['files']}  " + ", ".join(f"{k} {v}" for k, v in st["files_by_kind"].items()) +
+               f"\nunits    {st['units']}  " + ", ".join(f"{k} {v}" for k, v in st["units_by_kind"].items()))
+    if st["not_indexed"]:
+        from .skipped import summary
+
+        click.echo(visible(f"not indexed: {summary(st['not_indexed'])} (scent status --skipped lists them)"))
+    if st["errors"]:
+        click.echo(f"problems with {len(st['errors'])} files (skipped: not indexed, retried next run; "
+                   "warning: indexed in part):")
+        for e in st["errors"]:
+            click.echo(visible(f"  {e['level']}: {e['path']}: {e['reason']}"))
+
+
+@cli.command("watch")
+@click.argument("folder", type=click.Path(file_okay=False, exists=True))
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory (default: one per folder under $SCENT_HOME).")
+@click.option("-q", "--quiet", is_flag=True, help="Say nothing about each refresh.")
+@_setting_options("index")
+@_setting_options("storage")
+def watch_cmd(folder, index_dir, quiet, **params):
+    """Index FOLDER, then keep its index fresh as files are added, changed, renamed or deleted (Ctrl-C stops)."""
+    import signal
+    import threading
+
+    from .watch import watch
+
+    def refreshed(report, paths):
+        if not quiet:
+            click.echo(visible(f"scent: {report.added} new, {report.updated} changed, {report.renamed} renamed, "
+                               f"{report.deleted} deleted, {len(report.skipped)} skipped ({len(paths)} paths "
+                               f"changed, {report.seconds:.1f}s)"), err=True)
+
+    with _index()(folder, index_dir=index_dir, settings=_settings(params)) as idx:
+        def ready(report):
+            for path, reason in report.skipped:
+                click.echo(visible(f"scent: skipped {path}: {reason}"), err=True)
+            click.echo(visible(f"scent: watching {idx.root} ({idx.status()['files']} files indexed, {report.added} "
+                               "new); Ctrl-C stops"), err=True)
+
+        # Ctrl-C (or a TERM) ends the watch once the refresh in progress is written, not in the middle.
+        stop = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+        watch(idx, stop, refreshed, lambda message: click.echo(visible(f"scent: {message}"), err=True), ready)
+
+
+@cli.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per index.")
+@_setting_options("storage")
+def list_cmd(as_json, **params):
+    """The folders indexed on this machine: files, size and last update of each index."""
+    known = _index().known(settings=_settings(params))
+    if as_json:
+        for st in known:
+            click.echo(json_line(_iso_dates(st)))
+        return
+    if not known:
+        click.echo("no folders indexed yet; index one with: scent index FOLDER", err=True)
+    for st in known:
+        if st.get("error"):
+            click.echo(visible(f"?  {st['index']}: {st['error']}"))
+            continue
+        last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
+        click.echo(visible(f"{st['folder']}  {st['files']} files, {st['index_bytes'] / 1e6:.1f} MB, updated {last}"))
+        click.echo(visible(f"    {st['index']}"))
+
+
+@cli.command("forget")
+@click.argument("folder", required=False, type=click.Path(file_okay=False))
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Forget this index directory.")
+@_setting_options("storage")
+def forget_cmd(folder, index_dir, **params):
+    """Remove FOLDER's index from this machine (the folder's own files are not touched)."""
+    if not folder and not index_dir:
+        raise UsageError("name the folder whose index to remove (scent list shows them), or --index DIR")
+    where = _index().forget(folder, index_dir, settings=_settings(params))
+    click.echo(visible(f"scent: removed the index in {where}"), err=True)
+
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (local only unless --allow-remote).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--folder", type=click.Path(file_okay=False), help="Serve this folder's index.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
+@click.option("--allow-remote", is_flag=True, help="Allow a --host other than 127.0.0.1, localhost or ::1; "
+              "every request then needs an access token (scent token add USER).")
+@click.option("--watch", "live", is_flag=True, help="Keep the index fresh while serving (as scent watch does).")
+@_setting_options("storage")
+def serve_cmd(host, port, folder, index_dir, allow_remote, live, **params):
+    """Web UI and HTTP API (/api/search, /api/status, /api/file, /api/thumb; schema at /openapi.json)."""
+    from .serve import check_host, discovery, listen, require
+
+    require("fastapi", "uvicorn", "markdown_it")
+    import uvicorn
+
+    from .serve.app import create_app
+    from .watch import Live
+    from .serve.tokens import Tokens
+
+    allowed_hosts, warning = check_host(host, allow_remote)
+    # --allow-remote means requests from elsewhere, even through a proxy on this machine (whose
+    # requests come from 127.0.0.1 with any Host): then every request needs a token.
+    remote = allow_remote
+    if remote:
+        allowed_hosts = None
+    tokens = Tokens()
+    if not tokens.users() and remote:
+        raise UsageError("--allow-remote needs access tokens and there are none yet; make one per person "
+                         "with: scent token add USER (it is printed once)")
+    sock = listen(host, port)  # before saying where: a taken port is one line, not a uvicorn error
+    port = sock.getsockname()[1]
+    with sock, _index().open(folder, index_dir, settings=_settings(params)) as idx:
+        if warning:
+            click.echo(warning, err=True)
+        where = f"[{host}]" if ":" in host else host
+        click.echo(f"scent: serving {visible(idx.root)} at http://{where}:{port}/ (Ctrl-C stops"
+                   + ("" if remote else "; scent search asks it while it runs") + ")", err=True)
+        if remote:
+            click.echo(f"scent: open http://{where}:{port}/#token=TOKEN once in a browser (TOKEN from "
+                       "scent token add USER)", err=True)
+        watcher = Live(idx).start() if live else None
+        app = create_app(idx, allowed_hosts=allowed_hosts, tokens=tokens, require_token=remote,
+                         desktop=not remote, live=watcher)
+        # A server that asks for tokens is not announced: scent search could not ask it.
+        announced = nullcontext() if remote else discovery.announced(idx.index_dir, host, port, idx.root)
+        try:
+            with announced:
+                uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+        finally:
+            if watcher:
+                watcher.stop()
+
+
+@cli.group("token")
+def token_group():
+    """Access tokens for scent serve --allow-remote: one per user, for the access rules."""
+
+
+@token_group.command("add")
+@click.argument("user")
+def token_add(user):
+    """Make USER's token and print it, once (only its SHA-256 is kept)."""
+    from .serve.tokens import Tokens
+
+    tokens = Tokens()
+    token = tokens.add(user)
+    click.echo(token)
+    click.echo(f"scent: the token for {user} (kept as a digest in {tokens.path}; it is not shown again). "
+               "Send it as Authorization: Bearer TOKEN, or open the server's page once as "
+               "http://HOST:PORT/#token=TOKEN", err=True)
+
+
+@token_group.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per user.")
+def token_list(as_json):
+    """The users with a token, and when each was made."""
+    from .serve.tokens import Tokens
+
+    users = Tokens().users()
+    for u in users:
+        click.echo(json_line(u) if as_json else visible(f"{u['user']}  {u['created'] or '?'}"))
+    if not users and not as_json:
+        click.echo("scent: no tokens yet; make one with: scent token add USER", err=True)
+
+
+@token_group.command("remove")
+@click.argument("user")
+def token_remove(user):
+    """Remove USER's token: a running server refuses it from its next request."""
+    from .serve.tokens import Tokens
+
+    Tokens().remove(user)
+    click.echo(visible(f"scent: removed the token of {user}"), err=True)
+
+
+@cli.command("mcp")
+@click.option("--folder", type=click.Path(file_okay=False), help="Serve this folder's index.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
+@click.option("--as", "as_user", metavar="USER", help="Answer every request as USER sees the folder: only files USER may read (default: you).")
+@_setting_options("storage")
+def mcp_cmd(folder, index_dir, as_user, **params):
+    """MCP server over stdio for AI assistants: read-only tools search, fetch, context and status."""
+    from .serve import require
+
+    require("mcp")
+    from .serve.mcp_server import build_server
+
+    with _index().open(folder, index_dir, settings=_settings(params)) as idx:
+        _say_which(idx)
+        click.echo(visible(f"scent mcp: answering from the index of {idx.root}"), err=True)
+        build_server(idx, as_user=as_user).run("stdio")
+
+
+def _parse_variant(text: str) -> dict:
+    """"match=or,rrf_k=5" -> {"match": "or", "rrf_k": "5"}"""
+    out = {}
+    for part in text.split(","):
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--compare wants SETTING=VALUE[,SETTING=VALUE], got {text!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+@cli.command("eval")
+@click.argument("queries_file", required=False, type=click.Path(dir_okay=False, exists=True))
+@click.option("--folder", type=click.Path(file_okay=False, exists=True), help="The folder the queries are about (indexed if needed).")
+@click.option("--beir", "beir_dir", type=click.Path(file_okay=False, exists=True), help="Evaluate on a BEIR-layout collection instead.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory to use.")
+@click.option("--compare", "variants", multiple=True, help="A variant to compare with the baseline: SETTING=VALUE[,SETTING=VALUE]; repeatable.")
+@click.option("--grid", "grid", multiple=True, help="A setting and the values to try: SETTING=V1,V2,...; repeatable (the grid is their product). Runs split-half cross-validation.")
+@click.option("--folds", type=click.IntRange(min=2), default=50, show_default=True, help="Cross-validation folds for --grid.")
+@click.option("--metric", "metrics", multiple=True, help="Metric(s) the comparison reports (default: mrr@10 / ndcg@10).")
+@click.option("--run-file", type=click.Path(dir_okay=False), help="With --beir: write the baseline run in TREC format here.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write a Markdown report with PNG charts into this folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: overall, by_category, hard, queries, comparisons.")
+@click.option("--misses/--no-misses", default=True, help="List where the answers of missed queries sat before fusion.")
+@click.option("--as", "as_user", metavar="USER", help="Evaluate what USER sees: only files USER may read count (default: you).")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False), help="Also write every query's candidate lists, scores and features here (JSON lines), for `scent replay`.")
+@click.option("--off-topic", "off_topic_file", type=click.Path(dir_okay=False, exists=True), help="With --record: queries with no answer in the collection (one a line), recorded too.")
+@_setting_options("search")
+@_setting_options("storage")
+def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, metrics, run_file, report_dir, as_json,
+             misses, as_user, record_file, off_topic_file, **params):
+    """Measure search quality: QUERIES_FILE (labelled JSONL) over --folder, or a --beir collection."""
+    from . import evaluate, report
+
+    settings = _settings(params)
+    if bool(beir_dir) == bool(queries_file):
+        raise UsageError("give either QUERIES_FILE with --folder, or --beir DIR")
+    if beir_dir:
+        corpus, queries, qrels = evaluate.load_beir(beir_dir)
+        from . import location
+
+        base_dir = location.default_index_dir(beir_dir)
+        target = base_dir.with_name(base_dir.name + "-docs")
+        evaluate.write_beir_folder(corpus, target)
+        score = lambda idx, **o: evaluate.evaluate_beir(idx, queries, qrels, as_user=as_user, **o)  # noqa: E731
+        metrics = metrics or ("ndcg@10",)
+    else:
+        if not folder:
+            raise UsageError("QUERIES_FILE needs --folder, the folder its answers live in")
+        queries = evaluate.load_queries(queries_file)
+        target = folder
+        score = lambda idx, **o: evaluate.evaluate(idx, queries, as_user=as_user, **o)  # noqa: E731
+        metrics = metrics or ("mrr@10",)
+    grid_spec = {}
+    for text in grid:
+        name, sep, values = text.partition("=")
+        if not sep or not values:
+            raise UsageError(f"--grid wants SETTING=V1,V2,..., got {text!r}")
+        grid_spec[name.strip()] = [v.strip() for v in values.split(",")]
+    variant_values = [_parse_variant(text) for text in variants]
+    for values in [*variant_values, *evaluate.grid_points(grid_spec)]:
+        settings.with_values(**values)  # a bad name or value fails now, not after minutes of work
+    ev = evaluate.Evaluation(target, score, settings, index_dir,
+                             on_skip=lambda p, r: click.echo(visible(f"scent: skipped {p}: {r}"), err=True))
+    try:
+        if beir_dir and run_file:
+            base = evaluate.evaluate_beir(ev.index_for({}), queries, qrels, run_file=Path(run_file), as_user=as_user)
+        else:
+            base = ev.run()
+        if record_file:
+            from . import candidates
+
+            off = candidates.load_off_topic(off_topic_file) if off_topic_file else []
+            idx = ev.index_for({})
+            recs = (candidates.record_beir(idx, queries, qrels, off) if beir_dir
+                    else candidates.record_folder(idx, queries, off))
+            candidates.save(recs, record_file)
+            click.echo(f"recorded the candidate lists of {len(recs)} queries to {visible(record_file)}", err=True)
+        comparisons = []
+        for label, values in zip(variants, variant_values):
+            variant = ev.run(values)
+            comparisons += [(label, evaluate.compare(base, variant, m)) for m in metrics]
+        grid_report = None
+        if grid_spec:
+            points = evaluate.grid_points(grid_spec)
+            grid_report = evaluate.cross_validate(points, [ev.run(p) for p in points], metrics[0], folds)
+        if report_dir:
+            written = report.write(Path(report_dir), base, comparisons, grid_report,
+                                   _run_record(ev.index_for({}), beir_dir or queries_file, len(base.queries), settings))
+            ev.index_for({}).remember_report(written.parent)  # for `scent serve`
+            click.echo(f"report written to {visible(written)}", err=True)
+    finally:
+        ev.close()
+    if as_json:
+        out = base.to_dict()
+        out["comparisons"] = [{"variant": label, **vars(c), "noise": c.noise} for label, c in comparisons]
+        if grid_report:
+            out["grid"] = {"configs": grid_report.configs, "full": grid_report.full, **grid_report.summary()}
+        click.echo(json_line(out))
+        return
+    click.echo(visible_lines(report.table(base)))
+    for label, c in comparisons:
+        click.echo(visible(report.comparison_line(label, c)))
+    if grid_report:
+        click.echo(visible_lines(report.grid_text(grid_report)))
+    if misses:
+        click.echo(visible_lines(report.misses(base)))
+
+
+@cli.command("replay")
+@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
+@click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True, help="Held-out folds.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per record file.")
+def replay_cmd(records, folds, as_json):
+    """Compare fusion functions on candidate lists written by `scent eval --record`, on held-out folds."""
+    from . import candidates, replay
+
+    for path in records:
+        out = replay.compare_methods(candidates.load(path), folds=folds)
+        out["records"] = path
+        if as_json:
+            click.echo(json_line(out))
+            continue
+        click.echo(visible(f"{path}: {out['queries']} queries, {folds} held-out folds"))
+        click.echo(visible_lines(replay.table(out)))
+
+
+def _run_record(idx, queries_file: str, n: int, settings) -> dict:
+    """What an evaluation report records of its run: folder, queries, index, version, settings."""
+    import scent
+    from .dates import iso
+    from .settings import SETTINGS
+
+    st = idx.status()
+    changed = {s.name: getattr(settings, s.name) for s in SETTINGS if getattr(settings, s.name) != s.default}
+    return {"folder": st["folder"], "queries_file": str(Path(queries_file).resolve()), "queries": n,
+            "index": st["index"], "backend": st["backend"], "model": st["model"], "version": scent.__version__,
+            "written": iso(time.time()), "settings": changed}
+
+
+def run(started=None) -> None:
+    """Run the command sys.argv names; `started` is the model scent.cli.main started for it, if any."""
+    try:
+        cli.main(standalone_mode=False, obj=started)
+    except click.exceptions.Abort:
+        click.echo("scent: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as err:
+        err.show()
+        sys.exit(err.exit_code)
+    except UsageError as err:
+        click.echo(f"scent: error: {visible(err)}", err=True)
+        sys.exit(2)
+    except ScentError as err:
+        click.echo(f"scent: error: {visible(err)}", err=True)
+        sys.exit(1)
