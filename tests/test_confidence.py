@@ -51,7 +51,7 @@ def test_nonsense_has_no_word_in_the_index(notes, fake_embedder):
 
 
 def test_cli_says_no_good_match_and_lists_weak_ones(monkeypatch):
-    from scent import cli
+    from scent import commands
     from scent.search import SearchResult
 
     def result(rank, weak, conf):
@@ -59,14 +59,14 @@ def test_cli_says_no_good_match_and_lists_weak_ones(monkeypatch):
                             confidence=conf, weak=weak)
 
     shown = []
-    monkeypatch.setattr(cli.click, "echo", lambda text="", **kw: shown.append(str(text)))
-    cli._show([result(1, False, 0.9), result(2, True, 0.1)], as_json=False, several=False)
+    monkeypatch.setattr(commands.click, "echo", lambda text="", **kw: shown.append(str(text)))
+    commands._show([result(1, False, 0.9), result(2, True, 0.1)], as_json=False, several=False)
     assert [s for s in shown if not s.startswith("    ")] == [
-        cli.click.style("f1.txt", bold=True).join([" 1. ", "  [text]  0.0100  90% sure"]), "weak matches:",
-        cli.click.style("f2.txt", bold=True).join([" 2. ", "  [text]  0.0100  10% sure"])]
+        commands.click.style("f1.txt", bold=True).join([" 1. ", "  [text]  0.0100  90% sure"]), "weak matches:",
+        commands.click.style("f2.txt", bold=True).join([" 2. ", "  [text]  0.0100  10% sure"])]
     shown.clear()
-    cli._show([result(1, True, 0.1)], as_json=False, several=False)
+    commands._show([result(1, True, 0.1)], as_json=False, several=False)
     assert shown[0].startswith("no good match")
     shown.clear()
-    cli._show([result(1, True, 0.1)], as_json=True, several=False)
+    commands._show([result(1, True, 0.1)], as_json=True, several=False)
     assert json.loads(shown[0])["weak"] is True and json.loads(shown[0])["confidence"] == 0.1

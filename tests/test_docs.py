@@ -2,7 +2,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from scent.cli import cli
+from scent.commands import cli
 from scent.settings import SETTINGS, markdown
 
 ROOT = Path(__file__).resolve().parent.parent

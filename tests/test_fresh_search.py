@@ -220,11 +220,3 @@ def test_a_search_through_the_entry_point_uses_the_model_it_started(counted, not
     import gc
 
     assert gc.isenabled()  # main turned the collector off for the search only
-
-
-def test_the_commands_are_still_found_in_scent_cli():
-    from scent import cli, commands
-
-    assert cli.cli is commands.cli and cli._show is commands._show
-    with pytest.raises(AttributeError):
-        cli.__path__  # noqa: B018 - the import system's question gets the plain answer

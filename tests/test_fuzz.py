@@ -148,7 +148,7 @@ def test_cli_search(indexed, monkeypatch):
     import click
     from click.testing import CliRunner
 
-    from scent.cli import cli
+    from scent.commands import cli
 
     monkeypatch.setattr(scent.index, "E5Embedder", FakeEmbedder)
     runner = CliRunner()
@@ -304,7 +304,7 @@ def test_chunk_overlap_over_chunk_words_is_refused_by_scent_index(notes, tmp_pat
     """Was accepted, and raised a raw ValueError from the chunker once the first file was read."""
     from click.testing import CliRunner
 
-    from scent.cli import cli
+    from scent.commands import cli
 
     result = CliRunner().invoke(cli, ["index", str(notes), "--index", str(tmp_path / "i"), "--chunk-overlap", "300"],
                                 standalone_mode=False)

@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 import scent.index
 from scent import Index, Settings
-from scent.cli import cli
+from scent.commands import cli
 from scent.progress import Progress, Tracker, stage, tracking
 from scent.terminal import ProgressPrinter, progress_line
 

@@ -152,7 +152,7 @@ def test_confidence_report_measures_each_collection_on_held_out_folds(notes, fak
 def test_eval_record_and_replay_from_the_command_line(notes, tmp_path):
     from click.testing import CliRunner
 
-    from scent.cli import cli
+    from scent.commands import cli
 
     qfile, off, out = tmp_path / "q.jsonl", tmp_path / "off.txt", tmp_path / "rec.jsonl"
     qfile.write_text('{"id": "a", "query": "deposit refund", "expect": "lease.md"}\n'

@@ -27,7 +27,7 @@ def server(examples_copy, tmp_path_factory):
 
     from click.testing import CliRunner
 
-    from scent.cli import cli
+    from scent.commands import cli
 
     folder = tmp_path_factory.mktemp("web") / "examples"
     shutil.copytree(examples_copy, folder)

@@ -13,10 +13,6 @@ import atexit
 import gc
 import sys
 
-# The names scent.commands defines (cli, the click group; _show ...), for code that imports them
-# from here as before the commands moved.
-_COMMANDS = "commands"
-
 
 def main() -> None:
     searching = sys.argv[1:2] == ["search"]
@@ -87,11 +83,3 @@ def _may_be_served(flags: list[str]) -> bool:
     except (IndexNotFound, OSError, RuntimeError):  # RuntimeError: Path.home() without a home
         return True
     return discovery.running(found.index_dir) is not None
-
-
-def __getattr__(name: str):
-    if name.startswith("__"):  # the import system asks for __path__, __spec__ ...: not commands
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    return getattr(import_module(f".{_COMMANDS}", __package__), name)
