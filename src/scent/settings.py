@@ -162,6 +162,9 @@ SETTINGS = (
             "chunk_words).", "index"),
     Setting("sentence_vectors", True, "Also embed each sentence of a text unit; dense search scores a unit by its "
             "best sentence or its whole text (finds a one-sentence mention, and other-language notes).", "index"),
+    Setting("english_gloss", True, "Store an English gloss (a bilingual dictionary's words for each word) of units in "
+            "Spanish, French, German, Portuguese or Hindi as extra keyword tokens, so English queries match them "
+            "(scent.gloss; docs/retrieval-tuning.md). Re-index with --rebuild for an index made before.", "index"),
     Setting("region_vectors", False, "Also embed each region of PDF pages, slides and pictures (a line or block of "
             "its text layer or OCR, a part of its picture description) into the `regions` field, for the "
             "multivector list (late interaction; strategy multivector or hybrid+multivector). Off: on bench/ and "

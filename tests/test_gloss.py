@@ -1,0 +1,59 @@
+"""The English gloss of other-language text (scent.gloss) and its place in the keyword index."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from scent.gloss import GLOSSED, gloss
+
+
+def test_spanish_words_and_inflected_forms_find_their_headwords():
+    # tortilla -> omelette, patatas (plural) -> patata's stem -> potato, cebollas -> onion;
+    # "de" and "con" are function words (scent.stopwords) and give nothing.
+    assert gloss("Tortilla de patatas con cebollas", "es") == "omelette potato onion"
+
+
+def test_french_german_portuguese_and_hindi():
+    assert gloss("ratatouille aux aubergines et courgettes", "fr").split()[:4] == [
+        "aubergine", "egg", "plant", "courgette"]
+    assert "potato" in gloss("Kartoffel", "de").split()
+    assert gloss("batata", "pt") == "potato"
+    # Hindi has only an English->Hindi dictionary, read backwards; में and और are function words.
+    assert gloss("दाल में घी और टमाटर", "hi") == "lentil ghee tomato"
+
+
+def test_each_english_word_once():
+    assert gloss("patata patatas patata", "es") == "potato"
+
+
+@pytest.mark.parametrize("lang", ["en", "ta", None, "zz"])
+def test_languages_without_a_word_list_give_nothing(lang):
+    assert gloss("tortilla de patatas", lang) == ""
+
+
+def test_every_glossed_language_has_its_word_list():
+    for lang in sorted(GLOSSED):
+        assert gloss("x", lang) == ""  # loads the list; one letter is no word of it
+
+
+def test_a_spanish_note_is_found_by_english_words(tmp_path):
+    """End to end through the real indexer and SQLite FTS: the note says no English word."""
+    from scent.index import Index
+    from scent.settings import Settings
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "tortilla.md").write_text(
+        "# Tortilla de patatas\n\nPelar las patatas y la cebolla. Batir los huevos con sal, mezclar todo y "
+        "cocinar a fuego lento en la sartén con aceite de oliva.\n", encoding="utf8")
+    (notes / "groceries.md").write_text("# Groceries\n\nMilk, bread and coffee for the week.\n", encoding="utf8")
+    for english_gloss, found in ((True, True), (False, False)):
+        idx = Index(str(notes), index_dir=tmp_path / f"ix-{english_gloss}",
+                    settings=Settings().with_values(english_gloss=english_gloss, sentence_vectors=False))
+        idx.update()
+        db = sqlite3.connect(tmp_path / f"ix-{english_gloss}" / "index.db")
+        rows = db.execute("SELECT f.path FROM units_fts JOIN units u ON u.row = units_fts.rowid JOIN files f ON f.id = u.file_id "
+                          "WHERE units_fts MATCH 'potato AND onion AND egg'").fetchall()
+        idx.close()
+        assert (rows == [("tortilla.md",)]) is found, (english_gloss, rows)
