@@ -5,7 +5,8 @@ import sqlite3
 
 import pytest
 
-from scent.gloss import GLOSSED, gloss
+from scent.gloss import GLOSSED, gloss, translate_query
+from scent.query import parse
 
 
 def test_spanish_words_and_inflected_forms_find_their_headwords():
@@ -21,6 +22,14 @@ def test_french_german_portuguese_and_hindi():
     assert gloss("batata", "pt") == "potato"
     # Hindi has only an English->Hindi dictionary, read backwards; में and और are function words.
     assert gloss("दाल में घी और टमाटर", "hi") == "lentil ghee tomato"
+
+
+def test_german_compounds_are_read_as_their_two_parts():
+    # No dictionary lists Autoversicherung: auto (car ...) + versicherung (insurance ...).
+    words = gloss("Autoversicherung", "de").split()
+    assert "car" in words and "insurance" in words
+    assert gloss("Warmwasser", "de") == "hot water"  # warm + wasser
+    assert gloss("Autoversicherung", "es") == ""  # only German is split
 
 
 def test_each_english_word_once():
@@ -57,3 +66,22 @@ def test_a_spanish_note_is_found_by_english_words(tmp_path):
                           "WHERE units_fts MATCH 'potato AND onion AND egg'").fetchall()
         idx.close()
         assert (rows == [("tortilla.md",)]) is found, (english_gloss, rows)
+
+
+def test_a_spanish_query_also_matches_the_english_words():
+    q = translate_query(parse("tortilla de patatas"), "es", "to_english")
+    # "de" is a stop word and gone; each word stays one term, widened by its gloss.
+    assert [t.fts for t in q.terms] == ['("tortilla" OR "omelette")', '("patatas" OR "potato")']
+    assert translate_query(parse("tortilla de patatas"), "es", "off") == parse("tortilla de patatas")
+
+
+def test_an_english_query_is_widened_only_with_all():
+    q = parse("potato omelette")
+    assert translate_query(q, "en", "to_english") == q
+    widened = [t.fts for t in translate_query(q, "en", "all").terms]
+    assert '"patata"' in widened[0] and '"batata"' in widened[0] and '"tortilla"' in widened[1]
+
+
+def test_ids_are_never_translated():
+    q = parse("invoice INV-00042")
+    assert translate_query(q, "en", "all").terms[1] == q.terms[1]

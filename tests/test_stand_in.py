@@ -27,3 +27,13 @@ def test_only_near_the_top_and_only_with_a_known_query_language():
     lists = {"dense": DENSE, "keyword": []}
     assert _stand_in(lists, UNITS, "en", top=2) == ([1, None], ["ta.md", None])
     assert _stand_in(lists, UNITS, None, top=10) == ([None] * 6, [None] * 5)
+
+
+def test_no_stand_in_for_glossed_languages_under_an_english_query():
+    lists = {"dense": DENSE, "keyword": [(2, 5.0)]}
+    # fr and hi carry an English gloss: absent from the keyword list, they get no stand-in; Tamil does.
+    units, files = _stand_in(lists, UNITS, "en", top=10, glossed=frozenset({"fr", "hi"}))
+    assert units == [1, None, None, 4, None, None]
+    assert files == ["ta.md", None, None, None, None]
+    # A French query: its words cannot match a Hindi note's English gloss, so the stand-in stays.
+    assert _stand_in(lists, UNITS, "fr", top=10, glossed=frozenset({"fr", "hi"}))[0] == [1, None, None, 4, None, 6]

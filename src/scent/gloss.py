@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import lzma
 import re
+from dataclasses import replace
 from functools import lru_cache
 from importlib.resources import files
 
 import snowballstemmer
 
+from .query import KeywordQuery
 from .stopwords import STOPWORDS
 
 # language (ISO 639-1) -> Snowball stemmer: a word missing from the list is looked up by its stem
@@ -35,19 +37,17 @@ _HI_STOP = frozenset("के है में की से और को का
 
 @lru_cache(maxsize=len(STEMMERS))
 def _table(lang: str) -> tuple[dict[str, str], dict[str, str]]:
-    """(word -> English words, stem -> English words) for `lang`."""
+    """(word -> English words, stem -> English words) for `lang`; the stems are written by
+    tools/make_glossary.py (`~stem` lines: the gloss of the shortest headword with that stem)."""
     raw = lzma.decompress(files("scent").joinpath(f"data/glossary/{lang}.tsv.xz").read_bytes()).decode("utf8")
     words: dict[str, str] = {}
-    for line in raw.splitlines():
-        word, _, english = line.partition("\t")
-        words[word] = english
-    stem = snowballstemmer.stemmer(STEMMERS[lang]).stemWord
     stems: dict[str, str] = {}
-    # Shorter headwords first: of the words sharing a stem, the base form (patata) gives the gloss.
-    for word in sorted(words, key=lambda w: (len(w), w)):
-        s = stem(word)
-        if len(s) >= MIN_STEM:
-            stems.setdefault(s, words[word])
+    for line in raw.splitlines():
+        key, _, english = line.partition("\t")
+        if key.startswith("~"):
+            stems[key[1:]] = english
+        else:
+            words[key] = english
     return words, stems
 
 
@@ -62,10 +62,86 @@ def gloss(text: str, lang: str | None) -> str:
     for token in _TOKEN.findall(text.lower()):
         if len(token) < 2 or token in STOPWORDS or token in _HI_STOP:  # one letter: a list item's a), x
             continue
-        english = words.get(token)
-        if english is None:
-            s = stem(token)
-            english = stems.get(s) if len(s) >= MIN_STEM else None
+        english = _look_up(token, words, stems, stem)
+        if english is None and lang == "de":
+            english = _compound(token, words, stems, stem)
         if english:
             out.update(dict.fromkeys(english.split()))
     return " ".join(out)
+
+
+def _look_up(token: str, words: dict[str, str], stems: dict[str, str], stem) -> str | None:
+    english = words.get(token)
+    if english is None:
+        s = stem(token)
+        english = stems.get(s) if len(s) >= MIN_STEM else None
+    return english
+
+
+# German writes compounds as one word (Autoversicherung, Heizkessel) that no dictionary lists.
+MIN_PART = 4
+
+
+def _compound(token: str, words: dict[str, str], stems: dict[str, str], stem) -> str | None:
+    """The glosses of a German compound's two parts: the longest known head (first part, with or
+    without the linking s) whose remainder is a known word; None when no split is found."""
+    for cut in range(len(token) - MIN_PART, MIN_PART - 1, -1):
+        head, tail = token[:cut], token[cut:]
+        first = words.get(head) or (words.get(head[:-1]) if head.endswith("s") and cut > MIN_PART else None)
+        if first is None:
+            continue
+        last = _look_up(tail, words, stems, stem)
+        if last is not None:
+            return f"{first} {last}"
+    return None
+
+
+# ---- the query side: each word also matches its translation ------------------------------------
+
+# Words of the other languages an English query word also matches, per language: the headwords
+# that gloss it earliest (shortest first), so "potato" asks for patata and Kartoffel, not every
+# word whose fourth sense mentions a potato.
+PER_LANGUAGE = 2
+
+
+@lru_cache(maxsize=len(STEMMERS))
+def _inverse(lang: str) -> dict[str, tuple[str, ...]]:
+    """English stem -> the `lang` words that gloss to it."""
+    from .snippet import stem
+
+    ranked: dict[str, list[tuple[int, int, str]]] = {}
+    for word, english in _table(lang)[0].items():
+        for place, e in enumerate(english.split()):
+            ranked.setdefault(stem(e), []).append((place, len(word), word))
+    return {e: tuple(w for *_, w in sorted(c)[:PER_LANGUAGE]) for e, c in ranked.items()}
+
+
+def translate_query(query: KeywordQuery, lang: str | None, mode: str) -> KeywordQuery:
+    """`query` with each plain word term widened to (word OR its translations).
+
+    mode "to_english": a query written in a glossed language also matches its words' English
+    gloss (a Spanish query finds English notes). "all": an English query's words also match
+    their words in every glossed language (an English query finds notes that have no gloss
+    stored). "off": unchanged. Each term stays one term, so matching by share (min_share) counts
+    a word and its translation as one."""
+    if mode == "off" or not query.terms:
+        return query
+    to_english = lang in GLOSSED
+    if not to_english and (mode != "all" or lang not in (None, "en")):
+        return query
+    from .query import _quote
+    from .snippet import stem
+
+    terms = []
+    for t in query.terms:
+        if t.is_id or " " in t.text.strip() or t.fts != _quote(t.text) and not t.fts.startswith('"'):
+            terms.append(t)
+            continue
+        word = t.text.lower()
+        if to_english:
+            others = gloss(word, lang).split()
+        else:
+            others = [w for g in sorted(GLOSSED) for w in _inverse(g).get(stem(word), ())]
+        others = [w for w in dict.fromkeys(others) if w != word]
+        terms.append(replace(t, fts=f"({' OR '.join([t.fts, *map(_quote, others)])})") if others else t)
+    return replace(query, terms=tuple(terms))

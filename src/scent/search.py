@@ -19,6 +19,7 @@ from . import confidence as sure
 from .dates import iso
 from .filters import Filters
 from .fuse import mmr, rrf
+from .gloss import GLOSSED
 from .language import detect
 from .query import KeywordQuery, clean
 from .settings import Settings
@@ -234,14 +235,19 @@ def fuse(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) 
     file_runs = {name: list(dict.fromkeys(units[uid].path for uid, _ in hits)) for name, hits in lists.items()}
     unit_runs = {n: [uid for uid, _ in h] for n, h in lists.items()}
     if s.other_language_stand_in and "dense" in lists and "keyword" in lists:
-        unit_runs["stand_in"], file_runs["stand_in"] = stand_in(lists, units, detect(r.text))
+        unit_runs["stand_in"], file_runs["stand_in"] = stand_in(lists, units, detect(r.text), glossed=glossed(s))
         weights["stand_in"] = s.weight_keyword
     return Fusion(file_runs, dict(rrf(unit_runs, k=s.rrf_k, weights=weights)),
                   rrf(file_runs, k=s.rrf_k, weights=weights), weights)
 
 
+def glossed(s: Settings) -> frozenset[str]:
+    """The languages whose units carry an English gloss in the keyword index (scent.gloss)."""
+    return GLOSSED if s.english_gloss else frozenset()
+
+
 def stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_lang: str | None,
-             top: int = STAND_IN_TOP) -> tuple[list, list]:
+             top: int = STAND_IN_TOP, glossed: frozenset[str] = frozenset()) -> tuple[list, list]:
     """(unit run, file run) of the keyword rank stand-ins: the dense list's first `top` units,
     where each unit written in another language than the query (and absent from the keyword
     list) keeps its dense rank and every other rank is held by None.
@@ -251,10 +257,16 @@ def stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_la
     second share it can never get (an English query about neem oil found the Tamil garden note
     first by dense and 16th fused). Only when both languages are known (short queries seldom are),
     and only near the top of the dense list: given to every other-language unit, the stand-ins
-    lifted loosely related notes over right answers (docs/retrieval-tuning.md)."""
+    lifted loosely related notes over right answers (docs/retrieval-tuning.md).
+
+    Not for units in a `glossed` language when the query is English: their English gloss is in
+    the keyword index, so their absence from the keyword list is evidence again; with the
+    stand-in, Hindi and Tamil notes that dense search puts first for unrelated English queries
+    outranked glossed German and Portuguese answers (docs/retrieval-tuning.md)."""
     dense_top = lists["dense"][:top]
     in_keyword = {uid for uid, _ in lists["keyword"]}
-    unit_run = [uid if query_lang is not None and units[uid].lang not in (None, query_lang)
+    no_stand_in = glossed if query_lang == "en" else frozenset()
+    unit_run = [uid if query_lang is not None and units[uid].lang not in (None, query_lang, *no_stand_in)
                 and uid not in in_keyword else None for uid, _ in dense_top]
     file_run, seen = [], set()
     for uid, _ in dense_top:

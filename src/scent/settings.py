@@ -136,6 +136,10 @@ SETTINGS = (
             check=_at_least(1, "multivector_candidates")),
     Setting("query_phrases", 6, "Sub-phrase vectors of a query (windows of its content words) beside its own vector, "
             "for the multivector list's MaxSim.", "search"),
+    Setting("translate_query", "off", "Widen each keyword of the query to (word OR its translations) with the "
+            "glossaries of scent.gloss: to_english (a Spanish, French, German, Portuguese or Hindi query also matches "
+            "English words), all (an English query also matches its words in those languages), off.", "search",
+            choices=("off", "to_english", "all")),
     Setting("other_language_stand_in", True, "A unit in another language than the query (both detected) cannot match "
             "its words: within the first 10 of the dense list, its dense rank stands in for its missing keyword rank "
             "in fusion.", "search"),
