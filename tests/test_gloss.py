@@ -46,6 +46,7 @@ def test_every_glossed_language_has_its_word_list():
         assert gloss("x", lang) == ""  # loads the list; one letter is no word of it
 
 
+@pytest.mark.slow  # the real indexer embeds with the real model
 def test_a_spanish_note_is_found_by_english_words(tmp_path):
     """End to end through the real indexer and SQLite FTS: the note says no English word."""
     from scent.index import Index
@@ -85,3 +86,16 @@ def test_an_english_query_is_widened_only_with_all():
 def test_ids_are_never_translated():
     q = parse("invoice INV-00042")
     assert translate_query(q, "en", "all").terms[1] == q.terms[1]
+
+
+def test_a_missing_word_list_says_what_to_do(monkeypatch, tmp_path):
+    import scent.gloss as g
+    from scent.errors import ScentError
+
+    g._table.cache_clear()
+    monkeypatch.setattr(g, "files", lambda _pkg: tmp_path)  # a package folder without its data
+    try:
+        with pytest.raises(ScentError, match="reinstall scent, or index with --english-gloss false"):
+            gloss("patatas", "es")
+    finally:
+        g._table.cache_clear()

@@ -19,6 +19,7 @@ from importlib.resources import files
 
 import snowballstemmer
 
+from .errors import ScentError
 from .query import KeywordQuery
 from .stopwords import STOPWORDS
 
@@ -39,7 +40,12 @@ _HI_STOP = frozenset("के है में की से और को का
 def _table(lang: str) -> tuple[dict[str, str], dict[str, str]]:
     """(word -> English words, stem -> English words) for `lang`; the stems are written by
     tools/make_glossary.py (`~stem` lines: the gloss of the shortest headword with that stem)."""
-    raw = lzma.decompress(files("scent").joinpath(f"data/glossary/{lang}.tsv.xz").read_bytes()).decode("utf8")
+    try:
+        packed = files("scent").joinpath(f"data/glossary/{lang}.tsv.xz").read_bytes()
+    except OSError as err:
+        raise ScentError(f"scent's {lang} word list is missing ({err.strerror}): reinstall scent, or index with "
+                         "--english-gloss false and search with --translate-query off") from None
+    raw = lzma.decompress(packed).decode("utf8")
     words: dict[str, str] = {}
     stems: dict[str, str] = {}
     for line in raw.splitlines():
