@@ -60,4 +60,6 @@ def test_a_stand_in_replaces_the_keyword_rank():
     assert units == [2, None, 4, 1]
     assert files == ["en.md", None, "ta.md"]
     # By file: unit 1 of ta.md stands in, so ta.md's other unit 4 leaves the keyword list too.
-    assert replaced([2, 3, 4, 1], [1], paths.__getitem__) == ([2, 3, None, None], ["en.md", "fr.md", None, None])
+    # ta.md held one file rank, so later files keep theirs.
+    assert replaced([2, 3, 4, 1], [1], paths.__getitem__) == ([2, 3, None, None], ["en.md", "fr.md", None])
+    assert replaced([4, 1, 2], [1], paths.__getitem__) == ([None, None, 2], [None, "en.md"])

@@ -300,12 +300,11 @@ def replaced(keyword_run: list, stand_run: list, path_of: Callable[[int], str]) 
     stood = {path_of(u) for u in stand_run if u is not None}
     unit_run = [None if u is not None and path_of(u) in stood else u for u in keyword_run]
     file_run, seen = [], set()
-    for u in unit_run:
-        if u is None:
-            file_run.append(None)
-        elif (path := path_of(u)) not in seen:
-            seen.add(path)
-            file_run.append(path)
+    for u in keyword_run:
+        if u is None or (path := path_of(u)) in seen:
+            continue
+        seen.add(path)
+        file_run.append(None if path in stood else path)  # the file's one rank, held
     return unit_run, file_run
 
 
