@@ -99,3 +99,23 @@ def test_a_missing_word_list_says_what_to_do(monkeypatch, tmp_path):
             gloss("patatas", "es")
     finally:
         g._table.cache_clear()
+
+
+from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(list("abcdeéñüçàpatsdelo \"'-()*:^") + ["patatas", "chat", "दाल", "Kartoffel",
+                                                                           "potato", " OR ", " NOT "]),
+                max_size=20).map("".join),
+       st.sampled_from(["es", "fr", "de", "pt", "hi", "en"]))
+def test_a_widened_query_is_always_valid_fts(text, lang):
+    from scent.query import match_expression
+
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')")
+    db.execute("INSERT INTO t VALUES ('tortilla de patatas potato omelette')")
+    for mode in ("to_english", "all"):
+        expression = match_expression(translate_query(parse(text), lang, mode), "or")
+        if expression is not None:
+            db.execute("SELECT rowid FROM t WHERE t MATCH ?", (expression,)).fetchall()
