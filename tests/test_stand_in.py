@@ -27,3 +27,39 @@ def test_only_near_the_top_and_only_with_a_known_query_language():
     lists = {"dense": DENSE, "keyword": []}
     assert _stand_in(lists, UNITS, "en", top=2) == ([1, None], ["ta.md", None])
     assert _stand_in(lists, UNITS, None, top=10) == ([None] * 6, [None] * 5)
+
+
+def test_glossed_languages_under_an_english_query():
+    fr_hi = frozenset({"fr", "hi"})
+    lists = {"dense": DENSE, "keyword": [(2, 5.0)]}
+    # "none": fr and hi carry an English gloss, so absent from the keyword list they get no stand-in; Tamil does.
+    assert _stand_in(lists, UNITS, "en", top=10, glossed=(fr_hi, "none")) == (
+        [1, None, None, 4, None, None], ["ta.md", None, None, None, None])
+    # "better": a stand-in when the keyword rank is worse than the dense rank (absent counts as worse).
+    assert _stand_in(lists, UNITS, "en", top=10, glossed=(fr_hi, "better"))[0] == [1, None, 3, 4, None, 6]
+    # French unit 3: dense rank 3, keyword rank 2 -> none; keyword rank 4 -> its dense rank stands in.
+    assert _stand_in({"dense": DENSE, "keyword": [(2, 5.0), (3, 4.0)]}, UNITS, "en", top=10,
+                     glossed=(fr_hi, "better"))[0] == [1, None, None, 4, None, 6]
+    # (Hindi unit 6 there: dense rank 6, keyword rank 3 -> none.)
+    assert _stand_in({"dense": DENSE, "keyword": [(2, 5.0), (5, 4.5), (6, 4.2), (3, 4.0)]}, UNITS, "en", top=10,
+                     glossed=(fr_hi, "better"))[0] == [1, None, 3, 4, None, None]
+    # "absent": as any other language (the found unit 3 gets none).
+    assert _stand_in({"dense": DENSE, "keyword": [(2, 5.0), (3, 4.0)]}, UNITS, "en", top=10,
+                     glossed=(fr_hi, "absent"))[0] == [1, None, None, 4, None, 6]
+    # A French query: its words cannot match a Hindi note's English gloss, so the rule is "absent".
+    assert _stand_in(lists, UNITS, "fr", top=10, glossed=(fr_hi, "none"))[0] == [1, None, None, 4, None, 6]
+
+
+def test_a_stand_in_replaces_the_keyword_rank():
+    from scent.search import replaced
+
+    paths = {1: "ta.md", 2: "en.md", 3: "fr.md", 4: "ta.md"}
+    # Unit 3 has a stand-in: its keyword rank (2) is held by None; en.md keeps rank 1, ta.md
+    # (units 4 then 1) ranks 3 by its best unit left.
+    units, files = replaced([2, 3, 4, 1], [None, None, 3], paths.__getitem__)
+    assert units == [2, None, 4, 1]
+    assert files == ["en.md", None, "ta.md"]
+    # By file: unit 1 of ta.md stands in, so ta.md's other unit 4 leaves the keyword list too.
+    # ta.md held one file rank, so later files keep theirs.
+    assert replaced([2, 3, 4, 1], [1], paths.__getitem__) == ([2, 3, None, None], ["en.md", "fr.md", None])
+    assert replaced([4, 1, 2], [1], paths.__getitem__) == ([None, None, 2], [None, "en.md"])

@@ -44,7 +44,8 @@ def record(index: Index, text: str, key, **ident) -> Record:
     request = index._request(text, ident.pop("filters", None), dict(ident.pop("overrides", {})))
     lists, units, fusion = pipeline._fused(request)
     used = {uid for hits in lists.values() for uid, _ in hits}
-    stand = pipeline.stand_in(lists, units, detect(request.text))[0] if "stand_in" in fusion.file_runs else []
+    stand = (pipeline.stand_in(lists, units, detect(request.text), glossed=pipeline.glossed(request.settings))[0]
+             if "stand_in" in fusion.file_runs else [])
     # The pipeline's own answer, without snippets: what a replay of RRF must give back.
     best = pipeline.choose(request, fusion, units)
     depth = ident.pop("depth", RUN_DEPTH)

@@ -19,6 +19,8 @@ from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError, cannot_write
 from .filters import Filters
+from .gloss import translate_query
+from .language import detect
 from .locking import IndexLock
 from .query import MAX_QUERY_CHARS, parse, valid_text
 from .search import SearchResult
@@ -307,7 +309,8 @@ class Index:
         filters = replace(filters, readers=self.readers(as_user))
         if s.exclude_kinds:
             filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
-        return pipeline.Request(parsed.text, parse(parsed.text, s.stopwords), filters, s, self.engine,
+        keywords = translate_query(parse(parsed.text, s.stopwords), detect(parsed.text), s.translate_query)
+        return pipeline.Request(parsed.text, keywords, filters, s, self.engine,
                                    lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
                                    parsed.constraints, self._multivector_query(s))
 

@@ -31,6 +31,7 @@ from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
 from .extract import CONTAINER_KINDS, Limits, extract, file_kind, reported
+from .gloss import gloss
 from .language import detect
 from .locking import IndexLock
 from .progress import OnProgress, Tracker, tracking
@@ -507,7 +508,7 @@ class Indexer:
             notes.append(f"{dropped} units of text without words (base64, minified code, one very long line) were "
                          f"left out; its first {MAX_WORDLESS_UNITS} such units are indexed")
         with_regions = s.region_vectors and not self.multivector_name
-        units = [replace(_record(u, got.title, s.sentence_vectors, with_regions), id=unit_id(key, place))
+        units = [replace(_record(u, got.title, s.sentence_vectors, with_regions, s.english_gloss), id=unit_id(key, place))
                  for place, u in enumerate(pieces)]
         pictures, pages = {}, {}
         if self.picture_name:
@@ -719,15 +720,21 @@ def _where(unit: Unit) -> str:
     return f"page {unit.page}" if unit.page else f"character {unit.end:,}"
 
 
-def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: bool = False) -> UnitRecord:
+def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: bool = False,
+            english_gloss: bool = False) -> UnitRecord:
     text = clean(unit.text)
     title = unit.title or doc_title
     lang = detect(text, unit.kind)
     with_parts = sentence_vectors and unit.kind in PART_KINDS
+    extra = extra_tokens(text)
+    if english_gloss and lang != "en":
+        # English words for a unit in another language, beside its identifier parts: keyword
+        # search then finds it for an English query (scent.gloss).
+        extra = " ".join(filter(None, (extra, gloss(text if text.startswith(title) else f"{title}\n{text}", lang))))
     return UnitRecord(
         kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title)),
         page=unit.page, start=unit.start, end=unit.end, title=title, lang=lang,
-        extra=extra_tokens(text), ids=id_tokens(text),
+        extra=extra, ids=id_tokens(text),
         parts=tuple(sentences(text)) if with_parts else (),
         regions=tuple(regions(text)) if region_vectors and unit.kind in REGION_KINDS else ())
 

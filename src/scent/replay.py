@@ -18,6 +18,7 @@ from .candidates import OFF_TOPIC, Record
 from .evaluate import paired_bootstrap
 from .fuse import rrf
 from .metrics import BEIR_METRICS, FOLDER_METRICS
+from .search import replaced
 from .units import PICTURE_KINDS
 
 LISTS = ("dense", "keyword", "ids", "pictures")
@@ -45,6 +46,9 @@ class Replayed:
                     seen.add(path)
                     run.append(path if u in rec.stand_in else None)
             self.file_runs["stand_in"] = run
+            if "keyword" in self.unit_runs:  # as search.fuse: a stand-in replaces a keyword rank
+                self.unit_runs["keyword"], self.file_runs["keyword"] = replaced(
+                    self.unit_runs["keyword"], rec.stand_in, lambda u: self.units[u]["path"])
         self.picture_intent = bool(rec.facts.get("picture_intent"))
 
     @property

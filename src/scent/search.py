@@ -19,6 +19,7 @@ from . import confidence as sure
 from .dates import iso
 from .filters import Filters
 from .fuse import mmr, rrf
+from .gloss import GLOSSED
 from .language import detect
 from .query import KeywordQuery, clean
 from .settings import Settings
@@ -238,14 +239,22 @@ def fuse(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) 
     file_runs = {name: list(dict.fromkeys(units[uid].path for uid, _ in hits)) for name, hits in lists.items()}
     unit_runs = {n: [uid for uid, _ in h] for n, h in lists.items()}
     if s.other_language_stand_in and "dense" in lists and "keyword" in lists:
-        unit_runs["stand_in"], file_runs["stand_in"] = stand_in(lists, units, detect(r.text))
+        unit_runs["stand_in"], file_runs["stand_in"] = stand_in(lists, units, detect(r.text), glossed=glossed(s))
         weights["stand_in"] = s.weight_keyword
+        unit_runs["keyword"], file_runs["keyword"] = replaced(unit_runs["keyword"], unit_runs["stand_in"],
+                                                              lambda uid: units[uid].path)
     return Fusion(file_runs, dict(rrf(unit_runs, k=s.rrf_k, weights=weights)),
                   rrf(file_runs, k=s.rrf_k, weights=weights), weights)
 
 
+def glossed(s: Settings) -> tuple[frozenset[str], str]:
+    """The languages whose units carry an English gloss in the keyword index (scent.gloss), and
+    what their stand-in is (the setting glossed_stand_in)."""
+    return (GLOSSED if s.english_gloss else frozenset()), s.glossed_stand_in
+
+
 def stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_lang: str | None,
-             top: int = STAND_IN_TOP) -> tuple[list, list]:
+             top: int = STAND_IN_TOP, glossed: tuple[frozenset[str], str] = (frozenset(), "absent")) -> tuple[list, list]:
     """(unit run, file run) of the keyword rank stand-ins: the dense list's first `top` units,
     where each unit written in another language than the query (and absent from the keyword
     list) keeps its dense rank and every other rank is held by None.
@@ -255,17 +264,51 @@ def stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_la
     second share it can never get (an English query about neem oil found the Tamil garden note
     first by dense and 16th fused). Only when both languages are known (short queries seldom are),
     and only near the top of the dense list: given to every other-language unit, the stand-ins
-    lifted loosely related notes over right answers (docs/retrieval-tuning.md)."""
+    lifted loosely related notes over right answers (docs/retrieval-tuning.md).
+
+    A unit in a glossed language under an English query (`glossed`: the languages and the rule)
+    can match through its English gloss, but a word-by-word gloss matches weakly: "absent" treats
+    it as any other-language unit, "none" gives it no stand-in, "better" gives it one when its
+    keyword rank is worse than its dense rank (docs/retrieval-tuning.md)."""
     dense_top = lists["dense"][:top]
     in_keyword = {uid for uid, _ in lists["keyword"]}
-    unit_run = [uid if query_lang is not None and units[uid].lang not in (None, query_lang)
-                and uid not in in_keyword else None for uid, _ in dense_top]
+    # A file's keyword rank: that of its best unit there (as in its file run)
+    file_rank: dict[str, int] = {}
+    for uid, _ in lists["keyword"]:
+        file_rank.setdefault(units[uid].path, len(file_rank) + 1)
+    languages, rule = glossed if query_lang == "en" else (frozenset(), "absent")
+
+    def stands_in(rank: int, uid: int) -> bool:
+        lang = units[uid].lang
+        if query_lang is None or lang in (None, query_lang):
+            return False
+        if lang in languages and rule != "absent":
+            return rule == "better" and file_rank.get(units[uid].path, rank + 1) > rank
+        return uid not in in_keyword
+
+    unit_run = [uid if stands_in(rank, uid) else None for rank, (uid, _) in enumerate(dense_top, start=1)]
     file_run, seen = [], set()
     for uid, _ in dense_top:
         path = units[uid].path
         if path not in seen:
             seen.add(path)
             file_run.append(path if uid in unit_run else None)
+    return unit_run, file_run
+
+
+def replaced(keyword_run: list, stand_run: list, path_of: Callable[[int], str]) -> tuple[list, list]:
+    """(unit run, file run) of the keyword list where each unit of a file with a stand-in holds its
+    rank as None: a stand-in replaces the file's keyword rank, never adds to it (a glossed file
+    found weakly by keywords, glossed_stand_in=better; a file with one unit in the keyword list
+    and another standing in counted both)."""
+    stood = {path_of(u) for u in stand_run if u is not None}
+    unit_run = [None if u is not None and path_of(u) in stood else u for u in keyword_run]
+    file_run, seen = [], set()
+    for u in keyword_run:
+        if u is None or (path := path_of(u)) in seen:
+            continue
+        seen.add(path)
+        file_run.append(None if path in stood else path)  # the file's one rank, held
     return unit_run, file_run
 
 

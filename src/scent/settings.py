@@ -137,9 +137,19 @@ SETTINGS = (
             check=_at_least(1, "multivector_candidates")),
     Setting("query_phrases", 6, "Sub-phrase vectors of a query (windows of its content words) beside its own vector, "
             "for the multivector list's MaxSim.", "search"),
+    Setting("translate_query", "to_english", "Widen each keyword of the query to (word OR its translations) with "
+            "the word lists of scent.gloss: to_english (a Spanish, French, German, Portuguese or Hindi query also "
+            "matches English words), all (an English query also matches its words in those languages; lost on "
+            "bench/), off (docs/retrieval-tuning.md). The SQLite engine only: Qdrant's keyword list reads each word as typed.",
+            "search",
+            choices=("off", "to_english", "all")),
     Setting("other_language_stand_in", True, "A unit in another language than the query (both detected) cannot match "
             "its words: within the first 10 of the dense list, its dense rank stands in for its missing keyword rank "
             "in fusion.", "search"),
+    Setting("glossed_stand_in", "better", "With english_gloss, the other-language stand-in of a unit in a glossed "
+            "language under an English query: absent (only when the keyword list lacks it, as for any other "
+            "language), better (when its keyword rank is worse than its dense rank: a word-by-word gloss matches "
+            "weakly), none.", "search", choices=("absent", "better", "none")),
     Setting("confidence_floor", 0.5, "Results whose confidence (the calibrated chance, 0..1, that a result is a right "
             "answer) is below this are weak matches: shown under a \"weak matches\" line and flagged `weak`; when "
             "every result is weak, scent says there is no good match. 0 flags nothing.", "search",
@@ -163,6 +173,9 @@ SETTINGS = (
             "chunk_words).", "index"),
     Setting("sentence_vectors", True, "Also embed each sentence of a text unit; dense search scores a unit by its "
             "best sentence or its whole text (finds a one-sentence mention, and other-language notes).", "index"),
+    Setting("english_gloss", True, "Store an English gloss (a bilingual dictionary's words for each word) of units in "
+            "Spanish, French, German, Portuguese or Hindi as extra keyword tokens, so English queries match them "
+            "(scent.gloss; docs/retrieval-tuning.md). Re-index with --rebuild for an index made before.", "index"),
     Setting("region_vectors", False, "Also embed each region of PDF pages, slides and pictures (a line or block of "
             "its text layer or OCR, a part of its picture description) into the `regions` field, for the "
             "multivector list (late interaction; strategy multivector or hybrid+multivector). Off: on bench/ and "

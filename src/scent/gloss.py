@@ -1,0 +1,153 @@
+"""An English gloss of text in Spanish, French, German, Portuguese or Hindi: word by word.
+
+Why: a note in another language shares no words with an English query, so keyword search never
+finds it and fusion ranks it below English notes that only the keyword list found. Its gloss
+(the English words of a bilingual dictionary for each of its words) is stored beside its text as
+extra keyword tokens, so "potato omelette" matches "tortilla de patatas" through "potato" and
+"omelette". Literal and noisy, but BM25 needs only the words (docs/retrieval-tuning.md).
+
+The word lists (data/glossary/*.tsv.xz) are derived from FreeDict dictionaries by
+tools/make_glossary.py and are GPL-licensed (data/glossary/LICENSE). There is none for Tamil.
+"""
+from __future__ import annotations
+
+import lzma
+import re
+from dataclasses import replace
+from functools import lru_cache
+from importlib.resources import files
+
+import snowballstemmer
+
+from .errors import ScentError
+from .query import KeywordQuery
+from .stopwords import STOPWORDS
+
+# language (ISO 639-1) -> Snowball stemmer: a word missing from the list is looked up by its stem
+# (patatas -> patat <- patata), so inflected forms find their headword.
+STEMMERS = {"es": "spanish", "fr": "french", "pt": "portuguese", "de": "german", "hi": "hindi"}
+GLOSSED = frozenset(STEMMERS)
+# A stem shorter than this matches too many unrelated headwords (Hindi घी -> घ).
+MIN_STEM = 3
+# Letters with Devanagari's combining vowel signs, which \w does not match.
+_TOKEN = re.compile(r"[^\W\d_][\w\u0900-\u0963\u0971-\u097f'-]*")
+# Hindi function words: they are in the English->Hindi dictionary as translations of content words.
+_HI_STOP = frozenset("के है में की से और को का हैं पर भी एक तो नहीं ने कर ही हो लिए कि इस था यह गया किया जो ये "
+                     "आप करने रहे थे थी वह हम तक बहुत साथ अपने कुछ उस वे".split())
+
+
+@lru_cache(maxsize=len(STEMMERS))
+def _table(lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(word -> English words, stem -> English words) for `lang`; the stems are written by
+    tools/make_glossary.py (`~stem` lines: the gloss of the shortest headword with that stem)."""
+    try:
+        packed = files("scent").joinpath(f"data/glossary/{lang}.tsv.xz").read_bytes()
+    except OSError as err:
+        raise ScentError(f"scent's {lang} word list is missing ({err.strerror}): reinstall scent, or index with "
+                         "--english-gloss false and search with --translate-query off") from None
+    raw = lzma.decompress(packed).decode("utf8")
+    words: dict[str, str] = {}
+    stems: dict[str, str] = {}
+    for line in raw.splitlines():
+        key, _, english = line.partition("\t")
+        if key.startswith("~"):
+            stems[key[1:]] = english
+        else:
+            words[key] = english
+    return words, stems
+
+
+def gloss(text: str, lang: str | None) -> str:
+    """The English words for `text`'s words, each once, in order of first use; "" when `lang`
+    has no word list (English, Tamil, unknown)."""
+    if lang not in GLOSSED:
+        return ""
+    words, stems = _table(lang)
+    stem = snowballstemmer.stemmer(STEMMERS[lang]).stemWord
+    out: dict[str, None] = {}
+    for token in _TOKEN.findall(text.lower()):
+        if len(token) < 2 or token in STOPWORDS or token in _HI_STOP:  # one letter: a list item's a), x
+            continue
+        english = _look_up(token, words, stems, stem)
+        if english is None and lang == "de":
+            english = _compound(token, words, stems, stem)
+        if english:
+            out.update(dict.fromkeys(english.split()))
+    return " ".join(out)
+
+
+def _look_up(token: str, words: dict[str, str], stems: dict[str, str], stem) -> str | None:
+    english = words.get(token)
+    if english is None:
+        s = stem(token)
+        english = stems.get(s) if len(s) >= MIN_STEM else None
+    return english
+
+
+# German writes compounds as one word (Autoversicherung, Heizkessel) that no dictionary lists.
+MIN_PART = 4
+
+
+def _compound(token: str, words: dict[str, str], stems: dict[str, str], stem) -> str | None:
+    """The glosses of a German compound's two parts: the longest known head (first part, with or
+    without the linking s) whose remainder is a known word; None when no split is found."""
+    for cut in range(len(token) - MIN_PART, MIN_PART - 1, -1):
+        head, tail = token[:cut], token[cut:]
+        first = words.get(head) or (words.get(head[:-1]) if head.endswith("s") and cut > MIN_PART else None)
+        if first is None:
+            continue
+        last = _look_up(tail, words, stems, stem)
+        if last is not None:
+            return f"{first} {last}"
+    return None
+
+
+# ---- the query side: each word also matches its translation ------------------------------------
+
+# Words of the other languages an English query word also matches, per language: the headwords
+# that gloss it earliest (shortest first), so "potato" asks for patata and Kartoffel, not every
+# word whose fourth sense mentions a potato.
+PER_LANGUAGE = 2
+
+
+@lru_cache(maxsize=len(STEMMERS))
+def _inverse(lang: str) -> dict[str, tuple[str, ...]]:
+    """English stem -> the `lang` words that gloss to it."""
+    from .snippet import stem
+
+    ranked: dict[str, list[tuple[int, int, str]]] = {}
+    for word, english in _table(lang)[0].items():
+        for place, e in enumerate(english.split()):
+            ranked.setdefault(stem(e), []).append((place, len(word), word))
+    return {e: tuple(w for *_, w in sorted(c)[:PER_LANGUAGE]) for e, c in ranked.items()}
+
+
+def translate_query(query: KeywordQuery, lang: str | None, mode: str) -> KeywordQuery:
+    """`query` with each plain word term widened to (word OR its translations).
+
+    mode "to_english": a query written in a glossed language also matches its words' English
+    gloss (a Spanish query finds English notes). "all": an English query's words also match
+    their words in every glossed language (an English query finds notes that have no gloss
+    stored). "off": unchanged. Each term stays one term, so matching by share (min_share) counts
+    a word and its translation as one."""
+    if mode == "off" or not query.terms:
+        return query
+    to_english = lang in GLOSSED
+    if not to_english and (mode != "all" or lang not in (None, "en")):
+        return query
+    from .query import _quote
+    from .snippet import stem
+
+    terms = []
+    for t in query.terms:
+        if t.is_id or " " in t.text.strip() or t.fts != _quote(t.text) and not t.fts.startswith('"'):
+            terms.append(t)
+            continue
+        word = t.text.lower()
+        if to_english:
+            others = gloss(word, lang).split()
+        else:
+            others = [w for g in sorted(GLOSSED) for w in _inverse(g).get(stem(word), ())]
+        others = [w for w in dict.fromkeys(others) if w != word]
+        terms.append(replace(t, fts=f"({' OR '.join([t.fts, *map(_quote, others)])})") if others else t)
+    return replace(query, terms=tuple(terms))

@@ -1,0 +1,121 @@
+"""The English gloss of other-language text (scent.gloss) and its place in the keyword index."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from scent.gloss import GLOSSED, gloss, translate_query
+from scent.query import parse
+
+
+def test_spanish_words_and_inflected_forms_find_their_headwords():
+    # tortilla -> omelette, patatas (plural) -> patata's stem -> potato, cebollas -> onion;
+    # "de" and "con" are function words (scent.stopwords) and give nothing.
+    assert gloss("Tortilla de patatas con cebollas", "es") == "omelette potato onion"
+
+
+def test_french_german_portuguese_and_hindi():
+    assert gloss("ratatouille aux aubergines et courgettes", "fr").split()[:4] == [
+        "aubergine", "egg", "plant", "courgette"]
+    assert "potato" in gloss("Kartoffel", "de").split()
+    assert gloss("batata", "pt") == "potato"
+    # Hindi has only an English->Hindi dictionary, read backwards; में and और are function words.
+    assert gloss("दाल में घी और टमाटर", "hi") == "lentil ghee tomato"
+
+
+def test_german_compounds_are_read_as_their_two_parts():
+    # No dictionary lists Autoversicherung: auto (car ...) + versicherung (insurance ...).
+    words = gloss("Autoversicherung", "de").split()
+    assert "car" in words and "insurance" in words
+    assert gloss("Warmwasser", "de") == "hot water"  # warm + wasser
+    assert gloss("Autoversicherung", "es") == ""  # only German is split
+
+
+def test_each_english_word_once():
+    assert gloss("patata patatas patata", "es") == "potato"
+
+
+@pytest.mark.parametrize("lang", ["en", "ta", None, "zz"])
+def test_languages_without_a_word_list_give_nothing(lang):
+    assert gloss("tortilla de patatas", lang) == ""
+
+
+def test_every_glossed_language_has_its_word_list():
+    for lang in sorted(GLOSSED):
+        assert gloss("x", lang) == ""  # loads the list; one letter is no word of it
+
+
+@pytest.mark.slow  # the real indexer embeds with the real model
+def test_a_spanish_note_is_found_by_english_words(tmp_path):
+    """End to end through the real indexer and SQLite FTS: the note says no English word."""
+    from scent.index import Index
+    from scent.settings import Settings
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "tortilla.md").write_text(
+        "# Tortilla de patatas\n\nPelar las patatas y la cebolla. Batir los huevos con sal, mezclar todo y "
+        "cocinar a fuego lento en la sartén con aceite de oliva.\n", encoding="utf8")
+    (notes / "groceries.md").write_text("# Groceries\n\nMilk, bread and coffee for the week.\n", encoding="utf8")
+    for english_gloss, found in ((True, True), (False, False)):
+        idx = Index(str(notes), index_dir=tmp_path / f"ix-{english_gloss}",
+                    settings=Settings().with_values(english_gloss=english_gloss, sentence_vectors=False))
+        idx.update()
+        db = sqlite3.connect(tmp_path / f"ix-{english_gloss}" / "index.db")
+        rows = db.execute("SELECT f.path FROM units_fts JOIN units u ON u.row = units_fts.rowid JOIN files f ON f.id = u.file_id "
+                          "WHERE units_fts MATCH 'potato AND onion AND egg'").fetchall()
+        idx.close()
+        assert (rows == [("tortilla.md",)]) is found, (english_gloss, rows)
+
+
+def test_a_spanish_query_also_matches_the_english_words():
+    q = translate_query(parse("tortilla de patatas"), "es", "to_english")
+    # "de" is a stop word and gone; each word stays one term, widened by its gloss.
+    assert [t.fts for t in q.terms] == ['("tortilla" OR "omelette")', '("patatas" OR "potato")']
+    assert translate_query(parse("tortilla de patatas"), "es", "off") == parse("tortilla de patatas")
+
+
+def test_an_english_query_is_widened_only_with_all():
+    q = parse("potato omelette")
+    assert translate_query(q, "en", "to_english") == q
+    widened = [t.fts for t in translate_query(q, "en", "all").terms]
+    assert '"patata"' in widened[0] and '"batata"' in widened[0] and '"tortilla"' in widened[1]
+
+
+def test_ids_are_never_translated():
+    q = parse("invoice INV-00042")
+    assert translate_query(q, "en", "all").terms[1] == q.terms[1]
+
+
+def test_a_missing_word_list_says_what_to_do(monkeypatch, tmp_path):
+    import scent.gloss as g
+    from scent.errors import ScentError
+
+    g._table.cache_clear()
+    monkeypatch.setattr(g, "files", lambda _pkg: tmp_path)  # a package folder without its data
+    try:
+        with pytest.raises(ScentError, match="reinstall scent, or index with --english-gloss false"):
+            gloss("patatas", "es")
+    finally:
+        g._table.cache_clear()
+
+
+from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(list("abcdeéñüçàpatsdelo \"'-()*:^") + ["patatas", "chat", "दाल", "Kartoffel",
+                                                                           "potato", " OR ", " NOT "]),
+                max_size=20).map("".join),
+       st.sampled_from(["es", "fr", "de", "pt", "hi", "en"]))
+def test_a_widened_query_is_always_valid_fts(text, lang):
+    from scent.query import match_expression
+
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')")
+    db.execute("INSERT INTO t VALUES ('tortilla de patatas potato omelette')")
+    for mode in ("to_english", "all"):
+        expression = match_expression(translate_query(parse(text), lang, mode), "or")
+        if expression is not None:
+            db.execute("SELECT rowid FROM t WHERE t MATCH ?", (expression,)).fetchall()
