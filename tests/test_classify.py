@@ -57,6 +57,34 @@ def test_class_names():
     assert "lighthouse" in classify.plain_words("beacon")
 
 
+def test_wordnet_words_for_classes():
+    # ImageNet class ids are WordNet 3.0 noun offsets: n02417914 is data.noun's line 02417914.
+    ibex = classify.synset("ibex")
+    assert ibex.id == "n02417914" and ibex.words == ("ibex", "Capra ibex")
+    assert ibex.gloss == "wild goat of mountain areas of Eurasia and northern Africa having large recurved horns"
+    assert ibex.hypernyms[:2] == ("wild goat", "goat")
+    # The class names alone are ambiguous: the id list says which synset (the seed, not the tree).
+    buckeye = classify.synset("buckeye")
+    assert buckeye.id == "n12768682" and "horse chestnut" in buckeye.words
+    assert classify.synset("tabby").gloss == "a cat with a grey or tawny coat mottled with black"
+    assert classify.synset("crane bird").hypernyms[0] == "wading bird"
+    assert classify.synset("not a class") is None
+    # Every class has one, in class order; usage examples are cut from glosses.
+    entries = [classify.synset(n) for n in classify.class_names()]
+    assert [e.id for e in entries] == sorted(e.id for e in entries)
+    assert all(e.gloss and '"' not in e.gloss for e in entries)
+
+
+def test_description_says_wordnet_words(monkeypatch):
+    from scent import describe as d
+    monkeypatch.setattr(classify, "labels", lambda image, top, min_prob: [("buckeye", 0.6), ("ibex", 0.2)])
+    monkeypatch.setattr(d, "WORDNET_GLOSSES", 1)
+    monkeypatch.setattr(d, "WORDNET_HYPERNYMS", 1)
+    assert d._objects(Image.new("RGB", (8, 8)), 0.15, "a photo of ") == [
+        "a photo of a buckeye", "ibex", "horse chestnut", "conker", "the inedible nutlike seed of the horse chestnut",
+        "seed", "Capra ibex", "wild goat"]
+
+
 def _top(array: np.ndarray) -> list[str]:
     return [name for name, _ in classify.labels(Image.fromarray(array), top=3, min_prob=0.0)]
 
@@ -80,6 +108,7 @@ def test_description_of_a_photo_names_what_it_shows():
     words = describe(Image.fromarray(skimage_data.chelsea()))
     assert words.startswith("photo, ") and "a photo of a tiger cat" in words
     assert "cat" in words.split(", ")
+    assert "a cat having a striped coat" in words and "domestic cat" in words  # WordNet: gloss, hypernym
 
 
 def test_charts_and_pages_get_no_object_words():

@@ -49,6 +49,9 @@ LABELS, PHOTO_MIN_PROB, DRAWING_MIN_PROB = 3, 0.15, 0.5  # classifier words: how
 # Detector words, how sure: on real photos right answers scored 0.35-0.79 and wrong ones
 # 0.17-0.22 (scent.detect); drawings are outside what it learnt, so it must be surer there.
 PHOTO_MIN_SCORE, DRAWING_MIN_SCORE = 0.3, 0.5
+# WordNet's words said with each classifier label (scent.classify.synset): its synonyms, the gloss
+# of the first this many labels, and this many hypernyms ("ibex": "wild goat", "goat").
+WORDNET_SYNONYMS, WORDNET_GLOSSES, WORDNET_HYPERNYMS = True, 1, 2
 MIN_COLOUR_SHARE = 0.08  # a colour is named when this share of the picture has it
 MAX_COLOURS = 4
 MIN_ACCENT_SHARE = 0.03
@@ -351,7 +354,8 @@ def _layout(image: Image.Image) -> list[str]:
 
 
 def _objects(image: Image.Image, min_prob: float, phrase: str) -> list[str]:
-    """What the classifier sees: ["a photo of a tiger cat", "Egyptian cat", "tabby", "cat"];
+    """What the classifier sees, with WordNet's words for it: ["a photo of a buckeye", "horse
+    chestnut", "conker", "the inedible nutlike seed of the horse chestnut", "seed", "fruit"];
     [] when it is unsure or not installed."""
     from . import classify
 
@@ -360,8 +364,16 @@ def _objects(image: Image.Image, min_prob: float, phrase: str) -> list[str]:
         return []
     article = "an" if found[0][0].lower() in "aeiou" else "a"
     words = [f"{phrase}{article} {found[0]}", *found[1:]]
-    for name in found:
+    for rank, name in enumerate(found):
         words += classify.plain_words(name)
+        entry = classify.synset(name)
+        if entry is None:
+            continue
+        if WORDNET_SYNONYMS:
+            words += entry.words[1:]
+        if rank < WORDNET_GLOSSES:
+            words.append(entry.gloss)
+        words += entry.hypernyms[:WORDNET_HYPERNYMS]
     return list(dict.fromkeys(words))
 
 
