@@ -59,6 +59,9 @@ MIN_ACCENT_SHARE = 0.03
 # (4 bits per channel) cover this share of it; a photo's JPEG noise and shading spread it out.
 FLAT_TOP, FLAT_SHARE = 12, 0.7
 PLAIN_BACKGROUND = 0.45  # ... and the most common colour covers this share (a chart's, a page's)
+# ... unless that colour is dark and under this share of it is one exact value (within 2 of 255):
+# camera noise (dim photos: 0.14-0.72; dark screenshots 1.0). See _dark_photo.
+EXACT_BACKGROUND = 0.9
 DARK_MEAN, BRIGHT_MEAN = 0.3, 0.75  # mean value (0-1) below / above which a picture is dark / bright
 # Pictures the page-layout model (scent.layout, ~150 ms) reads: pages, and drawings that may be
 # pages (a rendered PDF page with a chart); photos and screenshots are one "figure" to it.
@@ -161,6 +164,19 @@ def _flatness(rgb: np.ndarray) -> tuple[float, float]:
     codes = (q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2]
     counts = np.sort(np.bincount(codes.ravel(), minlength=4096))[::-1]
     return float(counts[:FLAT_TOP].sum() / codes.size), float(counts[0] / codes.size)
+
+
+def _dark_photo(rgb: np.ndarray) -> bool:
+    """A dark plain background with a camera's noise in it: a photo at night or in a dim room,
+    whose black covers enough of it to look flat. A drawn picture's background is one exact
+    value; of 408 real charts none had a dark one, and the dark screenshots' were exact."""
+    q = (rgb * 15.999).astype(np.int32)
+    codes = (q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2]
+    background = rgb[codes == np.bincount(codes.ravel()).argmax()]
+    if background.max(axis=-1).mean() >= DARK_MEAN:
+        return False
+    exact = np.abs(background - np.median(background, axis=0)).max(axis=-1) <= 2 / 255
+    return float(exact.mean()) < EXACT_BACKGROUND
 
 
 def _ink(rgb: np.ndarray) -> np.ndarray:
@@ -271,7 +287,7 @@ def _kind(rgb: np.ndarray, image: Image.Image, size: tuple[int, int], ocr_text: 
     page_shaped = 1.2 <= height / max(width, 1) <= 1.5  # A4 is 1.41, Letter 1.29
     if size in SCREENS or (width, height) in SCREENS:
         return ["screenshot"]
-    if flat >= FLAT_SHARE and background >= PLAIN_BACKGROUND:
+    if flat >= FLAT_SHARE and background >= PLAIN_BACKGROUND and not _dark_photo(rgb):
         # Bars and axes are measured within the drawn part (a chart on a page has margins).
         # Hairlines are looked for only where there is little text: pooled to their darkest,
         # the lines of a scanned page become solid rows along a common margin, like axes.
