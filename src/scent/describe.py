@@ -57,6 +57,9 @@ PHOTO_MIN_SCORE, DRAWING_MIN_SCORE = 0.3, 0.5
 # WordNet's words said with each classifier label (scent.classify.synset): its synonyms, the gloss
 # of the first this many labels, and this many hypernyms ("ibex": "wild goat", "goat").
 WORDNET_SYNONYMS, WORDNET_GLOSSES, WORDNET_HYPERNYMS = True, 1, 2
+# ... the gloss and hypernyms only of a label this sure: bench's drawn scenes, labelled at 0.16-0.41
+# and as often wrong ("envelope" for a cat), fell from rank 3 to 48 under a wrong label's gloss.
+WORDNET_MIN_PROB = 0.5
 # The colours of the first this many people and animals the detector finds are said; one colour
 # must cover this share of the middle of the thing (see _colour_of).
 OBJECT_COLOURS, MIN_OBJECT_COLOUR = 3, 0.35
@@ -70,7 +73,8 @@ PLAIN_BACKGROUND = 0.45  # ... and the most common colour covers this share (a c
 # ... unless that colour is dark and under this share of it is one exact value (within 2 of 255):
 # camera noise (dim photos: 0.14-0.72; dark screenshots 1.0). See _dark_photo.
 EXACT_BACKGROUND = 0.9
-# A smooth green bottom is said to be grass as well as greenery, a smooth white one snow.
+# A smooth green bottom is said to be grass as well as greenery, a smooth white one snow (not a
+# light grey one: on bench a table and a window sill became snow).
 SCENE_GRASS_SNOW = True
 DARK_MEAN, BRIGHT_MEAN = 0.3, 0.75  # mean value (0-1) below / above which a picture is dark / bright
 # Pictures the page-layout model (scent.layout, ~150 ms) reads: pages, and drawings that may be
@@ -339,7 +343,7 @@ def _scene(rgb: np.ndarray, codes: np.ndarray) -> list[str]:
             said.append("night")
         elif where == "bottom" and main in ("green", "dark green"):
             said += ["greenery", "grass"] if SCENE_GRASS_SNOW else ["greenery"]
-        elif where == "bottom" and main in ("white", "light grey") and SCENE_GRASS_SNOW:
+        elif where == "bottom" and main == "white" and SCENE_GRASS_SNOW:  # light grey: floors, tables
             said.append("snow")
         elif where == "bottom" and main in ("blue", "dark blue", "teal", "dark teal"):
             said.append("water")
@@ -427,18 +431,21 @@ def _objects(image: Image.Image, min_prob: float, phrase: str) -> list[str]:
     [] when it is unsure or not installed."""
     from . import classify
 
-    found = [name for name, _ in classify.labels(image, top=LABELS, min_prob=min_prob)]
-    if not found:
+    labelled = classify.labels(image, top=LABELS, min_prob=min_prob)
+    if not labelled:
         return []
+    found = [name for name, _ in labelled]
     article = "an" if found[0][0].lower() in "aeiou" else "a"
     words = [f"{phrase}{article} {found[0]}", *found[1:]]
-    for rank, name in enumerate(found):
+    for rank, (name, prob) in enumerate(labelled):
         words += classify.plain_words(name)
         entry = classify.synset(name)
         if entry is None:
             continue
         if WORDNET_SYNONYMS:
             words += entry.words[1:]
+        if prob < WORDNET_MIN_PROB:
+            continue  # a wrong label's gloss and hypernyms bury the rest of the description
         if rank < WORDNET_GLOSSES:
             words.append(entry.gloss)
         words += entry.hypernyms[:WORDNET_HYPERNYMS]
