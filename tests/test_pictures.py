@@ -140,6 +140,23 @@ def test_numbered_key_makes_a_parts_diagram_not_a_chart():
     assert "diagram" not in describe(bar_chart(), ocr_text="0 10 20 30 40\n1 2 3 4 5").split(", ")
 
 
+def dim_bars(noise: float) -> Image.Image:
+    """Three lit orange blocks standing on black, as a bar counter in a dark room: `noise` is the
+    camera's (0: drawn, one exact black)."""
+    rng = np.random.default_rng(3)
+    pixels = np.zeros((200, 300, 3))
+    for i in range(3):
+        pixels[80:190, 40 + i * 90:90 + i * 90] = (200, 120, 40)
+    pixels += rng.normal(0, noise, pixels.shape) * (1 + (pixels > 0))
+    return Image.fromarray(np.clip(np.abs(pixels), 0, 255).astype(np.uint8))
+
+
+def test_a_dim_photo_is_not_a_chart():
+    # Flickr photos of a bar, a band on a dark stage, a train at night were "chart, bar chart".
+    assert describe(dim_bars(3)).split(", ")[0] == "photo"
+    assert describe(dim_bars(0)).split(", ")[:2] == ["chart", "bar chart"]
+
+
 def test_photo_is_a_photo_with_sky():
     words = describe(photo_like()).split(", ")
     assert words[0] == "photo" and "sky" in words and "chart" not in words
@@ -244,6 +261,22 @@ def test_image_file_gets_a_description_section(tmp_path):
     assert meta_section.text.startswith("IMG 0001") and shows.kind == "image"
     assert "red" in shows.text.split(", ")
     assert shows.start == len(meta_section.text) + 2
+
+
+def test_a_picture_result_shows_what_it_shows_not_its_name(tmp_path, fake_embedder):
+    folder = tmp_path / "files"
+    folder.mkdir()
+    Image.new("RGB", (200, 150), (230, 20, 20)).save(folder / "IMG_0001.png")
+    idx = Index(folder, index_dir=tmp_path / "idx", settings=Settings().with_values(ocr=False), embedder=fake_embedder)
+    idx.update()
+    # Whichever of its two units answers, the description is shown when it holds as many of the
+    # query's words (the name unit answers "something plain" here).
+    for query in ("red", "a red picture", "something plain"):
+        [hit] = idx.search(query, k=1)
+        assert hit.snippet == "drawing, red" and hit.unit_kind == "image", query
+    # A search for its name, which the name unit answers, shows the name.
+    [hit] = idx.search("IMG 0001", k=1)
+    assert hit.snippet.startswith("IMG 0001")
 
 
 def test_only_image_and_only_docx_find_pictures_inside_documents(tmp_path, report_pdf, fake_embedder):

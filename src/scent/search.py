@@ -10,6 +10,7 @@ catalog's units), so every engine answers the same way.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -21,9 +22,9 @@ from .filters import Filters
 from .fuse import mmr, rrf
 from .gloss import GLOSSED
 from .language import detect
-from .query import KeywordQuery, clean
+from .query import KeywordQuery, clean, normalise_id
 from .settings import Settings
-from .snippet import readable, snippet
+from .snippet import matches, readable, snippet
 from .storage import Engine, Hit, StoredUnit
 from .syntax import Constraints, contains, header_holds, words
 from .units import PICTURE_KINDS
@@ -355,7 +356,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     results = []
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _ in fused[:k]])
     for rank, (path, score) in enumerate(fused[:k], start=1):
-        unit = units[best[path]]
+        unit = _shown(r, units[best[path]])
         shown = readable(unit.text) if unit.file_kind == "text" else unit.text
         text, marks = snippet(shown, r.keywords.words, r.keywords.ids)
         results.append(SearchResult(
@@ -364,6 +365,22 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
             explain=_explain(path, lists, fusion, units, r.settings) if explain else None,
             confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1]))
     return results, fusion.file_runs
+
+
+def _shown(r: Request, unit: StoredUnit) -> StoredUnit:
+    """The unit a result shows: its answering unit, except that a picture answered by its name and
+    date unit ("IMG 0168 / photos / 200x133") shows its description ("photo, a dog, grass ...")
+    when the description holds as many of the query's words: the name is the picture's label, not
+    what it shows, and that unit often wins only by its folder's word or the picture vector."""
+    if unit.file_kind != "image" or unit.kind != "image" or unit.start != 0:
+        return unit
+    others = [o for o in r.engine.catalog.file_units(unit.path) or () if o.kind == "image" and o.start > 0]
+    if not others:
+        return unit
+    name = normalise_id(os.path.splitext(unit.title)[0])
+    said = len(matches(unit.text, r.keywords.words, r.keywords.ids)) + sum(i in name for i in r.keywords.ids)
+    description = others[-1]  # after the name unit and any OCR text (scent.extract.image)
+    return description if len(matches(description.text, r.keywords.words, r.keywords.ids)) >= said else unit
 
 
 def _assess(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit],
