@@ -46,8 +46,8 @@ def record(index: Index, text: str, key, **ident) -> Record:
     used = {uid for hits in lists.values() for uid, _ in hits}
     stand = pipeline.stand_in(lists, units, detect(request.text))[0] if "stand_in" in fusion.file_runs else []
     # The pipeline's own answer, without snippets: what a replay of RRF must give back.
-    best = pipeline.choose(request, fusion, units)
     depth = ident.pop("depth", RUN_DEPTH)
+    best = pipeline.choose(request, fusion, units, lists, [p for p, _ in fusion.fused[:depth]])
     fused = pipeline.diversify(request, pipeline.rerank(request, fusion.fused, best, units), best, depth)
     return Record(
         lists={name: [[uid, float(score)] for uid, score in hits] for name, hits in lists.items()},

@@ -10,12 +10,14 @@ catalog's units), so every engine answers the same way.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from . import confidence as sure
+from . import proximity
 from .dates import iso
 from .filters import Filters
 from .fuse import mmr, rrf
@@ -267,21 +269,49 @@ def stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_la
 
 # ---- choose, rerank, diversify -------------------------------------------------------------------
 
-def choose(r: Request, fusion: Fusion, units: dict[int, StoredUnit]) -> dict[str, int]:
-    """Each file's answering unit: the one with the highest fused score. A query that names a
-    kind of picture ("line chart of ...", "photo of ...") is answered, within each file, by its
-    best picture unit when it has one in the lists."""
+def choose(r: Request, fusion: Fusion, units: dict[int, StoredUnit], lists: dict[str, list[Hit]] | None = None,
+           paths: list[str] | None = None) -> dict[str, int]:
+    """Each file's answering unit (the page, chunk or picture shown): the one with the highest
+    fused score. A query that names a kind of picture ("line chart of ...", "photo of ...") is
+    answered, within each file, by its best picture unit when it has one in the lists.
+
+    With `page_choice = proximity`, the files in `paths` (None: every file) that have several
+    units in the lists weigh where the query's words sit close together as well (page_evidence):
+    a page holding the file's rarer query words in one sentence beats one that holds its common
+    words, or holds them far apart; fused-score ties go the same way, then to the keyword score."""
     pictures_first = bool(sure.ASKS_FOR_PICTURE.search(r.text))
-
-    def preference(uid: int) -> tuple[bool, float]:
-        return pictures_first and units[uid].kind in PICTURE_KINDS, fusion.unit_scores[uid]
-
-    best: dict[str, int] = {}
+    by_file: dict[str, list[int]] = {}
     for uid in fusion.unit_scores:
-        path = units[uid].path
-        if path not in best or preference(uid) > preference(best[path]):
-            best[path] = uid
+        by_file.setdefault(units[uid].path, []).append(uid)
+    weighed = r.settings.page_choice == "proximity" and bool(r.keywords.words or r.keywords.ids)
+    wanted = None if paths is None else set(paths)
+    keyword_score = dict(lists.get("keyword", ())) if lists and weighed else {}
+    boost = r.settings.page_proximity / (r.settings.rrf_k + 1)  # in units of a first-rank list share
+    best: dict[str, int] = {}
+    for path, uids in by_file.items():
+        if weighed and len(uids) > 1 and (wanted is None or path in wanted):
+            near = page_evidence(r.keywords, [units[u] for u in uids])
+            key = lambda u: (pictures_first and units[u].kind in PICTURE_KINDS,  # noqa: E731
+                             fusion.unit_scores[u] + boost * near[u], near[u], keyword_score.get(u, -np.inf))
+        else:
+            key = lambda u: (pictures_first and units[u].kind in PICTURE_KINDS, fusion.unit_scores[u])  # noqa: E731
+        best[path] = max(uids, key=key)
     return best
+
+
+def page_evidence(query: KeywordQuery, candidates: list[StoredUnit]) -> dict[int, float]:
+    """Each of one file's candidate units' term proximity (scent.proximity, 0..1): the most of the
+    query's words within one window of a sentence's length, each word weighted by how few of these
+    units hold it (log(1 + n / units holding it)): a word on every page says nothing about which
+    page answers."""
+    found = {u.id: proximity.hits(f"{u.title}\n{u.text}", query) for u in candidates}
+    holding: dict[str, int] = {}
+    for hits in found.values():
+        for key in {k for _, k in hits}:
+            holding[key] = holding.get(key, 0) + 1
+    n = len(candidates)
+    weights = {key: math.log1p(n / df) for key, df in holding.items()}
+    return {uid: proximity.window_share(hits, weights) for uid, hits in found.items()}
 
 
 def rerank(r: Request, fused: list[tuple[str, float]], best: dict[str, int],
@@ -303,7 +333,9 @@ def diversify(r: Request, fused: list[tuple[str, float]], best: dict[str, int], 
 def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], dict[str, list[str | None]]]:
     """The `k` best files with their answering units, and each list's ranking of files before fusion."""
     lists, units, fusion = _fused(r)
-    best = choose(r, fusion, units)
+    # The page is weighed for the files that can be shown (all of them when MMR reorders them).
+    shown = None if r.settings.strategy == "hybrid+mmr" else [p for p, _ in fusion.fused[:k]]
+    best = choose(r, fusion, units, lists, shown)
     fused = diversify(r, rerank(r, fusion.fused, best, units), best, k)
     results = []
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _ in fused[:k]])

@@ -96,6 +96,7 @@ def _check_max_side(value) -> None:
         raise UsageError(f"setting ocr_max_side must be at least 100 (pixels), got {value!r}")
 
 
+PAGE_CHOICES = ("fused", "proximity")
 MATCH_MODES = ("and", "or", "and_or", "min_share")
 # Rank profiles: which candidate lists are made and fused (scent.search.PROFILES).
 STRATEGIES = ("dense", "keyword", "hybrid", "hybrid+mmr", "multivector", "hybrid+multivector")
@@ -143,6 +144,12 @@ SETTINGS = (
             "answer) is below this are weak matches: shown under a \"weak matches\" line and flagged `weak`; when "
             "every result is weak, scent says there is no good match. 0 flags nothing.", "search",
             check=_at_most(1, "confidence_floor")),
+    Setting("page_choice", "fused", "Which unit (page) a file shows: fused (its best fused score), or proximity (also "
+            "where the query's rarer words sit close together on it; see page_proximity).", "search",
+            choices=PAGE_CHOICES),
+    Setting("page_proximity", 0.0, "With page_choice=proximity, how much a page holding all the query's words within "
+            "one sentence gains, as a share of a first-rank list's RRF contribution (0: proximity only breaks ties).",
+            "search", check=_at_least(0, "page_proximity")),
     Setting("candidates", 200, "Units taken from each list before fusion.", "search", check=_at_least(1, "candidates")),
     Setting("exclude_kinds", "", "Unit kinds left out of every list, comma-separated (e.g. image,ocr): an ablation, "
             "to measure what a kind adds.", "search", check=_check_kinds),

@@ -1,0 +1,70 @@
+"""Which unit (page) a file shows (scent.search.choose, page_evidence)."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from scent.filters import Filters
+from scent.query import parse
+from scent.search import Fusion, Request, choose, page_evidence
+from scent.settings import Settings
+from scent.storage import StoredUnit
+
+MANUAL = "manual.pdf"
+
+
+def page(uid: int, number: int, text: str, kind: str = "pdf_page") -> StoredUnit:
+    return StoredUnit(uid, MANUAL, "pdf", kind, number, 0, len(text), "", "en", text, 0.0)
+
+
+UNITS = {
+    3: page(3, 3, "First use. Fill the coffee machine tank and make coffee with the machine."),
+    6: page(6, 6, "Warranty and service. The machine has a two-year warranty."),
+    5: page(5, 5, "Troubleshooting the coffee machine."),
+}
+QUERY = "how long is the warranty on the coffee machine"
+
+
+def request(text: str = QUERY, **values) -> Request:
+    return Request(text, parse(text), Filters(), Settings().with_values(**values), engine=None, embed_query=None)
+
+
+def fusion(scores: dict[int, float]) -> Fusion:
+    return Fusion({}, scores, [(MANUAL, max(scores.values()))], {})
+
+
+def test_proximity_weighs_a_query_word_by_how_few_pages_hold_it():
+    near = page_evidence(parse(QUERY), list(UNITS.values()))
+    # "coffee" is on 2 of the 3 pages, "machine" on all 3, "warranty" on 1; "long" on none.
+    coffee, machine, warranty = math.log1p(3 / 2), math.log1p(3 / 3), math.log1p(3 / 1)
+    total = coffee + machine + warranty
+    assert near[3] == pytest.approx((coffee + machine) / total)
+    assert near[6] == pytest.approx((warranty + machine) / total)
+    assert near[5] == pytest.approx((coffee + machine) / total)
+
+
+def test_a_fused_tie_goes_to_the_page_whose_rarer_words_sit_together():
+    tie = fusion({3: 1 / 61 + 1 / 63, 6: 1 / 61 + 1 / 63, 5: 1 / 62 + 1 / 62})
+    assert choose(request(page_choice="proximity"), tie, UNITS)[MANUAL] == 6
+
+
+def test_proximity_outweighs_a_small_fused_lead_only_when_it_is_given_weight():
+    # page 3: ranks 1 and 2 in the two lists; page 6: ranks 1 and 3
+    scores = fusion({3: 1 / 61 + 1 / 62, 6: 1 / 61 + 1 / 63, 5: 1 / 64})
+    assert choose(request(), scores, UNITS)[MANUAL] == 3                        # page_choice=fused
+    assert choose(request(page_choice="proximity"), scores, UNITS)[MANUAL] == 3  # ties only
+    # 1/62 - 1/63 = 0.00026 behind, (0.694 - 0.537) / 61 = 0.0026 ahead on proximity
+    assert choose(request(page_choice="proximity", page_proximity=1.0), scores, UNITS)[MANUAL] == 6
+
+
+def test_only_the_files_asked_for_are_weighed():
+    tie = fusion({3: 0.03, 6: 0.03, 5: 0.01})
+    assert choose(request(page_choice="proximity"), tie, UNITS, paths=[])[MANUAL] == 3  # the first of the tie
+
+
+def test_a_query_for_a_picture_is_still_answered_by_the_picture():
+    units = {**UNITS, 9: page(9, 2, "photo, a coffee machine, silver", kind="pdf_image")}
+    scores = fusion({3: 0.03, 6: 0.03, 5: 0.01, 9: 0.005})
+    text = "photo of the coffee machine warranty"
+    assert choose(request(text, page_choice="proximity", page_proximity=4.0), scores, units)[MANUAL] == 9
