@@ -1,6 +1,6 @@
 """Which page a PDF result shows, measured on real judgments: Cranfield's abstracts bound into PDFs.
 
-    .venv/bin/python scripts/page_figures.py make OUT_DIR [--cranfield ../shared/data/cranfield] [--per-file 10]
+    .venv/bin/python scripts/page_figures.py make OUT_DIR [--cranfield ../shared/data/cranfield] [--per-file 10] [--files N]
     .venv/bin/python scripts/page_figures.py score OUT_DIR [--index DIR] [--compare SETTING=VALUE ...] [--json FILE]
 
 bench/ has 43 queries whose answer is a page, and almost all of them already show it: too few to
@@ -33,11 +33,13 @@ from scent.evaluate import load_beir, paired_bootstrap  # noqa: E402
 MAP_FILE = "pages.json"  # doc id -> [file, first page, last page]
 
 
-def make(out: Path, cranfield: Path, per_file: int) -> None:
+def make(out: Path, cranfield: Path, per_file: int, files: int = 0) -> None:
     from fpdf import FPDF
 
     corpus, _, _ = load_beir(cranfield)
     ids = sorted(corpus, key=lambda d: int(d) if d.isdigit() else d)
+    if files:
+        ids = ids[:files * per_file]
     out.mkdir(parents=True, exist_ok=True)
     where = {}
     font = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -111,6 +113,8 @@ def main() -> None:
     m.add_argument("out", type=Path)
     m.add_argument("--cranfield", type=Path, default=ROOT.parent / "shared" / "data" / "cranfield")
     m.add_argument("--per-file", type=int, default=10)
+    m.add_argument("--files", type=int, default=0,
+                   help="Only the first N PDFs (0: all 140, about an hour to index on a busy 2-core machine)")
     s = sub.add_parser("score")
     s.add_argument("out", type=Path)
     s.add_argument("--cranfield", type=Path, default=ROOT.parent / "shared" / "data" / "cranfield")
@@ -119,7 +123,7 @@ def main() -> None:
     s.add_argument("--json", type=Path)
     args = ap.parse_args()
     if args.cmd == "make":
-        make(args.out, args.cranfield, args.per_file)
+        make(args.out, args.cranfield, args.per_file, args.files)
         return
     _, queries, qrels = load_beir(args.cranfield)
     where = json.loads((args.out.parent / f"{args.out.name}-{MAP_FILE}").read_text(encoding="utf-8"))

@@ -275,43 +275,68 @@ def choose(r: Request, fusion: Fusion, units: dict[int, StoredUnit], lists: dict
     fused score. A query that names a kind of picture ("line chart of ...", "photo of ...") is
     answered, within each file, by its best picture unit when it has one in the lists.
 
-    With `page_choice = proximity`, the files in `paths` (None: every file) that have several
-    units in the lists weigh where the query's words sit close together as well (page_evidence):
-    a page holding the file's rarer query words in one sentence beats one that holds its common
-    words, or holds them far apart; fused-score ties go the same way, then to the keyword score."""
+    With `page_choice = proximity`, in the files of `paths` (None: every file), the units whose
+    fused score is within reach of the best (tied with it, or behind by less than `page_proximity`
+    first-rank shares) are weighed by where the query's words sit close together on them
+    (page_evidence), then by their keyword score: a page holding the query's rarer words in one
+    sentence beats one holding only words every contending page has. A tie is otherwise settled
+    by the order the units came in, which says nothing (docs/retrieval-tuning.md)."""
     pictures_first = bool(sure.ASKS_FOR_PICTURE.search(r.text))
+
+    def preference(uid: int) -> tuple[bool, float]:
+        return pictures_first and units[uid].kind in PICTURE_KINDS, fusion.unit_scores[uid]
+
     by_file: dict[str, list[int]] = {}
     for uid in fusion.unit_scores:
         by_file.setdefault(units[uid].path, []).append(uid)
     weighed = r.settings.page_choice == "proximity" and bool(r.keywords.words or r.keywords.ids)
     wanted = None if paths is None else set(paths)
-    keyword_score = dict(lists.get("keyword", ())) if lists and weighed else {}
-    boost = r.settings.page_proximity / (r.settings.rrf_k + 1)  # in units of a first-rank list share
+    boost = r.settings.page_proximity / (r.settings.rrf_k + 1)  # in first-rank list shares
+    keyword_score: dict[int, float] | None = None
     best: dict[str, int] = {}
     for path, uids in by_file.items():
-        if weighed and len(uids) > 1 and (wanted is None or path in wanted):
-            near = page_evidence(r.keywords, [units[u] for u in uids])
-            key = lambda u: (pictures_first and units[u].kind in PICTURE_KINDS,  # noqa: E731
-                             fusion.unit_scores[u] + boost * near[u], near[u], keyword_score.get(u, -np.inf))
-        else:
-            key = lambda u: (pictures_first and units[u].kind in PICTURE_KINDS, fusion.unit_scores[u])  # noqa: E731
-        best[path] = max(uids, key=key)
+        top = max(uids, key=preference)
+        best[path] = top
+        if not weighed or len(uids) < 2 or (wanted is not None and path not in wanted):
+            continue
+        reach = fusion.unit_scores[top] - boost - TIE
+        contenders = [u for u in uids if preference(u)[0] == preference(top)[0] and fusion.unit_scores[u] >= reach]
+        if len(contenders) < 2:
+            continue
+        near = page_evidence(r.keywords, [units[u] for u in contenders], [units[u] for u in uids])
+        if keyword_score is None:
+            keyword_score = dict(lists.get("keyword", ())) if lists else {}
+        best[path] = max(contenders, key=lambda u: page_key(fusion.unit_scores[u], boost, near[u],
+                                                            keyword_score.get(u)))
     return best
 
 
-def page_evidence(query: KeywordQuery, candidates: list[StoredUnit]) -> dict[int, float]:
-    """Each of one file's candidate units' term proximity (scent.proximity, 0..1): the most of the
-    query's words within one window of a sentence's length, each word weighted by how few of these
-    units hold it (log(1 + n / units holding it)): a word on every page says nothing about which
-    page answers."""
-    found = {u.id: proximity.hits(f"{u.title}\n{u.text}", query) for u in candidates}
+# Fused scores are sums of a few fractions: the same ranks added in another order can differ in
+# the last bits, and a tie is a tie.
+TIE = 1e-12
+
+
+def page_key(fused: float, boost: float, near: float, keyword: float | None) -> tuple[float, float, float]:
+    """How a contending unit ranks within its file (scent.replay ranks them alike)."""
+    return round(fused + boost * near, 12), near, -np.inf if keyword is None else keyword
+
+
+def page_evidence(query: KeywordQuery, contenders: list[StoredUnit],
+                  among: list[StoredUnit] | None = None) -> dict[int, float]:
+    """The term proximity (scent.proximity, 0..1) of each contending unit of one file: the most of
+    the query's words within one window of a sentence's length, each word weighted by how few of
+    the file's units in the lists (`among`; None: the contenders) hold it, log(1 + n / holding):
+    a word on every page says nothing about which page answers."""
+    among = contenders if among is None else among
+    every = {u.id: u for u in [*contenders, *among]}.values()
+    found = {u.id: proximity.hits(f"{u.title}\n{u.text}", query) for u in every}
     holding: dict[str, int] = {}
-    for hits in found.values():
-        for key in {k for _, k in hits}:
+    for u in among:
+        for key in {k for _, k in found[u.id]}:
             holding[key] = holding.get(key, 0) + 1
-    n = len(candidates)
+    n = len(among)
     weights = {key: math.log1p(n / df) for key, df in holding.items()}
-    return {uid: proximity.window_share(hits, weights) for uid, hits in found.items()}
+    return {u.id: proximity.window_share(found[u.id], weights) for u in contenders}
 
 
 def rerank(r: Request, fused: list[tuple[str, float]], best: dict[str, int],
