@@ -47,15 +47,15 @@ def test_proximity_weighs_a_query_word_by_how_few_pages_hold_it():
 def test_a_fused_tie_goes_to_the_page_whose_rarer_words_sit_together():
     # pages 3 and 6: ranks 1 and 3 in one list, 3 and 1 in the other; page 5 behind
     tie = fusion({3: 1 / 61 + 1 / 63, 6: 1 / 63 + 1 / 61, 5: 1 / 62 + 1 / 64})
-    assert choose(request(), tie, UNITS)[MANUAL] == 3  # page_choice=fused: the first of the tie
-    # of the two contenders both hold "machine" (weight log 2), only page 6 "warranty" (log 3)
+    assert choose(request(page_choice="fused"), tie, UNITS)[MANUAL] == 3  # the first of the tie
+    # both contenders hold "machine" (on all 3 pages: weight log 2), only page 6 "warranty" (log 4)
     assert choose(request(page_choice="proximity"), tie, UNITS)[MANUAL] == 6
 
 
 def test_proximity_outweighs_a_small_fused_lead_only_when_it_is_given_weight():
     # page 3: ranks 1 and 2 in the two lists; page 6: ranks 1 and 3
     scores = fusion({3: 1 / 61 + 1 / 62, 6: 1 / 61 + 1 / 63, 5: 1 / 64})
-    assert choose(request(), scores, UNITS)[MANUAL] == 3                        # page_choice=fused
+    assert choose(request(page_choice="fused"), scores, UNITS)[MANUAL] == 3
     assert choose(request(page_choice="proximity"), scores, UNITS)[MANUAL] == 3  # ties only
     # page 5 is 0.0169 behind, out of reach of a 1/61 = 0.0164 gain. Page 6 holds "warranty" and
     # "machine" (log 4 + log 2 of the file's log 4 + log 2 + log 4: 0.6), page 3 "machine" (0.2):
@@ -91,7 +91,7 @@ def test_a_real_pdf_shows_the_chosen_page_and_its_snippet_and_replays_alike(tmp_
         pdf.add_page()
         pdf.multi_cell(0, 6, text)
     pdf.output(str(folder / "manual.pdf"))
-    settings = Settings().with_values(page_choice="proximity", match="or")
+    settings = Settings().with_values(match="or")  # page_choice=proximity, the default
     with Index(folder, index_dir=tmp_path / "idx", settings=settings, embedder=fake_embedder) as idx:
         idx.update()
         result = idx.search("machine warranty")[0]
