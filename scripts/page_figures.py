@@ -1,13 +1,14 @@
 """Which page a PDF result shows, measured on real judgments: Cranfield's abstracts bound into PDFs.
 
-    .venv/bin/python scripts/page_figures.py make OUT_DIR [--cranfield ../shared/data/cranfield] [--per-file 10] [--files N]
-    .venv/bin/python scripts/page_figures.py score OUT_DIR [--index DIR] [--compare SETTING=VALUE ...] [--json FILE]
+    .venv/bin/python scripts/page_figures.py make OUT_DIR [--cranfield DIR] [--per-file 10] [--files N]
+    .venv/bin/python scripts/page_figures.py score OUT_DIR [--index DIR] [--compare SETTING=VALUE ...] [--json F]
+
+(--cranfield defaults to ../shared/data/cranfield; the page map is written beside OUT_DIR.)
 
 bench/ has 43 queries whose answer is a page, and almost all of them already show it: too few to
 tell two ways of choosing the page apart. Cranfield's 1,400 abstracts, in id order, are bound
 `--per-file` to a PDF (one abstract a page; a long one runs onto the next page), so its 225 queries
-and their 1,837 graded human judgments become judgments of pages. Neighbouring ids in Cranfield
-often come from one report series, so the pages of one PDF are often on related subjects.
+and their 1,837 graded human judgments become judgments of pages.
 
 `score` searches every query (the first 10 files) and, for each result file that holds a judged
 page, checks the page it shows: page accuracy (the shown page is judged relevant), and graded
@@ -76,10 +77,9 @@ def make(out: Path, cranfield: Path, per_file: int, files: int = 0) -> None:
 def score_run(idx: Index, queries: dict[str, str], qrels: dict, where: dict, **overrides) -> dict[str, list]:
     """Per query: a list of (shown page's grade, best grade in that file, file rank) for each of the first
     10 files that hold a judged page."""
-    pages = defaultdict(dict)  # file -> page -> best grade of a judged doc on it, per query below
     out = {}
     for qid, text in queries.items():
-        pages = defaultdict(lambda: defaultdict(float))
+        pages = defaultdict(lambda: defaultdict(float))  # file -> page -> best grade of a doc on it
         for doc, grade in qrels[qid].items():
             if grade > 0 and doc in where:
                 name, first, last = where[doc]
@@ -135,8 +135,8 @@ def main() -> None:
         for spec in args.compare:
             values = dict(part.split("=", 1) for part in spec.split(","))
             run = score_run(idx, queries, qrels, where, **values)
-            diff, low, high = paired_bootstrap(per_query(base), per_query(run))
             a, b = per_query(base), per_query(run)
+            diff, low, high = paired_bootstrap(a, b)
             report["variants"][spec] = {**summarise(run), "diff": diff, "low": low, "high": high,
                                         "better": sum(y > x for x, y in zip(a, b)),
                                         "worse": sum(y < x for x, y in zip(a, b))}
