@@ -68,6 +68,18 @@ def test_pages_are_chosen_by_unit_score_and_picture_intent():
     assert replay.replay_rrf(replay.Replayed(r)) == ["doc.pdf#2"]
 
 
+def test_a_fused_tie_between_pages_goes_to_the_recorded_page_evidence():
+    # pages 1 and 2: ranks 1 and 2, 2 and 1: one fused score; without "near" the first seen wins
+    def page(n, near=None):
+        return {**unit("doc.pdf", kind="pdf_page", page=n), "key": f"doc.pdf#{n}",
+                **({} if near is None else {"near": near})}
+    lists = {"dense": [[1, 0.9], [2, 0.8]], "keyword": [[2, 5.0], [1, 4.0]]}
+    assert replay.replay_rrf(replay.Replayed(rec(lists, {1: page(1), 2: page(2)}))) == ["doc.pdf#1"]
+    assert replay.replay_rrf(replay.Replayed(rec(lists, {1: page(1, 0.2), 2: page(2, 0.6)}))) == ["doc.pdf#2"]
+    # equal evidence: the keyword score decides (page 2's 5.0)
+    assert replay.replay_rrf(replay.Replayed(rec(lists, {1: page(1, 0.5), 2: page(2, 0.5)}))) == ["doc.pdf#2"]
+
+
 def test_held_out_folds_never_score_a_choice_on_its_own_queries():
     # Half the queries want the dense list's first, half the keyword list's: a choice made on the
     # training folds is scored on the others, so the held-out mean is at most the best single alpha.

@@ -47,20 +47,36 @@ def record(index: Index, text: str, key, **ident) -> Record:
     stand = (pipeline.stand_in(lists, units, detect(request.text), glossed=pipeline.glossed(request.settings))[0]
              if "stand_in" in fusion.file_runs else [])
     # The pipeline's own answer, without snippets: what a replay of RRF must give back.
-    best = pipeline.choose(request, fusion, units)
     depth = ident.pop("depth", RUN_DEPTH)
+    best = pipeline.choose(request, fusion, units, lists, [p for p, _ in fusion.fused[:depth]])
     fused = pipeline.diversify(request, pipeline.rerank(request, fusion.fused, best, units), best, depth)
     return Record(
         lists={name: [[uid, float(score)] for uid, score in hits] for name, hits in lists.items()},
+        units=_units(request, units, used, key),
         stand_in=stand,
-        units={str(uid): {"path": units[uid].path, "key": key(units[uid].path, units[uid].page),
-                          "kind": units[uid].kind, "file_kind": units[uid].file_kind, "lang": units[uid].lang,
-                          "page": units[uid].page,
-                          "coverage": round(coverage(request.keywords, f"{units[uid].title}\n{units[uid].text}"), 4)}
-               for uid in sorted(used)},
         facts=query_facts(request),
         run=list(dict.fromkeys(key(path, units[best[path]].page) for path, _ in fused[:depth])),
         query=text, **ident)
+
+
+def _units(request, units: dict, used: set[int], key) -> dict[str, dict]:
+    """The facts of each unit in the lists. Under page_choice=proximity also its page evidence
+    within its file ("near", search.page_evidence), with which a replay settles fused ties within
+    a file as search.choose does."""
+    out = {str(uid): {"path": units[uid].path, "key": key(units[uid].path, units[uid].page),
+                      "kind": units[uid].kind, "file_kind": units[uid].file_kind, "lang": units[uid].lang,
+                      "page": units[uid].page,
+                      "coverage": round(coverage(request.keywords, f"{units[uid].title}\n{units[uid].text}"), 4)}
+           for uid in sorted(used)}
+    if request.settings.page_choice == "proximity" and (request.keywords.words or request.keywords.ids):
+        by_file: dict[str, list] = {}
+        for uid in sorted(used):
+            by_file.setdefault(units[uid].path, []).append(units[uid])
+        for group in by_file.values():
+            if len(group) > 1:
+                for uid, near in pipeline.page_evidence(request.keywords, group).items():
+                    out[str(uid)]["near"] = near
+    return out
 
 
 def record_folder(index: Index, queries: list[LabelledQuery], off_topic: list[str] = ()) -> list[Record]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import search as pipeline
 from .candidates import OFF_TOPIC, Record
 from .evaluate import paired_bootstrap
 from .fuse import rrf
@@ -65,11 +66,19 @@ class Replayed:
         def preference(u):
             return self.picture_intent and self.units[u]["kind"] in PICTURE_KINDS, unit_scores[u]
 
-        best: dict[str, int] = {}
+        by_file: dict[str, list[int]] = {}
         for u in unit_scores:
-            path = self.units[u]["path"]
-            if path not in best or preference(u) > preference(best[path]):
-                best[path] = u
+            by_file.setdefault(self.units[u]["path"], []).append(u)
+        keyword = dict(self.lists.get("keyword", ()))
+        best: dict[str, int] = {}
+        for path, us in by_file.items():
+            top = max(us, key=preference)
+            # A record made with page_choice=proximity holds each unit's page evidence ("near"):
+            # fused ties go as search.choose sends them (page_proximity 0, the default, assumed).
+            tied = [u for u in us if "near" in self.units[u] and preference(u)[0] == preference(top)[0]
+                    and unit_scores[u] >= unit_scores[top] - pipeline.TIE]
+            best[path] = top if len(tied) < 2 else max(
+                tied, key=lambda u: pipeline.page_key(unit_scores[u], 0.0, self.units[u]["near"], keyword.get(u)))
         return [(p, best[p]) for p, _ in file_scores[:depth]]
 
 

@@ -10,6 +10,7 @@ catalog's units), so every engine answers the same way.
 """
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -17,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from . import confidence as sure
+from . import proximity
 from .dates import iso
 from .filters import Filters
 from .fuse import mmr, rrf
@@ -315,21 +317,74 @@ def replaced(keyword_run: list, stand_run: list, path_of: Callable[[int], str]) 
 
 # ---- choose, rerank, diversify -------------------------------------------------------------------
 
-def choose(r: Request, fusion: Fusion, units: dict[int, StoredUnit]) -> dict[str, int]:
-    """Each file's answering unit: the one with the highest fused score. A query that names a
-    kind of picture ("line chart of ...", "photo of ...") is answered, within each file, by its
-    best picture unit when it has one in the lists."""
+def choose(r: Request, fusion: Fusion, units: dict[int, StoredUnit], lists: dict[str, list[Hit]] | None = None,
+           paths: list[str] | None = None) -> dict[str, int]:
+    """Each file's answering unit (the page, chunk or picture shown): the one with the highest
+    fused score. A query that names a kind of picture ("line chart of ...", "photo of ...") is
+    answered, within each file, by its best picture unit when it has one in the lists.
+
+    With `page_choice = proximity`, in the files of `paths` (None: every file), the units whose
+    fused score is within reach of the best (tied with it, or behind by less than `page_proximity`
+    first-rank shares) are weighed by where the query's words sit close together on them
+    (page_evidence), then by their keyword score: a page holding the query's rarer words in one
+    sentence beats one holding only words every contending page has. A tie is otherwise settled
+    by the order the units came in, which says nothing (docs/retrieval-tuning.md)."""
     pictures_first = bool(sure.ASKS_FOR_PICTURE.search(r.text))
 
     def preference(uid: int) -> tuple[bool, float]:
         return pictures_first and units[uid].kind in PICTURE_KINDS, fusion.unit_scores[uid]
 
-    best: dict[str, int] = {}
+    by_file: dict[str, list[int]] = {}
     for uid in fusion.unit_scores:
-        path = units[uid].path
-        if path not in best or preference(uid) > preference(best[path]):
-            best[path] = uid
+        by_file.setdefault(units[uid].path, []).append(uid)
+    weighed = r.settings.page_choice == "proximity" and bool(r.keywords.words or r.keywords.ids)
+    wanted = None if paths is None else set(paths)
+    boost = r.settings.page_proximity / (r.settings.rrf_k + 1)  # in first-rank list shares
+    keyword_score: dict[int, float] | None = None
+    best: dict[str, int] = {}
+    for path, uids in by_file.items():
+        top = max(uids, key=preference)
+        best[path] = top
+        if not weighed or len(uids) < 2 or (wanted is not None and path not in wanted):
+            continue
+        reach = fusion.unit_scores[top] - boost - TIE
+        contenders = [u for u in uids if preference(u)[0] == preference(top)[0] and fusion.unit_scores[u] >= reach]
+        if len(contenders) < 2:
+            continue
+        near = page_evidence(r.keywords, [units[u] for u in contenders], [units[u] for u in uids])
+        if keyword_score is None:
+            keyword_score = dict(lists.get("keyword", ())) if lists else {}
+        best[path] = max(contenders, key=lambda u: page_key(fusion.unit_scores[u], boost, near[u],
+                                                            keyword_score.get(u)))
     return best
+
+
+# Fused scores are sums of a few fractions: the same ranks added in another order can differ in
+# the last bits, and a tie is a tie.
+TIE = 1e-12
+
+
+def page_key(fused: float, boost: float, near: float, keyword: float | None) -> tuple[float, float, float]:
+    """How a contending unit ranks within its file (scent.replay ranks them alike)."""
+    return round(fused + boost * near, 12), near, -np.inf if keyword is None else keyword
+
+
+def page_evidence(query: KeywordQuery, contenders: list[StoredUnit],
+                  among: list[StoredUnit] | None = None) -> dict[int, float]:
+    """The term proximity (scent.proximity, 0..1) of each contending unit of one file: the most of
+    the query's words within one window of a sentence's length, each word weighted by how few of
+    the file's units in the lists (`among`; None: the contenders) hold it, log(1 + n / holding):
+    a word on every page says nothing about which page answers."""
+    among = contenders if among is None else among
+    every = {u.id: u for u in [*contenders, *among]}.values()
+    found = {u.id: proximity.hits(f"{u.title}\n{u.text}", query) for u in every}
+    holding: dict[str, int] = {}
+    for u in among:
+        for key in {k for _, k in found[u.id]}:
+            holding[key] = holding.get(key, 0) + 1
+    n = len(among)
+    weights = {key: math.log1p(n / df) for key, df in holding.items()}
+    return {u.id: proximity.window_share(found[u.id], weights) for u in contenders}
 
 
 def rerank(r: Request, fused: list[tuple[str, float]], best: dict[str, int],
@@ -351,7 +406,9 @@ def diversify(r: Request, fused: list[tuple[str, float]], best: dict[str, int], 
 def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], dict[str, list[str | None]]]:
     """The `k` best files with their answering units, and each list's ranking of files before fusion."""
     lists, units, fusion = _fused(r)
-    best = choose(r, fusion, units)
+    # The page is weighed for the files that can be shown (all of them when MMR reorders them).
+    shown = None if r.settings.strategy == "hybrid+mmr" else [p for p, _ in fusion.fused[:k]]
+    best = choose(r, fusion, units, lists, shown)
     fused = diversify(r, rerank(r, fusion.fused, best, units), best, k)
     results = []
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _ in fused[:k]])

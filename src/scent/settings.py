@@ -97,6 +97,7 @@ def _check_max_side(value) -> None:
         raise UsageError(f"setting ocr_max_side must be at least 100 (pixels), got {value!r}")
 
 
+PAGE_CHOICES = ("fused", "proximity")
 MATCH_MODES = ("and", "or", "and_or", "min_share")
 # Rank profiles: which candidate lists are made and fused (scent.search.PROFILES).
 STRATEGIES = ("dense", "keyword", "hybrid", "hybrid+mmr", "multivector", "hybrid+multivector")
@@ -154,6 +155,12 @@ SETTINGS = (
             "answer) is below this are weak matches: shown under a \"weak matches\" line and flagged `weak`; when "
             "every result is weak, scent says there is no good match. 0 flags nothing.", "search",
             check=_at_most(1, "confidence_floor")),
+    Setting("page_choice", "proximity", "Which unit (page) a file shows: fused (the one of best fused score; a tie goes "
+            "to the first listed), or proximity (a tie, or a lead under page_proximity, goes to the page holding the "
+            "query's rarer words close together, then to the higher keyword score).", "search", choices=PAGE_CHOICES),
+    Setting("page_proximity", 0.0, "With page_choice=proximity, how much a page holding all the query's words within "
+            "one sentence gains, as a share of a first-rank list's RRF contribution (0: proximity only settles ties).",
+            "search", check=_at_least(0, "page_proximity")),
     Setting("candidates", 200, "Units taken from each list before fusion.", "search", check=_at_least(1, "candidates")),
     Setting("exclude_kinds", "", "Unit kinds left out of every list, comma-separated (e.g. image,ocr): an ablation, "
             "to measure what a kind adds.", "search", check=_check_kinds),
