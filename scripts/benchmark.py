@@ -34,8 +34,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from scent.embed import OPENMP_SPIN
-
 ROOT = Path(__file__).resolve().parent.parent
 QUERY = "how much deposit do I get back"
 
@@ -97,8 +95,13 @@ print(json.dumps({"load": load, "seconds": time.perf_counter() - t, **spent}))
 _PYCACHE = tempfile.mkdtemp(prefix="scent-benchmark-pycache-")
 
 
+# The environment as given, before scent's import adds its thread settings (scent.embed.settle_threads):
+# the bare model's floors run without them.
+_ENV = dict(os.environ)
+
+
 def _env(src: Path | None) -> dict:
-    env = dict(os.environ)
+    env = dict(_ENV)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = _PYCACHE
     if src is not None:
@@ -172,6 +175,8 @@ def fresh_search(index_dir: Path, runs: int, src: Path | None, before: Path | No
     times: dict[str, list[float]] = {"search": [], **{k: [] for k in floors}, "model_query_as_scent": []}
     env = _env(src)
     # scent shortens OpenMP's spin (scent.embed): the bare model run the same way is the fair floor.
+    from scent.embed import OPENMP_SPIN
+
     as_scent = {k: v for k, v in _env(None).items() if k != "OMP_WAIT_POLICY"} | {"GOMP_SPINCOUNT": OPENMP_SPIN}
     for cmd in (search, *floors.values()):  # once untimed: bytecode written, files in the page cache
         timed(cmd, env)
@@ -331,5 +336,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("SCENT_HOME", tempfile.mkdtemp())
+    _ENV.setdefault("SCENT_HOME", os.environ.setdefault("SCENT_HOME", tempfile.mkdtemp()))
     main()

