@@ -70,3 +70,17 @@ def test_cli_says_no_good_match_and_lists_weak_ones(monkeypatch):
     shown.clear()
     commands._show([result(1, True, 0.1)], as_json=True, several=False)
     assert json.loads(shown[0])["weak"] is True and json.loads(shown[0])["confidence"] == 0.1
+
+
+def test_words_outside_a_filter_still_count_as_in_the_index(notes, fake_embedder):
+    """A narrowed search that holds none of the query's words where it looks is not nonsense: the
+    words are in the folder (by hand: "deposit" and "refund" are in lease.md, outside code/)."""
+    from scent import Filters
+
+    with Index(notes, embedder=fake_embedder) as idx:
+        idx.update()
+        narrowed = idx._request("deposit refund", Filters.build(path="code/"), {})
+        nonsense = idx._request("xyzzyplugh frimble", Filters.build(path="code/"), {})
+        facts, none = sure.query_facts(narrowed), sure.query_facts(nonsense)
+    assert (facts["terms"], facts["terms_in_index"]) == (2, 2)
+    assert (none["terms"], none["terms_in_index"]) == (2, 0)
