@@ -77,6 +77,14 @@ class Request:
     constraints: Constraints = field(default_factory=Constraints)  # phrases and exclusions (scent.syntax)
     # A query's many vectors (m, dims) for late interaction (scent.multivector); None: no regions field
     embed_multivector_query: Callable[[str], np.ndarray] | None = None
+    vector: np.ndarray | None = None  # the query's own vector, once embedded (query_vector)
+
+
+def query_vector(r: Request) -> np.ndarray:
+    """The query's vector, embedded once per request (dense search and its feedback round read it)."""
+    if r.vector is None:
+        r.vector = r.embed_query(clean(r.text))
+    return r.vector
 
 
 # ---- retrieve ------------------------------------------------------------------------------------
@@ -101,8 +109,11 @@ def dense(r: Request) -> list[Hit] | None:
     """Units by the best of their own text vector and their sentences' (MaxSim with one query vector)."""
     if not _wants(r, "dense"):
         return None
+    return dense_search(r, query_vector(r))
+
+
+def dense_search(r: Request, vector: np.ndarray) -> list[Hit]:
     s = r.settings
-    vector = r.embed_query(clean(r.text))
     fields = r.engine.vectors.fields()
     lists = [r.engine.vectors.search(field, vector, r.filters, s.candidates, dims=s.dims,
                                      oversample=s.vector_oversample, rescore_depth=s.rescore_depth)
@@ -459,7 +470,38 @@ def _fused(r: Request) -> tuple[dict[str, list[Hit]], dict[int, StoredUnit], Fus
     units = r.engine.catalog.units(sorted({uid for hits in lists.values() for uid, _ in hits}))
     # A unit deleted between retrieval and this read (an indexer writing meanwhile) drops out.
     lists = constrain(r, {name: [h for h in hits if h[0] in units] for name, hits in lists.items()}, units)
+    fusion = fuse(r, lists, units)
+    again = feedback(r, fusion, units) if "dense" in lists else None
+    if again is None:
+        return lists, units, fusion
+    units.update(r.engine.catalog.units(sorted({uid for uid, _ in again} - units.keys())))
+    lists = {**lists, **constrain(r, {"dense": [h for h in again if h[0] in units]}, units)}
     return lists, units, fuse(r, lists, units)
+
+
+# ---- feedback ------------------------------------------------------------------------------------
+
+def feedback(r: Request, fusion: Fusion, units: dict[int, StoredUnit]) -> list[Hit] | None:
+    """The dense list searched again with the query's vector moved toward the answering units of
+    the first `feedback_units` fused files (Rocchio's pseudo-relevance feedback, as applied to
+    dense retrievers by Li et al., "Pseudo Relevance Feedback with Deep Language Models and Dense
+    Retrievers", 2023). The files fused first are those where meaning and keywords agree: their
+    vectors carry the collection's own words for the query's topic (a one-line question about
+    "boundary layer transition" meets the abstracts' way of saying it). None when off."""
+    n = r.settings.feedback_units
+    if n <= 0 or not fusion.fused:
+        return None
+    top = {path for path, _ in fusion.fused[:n]}
+    best: dict[str, int] = {}
+    for uid, score in fusion.unit_scores.items():
+        path = units[uid].path
+        if path in top and (path not in best or score > fusion.unit_scores[best[path]]):
+            best[path] = uid
+    vectors = [v for v in r.engine.vectors.get("unit", sorted(best.values())).values() if v is not None]
+    if not vectors:
+        return None
+    moved = query_vector(r) + r.settings.feedback_weight * np.mean(np.asarray(vectors, dtype=np.float32), axis=0)
+    return dense_search(r, (moved / np.linalg.norm(moved)).astype(np.float32))
 
 
 def best_units(r: Request, n: int) -> list[tuple[StoredUnit, float]]:

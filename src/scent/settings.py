@@ -161,6 +161,11 @@ SETTINGS = (
     Setting("page_proximity", 0.0, "With page_choice=proximity, how much a page holding all the query's words within "
             "one sentence gains, as a share of a first-rank list's RRF contribution (0: proximity only settles ties).",
             "search", check=_at_least(0, "page_proximity")),
+    Setting("feedback_units", 0, "Pseudo-relevance feedback for dense search: the query's vector is moved toward "
+            "the vectors of this many units fused first (where meaning and keywords agree), and the dense list is "
+            "searched again with it; 0 = off.", "search", check=_at_least(0, "feedback_units")),
+    Setting("feedback_weight", 0.5, "With feedback_units, the weight of the fed-back units' mean vector beside the "
+            "query's own (Rocchio's beta; the query's is 1).", "search", check=_at_least(0, "feedback_weight")),
     Setting("candidates", 200, "Units taken from each list before fusion.", "search", check=_at_least(1, "candidates")),
     Setting("exclude_kinds", "", "Unit kinds left out of every list, comma-separated (e.g. image,ocr): an ablation, "
             "to measure what a kind adds.", "search", check=_check_kinds),

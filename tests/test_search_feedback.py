@@ -1,0 +1,29 @@
+"""Pseudo-relevance feedback for dense search (scent.search.feedback), with a hand-made folder."""
+import pytest
+
+from scent import Index
+
+
+@pytest.fixture
+def animals(tmp_path):
+    root = tmp_path / "animals"
+    root.mkdir()
+    (root / "a.txt").write_text("yak\n")
+    (root / "b.txt").write_text("zebra yak fox owl emu ant bee\n")
+    return root
+
+
+def test_feedback_moves_the_dense_query_toward_the_file_fused_first(animals, fake_embedder):
+    # By hand, for "zebra yak" (fake vectors: one dimension a word, unit length):
+    # dense: a.txt 1/sqrt(2) = 0.71 > b.txt 2/(sqrt(2) sqrt(7)) = 0.53; keyword: only b.txt holds both words.
+    # fused: b.txt 1/61 + 1/62 > a.txt 1/61, so b.txt is fed back, and a query vector moved almost all
+    # the way to b.txt's own (weight 1000) finds b.txt first in the dense list searched again.
+    with Index(animals, embedder=fake_embedder) as idx:
+        idx.update()
+        results, plain = idx.search_with_lists("zebra yak", k=2)
+        _, fed = idx.search_with_lists("zebra yak", k=2, feedback_units=1, feedback_weight=1000)
+        _, off = idx.search_with_lists("zebra yak", k=2, feedback_units=0, feedback_weight=1000)
+    assert [r.path for r in results] == ["b.txt", "a.txt"]
+    assert plain["dense"] == off["dense"] == ["a.txt", "b.txt"]
+    assert fed["dense"] == ["b.txt", "a.txt"]
+    assert fed["keyword"] == plain["keyword"] == ["b.txt"]
