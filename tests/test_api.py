@@ -156,18 +156,21 @@ def test_suggestions_come_from_different_files(client, index):
     r = client.get("/api/suggestions", params={"limit": 4})
     assert r.status_code == 200
     got = r.json()["suggestions"]
-    assert len(got) == 4 and all(set(s) == {"text", "path"} for s in got)
+    assert len(got) == 4 and all(set(s) == {"text", "path", "page", "aspect"} for s in got)
     assert len({s["path"] for s in got}) == 4  # one per file before any file's second
     assert r.json() == client.get("/api/suggestions?limit=4").json()  # deterministic
     every = client.get("/api/suggestions?limit=50").json()["suggestions"]
     texts = {s["text"] for s in every}
     assert {"Lease", "LD-2026-0417"} <= texts
+    # a PDF's pages have queries of their own, each naming its page (the chip's title says it)
+    assert {s["aspect"] for s in every if s["page"]} <= {"topic", "detail", "visual"}
+    assert any(s["page"] and s["path"] == "lease.pdf" for s in every)
     assert {s["path"] for s in every} <= set(index.engine.catalog.file_states())
     assert client.get("/api/suggestions?limit=0").status_code == 400
 
 
 def test_no_suggestions_says_why(client, index):
-    saved = index.engine.db.execute("SELECT file_id, text FROM suggestions ORDER BY rowid").fetchall()
+    saved = index.engine.db.execute("SELECT file_id, text, page, aspect FROM suggestions ORDER BY rowid").fetchall()
     with index.engine.transaction() as db:
         db.execute("DELETE FROM suggestions")
     try:
@@ -175,7 +178,7 @@ def test_no_suggestions_says_why(client, index):
         assert body["suggestions"] == [] and "re-index" in body["note"]
     finally:
         with index.engine.transaction() as db:
-            db.executemany("INSERT INTO suggestions VALUES (?, ?)", saved)
+            db.executemany("INSERT INTO suggestions VALUES (?, ?, ?, ?)", saved)
 
 
 # ---- evaluation report -------------------------------------------------------------------

@@ -15,7 +15,8 @@ from scent.errors import IndexVersionError
 from scent.filters import Filters
 from scent.query import extra_tokens, id_tokens, parse
 from scent.settings import Settings
-from scent.storage import FileRecord, FileState, FileWrite, UnitRecord, VectorField, text_key, unit_id
+from scent.storage import (FileRecord, FileState, FileWrite, StoredSuggestion, Suggestion, UnitRecord, VectorField,
+                           text_key, unit_id)
 
 DIMS = 4
 
@@ -100,7 +101,8 @@ def three_files(engine):
     """lease.md (a text unit), notes/garden.md (two units, one in French) and scan.pdf (two pages)."""
     lease = write(engine, "lease.md", "text",
                   [unit("lease.md", 0, "The deposit refund is due within 30 days. Ticket LD-2026-0417.")],
-                  {unit_id("lease.md", 0): axis(1, 0, 0, 0)}, date=100.0, suggestions=["Lease"])
+                  {unit_id("lease.md", 0): axis(1, 0, 0, 0)}, date=100.0,
+                  suggestions=[Suggestion("Lease"), Suggestion("deposit refund", None, "topic")])
     garden = write(engine, "notes/garden.md", "text",
                    [unit("notes/garden.md", 0, "Spray neem oil on the jasmine before seven."),
                     unit("notes/garden.md", 1, "Arroser le basilic chaque matin.", lang="fr")],
@@ -109,7 +111,8 @@ def three_files(engine):
     scan = write(engine, "scan.pdf", "pdf",
                  [unit("scan.pdf", 0, "Invoice K7Q2ZP for the boiler repair.", kind="pdf_page", page=1),
                   unit("scan.pdf", 1, "The boiler was serviced in March.", kind="pdf_page", page=2)],
-                 {unit_id("scan.pdf", 0): axis(0, 0, 1, 0), unit_id("scan.pdf", 1): axis(0, 0, 1, 1)}, date=300.0)
+                 {unit_id("scan.pdf", 0): axis(0, 0, 1, 0), unit_id("scan.pdf", 1): axis(0, 0, 1, 1)}, date=300.0,
+                 suggestions=[Suggestion("K7Q2ZP", 1, "detail"), Suggestion("boiler service", 2, "topic")])
     return {"lease": lease, "garden": garden, "scan": scan}
 
 
@@ -208,11 +211,31 @@ def test_deleted_files_leave_every_role(engine, three_files):
 
 
 def test_suggestions_and_meta(engine, three_files):
-    assert engine.catalog.suggestions(5) == [{"text": "Lease", "path": "lease.md"}]
+    # kinds in turn (pdf, text), each file's in the order written: round one the first of each
+    assert engine.catalog.suggestions(5) == [
+        {"text": "K7Q2ZP", "path": "scan.pdf", "page": 1, "aspect": "detail"},
+        {"text": "Lease", "path": "lease.md", "page": None, "aspect": "file"},
+        {"text": "boiler service", "path": "scan.pdf", "page": 2, "aspect": "topic"},
+        {"text": "deposit refund", "path": "lease.md", "page": None, "aspect": "topic"}]
+    assert engine.catalog.suggestions(1) == [{"text": "K7Q2ZP", "path": "scan.pdf", "page": 1, "aspect": "detail"}]
     assert engine.catalog.meta("nothing") is None
     engine.catalog.set_meta("root", "/home/me/notes")
     assert engine.catalog.meta("root") == "/home/me/notes"
     assert engine.catalog.has_units(("pdf_page",)) and not engine.catalog.has_units(("image",))
+
+
+def test_generated_queries_come_with_their_file_page_and_aspect(engine, three_files):
+    assert engine.catalog.generated_queries() == [
+        StoredSuggestion("lease.md", "text", "lease.md", "Lease", None, "file"),
+        StoredSuggestion("lease.md", "text", "lease.md", "deposit refund", None, "topic"),
+        StoredSuggestion("scan.pdf", "pdf", "scan.pdf", "K7Q2ZP", 1, "detail"),
+        StoredSuggestion("scan.pdf", "pdf", "scan.pdf", "boiler service", 2, "topic")]
+    write(engine, "scan.pdf", "pdf", three_files["scan"][:1], {three_files["scan"][0].id: axis(0, 0, 1, 0)},
+          suggestions=[Suggestion("boiler repair", 1, "topic")])  # written again: its queries replaced
+    assert [(q.path, q.text) for q in engine.catalog.generated_queries()] == [
+        ("lease.md", "Lease"), ("lease.md", "deposit refund"), ("scan.pdf", "boiler repair")]
+    engine.delete_files(["lease.md"])  # and gone with their file
+    assert [q.text for q in engine.catalog.generated_queries()] == ["boiler repair"]
 
 
 def test_status_counts(engine, three_files):
@@ -407,13 +430,13 @@ def guarded(engine):
     lease = unit("lease.md", 0, "The deposit refund is due within 30 days. Ticket LD-2026-0417.",
                  parts=("The deposit refund is due within 30 days.",))
     write(engine, "lease.md", "text", [lease], {lease.id: axis(1, 0, 0, 0)}, date=100.0,
-          sentences={lease.id: np.stack([axis(1, 0, 0, 0)])}, suggestions=["Lease"], access="u:alice")
+          sentences={lease.id: np.stack([axis(1, 0, 0, 0)])}, suggestions=[Suggestion("Lease")], access="u:alice")
     garden = [unit("notes/garden.md", 0, "Spray neem oil on the jasmine before seven.")]
     write(engine, "notes/garden.md", "text", garden, {garden[0].id: axis(0, 1, 0, 0)}, date=200.0,
-          suggestions=["Garden"], access="g:team u:root")
+          suggestions=[Suggestion("Garden")], access="g:team u:root")
     scan = [unit("scan.pdf", 0, "Invoice K7Q2ZP for the boiler repair.", kind="pdf_page", page=1)]
-    write(engine, "scan.pdf", "pdf", scan, {scan[0].id: axis(0, 0, 1, 0)}, date=300.0, suggestions=["Invoice"],
-          access="*")
+    write(engine, "scan.pdf", "pdf", scan, {scan[0].id: axis(0, 0, 1, 0)}, date=300.0,
+          suggestions=[Suggestion("Invoice"), Suggestion("boiler repair", 1, "topic")], access="*")
     engine.catalog.record_error("lease.md", "a picture was not read", "u:alice")
     engine.catalog.record_error("locked.pdf", "damaged", "u:alice")
     return {"lease": lease.id, "garden": garden[0].id, "scan": scan[0].id}
@@ -430,6 +453,7 @@ def visible(engine, filters: Filters) -> dict[str, set[str]]:
         "file_units": {p for p in ("lease.md", "notes/garden.md", "scan.pdf")
                        if engine.catalog.file_units(p, filters.readers) is not None},
         "suggestions": {s["path"] for s in engine.catalog.suggestions(10, filters.readers)},
+        "generated_queries": {q.path for q in engine.catalog.generated_queries(filters.readers)},
         "status_errors": {e["path"] for e in engine.status(filters.readers)["errors"]},
     }
 
@@ -437,20 +461,24 @@ def visible(engine, filters: Filters) -> dict[str, set[str]]:
 def test_each_reader_sees_only_what_they_may_read(engine, guarded):
     assert visible(engine, BOB) == {"keyword": {"scan.pdf"}, "ids": {"scan.pdf"}, "dense": {"scan.pdf"},
                                     "sentences": set(), "file_units": {"scan.pdf"}, "suggestions": {"scan.pdf"},
+                                    "generated_queries": {"scan.pdf"},
                                     "status_errors": set()}
     assert visible(engine, CAROL) == {"keyword": {"scan.pdf", "notes/garden.md"},
                                       "ids": {"scan.pdf"}, "dense": {"scan.pdf", "notes/garden.md"},
                                       "sentences": set(), "file_units": {"scan.pdf", "notes/garden.md"},
-                                      "suggestions": {"scan.pdf", "notes/garden.md"}, "status_errors": set()}
+                                      "suggestions": {"scan.pdf", "notes/garden.md"},
+                                      "generated_queries": {"scan.pdf", "notes/garden.md"}, "status_errors": set()}
     every = {"scan.pdf", "notes/garden.md", "lease.md"}
     assert visible(engine, ALICE) == {"keyword": {"scan.pdf", "lease.md"}, "ids": {"scan.pdf", "lease.md"},
                                       "dense": {"scan.pdf", "lease.md"}, "sentences": {"lease.md"},
                                       "file_units": {"scan.pdf", "lease.md"}, "suggestions": {"scan.pdf", "lease.md"},
+                                      "generated_queries": {"scan.pdf", "lease.md"},
                                       "status_errors": {"lease.md", "locked.pdf"}}
     # No principals at all: nothing; unrestricted (root): everything, as before readers existed.
     assert all(not v for v in visible(engine, Filters(readers=())).values())
     assert visible(engine, Filters()) == {"keyword": every, "ids": {"scan.pdf", "lease.md"}, "dense": every,
                                           "sentences": {"lease.md"}, "file_units": every, "suggestions": every,
+                                          "generated_queries": every,
                                           "status_errors": {"lease.md", "locked.pdf"}}
     st = engine.status(BOB.readers)
     assert (st["files"], st["units"], st["files_by_kind"]) == (1, 1, {"pdf": 1})

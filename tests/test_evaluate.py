@@ -5,8 +5,10 @@ import pytest
 
 from scent import Index
 from scent.errors import UsageError
-from scent.evaluate import (EvalResult, QueryOutcome, cross_validate, evaluate, grid_points, load_queries,
-                            split_half)
+from scent.evaluate import (SYNTHETIC_BIAS, EvalResult, LabelledQuery, QueryOutcome, cross_validate, evaluate,
+                            grid_points, load_queries, split_half, synthetic_queries)
+
+from conftest import EXAMPLES
 
 
 def write_queries(tmp_path, rows):
@@ -43,6 +45,70 @@ def test_evaluate_scores_ranks_and_pages(notes, fake_embedder, tmp_path):
     assert result.hard["n"] == 1
     assert set(result.by_category) == {"exact", "text", "filter"}
     assert result.queries[0].list_ranks["ids"] == 1
+
+
+@pytest.fixture
+def garden(tmp_path):
+    """Two notes sharing a phrase, a recipe whose best phrase is its title, and a five-page lease."""
+    root = tmp_path / "garden"
+    root.mkdir()
+    (root / "a.txt").write_text("Garden hose, kitchen tap.\n")
+    (root / "b.txt").write_text("Garden hose, bicycle lock.\n")
+    (root / "soup.md").write_text("# Tomato soup\n\nTomato soup: simmer tomatoes with garlic.\n")
+    (root / "lease.pdf").write_bytes((EXAMPLES / "docs" / "apartment-lease.pdf").read_bytes())
+    return root
+
+
+def test_synthetic_queries_come_from_the_pages_leave_titles_out_and_share_a_text(garden, fake_embedder):
+    with Index(garden, embedder=fake_embedder) as idx:
+        idx.update()
+        made = synthetic_queries(idx)
+        pdf_pages = {u.page for u in idx.file_units("lease.pdf")}
+    # a.txt: (Garden hose) 2/1 + 2/1 = 4, (kitchen tap) 4: the first seen is the topic, the other the
+    # detail; b.txt the same with (bicycle lock). soup.md's heading is its title; of (Tomato soup)
+    # twice: 4/2 + 4/2 = 4 and (simmer tomatoes) 4, the first seen is the topic: its title, left out.
+    assert made.titles_left_out == 1
+    plain = [q for q in made.queries if q.expect != "lease.pdf"]
+    assert plain == [
+        LabelledQuery("syn-1", "Garden hose", "a.txt", "synthetic-topic", relevant=("b.txt",)),
+        LabelledQuery("syn-2", "kitchen tap", "a.txt", "synthetic-detail"),
+        LabelledQuery("syn-3", "bicycle lock", "b.txt", "synthetic-detail"),
+        LabelledQuery(plain[3].id, "simmer tomatoes", "soup.md", "synthetic-detail")]
+    # every page of the PDF has a topic, and a hit needs that page
+    lease = [q for q in made.queries if q.expect == "lease.pdf"]
+    assert {q.page for q in lease if q.category == "synthetic-topic"} == pdf_pages == {1, 2, 3, 4, 5}
+    assert LabelledQuery(lease[1].id, "ML-2024-0831", "lease.pdf", "synthetic-detail", page=1) in lease
+    assert [q.id for q in made.queries] == [f"syn-{n}" for n in range(1, len(made.queries) + 1)]
+
+
+def test_eval_synthetic_from_the_command_line(garden, tmp_path, monkeypatch):
+    import scent.index
+    from click.testing import CliRunner
+
+    from conftest import FakeEmbedder
+    from scent.commands import cli
+
+    monkeypatch.setattr(scent.index, "E5Embedder", FakeEmbedder)
+    runner = CliRunner()
+    ran = runner.invoke(cli, ["eval", "--synthetic", "--folder", str(garden), "--index", str(tmp_path / "idx")])
+    assert ran.exit_code == 0, ran.output
+    lines = ran.stdout.splitlines()
+    assert lines[0] == SYNTHETIC_BIAS + "."
+    n = int(lines[1].split()[0])
+    assert lines[1] == f"{n} queries; 1 left out for being their file's title."
+    assert lines[2].split()[:2] == ["n", "hit@1"] and lines[3].split()[:2] == ["overall", str(n)]
+    assert "synthetic-topic" in ran.stdout and "synthetic-detail" in ran.stdout
+    # the index alone names its folder; --json says what the set is
+    ran = runner.invoke(cli, ["eval", "--synthetic", "--index", str(tmp_path / "idx"), "--json"])
+    assert ran.exit_code == 0, ran.output
+    out = json.loads(ran.stdout)
+    assert out["synthetic"] is True and out["bias"] == SYNTHETIC_BIAS and out["titles_left_out"] == 1
+    assert out["overall"]["n"] == n == len(out["queries"]) and out["queries"][0]["id"] == "syn-1"
+    assert out["queries"][0]["query"] == "Garden hose"
+    queries = write_queries(tmp_path, [{"query": "a", "expect": "a.txt"}])
+    for wrong in (["--synthetic", str(queries), "--folder", str(garden)], ["--synthetic"]):
+        ran = runner.invoke(cli, ["eval", *wrong])  # in process: `scent` itself maps it to exit 2
+        assert isinstance(ran.exception, UsageError) and "--synthetic" in str(ran.exception)
 
 
 def outcome(i, cat, score):

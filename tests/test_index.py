@@ -172,10 +172,33 @@ def test_index_from_before_m002_upgrades_in_place(notes, fake_embedder, tmp_path
     assert idx.suggestions(10) == []  # old files have none until re-indexed
     idx.update()  # old.txt is not on disk: deleted; the notes are indexed with suggestions
     got = idx.suggestions(10)
-    assert {"text": "Lease", "path": "lease.md"} in got
+    assert {"text": "Lease", "path": "lease.md", "page": None, "aspect": "file"} in got
     assert {s["path"] for s in got} == {"lease.md", "recipe.txt"}  # this code has no prose to suggest
     idx.engine.delete_files(["lease.md"])  # suggestions go with their file
     assert all(s["path"] != "lease.md" for s in idx.suggestions(10))
+
+
+def test_index_from_before_m013_keeps_its_suggestions_as_the_files_own(notes, fake_embedder, tmp_path):
+    from scent.engines.sqlite import migrations
+    from scent.storage import StoredSuggestion
+
+    db = old_index(tmp_path / "ix", [fn.__name__ for fn in migrations.MIGRATIONS].index("m013_suggestion_pages"))
+    assert [r[1] for r in db.execute("PRAGMA table_info(suggestions)")] == ["file_id", "text"]
+    db.execute("INSERT INTO files (path, kind, size, mtime_ns, hash, date, title, indexed_at) "
+               "VALUES ('old.pdf', 'pdf', 1, 1, 'x', 0, 'Old', 0)")
+    db.execute("INSERT INTO suggestions (file_id, text) VALUES (1, 'boiler repair')")
+    db.close()
+    idx = Index(notes, index_dir=tmp_path / "ix", embedder=fake_embedder)
+    assert [r[1] for r in idx.engine.db.execute("PRAGMA table_info(suggestions)")] == ["file_id", "text", "page",
+                                                                                       "aspect"]
+    # made for the whole file, as every suggestion was before pages had their own
+    assert idx.engine.catalog.suggestions(5) == [{"text": "boiler repair", "path": "old.pdf", "page": None,
+                                                  "aspect": "file"}]
+    assert idx.engine.catalog.generated_queries() == [StoredSuggestion("old.pdf", "pdf", "Old", "boiler repair",
+                                                                       None, "file")]
+    idx.update()  # old.pdf is gone; the notes come with their pages' queries
+    assert ("lease.md", None, "topic") in {(q.path, q.page, q.aspect) for q in idx.engine.catalog.generated_queries()}
+    idx.close()
 
 
 def test_index_from_before_m007_gets_stable_ids_and_keeps_its_vectors(notes, fake_embedder, tmp_path):

@@ -555,6 +555,7 @@ def _parse_variant(text: str) -> dict:
 @click.option("--folder", type=click.Path(file_okay=False, exists=True), help="The folder the queries are about (indexed if needed).")
 @click.option("--beir", "beir_dir", type=click.Path(file_okay=False, exists=True), help="Evaluate on a BEIR-layout collection instead.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory to use.")
+@click.option("--synthetic", is_flag=True, help="Evaluate on the queries the index made from its own pages (with --folder or --index); they favour those pages.")
 @click.option("--compare", "variants", multiple=True, help="A variant to compare with the baseline: SETTING=VALUE[,SETTING=VALUE]; repeatable.")
 @click.option("--grid", "grid", multiple=True, help="A setting and the values to try: SETTING=V1,V2,...; repeatable (the grid is their product). Runs split-half cross-validation.")
 @click.option("--folds", type=click.IntRange(min=2), default=50, show_default=True, help="Cross-validation folds for --grid.")
@@ -568,15 +569,25 @@ def _parse_variant(text: str) -> dict:
 @click.option("--off-topic", "off_topic_file", type=click.Path(dir_okay=False, exists=True), help="With --record: queries with no answer in the collection (one a line), recorded too.")
 @_setting_options("search")
 @_setting_options("storage")
-def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, metrics, run_file, report_dir, as_json,
-             misses, as_user, record_file, off_topic_file, **params):
-    """Measure search quality: QUERIES_FILE (labelled JSONL) over --folder, or a --beir collection."""
+def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, grid, folds, metrics, run_file,
+             report_dir, as_json, misses, as_user, record_file, off_topic_file, **params):
+    """Measure search quality: QUERIES_FILE (labelled JSONL) over --folder, a --beir collection, or
+    the index's own --synthetic queries."""
     from . import evaluate, report
 
     settings = _settings(params)
-    if bool(beir_dir) == bool(queries_file):
-        raise UsageError("give either QUERIES_FILE with --folder, or --beir DIR")
-    if beir_dir:
+    if synthetic:
+        if queries_file or beir_dir:
+            raise UsageError("--synthetic makes its own queries: give it without QUERIES_FILE and --beir")
+        if not folder and not index_dir:
+            raise UsageError("--synthetic needs the index to draw its queries from: --folder F or --index DIR")
+        target = folder or _indexed_folder(index_dir, settings)
+        # `queries` are made below, from the index once it is up to date.
+        score = lambda idx, **o: evaluate.evaluate(idx, queries, as_user=as_user, **o)  # noqa: E731
+        metrics = metrics or ("mrr@10",)
+    elif bool(beir_dir) == bool(queries_file):
+        raise UsageError("give either QUERIES_FILE with --folder, --beir DIR, or --synthetic")
+    elif beir_dir:
         corpus, queries, qrels = evaluate.load_beir(beir_dir)
         from . import location
 
@@ -604,6 +615,13 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
     ev = evaluate.Evaluation(target, score, settings, index_dir,
                              on_skip=lambda p, r: click.echo(visible(f"scent: skipped {p}: {r}"), err=True))
     try:
+        if synthetic:
+            made = evaluate.synthetic_queries(ev.index_for({}), as_user)
+            queries = made.queries
+            if not queries:
+                raise ScentError("the index holds no page queries to evaluate: they are made from text, headings "
+                                 "and pictures as files are indexed; an index from before scent made them needs: "
+                                 f"scent index {target} --rebuild")
         if beir_dir and run_file:
             base = evaluate.evaluate_beir(ev.index_for({}), queries, qrels, run_file=Path(run_file), as_user=as_user)
         else:
@@ -626,19 +644,25 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, variants, grid, folds, m
             points = evaluate.grid_points(grid_spec)
             grid_report = evaluate.cross_validate(points, [ev.run(p) for p in points], metrics[0], folds)
         if report_dir:
+            source = SYNTHETIC_SOURCE if synthetic else str(Path(beir_dir or queries_file).resolve())
             written = report.write(Path(report_dir), base, comparisons, grid_report,
-                                   _run_record(ev.index_for({}), beir_dir or queries_file, len(base.queries), settings))
+                                   _run_record(ev.index_for({}), source, len(base.queries), settings))
             ev.index_for({}).remember_report(written.parent)  # for `scent serve`
             click.echo(f"report written to {visible(written)}", err=True)
     finally:
         ev.close()
     if as_json:
         out = base.to_dict()
+        if synthetic:
+            out.update(synthetic=True, bias=evaluate.SYNTHETIC_BIAS, titles_left_out=made.titles_left_out)
         out["comparisons"] = [{"variant": label, **vars(c), "noise": c.noise} for label, c in comparisons]
         if grid_report:
             out["grid"] = {"configs": grid_report.configs, "full": grid_report.full, **grid_report.summary()}
         click.echo(json_line(out))
         return
+    if synthetic:
+        click.echo(visible(f"{evaluate.SYNTHETIC_BIAS}."))
+        click.echo(f"{len(queries)} queries; {made.titles_left_out} left out for being their file's title.")
     click.echo(visible_lines(report.table(base)))
     for label, c in comparisons:
         click.echo(visible(report.comparison_line(label, c)))
@@ -666,15 +690,27 @@ def replay_cmd(records, folds, as_json):
         click.echo(visible_lines(replay.table(out)))
 
 
+SYNTHETIC_SOURCE = "synthetic: made by the index from its own pages (they favour those pages)"
+
+
+def _indexed_folder(index_dir: str, settings) -> str:
+    """The folder the index in `index_dir` was made of (an evaluation brings it up to date first)."""
+    with _index().open(None, index_dir, settings=settings) as idx:
+        if not idx.root:
+            raise ScentError(f"{index_dir} does not say which folder it indexes; give --folder too")
+        return idx.root
+
+
 def _run_record(idx, queries_file: str, n: int, settings) -> dict:
-    """What an evaluation report records of its run: folder, queries, index, version, settings."""
+    """What an evaluation report records of its run: folder, queries (a file, or where they came
+    from), index, version, settings."""
     import scent
     from .dates import iso
     from .settings import SETTINGS
 
     st = idx.status()
     changed = {s.name: getattr(settings, s.name) for s in SETTINGS if getattr(settings, s.name) != s.default}
-    return {"folder": st["folder"], "queries_file": str(Path(queries_file).resolve()), "queries": n,
+    return {"folder": st["folder"], "queries_file": queries_file, "queries": n,
             "index": st["index"], "backend": st["backend"], "model": st["model"], "version": scent.__version__,
             "written": iso(time.time()), "settings": changed}
 

@@ -1,8 +1,9 @@
 """Run labelled queries against an index and score the answers.
 
-Two inputs: a folder with a JSONL file of labelled queries (scent's format, see
-docs/evaluation.md), or a BEIR-layout collection (corpus.jsonl, queries.jsonl, qrels/test.tsv)
-whose documents are written out as files and indexed by the normal pipeline.
+Three inputs: a folder with a JSONL file of labelled queries (scent's format, see
+docs/evaluation.md), a BEIR-layout collection (corpus.jsonl, queries.jsonl, qrels/test.tsv)
+whose documents are written out as files and indexed by the normal pipeline, or the queries the
+index made from its own pages (`synthetic_queries`; they favour the pages they were made from).
 """
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from .filters import Filters
 from .index import Index
 from .settings import BY_NAME, Settings
 from .metrics import BEIR_METRICS, FOLDER_METRICS, first_rank
+from .storage import StoredSuggestion
+from .suggest import DETAIL, TOPIC, VISUAL
 
 RUN_DEPTH = 100  # results scored per query (recall@100 needs this many)
 
@@ -201,6 +204,43 @@ def list_places(o: QueryOutcome) -> str:
     """'word search 3, meaning search not found': where one query's answer sat in each list."""
     return ", ".join(f"{LIST_NAMES.get(name, name).split(' (')[0]} {rank if rank is not None else 'not found'}"
                      for name, rank in o.list_ranks.items() if name != "stand_in" or rank is not None)
+
+
+# ---- synthetic queries: made from the index's own pages (scent.suggest) ------------------------
+
+SYNTHETIC_ASPECTS = (TOPIC, DETAIL, VISUAL)  # a page's queries; a whole file's repeat them
+SYNTHETIC_BIAS = ("synthetic queries: each was written from the page it expects, so it shares that page's words "
+                  "and favours it; these figures are not comparable with a human-labelled set")
+
+
+@dataclass
+class SyntheticSet:
+    queries: list[LabelledQuery]
+    titles_left_out: int  # generated queries that were their file's title: found by its name alone
+
+
+def synthetic_queries(index: Index, as_user: str | None = None) -> SyntheticSet:
+    """Labelled queries from the pages' generated queries of the files `as_user` may read: the
+    answer is the file they were made from, and for a PDF its page. Left out: a query that is its
+    file's title (found by name alone). The same text made from several files is one query; the
+    files after the first count as relevant too (a file's pages never repeat a query)."""
+    made: dict[str, list[StoredSuggestion]] = {}  # casefolded text -> its generated queries, in path order
+    titles = 0
+    for s in index.generated_queries(as_user):
+        if s.aspect not in SYNTHETIC_ASPECTS:
+            continue
+        if s.text.casefold() == s.title.casefold():
+            titles += 1
+            continue
+        made.setdefault(s.text.casefold(), []).append(s)
+    queries = []
+    for group in made.values():
+        first = group[0]
+        queries.append(LabelledQuery(
+            id=f"syn-{len(queries) + 1}", query=first.text, expect=first.path, category=f"synthetic-{first.aspect}",
+            page=first.page if first.file_kind == "pdf" else None,
+            relevant=tuple(dict.fromkeys(s.path for s in group if s.path != first.path))))
+    return SyntheticSet(queries, titles)
 
 
 # ---- BEIR collections ----------------------------------------------------------------------

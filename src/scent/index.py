@@ -25,7 +25,7 @@ from .locking import IndexLock
 from .query import MAX_QUERY_CHARS, parse, valid_text
 from .search import SearchResult
 from .settings import Settings
-from .storage import StoredUnit
+from .storage import StoredSuggestion, StoredUnit
 from .walk import is_utf8, shown
 
 if TYPE_CHECKING:
@@ -397,6 +397,11 @@ class Index:
     def suggestions(self, limit: int, as_user: str | None = None) -> list[dict]:
         """Example queries from the content of files `as_user` may read (see scent.suggest)."""
         return self.engine.catalog.suggestions(limit, self.readers(as_user))
+
+    def generated_queries(self, as_user: str | None = None) -> list[StoredSuggestion]:
+        """Every example query made from the files `as_user` may read, with its file, page and
+        aspect (scent.suggest), for `scent eval --synthetic`."""
+        return self.engine.catalog.generated_queries(self.readers(as_user))
 
     def remember_report(self, folder: Path) -> None:
         """Note where the latest `scent eval --report` of this index was written (for `scent serve`)."""

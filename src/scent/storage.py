@@ -97,6 +97,28 @@ class UnitRecord:
 
 
 @dataclass(frozen=True)
+class Suggestion:
+    """An example query made from a file's own content at index time (scent.suggest). `aspect`
+    says what it was drawn from: `file` (the whole file: title, first heading, codes, key phrases),
+    or a page's `topic`, `detail` or `visual`; `page` is the 1-based page or slide it was written
+    from, None for the whole file or a file without pages."""
+    text: str
+    page: int | None = None
+    aspect: str = "file"
+
+
+@dataclass(frozen=True)
+class StoredSuggestion:
+    """A stored example query with the facts of its file an evaluation needs (scent.evaluate)."""
+    path: str
+    file_kind: str
+    title: str
+    text: str
+    page: int | None
+    aspect: str
+
+
+@dataclass(frozen=True)
 class StoredUnit:
     """A unit as the catalog gives it back: its text, place and file's facts."""
 
@@ -136,7 +158,7 @@ class FileWrite:
     file: FileRecord
     units: list[UnitRecord]
     vectors: Vectors
-    suggestions: list[str] = field(default_factory=list)
+    suggestions: list[Suggestion] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -168,6 +190,7 @@ class Catalog(Protocol):
     def unit_hashes(self, path: str) -> dict[str, int]: ...  # text hash -> unit id, of the file's units
     def has_units(self, kinds: tuple[str, ...]) -> bool: ...
     def suggestions(self, limit: int, readers: tuple[str, ...] | None = None) -> list[dict]: ...
+    def generated_queries(self, readers: tuple[str, ...] | None = None) -> list[StoredSuggestion]: ...  # all of them
     def status(self, readers: tuple[str, ...] | None = None) -> dict: ...
     # The files of kinds scent does not read (Unsupported) that `readers` may see: files per
     # extension, and the paths kept of them (path, extension).

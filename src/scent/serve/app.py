@@ -168,8 +168,9 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
              response_model_exclude_unset=True)
     def suggestions(request: Request,
                     limit: int = Query(12, ge=1, le=MAX_SUGGESTIONS, description="How many, at most.")) -> dict:
-        """`{"suggestions": [{"text", "path"}...]}`: titles, headings, IDs and key phrases of different
-        files and kinds, made at index time; a `note` says why when there are none."""
+        """`{"suggestions": [{"text", "path", "page", "aspect"}...]}`: titles, headings, IDs, key
+        phrases and pages' topics, details and pictures of different files and kinds, made at index
+        time; a `note` says why when there are none."""
         with pool.use() as idx:
             found = idx.suggestions(limit, _user(request))
         return {"suggestions": found} if found else {"suggestions": [], "note": NO_SUGGESTIONS}

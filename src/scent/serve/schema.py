@@ -123,6 +123,9 @@ class OpenResponse(Open):
 class Suggestion(Open):
     text: str
     path: str
+    page: int | None = Field(description="The page or slide it was made from; null for the whole file.")
+    aspect: str = Field(description="What it was drawn from: file (title, heading, codes, key phrases), or a "
+                                    "page's topic, detail or visual.")
 
 
 class SuggestionsResponse(Open):

@@ -28,7 +28,7 @@ import numpy as np
 from ...errors import IndexVersionError, ScentError, UsageError
 from ...filters import Filters
 from ...locking import clear_index_dir, held_elsewhere
-from ...storage import FileState, FileWrite, Hit, StoredUnit, VectorField, batched
+from ...storage import FileState, FileWrite, Hit, StoredSuggestion, StoredUnit, VectorField, batched
 from ..sqlite import SqliteEngine
 from ..sqlite.catalog import path_keywords
 
@@ -423,6 +423,9 @@ class QdrantCatalog:
 
     def suggestions(self, limit: int, readers: tuple[str, ...] | None = None) -> list[dict]:
         return self.local.suggestions(limit, readers)
+
+    def generated_queries(self, readers: tuple[str, ...] | None = None) -> list[StoredSuggestion]:
+        return self.local.generated_queries(readers)
 
     def units(self, ids: list[int]) -> dict[int, StoredUnit]:
         e = self.engine

@@ -8,7 +8,8 @@ import time
 from ...query import extra_tokens
 from .db import bump
 from .filters import readers_clause
-from ...storage import FileRecord, FileState, StoredUnit, UnitRecord, Unsupported, batched
+from ...storage import (FileRecord, FileState, StoredSuggestion, StoredUnit, Suggestion, UnitRecord, Unsupported,
+                         batched)
 
 _UNIT_COLUMNS = 'u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, f.date'
 
@@ -60,7 +61,7 @@ class SqliteCatalog:
                 f"WHERE f.path IN ({', '.join('?' * len(part))})", part)]
         return out
 
-    def put_file(self, file: FileRecord, units: list[UnitRecord], suggestions: list[str],
+    def put_file(self, file: FileRecord, units: list[UnitRecord], suggestions: list[Suggestion],
                  warnings: list[str]) -> None:
         """The file's row, its units (replacing the ones it had), example queries and what was
         left out of it (`warnings`)."""
@@ -82,8 +83,8 @@ class SqliteCatalog:
             [(u.id, place, file_id, u.kind, u.page, u.start, u.end, u.title, u.lang, u.text, u.text_hash, path_text,
               u.extra, u.ids) for place, u in enumerate(units)])
         db.execute("DELETE FROM suggestions WHERE file_id = ?", (file_id,))
-        db.executemany("INSERT INTO suggestions (file_id, text) VALUES (?, ?)",
-                       [(file_id, text) for text in suggestions])
+        db.executemany("INSERT INTO suggestions (file_id, text, page, aspect) VALUES (?, ?, ?, ?)",
+                       [(file_id, s.text, s.page, s.aspect) for s in suggestions])
         db.execute("DELETE FROM errors WHERE path = ?", (file.path,))
         if warnings:
             db.execute("INSERT INTO errors (path, reason, at, level, access) VALUES (?, ?, ?, 'warning', ?)",
@@ -176,11 +177,13 @@ class SqliteCatalog:
                                kinds).fetchone() is not None
 
     def suggestions(self, limit: int, readers: tuple[str, ...] | None = None) -> list[dict]:
-        """Up to `limit` example queries `{"text", "path"}` from different files and kinds.
+        """Up to `limit` example queries `{"text", "path", "page", "aspect"}` from different files
+        and kinds.
 
         Deterministic: per file kind, files in the order of their content hash (a fixed shuffle);
         round one takes each kind's first file's first suggestion, then each kind's second file,
-        and so on; later rounds take files' second suggestions.
+        and so on; later rounds take files' second suggestions. A file's own come before its
+        pages' (the order they were written in), so the first rounds are titles and headings.
         """
         if limit < 1:
             return []
@@ -190,12 +193,12 @@ class SqliteCatalog:
             "ROW_NUMBER() OVER (PARTITION BY kind ORDER BY hash, path) AS r "
             f"FROM files WHERE id IN (SELECT file_id FROM suggestions) AND {condition}) WHERE r <= ? ORDER BY kind, r",
             (*params, limit)).fetchall()
-        texts: dict[int, list[str]] = {}
+        texts: dict[int, list[tuple[str, int | None, str]]] = {}
         for part in batched([f[0] for f in files]):
-            for file_id, text in self.db.execute(
-                    f"SELECT file_id, text FROM suggestions WHERE file_id IN ({', '.join('?' * len(part))}) "
-                    "ORDER BY file_id, rowid", part):
-                texts.setdefault(file_id, []).append(text)
+            for file_id, *made in self.db.execute(
+                    "SELECT file_id, text, page, aspect FROM suggestions "
+                    f"WHERE file_id IN ({', '.join('?' * len(part))}) ORDER BY file_id, rowid", part):
+                texts.setdefault(file_id, []).append(tuple(made))
         by_kind: dict[str, list[tuple[int, str]]] = {}
         for file_id, path, kind in files:
             by_kind.setdefault(kind, []).append((file_id, path))
@@ -207,11 +210,20 @@ class SqliteCatalog:
                     if r < len(by_kind[kind]):
                         file_id, path = by_kind[kind][r]
                         mine = texts.get(file_id, [])
-                        if j < len(mine) and mine[j].casefold() not in out:
-                            out[mine[j].casefold()] = {"text": mine[j], "path": path}
+                        if j < len(mine) and mine[j][0].casefold() not in out:
+                            text, page, aspect = mine[j]
+                            out[text.casefold()] = {"text": text, "path": path, "page": page, "aspect": aspect}
                             if len(out) == limit:
                                 return list(out.values())
         return list(out.values())
+
+    def generated_queries(self, readers: tuple[str, ...] | None = None) -> list[StoredSuggestion]:
+        """Every stored example query of the files `readers` may read, by path, each file's in the
+        order they were made."""
+        condition, params = _readers(readers)
+        return [StoredSuggestion(*row) for row in self.db.execute(
+            "SELECT f.path, f.kind, f.title, s.text, s.page, s.aspect "
+            f"FROM suggestions s JOIN files f ON f.id = s.file_id WHERE {condition} ORDER BY f.path, s.rowid", params)]
 
     def status(self, readers: tuple[str, ...] | None = None) -> dict:
         """Counts and problems of the files `readers` may read (None: all of them)."""

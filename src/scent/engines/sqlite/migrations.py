@@ -363,6 +363,17 @@ def m012_unsupported_files() -> str:
     """
 
 
+@migration
+def m013_suggestion_pages() -> str:
+    # Example queries are made per page too (scent.suggest: a page's topic, detail and visual
+    # query), for the chips and `scent eval --synthetic`. The rows of an upgraded index were all
+    # made for whole files; its page queries come as files are indexed again.
+    return """
+    ALTER TABLE suggestions ADD COLUMN page INTEGER;
+    ALTER TABLE suggestions ADD COLUMN aspect TEXT NOT NULL DEFAULT 'file';
+    """
+
+
 def _access_function(db: sqlite3.Connection):
     """scent_access(path): the readers of an indexed path, from the folder the index names."""
     try:

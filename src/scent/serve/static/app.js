@@ -371,7 +371,8 @@ async function loadSuggestions() {
     const body = await response.json();
     if (!response.ok) throw new Error(body.error || response.statusText);
     const chips = body.suggestions.map((s) => {
-      const chip = el("button", { type: "button", class: "chip", title: "from " + s.path }, s.text);
+      const where = s.page ? `from ${s.path}, page ${s.page}` : "from " + s.path;
+      const chip = el("button", { type: "button", class: "chip", title: where }, s.text);
       chip.addEventListener("click", () => { $("#q").value = s.text; clearTimeout(timer); search(); });
       return chip;
     });
