@@ -105,6 +105,11 @@ def test_eval_synthetic_from_the_command_line(garden, tmp_path, monkeypatch):
     assert out["synthetic"] is True and out["bias"] == SYNTHETIC_BIAS and out["titles_left_out"] == 1
     assert out["overall"]["n"] == n == len(out["queries"]) and out["queries"][0]["id"] == "syn-1"
     assert out["queries"][0]["query"] == "Garden hose"
+    # a comparison names its setting beside both scores (the variant's score once overwrote its name)
+    ran = runner.invoke(cli, ["eval", "--synthetic", "--index", str(tmp_path / "idx"), "--json",
+                              "--compare", "rrf_k=5"])
+    (c,) = json.loads(ran.stdout)["comparisons"]
+    assert c["setting"] == "rrf_k=5" and c["metric"] == "mrr@10" and isinstance(c["variant"], float)
     queries = write_queries(tmp_path, [{"query": "a", "expect": "a.txt"}])
     for wrong in (["--synthetic", str(queries), "--folder", str(garden)], ["--synthetic"]):
         ran = runner.invoke(cli, ["eval", *wrong])  # in process: `scent` itself maps it to exit 2

@@ -655,7 +655,8 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, gri
         out = base.to_dict()
         if synthetic:
             out.update(synthetic=True, bias=evaluate.SYNTHETIC_BIAS, titles_left_out=made.titles_left_out)
-        out["comparisons"] = [{"variant": label, **vars(c), "noise": c.noise} for label, c in comparisons]
+        # `setting`: the variant as given (Comparison.variant is its score)
+        out["comparisons"] = [{"setting": label, **vars(c), "noise": c.noise} for label, c in comparisons]
         if grid_report:
             out["grid"] = {"configs": grid_report.configs, "full": grid_report.full, **grid_report.summary()}
         click.echo(json_line(out))
