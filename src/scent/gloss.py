@@ -135,12 +135,12 @@ def translate_query(query: KeywordQuery, lang: str | None, mode: str) -> Keyword
     to_english = lang in GLOSSED
     if not to_english and (mode != "all" or lang not in (None, "en")):
         return query
-    from .query import _quote
+    from .query import quote_fts
     from .snippet import stem
 
     terms = []
     for t in query.terms:
-        if t.is_id or " " in t.text.strip() or t.fts != _quote(t.text) and not t.fts.startswith('"'):
+        if t.is_id or " " in t.text.strip() or t.fts != quote_fts(t.text) and not t.fts.startswith('"'):
             terms.append(t)
             continue
         word = t.text.lower()
@@ -149,5 +149,5 @@ def translate_query(query: KeywordQuery, lang: str | None, mode: str) -> Keyword
         else:
             others = [w for g in sorted(GLOSSED) for w in _inverse(g).get(stem(word), ())]
         others = [w for w in dict.fromkeys(others) if w != word]
-        terms.append(replace(t, fts=f"({' OR '.join([t.fts, *map(_quote, others)])})") if others else t)
+        terms.append(replace(t, fts=f"({' OR '.join([t.fts, *map(quote_fts, others)])})") if others else t)
     return replace(query, terms=tuple(terms))

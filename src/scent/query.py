@@ -116,8 +116,10 @@ def normalise_id(chunk: str) -> str:
     return "".join(_parts(chunk)).replace("_", "").upper()
 
 
-def _quote(token: str) -> str:
+def quote_fts(token: str) -> str:
+    """`token` as an FTS5 string: nothing in it is read as an operator."""
     return '"' + token.replace('"', '""') + '"'
+
 
 
 def parse(text: str, stopwords: bool = True) -> KeywordQuery:
@@ -132,14 +134,14 @@ def parse(text: str, stopwords: bool = True) -> KeywordQuery:
             ids.append(norm)
             # The text index splits "LD-2026-0417" into ld, 2026, 0417: match them as a phrase,
             # or the joined form that `extra_tokens` stores ("LD20260417" typed without dashes).
-            phrase = _quote(" ".join(parts))
-            fts = phrase if len(parts) == 1 and norm.lower() == parts[0].lower() else f"({phrase} OR {_quote(norm)})"
+            phrase = quote_fts(" ".join(parts))
+            fts = phrase if len(parts) == 1 and norm.lower() == parts[0].lower() else f"({phrase} OR {quote_fts(norm)})"
             terms.append(Term(chunk, fts, is_id=True))
         elif len(parts) == 1:
             word = parts[0]
-            terms.append(Term(chunk, _quote(word), is_stopword=word.lower() in STOPWORDS))
+            terms.append(Term(chunk, quote_fts(word), is_stopword=word.lower() in STOPWORDS))
         else:  # e-mail, state-of-the-art: adjacent words
-            terms.append(Term(chunk, _quote(" ".join(parts))))
+            terms.append(Term(chunk, quote_fts(" ".join(parts))))
     if stopwords and any(not t.is_stopword for t in terms):
         terms = [t for t in terms if not t.is_stopword]
     seen: set[str] = set()
