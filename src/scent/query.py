@@ -23,8 +23,9 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 # though neither Python's \w nor FTS5's unicode61 counts them as word characters.
 # (scent/marks.py says which they are.)
 MARKS = "".join(chr(c) for a, b in mark_ranges() for c in range(a, b + 1))
-WORD = "[\\w" + "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
-                         for a, b in mark_ranges()) + "]+"
+# The marks as the inside of a regex character class.
+MARK_CLASS = "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in mark_ranges())
+WORD = "[\\w" + MARK_CLASS + "]+"
 _CAMEL_BUMP = re.compile(r"[a-z][A-Z]")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 

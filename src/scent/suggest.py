@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from itertools import chain
 
-from .query import _chunks, clean, is_id_like
+from .query import MARK_CLASS, _chunks, clean, is_id_like
 from .stopwords import STOPWORDS
 from .storage import Suggestion, UnitRecord
 from .units import PICTURE_KINDS  # their text says what a picture shows (scent.describe's words first)
@@ -76,9 +76,12 @@ _COUNTS = frozenset("a an two three four five six seven eight nine ten many".spl
 _SAID_KIND = re.compile(r"a (?:photo|drawing) of ")
 _BRACKETED = re.compile(r"\([^)]*\)|\[[^]]*\]")
 
-_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
+# A letter: a word character that is no digit or underscore, or a combining mark (a Devanagari or
+# Tamil vowel sign is part of its word, though not a word character to Python).
+_LETTER = f"(?:[^\\W\\d_]|[{MARK_CLASS}])"
+_WORD = re.compile(f"{_LETTER}+(?:['\u2019]{_LETTER}+)?")
 # A whitespace-separated piece: leading punctuation, the word, trailing punctuation.
-_PIECE = re.compile(r"([^\w]*)(.*?)([^\w]*)", re.S)
+_PIECE = re.compile(f"([^\\w{MARK_CLASS}]*)(.*?)([^\\w{MARK_CLASS}]*)", re.S)
 _FILE_NAME = re.compile(r"[\w.-]+\.[A-Za-z0-9]{1,5}")
 _CODE = re.compile(r"[A-Za-z0-9]+(?:[-_./][A-Za-z0-9]+)*")
 _SIZE = re.compile(r"\d+x\d+")
