@@ -29,26 +29,17 @@ def test_feedback_moves_the_dense_query_toward_the_file_fused_first(animals, fak
     assert fed["keyword"] == plain["keyword"] == ["b.txt"]
 
 
-def test_expansion_words_by_hand():
-    from scent.query import parse
-    from scent.search import expansion
-    from scent.storage import StoredUnit
 
-    def unit(uid, text):
-        return StoredUnit(uid, f"{uid}.txt", "text", "text", None, 0, len(text), "", "en", text, 0.0)
-
-    # one: 9 words of three letters or more ("a", "ox", "42" are not), yak 2/9, fox, owl, bee 1/9 each
-    # (the, and: stop words; zebra: the query's); two: 2 words, fox 1/2.
-    # fox 1/9 + 1/2 = 0.61 > yak 0.22 > bee 0.11 = owl 0.11 (then by name)
-    fed = [unit(1, "The zebra and the yak: a yak, fox, owl, bee, ox 42."), unit(2, "Fox, Zebra!")]
-    assert expansion(parse("zebra"), fed, 3) == ["fox", "yak", "bee"]
-
-
-def test_feedback_terms_add_an_expanded_keyword_list(animals, fake_embedder):
+def test_only_files_as_sure_as_the_floor_are_fed_back(animals, fake_embedder):
+    # b.txt, fused first, is fed back when its confidence (as the plain search shows it) reaches the
+    # floor, and not when the floor is a hair above it: then nothing is, and the dense list is the plain one.
     with Index(animals, embedder=fake_embedder) as idx:
         idx.update()
-        _, lists = idx.search_with_lists("zebra", k=2, feedback_units=1, feedback_terms=2)
-        _, plain = idx.search_with_lists("zebra", k=2, feedback_units=1)
-    # b.txt alone holds "zebra" and is fed back; its most used other words (each 1/7): ant, bee;
-    # "zebra OR ant OR bee" finds b.txt alone again
-    assert lists["expanded"] == ["b.txt"] and "expanded" not in plain
+        results, plain = idx.search_with_lists("zebra yak", k=2)
+        sure = results[0].confidence
+        _, at = idx.search_with_lists("zebra yak", k=2, feedback_units=1, feedback_weight=1000, feedback_floor=sure)
+        _, above = idx.search_with_lists("zebra yak", k=2, feedback_units=1, feedback_weight=1000,
+                                         feedback_floor=min(1.0, sure + 1e-4))
+    assert results[0].path == "b.txt" and 0 < sure < 1
+    assert at["dense"] == ["b.txt", "a.txt"]
+    assert above["dense"] == plain["dense"] == ["a.txt", "b.txt"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -25,10 +24,9 @@ from .filters import Filters
 from .fuse import mmr, rrf
 from .gloss import GLOSSED
 from .language import detect
-from .query import KeywordQuery, Term, clean, normalise_id, quote_fts
+from .query import KeywordQuery, clean, normalise_id
 from .settings import Settings
 from .snippet import matches, readable, snippet
-from .stopwords import STOPWORDS
 from .storage import Engine, Hit, StoredUnit
 from .syntax import Constraints, contains, header_holds, words
 from .units import PICTURE_KINDS
@@ -250,7 +248,7 @@ def fuse(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) 
     """RRF per file (a file's rank in a list is that of its best unit) and per unit (to choose
     each file's answer)."""
     s = r.settings
-    weights = {"dense": s.weight_dense, "keyword": s.weight_keyword, "expanded": s.weight_keyword, "ids": s.weight_ids,
+    weights = {"dense": s.weight_dense, "keyword": s.weight_keyword, "ids": s.weight_ids,
                "pictures": s.weight_pictures, "multivector": s.weight_multivector}
     file_runs = {name: list(dict.fromkeys(units[uid].path for uid, _ in hits)) for name, hits in lists.items()}
     unit_runs = {n: [uid for uid, _ in h] for n, h in lists.items()}
@@ -473,63 +471,48 @@ def _fused(r: Request) -> tuple[dict[str, list[Hit]], dict[int, StoredUnit], Fus
     # A unit deleted between retrieval and this read (an indexer writing meanwhile) drops out.
     lists = constrain(r, {name: [h for h in hits if h[0] in units] for name, hits in lists.items()}, units)
     fusion = fuse(r, lists, units)
-    again = feedback(r, fusion, units)
-    if not again:
+    again = feedback(r, lists, fusion, units)
+    if again is None:
         return lists, units, fusion
-    units.update(r.engine.catalog.units(sorted({uid for hits in again.values() for uid, _ in hits} - units.keys())))
-    lists = {**lists, **constrain(r, {name: [h for h in hits if h[0] in units] for name, hits in again.items()}, units)}
+    units.update(r.engine.catalog.units(sorted({uid for uid, _ in again} - units.keys())))
+    lists = {**lists, **constrain(r, {"dense": [h for h in again if h[0] in units]}, units)}
     return lists, units, fuse(r, lists, units)
 
 
 # ---- feedback ------------------------------------------------------------------------------------
 
-def feedback(r: Request, fusion: Fusion, units: dict[int, StoredUnit]) -> dict[str, list[Hit]]:
-    """Lists searched again from the answering units of the first `feedback_units` fused files
-    (pseudo-relevance feedback): the dense list with the query's vector moved toward theirs
-    (Rocchio, as applied to dense retrievers by Li et al., "Pseudo Relevance Feedback with Deep
-    Language Models and Dense Retrievers", 2023), and with `feedback_terms` an `expanded` keyword
-    list of the query's words and theirs. The files fused first are those where meaning and
-    keywords agree: they carry the collection's own words for the query's topic (a one-line
-    question about "boundary layer transition" meets the abstracts' way of saying it). {} when off."""
+def feedback(r: Request, lists: dict[str, list[Hit]], fusion: Fusion,
+             units: dict[int, StoredUnit]) -> list[Hit] | None:
+    """The dense list searched again with the query's vector moved toward the answering units of
+    the first `feedback_units` fused files whose confidence is at least `feedback_floor`
+    (pseudo-relevance feedback: Rocchio, as applied to dense retrievers by Li et al., "Pseudo
+    Relevance Feedback with Deep Language Models and Dense Retrievers", 2023). None when off, or
+    when no such file is sure enough.
+
+    The files fused first are those where meaning and keywords agree: they carry the collection's
+    own words for the query's topic (a one-line question about "boundary layer transition" meets
+    the abstracts' way of saying it). Only sure ones are fed back: a folder searched for one file
+    has one right answer, and the files after it, fed back too, pulled the query off it
+    (docs/retrieval-tuning.md)."""
     s = r.settings
-    if s.feedback_units <= 0 or not fusion.fused:
-        return {}
-    top = {path for path, _ in fusion.fused[:s.feedback_units]}
+    if s.feedback_units <= 0 or not fusion.fused or not _wants(r, "dense"):
+        return None
+    top = [path for path, _ in fusion.fused[:s.feedback_units]]
     best: dict[str, int] = {}
     for uid, score in fusion.unit_scores.items():
         path = units[uid].path
         if path in top and (path not in best or score > fusion.unit_scores[best[path]]):
             best[path] = uid
-    out: dict[str, list[Hit]] = {}
-    if _wants(r, "dense"):
-        vectors = [v for v in r.engine.vectors.get("unit", sorted(best.values())).values() if v is not None]
-        if vectors:
-            moved = query_vector(r) + s.feedback_weight * np.mean(np.asarray(vectors, dtype=np.float32), axis=0)
-            out["dense"] = dense_search(r, (moved / np.linalg.norm(moved)).astype(np.float32))
-    if s.feedback_terms > 0 and _wants(r, "keyword"):
-        words = expansion(r.keywords, [units[uid] for uid in best.values()], s.feedback_terms)
-        if words:
-            expanded = KeywordQuery(r.keywords.terms + tuple(Term(w, quote_fts(w)) for w in words), r.keywords.ids)
-            out["expanded"] = r.engine.keywords.search(expanded, "or", s.min_share, r.filters, s.candidates)
-    return out
+    if s.feedback_floor > 0:
+        sure_of = _assess(r, lists, units, [(path, best[path]) for path in top])
+        best = {path: best[path] for path, (p, _) in zip(top, sure_of) if p >= s.feedback_floor}
+    vectors = [v for v in r.engine.vectors.get("unit", sorted(best.values())).values() if v is not None]
+    if not vectors:
+        return None
+    moved = query_vector(r) + s.feedback_weight * np.mean(np.asarray(vectors, dtype=np.float32), axis=0)
+    return dense_search(r, (moved / np.linalg.norm(moved)).astype(np.float32))
 
 
-def expansion(query: KeywordQuery, fed: list[StoredUnit], n: int) -> list[str]:
-    """The `n` words most used in the fed-back units, each unit weighing alike (RM3's P(w|R) with a
-    uniform relevance model): a word's share of a unit's words, summed over units. Stop words,
-    numbers, words under three letters and the query's own words are left out; BM25 weighs what
-    is left by its rarity when the expanded list is searched."""
-    own = {w.casefold() for w in query.words}
-    weight: dict[str, float] = {}
-    for u in fed:
-        found = [w.casefold() for w in _EXPANSION_WORD.findall(f"{u.title}\n{u.text}")]
-        for w in found:
-            if w not in STOPWORDS and w not in own:
-                weight[w] = weight.get(w, 0.0) + 1.0 / len(found)
-    return [w for w, _ in sorted(weight.items(), key=lambda t: (-t[1], t[0]))[:n]]
-
-
-_EXPANSION_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 def best_units(r: Request, n: int) -> list[tuple[StoredUnit, float]]:

@@ -164,9 +164,9 @@ SETTINGS = (
     Setting("feedback_units", 0, "Pseudo-relevance feedback for dense search: the query's vector is moved toward "
             "the vectors of this many units fused first (where meaning and keywords agree), and the dense list is "
             "searched again with it; 0 = off.", "search", check=_at_least(0, "feedback_units")),
-    Setting("feedback_terms", 0, "With feedback_units, also search keywords again with the query's words and this "
-            "many words most used in those units (RM3-style expansion, Lavrenko and Croft 2001), as a list fused "
-            "beside the others; 0 = no such list.", "search", check=_at_least(0, "feedback_terms")),
+    Setting("feedback_floor", 0.0, "With feedback_units, feed back only the files whose confidence (the calibrated "
+            "chance that a result is right) is at least this; 0 = every one.", "search",
+            check=_at_most(1, "feedback_floor")),
     Setting("feedback_weight", 0.5, "With feedback_units, the weight of the fed-back units' mean vector beside the "
             "query's own (Rocchio's beta; the query's is 1).", "search", check=_at_least(0, "feedback_weight")),
     Setting("candidates", 200, "Units taken from each list before fusion.", "search", check=_at_least(1, "candidates")),
