@@ -144,16 +144,17 @@ def result_inputs(lists: dict[str, list], path_of, shown: list[tuple[str, int]],
     return out
 
 
-# Fitted by scent.replay.fit_confidence on recorded lists of bench/ (159 queries, 60 off-topic in
-# bench/offtopic.txt), Cranfield, chart-pages and photo-captions (with the 52 off-topic queries of
-# bench/offtopic-shared.txt each): right answers against every result of an off-topic query.
-# docs/retrieval-tuning.md (2026-12-02) gives the held-out trade-off table `confidence_floor` was chosen by.
+# Fitted by scent.replay.fit_confidence (scripts/confidence_figures.py --fit) on recorded lists of
+# bench/ (159 queries, 60 off-topic in bench/offtopic.txt), Cranfield, chart-pages and photo-captions
+# (with the 52 off-topic queries of bench/offtopic-shared.txt each), recorded with the picture
+# descriptions and English glosses of session 8: right answers against every result of an off-topic
+# query. docs/retrieval-tuning.md (2026-12-02, session 9) gives the held-out trade-off table.
 MODEL: dict[str, float] = {
-    "bias": -10.1718, "dense": 2.5034, "dense_margin": 4.5935, "coverage": 6.5201, "in_index": 5.7611,
-    "no_word_in_index": 0.8056, "keyword_listed": 0.1530, "other_language": 2.9368, "picture": 2.8165,
-    "picture_cov": 4.8188, "id_match": 0.0745, "inv_rank": -0.2214, "inv_dense_rank": 2.3716,
-    "inv_keyword_rank": 1.2488, "other_language_dense": 0.4653, "keyword_score": 0.2979,
-    "top_keyword_score": -0.3602, "dense_gap": 4.8680, "below_top_dense": -0.2744
+    "bias": -11.4820, "dense": 3.0298, "dense_margin": 3.1211, "coverage": 6.3876, "in_index": 6.8643,
+    "no_word_in_index": -0.8041, "keyword_listed": 0.2000, "other_language": 2.8082, "picture": 2.6680,
+    "picture_cov": 4.6136, "id_match": 0.0758, "inv_rank": -0.6450, "inv_dense_rank": 2.9511,
+    "inv_keyword_rank": 1.3418, "other_language_dense": 0.5515, "keyword_score": 0.3592,
+    "top_keyword_score": -0.4224, "dense_gap": 3.2421, "below_top_dense": -0.1210
 }
 
 
