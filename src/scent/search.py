@@ -78,6 +78,7 @@ class Request:
     # A query's many vectors (m, dims) for late interaction (scent.multivector); None: no regions field
     embed_multivector_query: Callable[[str], np.ndarray] | None = None
     vector: np.ndarray | None = None  # the query's own vector, once embedded (query_vector)
+    facts: dict | None = None  # the query's facts for the confidence model, once looked up (_assess)
 
 
 def query_vector(r: Request) -> np.ndarray:
@@ -455,7 +456,9 @@ def _assess(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit
     """Each shown result's confidence and whether it falls below the floor (scent.confidence)."""
     if not shown:
         return []
-    facts = sure.query_facts(r)
+    if r.facts is None:  # feedback assesses the files fused first, then the results are assessed
+        r.facts = sure.query_facts(r)
+    facts = r.facts
 
     def unit_facts(uid: int) -> dict:
         u = units[uid]
