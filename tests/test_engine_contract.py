@@ -301,7 +301,8 @@ def run_query(engine, text: str, vector=None) -> list[tuple[str, int | None]]:
     from scent.syntax import combine, parse as parse_syntax
 
     parsed = parse_syntax(text)
-    s = Settings(other_language_stand_in=False, match="or" if parsed.any_word else "min_share")
+    # The query's vector is made by hand (every unit in the dense list): feedback would move it.
+    s = Settings(other_language_stand_in=False, match="or" if parsed.any_word else "min_share", feedback_units=0)
     request = pipeline.Request(parsed.text, parse(parsed.text), combine(Filters(), parsed.filters), s, engine,
                                lambda _: vector if vector is not None else axis(1, 1, 1, 1), None, parsed.constraints)
     return [(r.path, r.page) for r in pipeline.run(request, 10)[0]]

@@ -20,8 +20,8 @@ def test_feedback_moves_the_dense_query_toward_the_file_fused_first(animals, fak
     # the way to b.txt's own (weight 1000) finds b.txt first in the dense list searched again.
     with Index(animals, embedder=fake_embedder) as idx:
         idx.update()
-        results, plain = idx.search_with_lists("zebra yak", k=2)
-        _, fed = idx.search_with_lists("zebra yak", k=2, feedback_units=1, feedback_weight=1000)
+        results, plain = idx.search_with_lists("zebra yak", k=2, feedback_units=0)
+        _, fed = idx.search_with_lists("zebra yak", k=2, feedback_units=1, feedback_weight=1000, feedback_floor=0)
         _, off = idx.search_with_lists("zebra yak", k=2, feedback_units=0, feedback_weight=1000)
     assert [r.path for r in results] == ["b.txt", "a.txt"]
     assert plain["dense"] == off["dense"] == ["a.txt", "b.txt"]
@@ -35,7 +35,7 @@ def test_only_files_as_sure_as_the_floor_are_fed_back(animals, fake_embedder):
     # floor, and not when the floor is a hair above it: then nothing is, and the dense list is the plain one.
     with Index(animals, embedder=fake_embedder) as idx:
         idx.update()
-        results, plain = idx.search_with_lists("zebra yak", k=2)
+        results, plain = idx.search_with_lists("zebra yak", k=2, feedback_units=0)
         sure = results[0].confidence
         _, at = idx.search_with_lists("zebra yak", k=2, feedback_units=1, feedback_weight=1000, feedback_floor=sure)
         _, above = idx.search_with_lists("zebra yak", k=2, feedback_units=1, feedback_weight=1000,

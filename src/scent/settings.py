@@ -161,10 +161,10 @@ SETTINGS = (
     Setting("page_proximity", 0.0, "With page_choice=proximity, how much a page holding all the query's words within "
             "one sentence gains, as a share of a first-rank list's RRF contribution (0: proximity only settles ties).",
             "search", check=_at_least(0, "page_proximity")),
-    Setting("feedback_units", 0, "Pseudo-relevance feedback for dense search: the query's vector is moved toward "
-            "the vectors of this many units fused first (where meaning and keywords agree), and the dense list is "
-            "searched again with it; 0 = off.", "search", check=_at_least(0, "feedback_units")),
-    Setting("feedback_floor", 0.0, "With feedback_units, feed back only the files whose confidence (the calibrated "
+    Setting("feedback_units", 5, "Pseudo-relevance feedback for dense search: the query's vector is moved toward "
+            "the answering units of this many files fused first (where meaning and keywords agree), and the dense "
+            "list is searched again with it; 0 = off.", "search", check=_at_least(0, "feedback_units")),
+    Setting("feedback_floor", 0.5, "With feedback_units, feed back only the files whose confidence (the calibrated "
             "chance that a result is right) is at least this; 0 = every one.", "search",
             check=_at_most(1, "feedback_floor")),
     Setting("feedback_weight", 0.5, "With feedback_units, the weight of the fed-back units' mean vector beside the "
