@@ -122,7 +122,6 @@ def quote_fts(token: str) -> str:
     return '"' + token.replace('"', '""') + '"'
 
 
-
 def parse(text: str, stopwords: bool = True) -> KeywordQuery:
     terms: list[Term] = []
     ids: list[str] = []

@@ -114,6 +114,7 @@ def dense(r: Request) -> list[Hit] | None:
 
 
 def dense_search(r: Request, vector: np.ndarray) -> list[Hit]:
+    """Units by the best of their vectors against `vector` (the query's own, or one moved by feedback)."""
     s = r.settings
     fields = r.engine.vectors.fields()
     lists = [r.engine.vectors.search(field, vector, r.filters, s.candidates, dims=s.dims,
@@ -514,8 +515,6 @@ def feedback(r: Request, lists: dict[str, list[Hit]], fusion: Fusion,
         return None
     moved = query_vector(r) + s.feedback_weight * np.mean(np.asarray(vectors, dtype=np.float32), axis=0)
     return dense_search(r, (moved / np.linalg.norm(moved)).astype(np.float32))
-
-
 
 
 def best_units(r: Request, n: int) -> list[tuple[StoredUnit, float]]:
