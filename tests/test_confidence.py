@@ -20,6 +20,13 @@ def test_coverage_by_hand(query, text, expected):
     assert sure.coverage(parse(query), text) == pytest.approx(expected)
 
 
+def test_coverage_counts_an_or_group_once_held_by_any_member():
+    q = parse("march", alternatives=(("invoice", "sales receipt"),))
+    assert sure.coverage(q, "the sales receipt for March") == 1.0
+    assert sure.coverage(q, "an invoice") == 0.5
+    assert sure.coverage(q, "sales in March") == 0.5  # half a phrase holds nothing
+
+
 def test_coverage_of_no_terms_is_zero():
     assert sure.coverage(parse(""), "anything") == 0.0
 

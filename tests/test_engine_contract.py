@@ -260,6 +260,23 @@ def test_keyword_matching_modes(engine, three_files):
     assert keyword(engine, "boiler serviced march", mode="min_share") == [boiler2]
 
 
+def test_keyword_alternatives_are_one_term(engine, three_files):
+    """`boiler jasmine OR invoice`: boiler, and one of jasmine and invoice (an ID or a phrase too)."""
+    deposit = three_files["lease"][0].id
+    boiler1, boiler2 = (u.id for u in three_files["scan"])
+
+    def matching(text, *groups, mode="min_share"):
+        return set(uid for uid, _ in engine.keywords.search(parse(text, alternatives=groups), mode, "3<30%",
+                                                             Filters(), 10))
+
+    assert matching("boiler", ("jasmine", "invoice")) == {boiler1}
+    assert matching("boiler", ("jasmine", "invoice"), mode="and") == {boiler1}
+    assert matching("boiler", ("LD-2026-0417", "K7Q2ZP")) == {boiler1}
+    assert matching("", ("LD-2026-0417", "K7Q2ZP")) == {deposit, boiler1}
+    assert matching("boiler", ("neem oil", "serviced in march")) == {boiler2}
+    assert engine.keywords.holds(parse("xyzzyplugh", alternatives=(("qqq", "neem"),)), Filters()) == [False, True]
+
+
 def test_keyword_ranking_prefers_the_rarer_word_and_denser_match(engine, three_files):
     boiler1, boiler2 = (u.id for u in three_files["scan"])
     # "invoice" is in one unit only: the unit with both words ranks first.
@@ -302,8 +319,9 @@ def run_query(engine, text: str, vector=None) -> list[tuple[str, int | None]]:
 
     parsed = parse_syntax(text)
     # The query's vector is made by hand (every unit in the dense list): feedback would move it.
-    s = Settings(other_language_stand_in=False, match="or" if parsed.any_word else "min_share", feedback_units=0)
-    request = pipeline.Request(parsed.text, parse(parsed.text), combine(Filters(), parsed.filters), s, engine,
+    s = Settings(other_language_stand_in=False, feedback_units=0)
+    request = pipeline.Request(parsed.text, parse(parsed.keyword_text, alternatives=parsed.alternatives),
+                               combine(Filters(), parsed.filters), s, engine,
                                lambda _: vector if vector is not None else axis(1, 1, 1, 1), None, parsed.constraints)
     return [(r.path, r.page) for r in pipeline.run(request, 10)[0]]
 

@@ -88,3 +88,12 @@ def test_a_run_longer_than_an_id_is_not_one():
     assert is_id_like("a1" * 32)  # 64 characters: a SHA-256 in hex is this long
     assert not is_id_like("a1" * 32 + "b")
     assert id_tokens("key " + "a1" * 40 + " INV-00042") == "INV00042"
+
+
+def test_or_alternatives_are_one_term():
+    q = parse("march", alternatives=(("invoice", "sales receipt"), ("LD-2026-0417", "the")))
+    assert [t.fts for t in q.terms] == ['"march"', '("invoice" OR "sales receipt")',
+                                        '(("LD 2026 0417" OR "LD20260417") OR "the")']
+    assert q.ids == ("LD20260417",)
+    assert q.words == ["march", "invoice", "sales", "receipt", "ld", "2026", "0417", "the"]
+    DB.execute("SELECT rowid FROM t WHERE t MATCH ?", (match_expression(q, "and"),)).fetchall()  # valid FTS5

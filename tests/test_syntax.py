@@ -31,9 +31,11 @@ def test_phrases_exclusions_and_or():
     p = parse('"deposit refund" -draft -"old lease" notice')
     assert p.text == "deposit refund notice"
     assert p.constraints == Constraints(required=((("deposit", "refund"),),), excluded=(("draft",), ("old", "lease")))
-    assert not p.any_word
+    assert p.alternatives == () and p.keyword_text == "deposit refund notice"
     p = parse('invoice OR "sales receipt" march')
-    assert p.text == "invoice sales receipt march" and p.any_word
+    assert p.text == "invoice sales receipt march"
+    assert p.alternatives == (("invoice", "sales receipt"),) and p.keyword_text == "march"
+    assert parse("a OR b c OR d OR e f").alternatives == (("a", "b"), ("c", "d", "e"))
     assert p.constraints.required == ((("invoice",), ("sales", "receipt")),)  # one of them
     assert parse("invoice OR receipt").constraints == Constraints()  # only words: ranking decides
 
@@ -128,6 +130,11 @@ def test_search_applies_the_language(folder, tmp_path):
         # OR: the keyword list takes a unit with either word (the fake embedder's dense list is noise)
         hits = idx.search("slip OR policy", k=10, strategy="keyword")
         assert sorted(r.path for r in hits) == ["notes/refund.txt", "scan.md"]
+        # ... and the query's other words still count: both say refund, only refund.txt damage
+        hits = idx.search("slip OR policy refund", k=10, strategy="keyword")
+        assert sorted(r.path for r in hits) == ["notes/refund.txt", "scan.md"]
+        hits = idx.search("slip OR policy damage", k=10, strategy="keyword")
+        assert sorted(r.path for r in hits) == ["notes/refund.txt"]
         with pytest.raises(UsageError, match="not closed"):
             idx.search('"deposit')
 

@@ -51,12 +51,15 @@ def coverage(query: KeywordQuery, text: str) -> float:
     have_ids = set(id_tokens(text).split()) if query.ids else set()
     found = 0
     for term in query.terms:
-        if term.is_id and normalise_id(term.text) in have_ids:
-            found += 1
-            continue
-        pieces = [p for w in words(term.text) for p in (split_identifier(w) if "_" in w else [w])]
-        found += bool(pieces) and all(stem(p) in have for p in pieces)
+        found += any(_holds(text, term.is_id, have, have_ids) for text in term.texts)
     return found / len(query.terms)
+
+
+def _holds(text: str, is_id: bool, have: frozenset[str], have_ids: set[str]) -> bool:
+    if is_id and normalise_id(text) in have_ids:
+        return True
+    pieces = [p for w in words(text) for p in (split_identifier(w) if "_" in w else [w])]
+    return bool(pieces) and all(stem(p) in have for p in pieces)
 
 
 def query_facts(request) -> dict:

@@ -301,15 +301,14 @@ class Index:
             raise UsageError(f"the query is {len(query):,} characters long, over the {MAX_QUERY_CHARS:,} searched; "
                              "shorten it to the words that matter")
         parsed = syntax.parse(query)
-        if parsed.any_word:
-            overrides.setdefault("match", "or")  # `a OR b`: a unit with either word is a keyword match
         s = self.settings.with_values(**overrides)
         filters = syntax.combine(filters or Filters(), parsed.filters)
         # Who asks is a filter like the others: every candidate list is built under it.
         filters = replace(filters, readers=self.readers(as_user))
         if s.exclude_kinds:
             filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
-        keywords = translate_query(parse(parsed.text, s.stopwords), detect(parsed.text), s.translate_query)
+        keywords = translate_query(parse(parsed.keyword_text, s.stopwords, parsed.alternatives),
+                                   detect(parsed.text), s.translate_query)
         return pipeline.Request(parsed.text, keywords, filters, s, self.engine,
                                    lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
                                    parsed.constraints, self._multivector_query(s))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .marks import mark_ranges
 from .stopwords import STOPWORDS
@@ -37,6 +37,13 @@ class Term:
     fts: str             # a safe FTS5 expression matching it
     is_id: bool = False
     is_stopword: bool = False
+    # Other texts any of which matches the term instead (`invoice OR receipt` in the query
+    # language is one term); `fts` matches them all.
+    also: tuple[str, ...] = ()
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        return (self.text, *self.also)
 
 
 @dataclass(frozen=True)
@@ -49,7 +56,7 @@ class KeywordQuery:
     @property
     def words(self) -> list[str]:
         """Plain lowercase words, for highlighting."""
-        return [p for t in self.terms for p in _parts(t.text.lower())]
+        return [p for t in self.terms for x in t.texts for p in _parts(x.lower())]
 
 
 # Lone surrogates: what Python makes of bytes that are not UTF-8 (a command line, a file name),
@@ -122,7 +129,9 @@ def quote_fts(token: str) -> str:
     return '"' + token.replace('"', '""') + '"'
 
 
-def parse(text: str, stopwords: bool = True) -> KeywordQuery:
+def parse(text: str, stopwords: bool = True, alternatives: tuple[tuple[str, ...], ...] = ()) -> KeywordQuery:
+    """`text`'s terms, then one term for each group of `alternatives` (what the query language's
+    OR joined: any member matches it, a member of several words as a phrase)."""
     terms: list[Term] = []
     ids: list[str] = []
     for chunk in _chunks(text)[:MAX_TERMS]:
@@ -144,9 +153,27 @@ def parse(text: str, stopwords: bool = True) -> KeywordQuery:
             terms.append(Term(chunk, quote_fts(" ".join(parts))))
     if stopwords and any(not t.is_stopword for t in terms):
         terms = [t for t in terms if not t.is_stopword]
+    for group in alternatives:
+        members = [m for m in (_member(member, ids) for member in group) if m is not None]
+        if len(members) == 1:
+            terms.append(members[0])
+        elif members:
+            terms.append(Term(members[0].text, f"({' OR '.join(m.fts for m in members)})",
+                              also=tuple(m.text for m in members[1:])))
     seen: set[str] = set()
     unique = [t for t in terms if not (t.fts.lower() in seen or seen.add(t.fts.lower()))]
     return KeywordQuery(tuple(unique), tuple(dict.fromkeys(ids)))
+
+
+def _member(text: str, ids: list[str]) -> Term | None:
+    """One OR alternative as one term: a word or ID as `parse` reads it, several words as a phrase
+    (a stop word too: whoever wrote `the OR a` meant them). Its IDs are added to `ids`."""
+    found = parse(text, stopwords=False)
+    ids.extend(found.ids)
+    if len(found.terms) == 1:
+        return replace(found.terms[0], is_stopword=False)
+    parts = [p for chunk in _chunks(text) for p in _parts(chunk)]
+    return Term(text, quote_fts(" ".join(parts))) if parts else None
 
 
 def match_expression(query: KeywordQuery, mode: str) -> str | None:

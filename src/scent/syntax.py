@@ -2,7 +2,7 @@
 
     "exact phrase"   the words, in this order, next to each other
     -word -"a phrase"  leave out files that contain it
-    a OR b           either (the keyword list then matches any word)
+    a OR b           either (one keyword term: `invoice OR receipt march` needs march too)
     ext:pdf  dir:notes  kind:image  lang:es  after:2024  before:"last week"
     from:alice  to:"bob smith"  subject:invoice   (mail: the message's header holds the words)
 
@@ -50,7 +50,15 @@ class Parsed:
     text: str                     # what the lists rank by
     filters: Filters = field(default_factory=Filters)
     constraints: Constraints = field(default_factory=Constraints)
-    any_word: bool = False        # OR was used: the keyword list matches any word
+    # The words and phrases OR joined, a group each: the keyword list reads a group as one term
+    # that any member matches. `single` holds the words outside them (None: all of `text`).
+    alternatives: tuple[tuple[str, ...], ...] = ()
+    single: str | None = None
+
+    @property
+    def keyword_text(self) -> str:
+        """The words the keyword list reads one by one (the OR groups' are `alternatives`)."""
+        return self.text if self.single is None else self.single
 
 
 def words(text: str) -> tuple[str, ...]:
@@ -121,7 +129,6 @@ def parse(text: str) -> Parsed:
     excluded: list[tuple[str, ...]] = []
     headers: list[tuple[str, tuple[str, ...]]] = []
     values: dict[str, list[str]] = {}
-    any_word = False
     # Group the positive terms joined by OR: [[a], [b, c]] for `a b OR c`.
     groups: list[list[tuple[str, str]]] = []
     joining = False
@@ -132,7 +139,7 @@ def parse(text: str) -> Parsed:
             if before not in ("word", "phrase") or after not in ("word", "phrase"):
                 raise UsageError("OR needs a word or a \"phrase\" on each side, like: invoice OR receipt "
                                  "(-words and field:values cannot be ORed)")
-            joining, any_word = True, True
+            joining = True
             continue
         if kind in ("word", "phrase"):
             if joining:
@@ -169,8 +176,10 @@ def parse(text: str) -> Parsed:
             raise UsageError(f"{headers[0][0]}: finds mail, and kind:{','.join(kinds)} leaves out mail; "
                              "keep one of them")
         values["kind"] = ["email"]
+    alternatives = tuple(tuple(v for _, v in g) for g in groups if len(g) > 1)
+    single = " ".join(v for g in groups if len(g) == 1 for _, v in g)
     return Parsed(" ".join(ranked), _filters(values), Constraints(tuple(required), tuple(excluded), tuple(headers)),
-                  any_word)
+                  alternatives, single)
 
 
 def header_holds(text: str, field: str, phrase: tuple[str, ...]) -> bool:

@@ -18,7 +18,7 @@ from functools import lru_cache
 import snowballstemmer
 
 from ...filters import Filters
-from ...query import WORD, KeywordQuery, Term, _parts, normalise_id, required_terms
+from ...query import WORD, KeywordQuery, Term, _parts, is_id_like, normalise_id, required_terms
 from ...storage import Hit
 from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, and_then_or, one_off, trigrams
 
@@ -63,14 +63,19 @@ def document_vector(text: str, title: str, path_words: str, extra: str, avgdl: f
     return indices, [tf[i] * (K1 + 1) / (tf[i] + norm) for i in indices]
 
 
-def term_tokens(term: Term) -> list[int]:
-    """The token ids a unit must hold to match a query term: an ID by its joined form (what
-    extra_tokens stores beside the text), other terms by all their parts."""
-    if term.is_id:
-        parts = _parts(term.text)
-        joined = normalise_id(term.text).lower()
-        return [token_id(token(joined if len(parts) > 1 else parts[0]))]
-    return list(dict.fromkeys(token_id(token(w)) for p in _parts(term.text) for w in _TOKEN.findall(p)))
+def term_tokens(term: Term) -> list[list[int]]:
+    """The token ids a unit must hold to match a query term, one list for each of its texts (any
+    of them matches: `invoice OR receipt`): an ID by its joined form (what extra_tokens stores
+    beside the text), other texts by all their parts."""
+    out = []
+    for text in term.texts:
+        parts = _parts(text)
+        if term.is_id or is_id_like(text):
+            joined = normalise_id(text).lower()
+            out.append([token_id(token(joined if len(parts) > 1 else parts[0]))])
+        else:
+            out.append(list(dict.fromkeys(token_id(token(w)) for p in parts for w in _TOKEN.findall(p))))
+    return [t for t in out if t]
 
 
 class QdrantKeywords:
@@ -85,13 +90,13 @@ class QdrantKeywords:
         if not terms:
             return []
         need = len(terms) if mode == "and" else required_terms(len(terms), min_share) if mode == "min_share" else 1
-        wanted = sorted({i for t in terms for i in t})
+        wanted = sorted({i for t in terms for alt in t for i in alt})
         found = self.engine.sparse_search(wanted, filters, limit * 5 if need > 1 else limit, with_vector=need > 1)
         if need <= 1:
             return [(uid, score) for uid, score, _ in found][:limit]
         out = []
         for uid, score, held in found:
-            if sum(all(i in held for i in t) for t in terms) >= need:
+            if sum(any(all(i in held for i in alt) for alt in t) for t in terms) >= need:
                 out.append((uid, score))
         return out[:limit]
 
