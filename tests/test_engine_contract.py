@@ -277,6 +277,19 @@ def test_keyword_alternatives_are_one_term(engine, three_files):
     assert engine.keywords.holds(parse("xyzzyplugh", alternatives=(("qqq", "neem"),)), Filters()) == [False, True]
 
 
+def test_keyword_a_translated_query_matches_the_english_words(engine, three_files):
+    """translate_query's alternatives reach both engines: Spanish marzo and aceite find March and oil."""
+    from scent.gloss import translate_query
+
+    boiler2 = three_files["scan"][1].id
+    neem = three_files["garden"][0].id
+    spanish = translate_query(parse("marzo aceite"), "es", "to_english")
+    assert [t.also for t in spanish.terms] == [("march",), ("oil",)]
+    found = {uid for uid, _ in engine.keywords.search(spanish, "or", "3<30%", Filters(), 10)}
+    assert found == {boiler2, neem}
+    assert engine.keywords.holds(spanish, Filters()) == [True, True]
+
+
 def test_keyword_ranking_prefers_the_rarer_word_and_denser_match(engine, three_files):
     boiler1, boiler2 = (u.id for u in three_files["scan"])
     # "invoice" is in one unit only: the unit with both words ranks first.

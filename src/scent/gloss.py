@@ -149,5 +149,6 @@ def translate_query(query: KeywordQuery, lang: str | None, mode: str) -> Keyword
         else:
             others = [w for g in sorted(GLOSSED) for w in _inverse(g).get(stem(word), ())]
         others = [w for w in dict.fromkeys(others) if w != word]
-        terms.append(replace(t, fts=f"({' OR '.join([t.fts, *map(quote_fts, others)])})") if others else t)
+        terms.append(replace(t, fts=f"({' OR '.join([t.fts, *map(quote_fts, others)])})", also=tuple(others))
+                     if others else t)
     return replace(query, terms=tuple(terms))

@@ -141,7 +141,7 @@ SETTINGS = (
     Setting("translate_query", "to_english", "Widen each keyword of the query to (word OR its translations) with "
             "the word lists of scent.gloss: to_english (a Spanish, French, German, Portuguese or Hindi query also "
             "matches English words), all (an English query also matches its words in those languages; lost on "
-            "bench/), off (docs/retrieval-tuning.md). The SQLite engine only: Qdrant's keyword list reads each word as typed.",
+            "bench/), off (docs/retrieval-tuning.md).",
             "search",
             choices=("off", "to_english", "all")),
     Setting("other_language_stand_in", True, "A unit in another language than the query (both detected) cannot match "
