@@ -162,7 +162,10 @@ def timed(cmd: list[str], env: dict | None = None) -> float:
 
 
 def _search_command(index_dir: Path, src: Path | None) -> list[str]:
-    return [sys.executable, "-c", "from scent.cli import main; main()", "search", QUERY, "--index", str(index_dir),
+    """`scent search` as the installed command runs it (scent.cli.command where the tree has it)."""
+    entry = "from scent.cli import command; command()" if _has(src, "def command(") else \
+        "from scent.cli import main; main()"
+    return [sys.executable, "-c", entry, "search", QUERY, "--index", str(index_dir),
             *(["--no-server"] if _has(src, "--no-server") else [])]
 
 

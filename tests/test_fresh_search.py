@@ -48,12 +48,14 @@ class Words:  # the tests' FakeEmbedder (conftest imports pytest, which would mu
 
 
 scent.embed.E5Embedder = Words
-from scent.cli import main
+import gc
+from scent.cli import command  # what the `scent` command runs
 sys.argv = ["scent", "search", "deposit refund", "--index", sys.argv[1], "--json"]
 try:
-    main()
+    command()
 except SystemExit:
     pass
+print(json.dumps(gc.isenabled()), file=sys.stderr)
 print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 '''
 
@@ -92,6 +94,8 @@ def test_a_fresh_search_imports_no_indexing_picture_web_or_eval_library(notes, t
     assert "scent.search" in modules and "sqlite3" in modules  # it did search
     imported = [m for m in NOT_IN_A_SEARCH if m in modules or any(x.startswith(m + ".") for x in modules)]
     assert imported == []
+    # The process ends after the search: the collector was not turned on again for a last pass.
+    assert json.loads(out.stderr.splitlines()[-2]) is False
 
 
 class Slow(FakeEmbedder):

@@ -1,4 +1,4 @@
 """`python -m scent`: the same as the `scent` command."""
-from .cli import main
+from .cli import command
 
-main()
+command()

@@ -128,9 +128,10 @@ class Prefetched:
                     library()
             finally:
                 self._imported.set()
-            from .query import clean, valid_text
-
             self._model = make()
+            # Imported after the load, which releases the GIL: before it, this import delayed the
+            # load's start by a few ms while the caller's imports held the lock.
+            from .query import clean, valid_text
         except BaseException as err:  # noqa: BLE001 - raised again in the caller's thread
             self._error = err
             self._loaded.set()
