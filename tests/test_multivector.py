@@ -56,10 +56,23 @@ def test_sign_bits_hamming_and_exact_maxsim_by_hand():
     # unit 3 (row 1, all negative): 1 - 2*8/8 = -1 for q1, 1 for q2 -> 0.
     # unit 7 (rows 0, 2): q1 best is row 2 (distance 0) -> 1; q2 best is row 0 (distance 6) -> 1 - 12/8 = -0.5.
     assert mv.hamming_maxsim(mv.words(q), mv.words(bits[order]), starts, 8).tolist() == [0.0, 0.5]
+    # In blocks of one row (each unit whole, the two-row unit alone in its block): the same.
+    assert mv.hamming_maxsim(mv.words(q), mv.words(bits[order]), starts, 8, block=1).tolist() == [0.0, 0.5]
     vectors = np.array([[1, 0], [0, 1], [0.6, 0.8]], np.float32)
     queries = np.array([[1, 0], [0, 1]], np.float32)
     # unit at rows 0-1: 1 + 1; unit at row 2: 0.6 + 0.8.
     assert mv.maxsim(queries, vectors, np.array([0, 2])) == pytest.approx([2.0, 1.4])
+
+
+def test_the_hamming_pass_in_blocks_scores_as_in_one():
+    rng = np.random.default_rng(5)
+    rows = rng.standard_normal((3_000, 64)).astype(np.float32)
+    order, starts, _ = mv.groups(rng.integers(0, 400, size=len(rows)))
+    words = mv.words(mv.sign_bits(rows[order]))
+    q = mv.words(mv.sign_bits(rng.standard_normal((5, 64)).astype(np.float32)))
+    whole = mv.hamming_maxsim(q, words, starts, 64, block=len(rows))
+    for block in (1, 7, 100, 2_999):
+        assert np.array_equal(mv.hamming_maxsim(q, words, starts, 64, block=block), whole)
 
 
 def test_the_first_phase_passes_only_its_best_units_on(tmp_path):

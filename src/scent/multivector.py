@@ -162,17 +162,32 @@ def _starts(sorted_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return starts, sorted_ids[starts]
 
 
-def hamming_maxsim(query_words: np.ndarray, row_words: np.ndarray, starts: np.ndarray, dims: int) -> np.ndarray:
+# Rows the hamming pass reads at a time: its (query vectors x rows) temporaries then stay in the
+# CPU's cache. Over all 1.2M rows at once they were ~70 MB each and the pass was memory-bound:
+# 136 -> 52 ms at 100,000 pages of 12 regions (docs/benchmarks.md, session 11).
+HAMMING_BLOCK = 16_384
+
+
+def hamming_maxsim(query_words: np.ndarray, row_words: np.ndarray, starts: np.ndarray, dims: int,
+                   block: int = HAMMING_BLOCK) -> np.ndarray:
     """Each unit's MaxSim over sign codes (both as `words`): for each query vector the best of
     its rows' 1 - 2 * hamming / dims (the cosine of two sign vectors' ±1 forms), summed; rows in
-    unit order (see groups)."""
+    unit order (see groups). Whole units at a time, about `block` rows (a larger unit alone)."""
+    scores = np.zeros(len(starts), np.float32)
     if not len(row_words):
-        return np.zeros(len(starts), np.float32)
-    distance = np.zeros((len(query_words), len(row_words)), np.uint16)
-    for j in range(row_words.shape[1]):  # a word column at a time: no (m, n, words) temporary
-        distance += np.bitwise_count(query_words[:, j:j + 1] ^ row_words[None, :, j])
-    nearest = np.minimum.reduceat(distance, starts, axis=1)
-    return (1.0 - 2.0 * nearest.astype(np.float32) / dims).sum(axis=0)
+        return scores
+    ends = np.append(starts[1:], len(row_words))
+    u = 0
+    while u < len(starts):
+        v = max(u + 1, int(np.searchsorted(ends, starts[u] + block, side="right")))
+        rows = row_words[starts[u]:ends[v - 1]]
+        distance = np.zeros((len(query_words), len(rows)), np.uint16)
+        for j in range(rows.shape[1]):  # a word column at a time: no (m, n, words) temporary
+            distance += np.bitwise_count(query_words[:, j:j + 1] ^ rows[None, :, j])
+        nearest = np.minimum.reduceat(distance, starts[u:v] - starts[u], axis=1)
+        scores[u:v] = (1.0 - 2.0 * nearest.astype(np.float32) / dims).sum(axis=0)
+        u = v
+    return scores
 
 
 def maxsim(queries: np.ndarray, vectors: np.ndarray, starts: np.ndarray) -> np.ndarray:
