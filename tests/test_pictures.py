@@ -166,6 +166,25 @@ def test_ocr_hints():
     calendar = "Monday Tuesday Wednesday\n09:00 standup\n14:30 review"
     assert "calendar" in describe(Image.new("RGB", (300, 200), "white"), ocr_text=calendar)
     assert "terminal" in describe(Image.new("RGB", (300, 200), "black"), ocr_text="$ ls -la\nTraceback (most recent call last)")
+    week = "September 2025 Week 37\nMon 8 Tue 9 Wed 10 Thu 11\n08:00\n09:00 Dentist\n10:00"
+    assert "calendar" in describe(Image.new("RGB", (300, 200), "white"), ocr_text=week)
+    axis = "p95 latency (ms)\n400\n200\n08:00\n09:00\n10:00\n11:00\nFri 14 Feb"  # a dashboard's time axis
+    assert "calendar" not in describe(Image.new("RGB", (300, 200), "white"), ocr_text=axis)
+
+
+def test_a_chat_and_a_booking_page_are_no_calendars():
+    white = Image.new("RGB", (300, 200), "white")
+    chat = ("online\nWed 2 July 2025\nWe leave on Friday. Can you feed the cat Fri to Sun?\n18:46\n"
+            "Of course! Same as last time?\n18:52\nThe key is under the pot\n18:55\nThanks! 19:02")
+    words = describe(white, ocr_text=chat).split(", ")
+    assert "chat messages" in words and "calendar" not in words
+    booking = ("Your booking is confirmed\nOutbound Fri 4 Jul 2025\nLondon (LGW) 07:15 Geneva (GVA) 09:55\n"
+               "Return Sun 6 Jul 2025\nGeneva (GVA) 20:40 London (LGW) 21:25")
+    words = describe(white, ocr_text=booking).split(", ")
+    assert "calendar" not in words and "chat messages" not in words
+    # Times at the ends of lines without a question or an exclamation: a timetable, not a chat.
+    timetable = "Departures\nPlatform 2 Leeds 07:15\nPlatform 4 York 07:32\nPlatform 1 Hull 07:50"
+    assert "chat messages" not in describe(white, ocr_text=timetable).split(", ")
 
 
 def test_describer_registry():

@@ -13,8 +13,9 @@ measure, cheaply and offline, on a small copy of the picture:
   solid bars or axis lines or mostly numbers is a chart; page-shaped with many lines of text, a
   document page; with some text, a screenshot; else a drawing or diagram. Anything else is a
   photo (a photographed document when OCR read many words in it);
-- hints from the text read in it (OCR): month and weekday names -> calendar, `$ ` prompts and
-  "Traceback" -> terminal, numbers with % -> chart;
+- hints from the text read in it (OCR): weekday names or hour marks -> calendar, lines ending in
+  a time among questions and exclamations -> chat messages, `$ ` prompts and "Traceback" ->
+  terminal, numbers with % -> chart;
 - a photo's top and bottom: a smooth blue top is sky, a smooth warm top sunset colours, a
   green bottom greenery and grass, a white one snow, a blue one water;
 - what a photo shows, by an ImageNet-1k classifier (scent.classify: EfficientNet-Lite0, weights
@@ -88,13 +89,13 @@ SCREENSHOT_WORDS = 8
 # Hue (degrees) bands for saturated pixels, by their upper bound.
 _HUES = ((15, "red"), (40, "orange"), (68, "yellow"), (165, "green"), (195, "teal"),
          (255, "blue"), (290, "purple"), (340, "pink"), (361, "red"))
-_MONTHS = ("january february march april may june july august september october november december "
-           "jan feb mar apr jun jul aug sep sept oct nov dec").split()
 _DAYS = "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun".split()
 _WORD = re.compile(r"[A-Za-z]+")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,.]*%?")
 _CALLOUT = re.compile(r"^\s*(\d{1,2})[.)]?\s+[A-Za-z]{3}", re.M)
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
+_STAMP = re.compile(r"\b\d{1,2}:\d{2}(\s*[ap]\.?m\.?)?\W*$", re.I)  # a line that ends with a time
+_ASKED = re.compile(r"[?!]")
 _TERMINAL = re.compile(r"(^|\n)\s*[$#>] \S|Traceback \(most recent|\w+@[\w-]+:[~/]", re.M)
 
 
@@ -270,9 +271,19 @@ def _callouts(text: str) -> bool:
 
 def _ocr_hints(text: str) -> list[str]:
     words = [w.lower() for w in _WORD.findall(text)]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
     hints = []
-    if sum(w in _MONTHS for w in words) + sum(w in _DAYS for w in words) >= 3 and len(_TIME.findall(text)) >= 2:
+    times = _TIME.findall(text)
+    # A calendar heads its columns with days of the week, three or more on one line. Any dates and
+    # times were too little: a chat's "Wed 2 July", "Friday", "Fri to Sun?" and its messages' times,
+    # a booking page's "Fri 4 Jul 07:15", were calendars; hour marks (08:00, 09:00 ...) are a
+    # dashboard's time axis as often as a day's column.
+    heading = max((len({w.lower()[:3] for w in _WORD.findall(line) if w.lower() in _DAYS}) for line in lines), default=0)
+    if len(times) >= 2 and heading >= 3:
         hints.append("calendar")
+    elif sum(bool(_STAMP.search(line)) for line in lines) >= 3 and \
+            sum(bool(_ASKED.search(line)) for line in lines) >= 2:
+        hints.append("chat messages")  # messages, each with its time, some of them asking or exclaiming
     if _TERMINAL.search(text):
         hints.append("terminal")
     numbers = _NUMBER.findall(text)
