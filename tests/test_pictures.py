@@ -162,6 +162,19 @@ def test_photo_is_a_photo_with_sky():
     assert words[0] == "photo" and "sky" in words and "chart" not in words
 
 
+def test_textured_green_ground_is_grass_but_textured_blue_is_no_water():
+    # Grass is textured: said though not smooth (of the photo-captions photos whose captions say
+    # grass, 14 of 42 were found so, against 6 when it had to be smooth).
+    rng = np.random.default_rng(3)
+    y = np.linspace(0, 1, 320)[:, None, None]
+    tufts = np.kron(rng.normal(0, 40, (40, 60, 1)), np.ones((8, 8, 3)))  # 8 px: seen at the measuring size
+    field = np.where(y < 0.6, np.array([90, 150, 230]), np.array([50, 140, 60])) * np.ones((320, 480, 3))
+    assert "grass" in describe(Image.fromarray(np.clip(field + tufts, 0, 255).astype(np.uint8), "RGB")).split(", ")
+    waves = np.where(y < 0.6, np.array([200, 200, 200]), np.array([30, 70, 170])) * np.ones((320, 480, 3))
+    waves = Image.fromarray(np.clip(waves + tufts, 0, 255).astype(np.uint8), "RGB")
+    assert "water" not in describe(waves).split(", ")  # blue clothes, cars and floors are as often textured
+
+
 def test_ocr_hints():
     calendar = "Monday Tuesday Wednesday\n09:00 standup\n14:30 review"
     assert "calendar" in describe(Image.new("RGB", (300, 200), "white"), ocr_text=calendar)

@@ -336,7 +336,8 @@ def _kind(rgb: np.ndarray, image: Image.Image, size: tuple[int, int], ocr_text: 
 
 
 def _scene(rgb: np.ndarray, codes: np.ndarray) -> list[str]:
-    """Sky above, greenery or water below, in a photo: said only when a band is smooth and one colour."""
+    """Sky above, greenery or water below, in a photo: said when a band is mostly one colour and
+    smooth (grass need not be)."""
     h = rgb.shape[0]
     said = []
     for band, where in ((slice(0, h // 3), "top"), (slice(h - h // 4, h), "bottom")):
@@ -344,7 +345,9 @@ def _scene(rgb: np.ndarray, codes: np.ndarray) -> list[str]:
         smooth = float(np.abs(np.diff(rgb[band].mean(axis=-1), axis=1)).mean()) < 0.04
         counts = np.bincount(part.ravel(), minlength=len(_NAMES))
         main, share = _NAMES[int(counts.argmax())], counts.max() / part.size
-        if not smooth or share < 0.5:
+        # Grass and greenery are textured: a bottom mostly green is said whether smooth or not.
+        textured_green = where == "bottom" and main in ("green", "dark green")
+        if (not smooth and not textured_green) or share < 0.5:
             continue
         if where == "top" and main in ("blue", "teal", "light grey"):
             said.append("sky")
