@@ -15,6 +15,13 @@ def test_spanish_words_and_inflected_forms_find_their_headwords():
     assert gloss("Tortilla de patatas con cebollas", "es") == "omelette potato onion"
 
 
+def test_a_short_plural_finds_its_singular():
+    # Stems of short words are under MIN_STEM letters (ovos -> ov) and were not looked up: the
+    # singular is (ovo: egg; uva: grape). Not for German, whose plurals are not -s.
+    assert gloss("seis ovos batidos", "pt").split()[:2] == ["six", "egg"]
+    assert gloss("uvas", "es") == "grape"
+
+
 def test_french_german_portuguese_and_hindi():
     assert gloss("ratatouille aux aubergines et courgettes", "fr").split()[:4] == [
         "aubergine", "egg", "plant", "courgette"]

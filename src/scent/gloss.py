@@ -69,6 +69,8 @@ def gloss(text: str, lang: str | None) -> str:
         if len(token) < 2 or token in STOPWORDS or token in _HI_STOP:  # one letter: a list item's a), x
             continue
         english = _look_up(token, words, stems, stem)
+        if english is None and lang in PLURAL_S:
+            english = _singular(token, words)
         if english is None and lang == "de":
             english = _compound(token, words, stems, stem)
         if english:
@@ -82,6 +84,20 @@ def _look_up(token: str, words: dict[str, str], stems: dict[str, str], stem) -> 
         s = stem(token)
         english = stems.get(s) if len(s) >= MIN_STEM else None
     return english
+
+
+# Languages whose plurals end in -s, and the plural endings tried. A short word's stem is under
+# MIN_STEM letters and is not looked up (Portuguese "ovos" stems to "ov"): its singular is.
+PLURAL_S = frozenset({"es", "fr", "pt"})
+_PLURALS = ("s", "es", "x")
+
+
+def _singular(token: str, words: dict[str, str]) -> str | None:
+    """The gloss of a plural's singular headword ("ovos" -> "ovo": egg), or None."""
+    for ending in _PLURALS:
+        if token.endswith(ending) and len(token) > len(ending) + 1 and token[:-len(ending)] in words:
+            return words[token[:-len(ending)]]
+    return None
 
 
 # German writes compounds as one word (Autoversicherung, Heizkessel) that no dictionary lists.
