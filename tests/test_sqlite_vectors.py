@@ -220,3 +220,36 @@ def test_a_snapshot_is_laid_out_by_kind_then_date_and_filtered_search_reads_runs
         assert not set(got) & set(gone) and got == [u for u in exact(eng, q, 300) if u in want_ids - set(gone)][:20]
     finally:
         eng.close()
+
+
+def test_a_small_field_gets_its_first_snapshot_early_and_a_large_one_every_snapshot_rows(tmp_path, monkeypatch):
+    """At the end of a run: a snapshot once FIRST_SNAPSHOT_ROWS rows came and outnumber the one in
+    force, or SNAPSHOT_ROWS came, whichever is fewer."""
+    monkeypatch.setattr(vectors, "FIRST_SNAPSHOT_ROWS", 10)
+    monkeypatch.setattr(vectors, "SNAPSHOT_ROWS", 50)
+    eng = SqliteEngine(tmp_path / "index", Settings())
+    try:
+        eng.vectors.add_field(VectorField("unit", "test/random", DIMS))
+        write(eng, "a.md", list(range(9)))
+        eng.finish_run()
+        assert "unit" not in eng.vectors.snapshots()  # 9 rows: read from SQLite
+        write(eng, "b.md", list(range(100, 112)))
+        eng.finish_run()
+        assert eng.vectors.snapshots()["unit"]["rows"] == 21  # 21 since: the first snapshot
+        write(eng, "c.md", list(range(200, 220)))
+        eng.finish_run()
+        assert eng.vectors.snapshots()["unit"]["rows"] == 21  # 20 since, under the snapshot's own 21
+        write(eng, "d.md", list(range(300, 302)))
+        eng.finish_run()
+        assert eng.vectors.snapshots()["unit"]["rows"] == 43  # 22 since: more than the snapshot's 21
+        write(eng, "e.md", list(range(400, 449)))
+        eng.finish_run()
+        assert eng.vectors.snapshots()["unit"]["rows"] == 92  # 49 since: more than 43
+        write(eng, "f.md", list(range(500, 549)))
+        eng.finish_run()
+        assert eng.vectors.snapshots()["unit"]["rows"] == 92  # 49 since: under SNAPSHOT_ROWS (50)
+        write(eng, "g.md", [600])
+        eng.finish_run()
+        assert eng.vectors.snapshots()["unit"]["rows"] == 142  # 50 since
+    finally:
+        eng.close()

@@ -31,6 +31,11 @@ from .snapshot import Rows, Snapshot
 # A snapshot is written when this many rows came since the last one (at the end of a run), or,
 # while a run is writing, when the rows since outnumber max(this x 10, the snapshot's own).
 SNAPSHOT_ROWS = 5_000
+# ... and, at the end of a run, when at least this many came and outnumber the snapshot's own: a
+# small folder's rows are then memory-mapped from a snapshot instead of read from SQLite by every
+# fresh search (bench/'s 2,082 sentence rows: 6 ms of a 0.128 s `scent search`, docs/benchmarks.md);
+# a large field is still rewritten only every SNAPSHOT_ROWS.
+FIRST_SNAPSHOT_ROWS = 1_000
 # Rows scored exactly when a filter leaves at most this many (cheaper than asking the HNSW for
 # many more candidates than it can give).
 EXACT_ROWS = 200_000
@@ -108,7 +113,8 @@ class SqliteVectors:
                 since = self._rows_since(name, info, exact=True)
                 dead = self.db.execute("SELECT COUNT(*) FROM vector_tombstones WHERE field = ? AND id > ? "
                                        "AND seq <= ?", (name, info["tomb"], info["seq"])).fetchone()[0]
-                due = (since and since >= min(SNAPSHOT_ROWS, self.hnsw_rows)) or (info["rows"] and dead >= info["rows"] / 5)
+                due = (since and since >= min(SNAPSHOT_ROWS, self.hnsw_rows, max(FIRST_SNAPSHOT_ROWS, info["rows"]))) \
+                    or (info["rows"] and dead >= info["rows"] / 5)
             else:
                 due = self._rows_since(name, info) >= max(SNAPSHOT_ROWS * 10, info["rows"])
             if due:
