@@ -60,3 +60,17 @@ def test_a_pool_of_readers_makes_the_index_one_reader_makes(tmp_path, fake_embed
 def test_a_few_files_are_read_in_the_indexing_process(notes, tmp_path, fake_embedder):
     with Index(notes, index_dir=tmp_path / "idx", embedder=fake_embedder, settings=Settings(index_workers=4)) as idx:
         assert idx.update().readers == 1  # 3 files: starting readers would cost more than they save
+
+
+def test_the_readers_stages_reach_the_indexing_process(tmp_path, fake_embedder):
+    """Pictures are described in the reader processes: their "describing" stage is shown by the
+    indexing process's tracker, with the file it is about, and the files done never go back."""
+    folder = folder_of_every_kind(tmp_path / "f")
+    seen = []
+    with Index(folder, index_dir=tmp_path / "idx", embedder=fake_embedder, settings=Settings(index_workers=2)) as idx:
+        report = idx.update(progress=seen.append)
+    assert report.readers == 2
+    described = {p.path for p in seen if p.stage == "describing"}
+    assert described and all(path.endswith((".jpg", ".png", ".pdf", ".docx")) for path in described), described
+    done = [p.files_done for p in seen]
+    assert done == sorted(done)

@@ -34,7 +34,7 @@ from .extract import CONTAINER_KINDS, Limits, extract, file_kind, reported
 from .gloss import gloss
 from .language import detect
 from .locking import IndexLock
-from .progress import OnProgress, Tracker, tracking
+from .progress import OnProgress, Tracker, relay_to, relayed, reading, tracking
 from .query import clean, extra_tokens, id_tokens
 from .settings import SETTINGS, Settings
 from .skipped import UnsupportedWalk
@@ -433,21 +433,29 @@ class Indexer:
         from concurrent.futures import ProcessPoolExecutor
 
         report.readers = workers
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_reader_started, initargs=(os.getpid(),)) as pool:
+        context = multiprocessing.get_context("fork")
+        stages = context.SimpleQueue()  # the readers' stages (progress.Relay), shown while waiting
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_reader_started,
+                                 initargs=(os.getpid(), stages)) as pool:
             ahead: deque = deque()
             todo = iter(files)
             for item in islice(todo, 2 * workers):
-                ahead.append((item, pool.submit(_extract_in_worker, item[0].path, limits)))
+                ahead.append((item, pool.submit(_extract_in_worker, item[0].path, limits, item[0].rel)))
             while ahead:
                 (f, digest, new), future = ahead.popleft()
                 tracker.stage("reading", f.rel)
-                got, unavailable = future.result()
+                while True:
+                    relayed(stages, tracker)
+                    try:
+                        got, unavailable = future.result(timeout=STAGE_POLL)
+                        break
+                    except TimeoutError:
+                        continue
                 notes: list[str] = []
                 if unavailable is not None:  # OCR is missing: read again here, without it, as a serial run does
                     got, notes, limits = self._read_one(f, limits)
                 for item in islice(todo, 1):
-                    ahead.append((item, pool.submit(_extract_in_worker, item[0].path, limits)))
+                    ahead.append((item, pool.submit(_extract_in_worker, item[0].path, limits, item[0].rel)))
                 yield f, digest, new, got, notes
 
     def _read_one(self, f: FileInfo, limits: Limits) -> tuple:
@@ -671,16 +679,19 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
 # Below this many files to read, starting reader processes (each imports the readers and loads
 # its own picture models) costs more than reading them one by one here saves.
 MIN_POOL_FILES = 32
+STAGE_POLL = 0.25  # seconds between looks at the readers' stages while waiting for a file
 
 
-def _reader_started(parent: int) -> None:
-    """A reader process's start: it lets go of the index lock it inherited, and ends when its
-    parent is gone (killed, it cannot say so), instead of waiting for work forever."""
+def _reader_started(parent: int, stages) -> None:
+    """A reader process's start: it lets go of the index lock it inherited, announces its stages on
+    `stages` (progress.Relay), and ends when its parent is gone (killed, it cannot say so), instead
+    of waiting for work forever."""
     import threading
 
     from .locking import close_in_child
 
     close_in_child()
+    relay_to(stages)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -690,9 +701,10 @@ def _reader_started(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _extract_in_worker(path: str, limits: Limits) -> tuple:
+def _extract_in_worker(path: str, limits: Limits, rel: str = "") -> tuple:
     """In a reader process: (Extracted or the reason it was skipped, None), or (None, the OCR
     error) when OCR is unavailable (the indexing process reads the file again without it)."""
+    reading(rel)
     try:
         return extract(path, limits), None
     except OcrUnavailable as err:

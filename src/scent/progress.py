@@ -92,7 +92,45 @@ class Tracker:
             self._changed()
 
 
-_current: ContextVar[Tracker | None] = ContextVar("scent_progress", default=None)
+class Relay:
+    """A reader process's tracker (scent.indexing reads files in a pool of them): the stages its
+    extraction announces (OCR, describing, models loading) go on `queue` as (stage, path), for the
+    indexing process's tracker to show. Forked, a reader held a copy of that tracker instead, whose
+    printer wrote its own stale line ("OCR  0/137 files") beside the real one."""
+
+    def __init__(self, queue):
+        self.queue = queue
+        self.path = ""  # the file being read
+
+    @contextmanager
+    def during(self, name: str, path: str | None = None) -> Iterator[None]:
+        self.queue.put((name, self.path if path is None else path))
+        try:
+            yield
+        finally:
+            self.queue.put(("reading", self.path))
+
+
+_current: ContextVar["Tracker | Relay | None"] = ContextVar("scent_progress", default=None)
+
+
+def relay_to(queue) -> None:
+    """In a reader process: announce stages on `queue` from here on (see Relay)."""
+    _current.set(Relay(queue))
+
+
+def reading(path: str) -> None:
+    """In a reader process: the file its stages are about."""
+    relay = _current.get()
+    if isinstance(relay, Relay):
+        relay.path = path
+
+
+def relayed(queue, tracker: Tracker) -> None:
+    """In the indexing process: show the stages readers announced since the last call."""
+    while not queue.empty():
+        name, path = queue.get()
+        tracker.stage(name, path)
 
 
 @contextmanager
