@@ -233,8 +233,9 @@ assert mode == sys.argv[2], mode
 if not client.collection_exists("t"):
     client.create_collection("t", {"v": models.VectorParams(size=4, distance=models.Distance.COSINE)})
 client.upsert("t", [models.PointStruct(id=1, vector={"v": [1.0, 0.0, 0.0, 0.0]})])
-pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=_reader_started,
-                           initargs=(os.getpid(),))
+context = multiprocessing.get_context("fork")
+pool = ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started,
+                           initargs=(os.getpid(), context.SimpleQueue()))
 pool.submit(time.sleep, 0).result()
 os.kill(os.getpid(), signal.SIGKILL)
 '''
