@@ -125,6 +125,26 @@ def test_web_file_and_thumbnail_refuse_what_the_user_may_not_read(client):
         assert [f["path"] for f in listed["files"]] == ["private/broken.pdf", "private/keys.kdbx", "setup.exe"]
 
 
+def test_a_server_started_as_a_user_answers_tokenless_requests_as_that_user(served, tmp_path):
+    """scent serve --as bob: a request without a token is bob's; one with a token is its user's."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    from scent.serve.app import create_app
+    from scent.serve.tokens import Tokens
+
+    tokens = Tokens(tmp_path / "tokens.json")
+    alice = tokens.add("alice")
+    with TestClient(create_app(served, tokens=tokens, as_user="bob"), raise_server_exceptions=False) as c:
+        found = c.get("/api/search", params={"q": EVERY_WORD, "k": 50})
+        assert {r["path"] for r in found.json()["results"]} == SEES["bob"]
+        assert c.get("/api/file", params={"path": "secret.md"}).status_code == 404
+        assert c.get("/api/status").json()["files"] == len(SEES["bob"])
+        as_alice = c.get("/api/search", params={"q": EVERY_WORD, "k": 50}, headers={"authorization": f"Bearer {alice}"})
+        assert {r["path"] for r in as_alice.json()["results"]} == SEES["alice"]
+
+
 def test_mcp_search_and_fetch_answer_as_the_server_user(served):
     pytest.importorskip("mcp")
     from scent.serve.mcp_server import build_server

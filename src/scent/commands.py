@@ -433,8 +433,10 @@ def forget_cmd(folder, index_dir, **params):
 @click.option("--allow-remote", is_flag=True, help="Allow a --host other than 127.0.0.1, localhost or ::1; "
               "every request then needs an access token (scent token add USER).")
 @click.option("--watch", "live", is_flag=True, help="Keep the index fresh while serving (as scent watch does).")
+@click.option("--as", "as_user", metavar="USER", help="Answer every request without a token as USER sees the "
+              "folder: only files USER may read (default: you).")
 @_setting_options("storage")
-def serve_cmd(host, port, folder, index_dir, allow_remote, live, **params):
+def serve_cmd(host, port, folder, index_dir, allow_remote, live, as_user, **params):
     """Web UI and HTTP API (/api/search, /api/status, /api/file, /api/thumb; schema at /openapi.json)."""
     from .serve import check_host, discovery, listen, require
 
@@ -458,19 +460,24 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, live, **params):
     sock = listen(host, port)  # before saying where: a taken port is one line, not a uvicorn error
     port = sock.getsockname()[1]
     with sock, _index().open(folder, index_dir, settings=_settings(params)) as idx:
+        idx.readers(as_user)  # an unknown user is one line now, not an error on every request
         if warning:
             click.echo(warning, err=True)
         where = f"[{host}]" if ":" in host else host
+        # A server that answers as another user is not asked by `scent search`, which answers as you.
+        asked = not remote and as_user is None
         click.echo(f"scent: serving {visible(idx.root)} at http://{where}:{port}/ (Ctrl-C stops"
-                   + ("" if remote else "; scent search asks it while it runs") + ")", err=True)
+                   + ("; scent search asks it while it runs" if asked else "") + ")", err=True)
+        if as_user is not None:
+            click.echo(f"scent: a request without a token is answered as {visible(as_user)} sees the folder", err=True)
         if remote:
             click.echo(f"scent: open http://{where}:{port}/#token=TOKEN once in a browser (TOKEN from "
                        "scent token add USER)", err=True)
         watcher = Live(idx).start() if live else None
         app = create_app(idx, allowed_hosts=allowed_hosts, tokens=tokens, require_token=remote,
-                         desktop=not remote, live=watcher)
+                         desktop=not remote, live=watcher, as_user=as_user)
         # A server that asks for tokens is not announced: scent search could not ask it.
-        announced = nullcontext() if remote else discovery.announced(idx.index_dir, host, port, idx.root)
+        announced = discovery.announced(idx.index_dir, host, port, idx.root) if asked else nullcontext()
         try:
             with announced:
                 uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])

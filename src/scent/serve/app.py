@@ -56,7 +56,7 @@ NO_REPORT = "no evaluation report yet; make one with: scent eval QUERIES --folde
 
 def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: Tokens | None = None,
                require_token: bool = False, readers: int = DEFAULT_READERS, desktop: bool = True,
-               live: Live | None = None) -> FastAPI:
+               live: Live | None = None, as_user: str | None = None) -> FastAPI:
     """A FastAPI app serving `index` (already open; the caller closes it).
 
     `allowed_hosts`: Host header values to accept (against DNS rebinding); None accepts any.
@@ -65,6 +65,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
     `readers`: how many requests read the index at the same time (see scent.readers).
     `desktop`: whether /api/open may open files in this machine's apps (only for a local server).
     `live`: the watch keeping the index fresh, when there is one (its state is in /api/status).
+    `as_user`: who a request without a token is (serve --as); None: the user running the server.
     """
     pool = Readers(index, readers)
     answering = str(Path(index.index_dir).resolve())
@@ -80,7 +81,8 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
 
     if require_token and tokens is None:
         raise UsageError("require_token needs the tokens to check against")
-    app.add_middleware(Guard, allowed_hosts=allowed_hosts, tokens=tokens, require_token=require_token)
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts, tokens=tokens, require_token=require_token,
+                       default_user=as_user)
     default_openapi = app.openapi
 
     def openapi() -> dict:

@@ -12,8 +12,8 @@ In order, each refusal one JSON line `{"error": ...}`:
 4. Token: `Authorization: Bearer TOKEN`, or the `scent_token` cookie the UI gets from POST
    /api/session. A token that is not valid is 401 everywhere; with `require_token` (serve
    --allow-remote) a request without one is 401, except the page and its static files, which
-   hold no user data. `request.state.user` is the token's user, or None for a local request
-   without a token: the user running the server.
+   hold no user data. `request.state.user` is the token's user; for a local request without a
+   token, the user `scent serve --as` names, or None: the user running the server.
 """
 from __future__ import annotations
 
@@ -36,8 +36,10 @@ BAD_TOKEN = "this access token is not valid (it may have been removed); ask for 
 
 
 class Guard:
-    def __init__(self, app, *, allowed_hosts: list[str] | None, tokens: Tokens | None, require_token: bool):
+    def __init__(self, app, *, allowed_hosts: list[str] | None, tokens: Tokens | None, require_token: bool,
+                 default_user: str | None = None):
         self.app = app
+        self.default_user = default_user  # who a request without a token is (serve --as); None: the server's user
         self.allowed_hosts = {h.lower() for h in allowed_hosts} if allowed_hosts else None
         self.tokens = tokens
         self.require_token = require_token
@@ -58,7 +60,7 @@ class Guard:
             return await _answer(send_with_headers, err.status, err.message, err.headers)
         except ScentError as err:  # the token file went bad under a running server
             return await _answer(send_with_headers, 500, str(err))
-        scope.setdefault("state", {})["user"] = user
+        scope.setdefault("state", {})["user"] = user if user is not None else self.default_user
 
         received = 0
 
