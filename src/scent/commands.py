@@ -460,7 +460,7 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, live, as_user, **para
     sock = listen(host, port)  # before saying where: a taken port is one line, not a uvicorn error
     port = sock.getsockname()[1]
     with sock, _index().open(folder, index_dir, settings=_settings(params)) as idx:
-        idx.readers(as_user)  # an unknown user is one line now, not an error on every request
+        idx.readers(as_user)  # an empty name is one line now, not an error on every request
         if warning:
             click.echo(warning, err=True)
         where = f"[{host}]" if ":" in host else host

@@ -13,8 +13,8 @@ measure, cheaply and offline, on a small copy of the picture:
   solid bars or axis lines or mostly numbers is a chart; page-shaped with many lines of text, a
   document page; with some text, a screenshot; else a drawing or diagram. Anything else is a
   photo (a photographed document when OCR read many words in it);
-- hints from the text read in it (OCR): weekday names or hour marks -> calendar, lines ending in
-  a time among questions and exclamations -> chat messages, `$ ` prompts and "Traceback" ->
+- hints from the text read in it (OCR): three weekday names on one line -> calendar, lines ending
+  in a time among questions and exclamations -> chat messages, `$ ` prompts and "Traceback" ->
   terminal, numbers with % -> chart;
 - a photo's top and bottom: a smooth blue top is sky, a smooth warm top sunset colours, a
   green bottom greenery and grass, a white one snow, a blue one water;
@@ -304,7 +304,7 @@ def _ocr_hints(text: str) -> list[str]:
     # times were too little: a chat's "Wed 2 July", "Friday", "Fri to Sun?" and its messages' times,
     # a booking page's "Fri 4 Jul 07:15", were calendars; hour marks (08:00, 09:00 ...) are a
     # dashboard's time axis as often as a day's column.
-    heading = max((len({w.lower()[:3] for w in _WORD.findall(line) if w.lower() in _DAYS}) for line in lines), default=0)
+    heading = max((len({w[:3] for w in _WORD.findall(line.lower()) if w in _DAYS}) for line in lines), default=0)
     if len(times) >= 2 and heading >= 3:
         hints.append("calendar")
     elif sum(bool(_STAMP.search(line)) for line in lines) >= 3 and \

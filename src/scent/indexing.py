@@ -450,7 +450,7 @@ class Indexer:
                         got, unavailable = future.result(timeout=STAGE_POLL)
                         break
                     except TimeoutError:
-                        continue
+                        pass
                 notes: list[str] = []
                 if unavailable is not None:  # OCR is missing: read again here, without it, as a serial run does
                     got, notes, limits = self._read_one(f, limits)
@@ -701,7 +701,7 @@ def _reader_started(parent: int, stages) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _extract_in_worker(path: str, limits: Limits, rel: str = "") -> tuple:
+def _extract_in_worker(path: str, limits: Limits, rel: str) -> tuple:
     """In a reader process: (Extracted or the reason it was skipped, None), or (None, the OCR
     error) when OCR is unavailable (the indexing process reads the file again without it)."""
     reading(rel)

@@ -101,14 +101,18 @@ class Relay:
     def __init__(self, queue):
         self.queue = queue
         self.path = ""  # the file being read
+        self.current = "reading"
 
     @contextmanager
     def during(self, name: str, path: str | None = None) -> Iterator[None]:
+        """Stage `name` until the block ends, then the stage before it again (as Tracker.during)."""
+        before, self.current = self.current, name
         self.queue.put((name, self.path if path is None else path))
         try:
             yield
         finally:
-            self.queue.put(("reading", self.path))
+            self.current = before
+            self.queue.put((before, self.path))
 
 
 _current: ContextVar["Tracker | Relay | None"] = ContextVar("scent_progress", default=None)
