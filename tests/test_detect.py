@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scent import detect
+from scent import detect, runtime
 
 pytest.importorskip("onnxruntime")
 
@@ -47,7 +47,7 @@ def _placeholder(shape):
 
 def _run(path: Path, x: np.ndarray, output: str) -> np.ndarray:
     nodes, weights = detect.read_graph(path)
-    session = detect.session(detect.to_onnx(nodes, weights, ["x"], [output]))
+    session = runtime.session(detect.to_onnx(nodes, weights, ["x"], [output]))
     return session.run([output], {"x": x})[0]
 
 

@@ -298,7 +298,10 @@ def _load():
         if _model is None:
             try:
                 with stage("models loading"):
-                    _model = (runtime.session(build_onnx(read_state_dict(weights_path()))), class_names())
+                    weights = weights_path()
+                    _model = (runtime.converted_session(
+                        "efficientnet-lite0", [weights, Path(__file__)], lambda: build_onnx(read_state_dict(weights))),
+                        class_names())
             except Exception as e:  # noqa: BLE001 - a missing optional part must not stop indexing
                 log.warning("pictures are described without object names: the ImageNet classifier "
                             "could not be loaded (%s: %s)", type(e).__name__, e)

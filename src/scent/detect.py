@@ -24,7 +24,8 @@ and "sheep" for the pony in darknet's person.jpg (0.42); NanoDet (with its prope
 input; human's RGB/255 input is worse still) found as much but also said bench 0.47, chair 0.32,
 "dining table" above "cup", cow 0.65 for a horse and bird 0.41 in The Scream. Speed is alike on
 one core: 50-80 ms a picture for CenterNet here (45-65 ms for NanoDet's network alone), the
-graph built in ~0.2 s at first use.
+graph built in ~0.2 s (and onnx imported in ~0.4 s) at first use, then kept converted under
+$SCENT_HOME/cache/models for the next process (runtime.converted_session).
 
 The CenterNet graph ends in its own decoder (3x3 max-pool peak picking, top 100); it is cut
 before that (`KEEP`) and the decoder is done here in numpy as the graph does it (`decode`), then
@@ -57,7 +58,7 @@ from PIL import Image
 
 from .ocr import flat_rgb
 from .progress import stage
-from .runtime import session
+from .runtime import converted_session
 
 log = logging.getLogger(__name__)
 
@@ -461,8 +462,9 @@ def _load():
                 if not path.is_file():
                     raise FileNotFoundError(f"{path} (run scripts/fetch_models.sh)")
                 with stage("models loading"):
-                    nodes, weights = read_graph(path)
-                    _model = session(to_onnx(nodes, weights, [INPUT], list(KEEP)))
+                    _model = converted_session(MODEL, [path, *sorted(path.parent.glob(f"{MODEL}*.bin")),
+                                                       Path(__file__)],
+                                               lambda: to_onnx(*read_graph(path), [INPUT], list(KEEP)))
             except Exception as e:  # noqa: BLE001 - a missing optional part must not stop indexing
                 log.warning("pictures are described without detected objects: the COCO detector "
                             "could not be loaded (%s: %s)", type(e).__name__, e)

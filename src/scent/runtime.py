@@ -3,6 +3,17 @@ the CPU, one thread each, so indexing keeps one core per process and the numbers
 docs (ms per picture) hold."""
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
+import zlib
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .settings import scent_home
+
+log = logging.getLogger(__name__)
+
 
 def session(model):
     """An onnxruntime session for `model` (a path or the serialised ONNX bytes), on one thread."""
@@ -13,3 +24,44 @@ def session(model):
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
     return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+
+
+def converted_session(name: str, sources: Sequence[Path], convert: Callable[[], bytes]):
+    """A session for a model scent converts to ONNX itself (the detector's TF.js graph, the
+    classifier's PyTorch weights). Converting needs the `onnx` package, whose import alone takes
+    ~0.4 s, and every process that describes pictures (each reader of an indexing run) paid it:
+    so the converted model is kept under $SCENT_HOME/cache/models, named by a checksum of
+    `sources` (the weights and the converting code), and later processes load that."""
+    path = converted_path(name, sources)
+    if path.is_file():
+        try:
+            return session(str(path))
+        except Exception as e:  # noqa: BLE001 - onnxruntime's own error types; converted again below
+            log.warning("the cached %s model %s did not load (%s); converting it again", name, path, e)
+    model = convert()
+    _keep(path, model)
+    return session(model)
+
+
+def converted_path(name: str, sources: Sequence[Path]) -> Path:
+    # A checksum of names, sizes and times, not of the bytes: reading 20 MB to hash it would
+    # cost what the cache saves.
+    what = "|".join(f"{p}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in sources)
+    return scent_home() / "cache" / "models" / f"{name}-{zlib.crc32(what.encode()):08x}.onnx"
+
+
+def _keep(path: Path, model: bytes) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(model)
+        os.replace(tmp, path)  # whole or not at all, whoever writes it first or last
+        stem = path.name.rsplit("-", 1)[0]
+        for old in path.parent.glob(f"{stem}-*.onnx"):
+            if old != path:  # made from other weights or older code: never read again
+                old.unlink(missing_ok=True)
+    except OSError as e:
+        # A read-only home: every process converts the model again (slower, the same answers).
+        log.debug("the converted %s model was not kept (%s)", path.name, e)
+        with contextlib.suppress(OSError):
+            tmp.unlink()
