@@ -97,6 +97,28 @@ def test_held_out_folds_never_score_a_choice_on_its_own_queries():
                                                for q in queries]) for a in (0.3, 0.5)) + 1e-9
 
 
+def test_across_collections_each_is_scored_by_choices_made_on_the_others():
+    # Collection "dense" always wants the dense list's first file (a), "keyword" the keyword list's
+    # (c). Within either, a convex alpha chosen on folds of its own queries is right for it; tuned
+    # on the other collection alone, it is wrong for it, and that is what --across reports.
+    units = {1: unit("a"), 2: unit("b"), 3: unit("c")}
+    dense = [rec(TWO_LISTS.lists, units, qrels={"a": 1.0}) for _ in range(10)]
+    keyword = [rec(TWO_LISTS.lists, units, qrels={"c": 1.0}) for _ in range(10)]
+    own = replay.compare_methods(dense, folds=5, learned=False)
+    assert [m for m in own["methods"] if m["method"] == "convex minmax"][0]["mrr@10"]["mean"] == 1.0
+    out = replay.compare_across({"dense": dense, "keyword": keyword}, learned=False)
+    assert [(o["records"], o["queries"]) for o in out] == [("dense", 10), ("keyword", 10)]
+    convex = {o["records"]: [m for m in o["methods"] if m["method"] == "convex minmax"][0] for o in out}
+    # Minmax scores: a = alpha, b = 0.75 alpha, c = 1 - alpha. On "keyword" every alpha under 0.5
+    # puts c first; the first of them, 0.0, is chosen for "dense", where it ranks c, then a.
+    assert convex["dense"]["chosen"] == {"alpha": 0.0, "norm": "minmax"}
+    assert convex["dense"]["mrr@10"]["mean"] < 1.0
+    # On "dense" alphas from 0.5 up put a first (at 0.5 a and c tie, a the better dense rank);
+    # 0.5 is chosen for "keyword", where it ranks a, c, b.
+    assert convex["keyword"]["chosen"] == {"alpha": 0.5, "norm": "minmax"}
+    assert convex["keyword"]["mrr@10"]["mean"] == pytest.approx(1 / 2)
+
+
 def test_logistic_fit_separates_a_separable_feature():
     x = np.array([[0.0], [0.1], [0.2], [0.8], [0.9], [1.0]])
     y = np.array([0, 0, 0, 1, 1, 1.0])
@@ -178,3 +200,10 @@ def test_eval_record_and_replay_from_the_command_line(notes, tmp_path):
     got = runner.invoke(cli, ["replay", str(out), "--folds", "2"])
     assert got.exit_code == 0, got.output
     assert "convex minmax" in got.output and "2 queries, 2 held-out folds" in got.output
+    twin = tmp_path / "rec2.jsonl"
+    twin.write_bytes(out.read_bytes())
+    got = runner.invoke(cli, ["replay", str(out), str(twin), "--across"])
+    assert got.exit_code == 0, got.output
+    assert got.output.count("2 queries, tuned on the other files") == 2
+    got = runner.invoke(cli, ["replay", str(out), str(out), "--across"])
+    assert got.exit_code != 0 and "two record files or more" in str(got.exception)

@@ -684,17 +684,25 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, gri
 @click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True, help="Held-out folds.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record file.")
-def replay_cmd(records, folds, as_json):
+@click.option("--across", is_flag=True,
+              help="Score each record file by methods tuned on the other files alone (leave one collection "
+                   "out), instead of on folds of its own queries.")
+def replay_cmd(records, folds, as_json, across):
     """Compare fusion functions on candidate lists written by `scent eval --record`, on held-out folds."""
     from . import candidates, replay
 
-    for path in records:
-        out = replay.compare_methods(candidates.load(path), folds=folds)
-        out["records"] = path
+    if across:
+        if len(set(records)) < 2:
+            raise UsageError("--across needs two record files or more (each is scored by the others)")
+        outs = replay.compare_across({path: candidates.load(path) for path in records})
+    else:
+        outs = [{**replay.compare_methods(candidates.load(path), folds=folds), "records": path} for path in records]
+    for out in outs:
         if as_json:
             click.echo(json_line(out))
             continue
-        click.echo(visible(f"{path}: {out['queries']} queries, {folds} held-out folds"))
+        held = "tuned on the other files" if across else f"{folds} held-out folds"
+        click.echo(visible(f"{out['records']}: {out['queries']} queries, {held}"))
         click.echo(visible_lines(replay.table(out)))
 
 
