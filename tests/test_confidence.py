@@ -91,3 +91,16 @@ def test_words_outside_a_filter_still_count_as_in_the_index(notes, fake_embedder
         facts, none = sure.query_facts(narrowed), sure.query_facts(nonsense)
     assert (facts["terms"], facts["terms_in_index"]) == (2, 2)
     assert (none["terms"], none["terms_in_index"]) == (2, 0)
+
+
+def test_a_query_of_stop_words_holds_no_word_of_a_topic(notes, fake_embedder):
+    """"the" and "is" are in the notes, but a query of only such words names no topic: none of its
+    terms counts as held (a confident "a" was every note at 99%). A quoted phrase is no stop word."""
+    with Index(notes, embedder=fake_embedder) as idx:
+        idx.update()
+        only = sure.query_facts(idx._request("what is the", None, {}))
+        mixed = sure.query_facts(idx._request("the deposit", None, {}))
+        phrase = sure.query_facts(idx._request('"the deposit"', None, {}))
+    assert (only["terms"], only["terms_in_index"]) == (3, 0)
+    assert (mixed["terms"], mixed["terms_in_index"]) == (1, 1)
+    assert (phrase["terms"], phrase["terms_in_index"]) == (1, 1)

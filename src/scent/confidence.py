@@ -69,12 +69,19 @@ def query_facts(request) -> dict:
 
     Anywhere, not only under the request's other filters: a narrowed search often holds none of
     the query's words where it looks ("recipe" among the Spanish notes, which say "receta"), and
-    read as nonsense its right answers were all flagged weak (bench/'s filter queries)."""
+    read as nonsense its right answers were all flagged weak (bench/'s filter queries).
+
+    A query of stop words only ("a", "what is it") is kept whole by the keyword list, and every
+    note holds its words: counted as held, they made any result look sure (99% for "a"). They say
+    nothing of a topic, so none counts; a quoted phrase ("to be or not to be") is no stop word."""
     from .language import detect
 
     terms = request.keywords.terms
     readable = Filters(readers=request.filters.readers) if request.filters else Filters()
-    in_index = sum(request.engine.keywords.holds(request.keywords, readable))
+    if terms and all(t.is_stopword for t in terms):
+        in_index = 0
+    else:
+        in_index = sum(request.engine.keywords.holds(request.keywords, readable))
     return {"lang": detect(request.text), "picture_intent": bool(ASKS_FOR_PICTURE.search(request.text)),
             "terms": len(terms), "terms_in_index": in_index, "has_ids": bool(request.keywords.ids)}
 
