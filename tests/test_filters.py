@@ -30,10 +30,15 @@ def test_dates_include_both_days():
 
 
 @pytest.mark.parametrize("kwargs", [
-    {"kinds": ["pictures"]}, {"after": "last fortnight"}, {"before": "2024-13"}, {"after": "2025-02-01", "before": "2025-01-01"}])
+    {"kinds": ["pictures"]}, {"after": "last fortnight"}, {"before": "2024-13"}, {"after": "2025-02-01", "before": "2025-01-01"},
+    {"lang": "english"}, {"lang": "xx"}])
 def test_bad_filters_are_usage_errors(kwargs):
     with pytest.raises(UsageError):
         Filters.build(**kwargs)
+
+
+def test_a_language_code_is_any_case_and_spaced():
+    assert Filters.build(lang=" ES ").lang == "es"
 
 
 @pytest.mark.parametrize("name, day", [("after", "0001-01-01"), ("before", "9999-12-31"), ("after", "0999-12-31")])

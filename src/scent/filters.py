@@ -56,7 +56,14 @@ class Filters:
             raise UsageError(f"{_given(spell('after'), after)} is later than {_given(spell('before'), before)}: "
                              "nothing can match")
         path = path.replace("\\", "/").removeprefix("./") if path else None
-        return cls(kinds, path or None, start, end, lang.lower() if lang else None)
+        lang = lang.strip().lower() if lang else None
+        if lang:
+            from .language import LANGUAGES
+
+            if lang not in LANGUAGES:  # units are labelled with these codes only: any other matches nothing
+                raise UsageError(f"unknown language {lang!r} for {spell('lang')}; scent labels notes with the "
+                                 f"two-letter codes {', '.join(sorted(LANGUAGES))}")
+        return cls(kinds, path or None, start, end, lang or None)
 
     @property
     def empty(self) -> bool:
