@@ -157,6 +157,19 @@ def test_markdown_sections_per_heading(tmp_path):
     assert_starts_map_back(source, result)
 
 
+def test_a_heading_with_nothing_under_it_opens_the_next_section(tmp_path):
+    source = "# Reading list\n\n## Read in 2025\nThe Salt Path.\n\n## Want to read\nA history of tea.\n\n## Later\n"
+    result = extract(write(tmp_path / "reading.md", source))
+    assert result.title == "Reading list"
+    # The bare H1 joins the first H2's section (its words kept, its offset where the H1 starts);
+    # the last heading has nothing after it to join, so it stays.
+    assert [(s.title, s.text, s.start) for s in result.sections] == [
+        ("Read in 2025", "# Reading list\n\n## Read in 2025\nThe Salt Path.", 0),
+        ("Want to read", "## Want to read\nA history of tea.", source.index("## Want")),
+        ("Later", "## Later", source.index("## Later"))]
+    assert_starts_map_back(source, result)
+
+
 NOON_UTC_2024_05_01 = datetime(2024, 5, 1, 12, tzinfo=timezone.utc).timestamp()
 
 

@@ -122,15 +122,30 @@ def span(text: str, start: int, end: int, kind: str, title: str = "") -> Section
 def split_at(text: str, cuts: list[tuple[int, str]], kind: str, first_title: str = "",
              begin: int = 0) -> list[Section]:
     """Sections of `text` from offset `begin` on, cut at the given (offset, title) points; the
-    part before the first cut is titled `first_title`."""
+    part before the first cut is titled `first_title`. A heading with nothing under it before the
+    next one ("# Reading list" over "## Read in 2025") opens the next section instead of being a
+    section of its own: alone, its few words matched any short query by meaning ("lease" found
+    a bare "Layout" first) and its file was shown by a snippet of nothing but a heading."""
     bounds = [(begin, first_title), *sorted(cuts)] if not cuts or cuts[0][0] > begin else sorted(cuts)
     sections = []
+    opened = None  # where a heading with nothing under it began
     for i, (start, title) in enumerate(bounds):
         end = bounds[i + 1][0] if i + 1 < len(bounds) else len(text)
-        section = span(text, start, end, kind, title)
-        if section:
-            sections.append(section)
+        section = span(text, start if opened is None else opened, end, kind, title)
+        opened = None
+        if section is None:
+            continue
+        if i + 1 < len(bounds) and title and _only(title, section.text):
+            opened = section.start
+            continue
+        sections.append(section)
     return sections
+
+
+def _only(title: str, text: str) -> bool:
+    """Whether `text` is the heading `title` and its markup alone (#, *, an underline)."""
+    rest = text.replace(title.strip(), "", 1)
+    return title.strip() in text and not any(ch.isalnum() for ch in rest)
 
 
 def joined(parts: list[tuple[str, str]], kind: str) -> list[Section]:
