@@ -623,3 +623,36 @@ def test_mail_is_found_by_a_keyword(tmp_path):
     (tmp_path / "mail").mkdir()
     (tmp_path / "mail" / "quote.eml").write_bytes(bytes(make_message()))
     assert search_finds(tmp_path / "mail", "lamp repair", "email")[0] == ("quote.eml", "email", None)
+
+
+def test_a_zip_says_its_entries_before_they_are_listed(tmp_path):
+    from scent.extract.package import zip_entries
+
+    with zipfile.ZipFile(tmp_path / "six.zip", "w") as z:
+        for i in range(6):
+            z.writestr(f"{i}.txt", "")
+    with zipfile.ZipFile(tmp_path / "zip64.zip", "w") as z:  # over 65,535 entries: the ZIP64 end record
+        for i in range(70_000):
+            z.writestr(str(i), b"")
+    assert zip_entries(tmp_path / "six.zip") == 6
+    assert zip_entries(tmp_path / "zip64.zip") == 70_000
+    (tmp_path / "plain.txt").write_text("no zip")
+    assert zip_entries(tmp_path / "plain.txt") is None
+
+
+def test_too_many_parts_or_files_are_refused_before_zipfile_lists_them(tmp_path, monkeypatch):
+    from scent.extract import archive, package
+
+    with zipfile.ZipFile(tmp_path / "many.xlsx", "w") as z:
+        for i in range(6):
+            z.writestr(f"xl/part{i}.xml", "<x/>")
+    (tmp_path / "many.zip").write_bytes((tmp_path / "many.xlsx").read_bytes())
+    monkeypatch.setattr(package, "MAX_MEMBERS", 5)
+    monkeypatch.setattr(archive, "MAX_ZIP_ENTRIES", 5)
+
+    def never(*args, **kwargs):
+        raise AssertionError("the central directory was listed")
+
+    monkeypatch.setattr(zipfile, "ZipFile", never)
+    assert reason_of(tmp_path / "many.xlsx").startswith("Excel workbook holds 6 parts (over 5)")
+    assert reason_of(tmp_path / "many.zip").startswith("the zip archive lists 6 files (over 5)")

@@ -23,9 +23,13 @@ from scent.errors import ExtractError
 from scent.units import Extracted, Section
 from .base import Limits, _size
 from .members import RATIO_FLOOR, Entry, MemberReader, attach, bounded
+from .package import zip_entries
 
 EXTENSIONS = (".zip", ".tar", ".tgz", ".tar.gz")
 NAMES_LISTED = 200  # member names in the archive's own unit; the rest are counted
+# zipfile lists every entry of the central directory before the first is read (~0.5 KB each):
+# past this many, the listing alone would take half a gigabyte.
+MAX_ZIP_ENTRIES = 1_000_000
 
 
 def is_tar(path: str) -> bool:
@@ -54,6 +58,11 @@ def extract(path: str, limits: Limits) -> Extracted:
 
 
 def _open_zip(path: str) -> zipfile.ZipFile:
+    declared = zip_entries(path)
+    if declared is not None and declared > MAX_ZIP_ENTRIES:
+        raise ExtractError(path, f"the zip archive lists {declared:,} files (over {MAX_ZIP_ENTRIES:,}): reading its "
+                                 "list alone would take gigabytes of memory; unpack it yourself, or add it to "
+                                 ".scentignore")
     try:
         return zipfile.ZipFile(path)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, NotImplementedError) as e:
