@@ -293,6 +293,28 @@ def test_docx_picture_is_a_unit(tmp_path):
     assert picture.start == text[-1].start + len(text[-1].text) + 2
 
 
+def test_docx_pictures_are_titled_by_the_heading_they_stand_under(tmp_path):
+    document = docx.Document()
+    document.add_heading("Kitchen plan", 1)
+    document.add_paragraph("The new layout moves the hob to the island.")
+    document.add_heading("Layout", 2)
+    document.add_picture(io.BytesIO(png(bar_chart())))  # nothing but the picture under "Layout"
+    document.add_heading("Budget", 2)
+    document.add_paragraph("Cabinets 4,200.")
+    document.add_picture(io.BytesIO(png(Image.new("RGB", (120, 90), (10, 20, 70)))))
+    document.save(str(tmp_path / "plan.docx"))
+    described = extract(str(tmp_path / "plan.docx"), ON)
+    # "Layout" titles its picture and is no one-word unit; the pictures come in document order.
+    assert [(s.kind, s.title) for s in described.sections] == [
+        ("docx", "Kitchen plan"), ("docx", "Budget"), ("docx_image", "Layout"), ("docx_image", "Budget")]
+    assert described.title == "Kitchen plan"
+    # Without pictures the heading stays a unit: it would otherwise be lost.
+    plain = extract(str(tmp_path / "plan.docx"))
+    assert [(s.kind, s.text) for s in plain.sections] == [
+        ("docx", "Kitchen plan\nThe new layout moves the hob to the island."), ("docx", "Layout"),
+        ("docx", "Budget\nCabinets 4,200.")]
+
+
 def test_broken_docx_picture_loses_only_the_picture(tmp_path):
     good = make_docx(tmp_path / "good.docx", png(bar_chart()))
     broken = tmp_path / "broken.docx"

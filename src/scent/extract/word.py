@@ -1,6 +1,7 @@
 """Word .docx files: paragraphs and tables in document order, a section per heading; and, when
-Limits.describe is on, a `docx_image` section per picture in the body: what it shows
-(scent.describe) and the text read in it. A picture that does not decode costs only itself."""
+Limits.describe is on, a `docx_image` section per picture in the body, titled with the heading it
+stands under: what it shows (scent.describe) and the text read in it. A picture that does not
+decode costs only itself."""
 from __future__ import annotations
 
 import io
@@ -49,27 +50,49 @@ def _table_lines(table: Table) -> list[str]:
     return lines
 
 
-def _parts(document) -> list[tuple[str, str]]:
-    """(heading, text) per heading's stretch; the stretch before the first heading has no title."""
-    parts, title, lines = [], "", []
+def _parts(document, pictures: bool) -> tuple[list[tuple[str, str]], dict[str, str], str]:
+    """(heading, text) per heading's stretch (the stretch before the first heading has no title),
+    the heading each picture of the body stands under (its part name -> heading), and the first
+    heading.
+
+    When the `pictures` are indexed, a heading whose stretch holds nothing but pictures ("Layout"
+    over the kitchen plan) is no text part of its own: alone, its one word matched any short
+    query by meaning; it titles its pictures instead."""
+    parts, title, lines, placed, pictured, first = [], "", [], {}, False, ""
     for block in document.iter_inner_content():
+        for name in _pictures_in(document, block):
+            placed.setdefault(name, title)
+            pictured = True
         if isinstance(block, Table):
             lines.extend(_table_lines(block))
         elif _is_heading(block) and block.text.strip():
-            parts.append((title, "\n".join(lines)))
-            title, lines = " ".join(block.text.split()), [block.text.strip()]
+            if not (pictures and pictured and lines == [title]):
+                parts.append((title, "\n".join(lines)))
+            title, lines, pictured = " ".join(block.text.split()), [block.text.strip()], False
+            first = first or title
         elif block.text.strip():
             lines.append(block.text.strip())
-    parts.append((title, "\n".join(lines)))
-    return parts
+    if not (pictures and pictured and lines == [title]):
+        parts.append((title, "\n".join(lines)))
+    return parts, placed, first
 
 
-def _pictures(document, limits: Limits, meta: dict, path: str) -> list[tuple[str, Picture]]:
-    """(text, where its pixels are) of the body's pictures, in the order Word stores them; broken
-    ones are noted in meta."""
+def _pictures_in(document, block) -> list[str]:
+    """The part names of the pictures drawn in a paragraph or table."""
+    element = block._tbl if isinstance(block, Table) else block._p
+    related = document.part.related_parts
+    return [str(related[rid].partname) for rid in element.xpath(".//a:blip/@r:embed") if rid in related]
+
+
+def _pictures(document, limits: Limits, meta: dict, path: str,
+              placed: dict[str, str]) -> list[tuple[str, str, Picture]]:
+    """(heading it stands under, text, where its pixels are) of the body's pictures: those drawn in
+    the body in their order, then any other the package holds; broken ones are noted in meta."""
     texts = []
     parts = [p for p in document.part.related_parts.values()
              if (getattr(p, "content_type", "") or "").startswith("image/")]
+    order = list(placed)
+    parts.sort(key=lambda p: order.index(str(p.partname)) if str(p.partname) in placed else len(order))
     for part in parts:
         if len(texts) >= PICTURES_PER_FILE * limits.max_pdf_images:
             meta["pictures_skipped"] = True
@@ -78,7 +101,7 @@ def _pictures(document, limits: Limits, meta: dict, path: str) -> list[tuple[str
         text = picture_text(part.blob, name, limits, meta)
         if text is not None:
             member = name.lstrip("/")
-            texts.append((text, Picture(member, partial(load_picture, path, member))))
+            texts.append((placed.get(name, ""), text, Picture(member, partial(load_picture, path, member))))
     return texts
 
 
@@ -103,7 +126,7 @@ def extract(path: str, limits: Limits) -> Extracted:
     with open(path, "rb") as f:  # opened here so a missing file is an OSError, not a python-docx error
         try:
             document = docx.Document(f)
-            parts = _parts(document)
+            parts, placed, first_heading = _parts(document, limits.describe)
             title = (document.core_properties.title or "").strip()
             created = _created(document)
         except _DAMAGED as e:
@@ -113,17 +136,15 @@ def extract(path: str, limits: Limits) -> Extracted:
     sections = joined(parts, "docx")
     if limits.describe:
         try:
-            pictures = _pictures(document, limits, meta, path)
+            pictures = _pictures(document, limits, meta, path, placed)
         except _DAMAGED as e:  # the package's picture list itself is damaged: the text stands
             meta.setdefault("picture_errors", []).append(f"pictures not read ({type(e).__name__}: {e})")
             pictures = []
         offset = sections[-1].start + len(sections[-1].text) + len(SECTION_SEPARATOR) if sections else 0
-        for text, pixels in pictures:
-            sections.append(Section(text=text, kind="docx_image", start=offset, picture=pixels))
+        for heading, text, pixels in pictures:
+            sections.append(Section(text=text, kind="docx_image", title=heading, start=offset, picture=pixels))
             offset += len(text) + len(SECTION_SEPARATOR)
-    headings = [heading for heading, _ in parts if heading]
-    return Extracted(kind="docx", sections=sections, title=title or (headings[0] if headings else ""),
-                     date=created, meta=meta)
+    return Extracted(kind="docx", sections=sections, title=title or first_heading, date=created, meta=meta)
 
 
 def _created(document) -> float | None:
