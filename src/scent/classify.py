@@ -227,11 +227,9 @@ def crops(image: Image.Image) -> list[tuple[float, float, float, float]]:
     return boxes
 
 
-def preprocess(image: Image.Image, box: tuple[float, float, float, float] | None = None) -> np.ndarray:
-    """1x3x224x224 float32: the `box` of the picture (the centre crop when None), resized,
-    scaled to about -1..1."""
-    image = flat_rgb(image)
-    image = image.resize((SIZE, SIZE), Image.Resampling.BICUBIC, box=box or crops(image)[0], reducing_gap=3.0)
+def preprocess(image: Image.Image, box: tuple[float, float, float, float]) -> np.ndarray:
+    """1x3x224x224 float32: the `box` of an RGB picture (flat_rgb's), resized, scaled to about -1..1."""
+    image = image.resize((SIZE, SIZE), Image.Resampling.BICUBIC, box=box, reducing_gap=3.0)
     x = (np.asarray(image, dtype=np.float32) - MEAN) / STD
     return np.ascontiguousarray(x.transpose(2, 0, 1)[None])
 
@@ -336,7 +334,7 @@ def probabilities(image: Image.Image) -> np.ndarray:
     if not model:
         raise RuntimeError("the ImageNet classifier is not available")
     session, _ = model
-    image = flat_rgb(image)
+    image = flat_rgb(image)  # once: it copies the picture, and every crop reads the same pixels
     each = []
     for box in crops(image):
         z = session.run(["logits"], {"image": preprocess(image, box)})[0][0].astype(np.float64)

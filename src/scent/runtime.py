@@ -46,7 +46,8 @@ def converted_session(name: str, sources: Sequence[Path], convert: Callable[[], 
 def converted_path(name: str, sources: Sequence[Path]) -> Path:
     # A checksum of names, sizes and times, not of the bytes: reading 20 MB to hash it would
     # cost what the cache saves.
-    what = "|".join(f"{p}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in sources)
+    stats = [(p, p.stat()) for p in sources]
+    what = "|".join(f"{p}:{st.st_size}:{st.st_mtime_ns}" for p, st in stats)
     return scent_home() / "cache" / "models" / f"{name}-{zlib.crc32(what.encode()):08x}.onnx"
 
 

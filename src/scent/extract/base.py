@@ -124,8 +124,8 @@ def split_at(text: str, cuts: list[tuple[int, str]], kind: str, first_title: str
     """Sections of `text` from offset `begin` on, cut at the given (offset, title) points; the
     part before the first cut is titled `first_title`. A heading with nothing under it before the
     next one ("# Reading list" over "## Read in 2025") opens the next section instead of being a
-    section of its own: alone, its few words matched any short query by meaning ("lease" found
-    a bare "Layout" first) and its file was shown by a snippet of nothing but a heading."""
+    section of its own: alone, its few words matched short queries by their brevity and its file
+    was shown by a snippet of nothing but a heading."""
     bounds = [(begin, first_title), *sorted(cuts)] if not cuts or cuts[0][0] > begin else sorted(cuts)
     sections = []
     opened = None  # where a heading with nothing under it began

@@ -60,7 +60,7 @@ def _parts(document, pictures: bool) -> tuple[list[tuple[str, str]], dict[str, s
     query by meaning; it titles its pictures instead."""
     parts, title, lines, placed, pictured, first = [], "", [], {}, False, ""
     for block in document.iter_inner_content():
-        for name in _pictures_in(document, block):
+        for name in _pictures_in(document, block) if pictures else ():
             placed.setdefault(name, title)
             pictured = True
         if isinstance(block, Table):
@@ -91,8 +91,8 @@ def _pictures(document, limits: Limits, meta: dict, path: str,
     texts = []
     parts = [p for p in document.part.related_parts.values()
              if (getattr(p, "content_type", "") or "").startswith("image/")]
-    order = list(placed)
-    parts.sort(key=lambda p: order.index(str(p.partname)) if str(p.partname) in placed else len(order))
+    order = {name: i for i, name in enumerate(placed)}
+    parts.sort(key=lambda p: order.get(str(p.partname), len(order)))
     for part in parts:
         if len(texts) >= PICTURES_PER_FILE * limits.max_pdf_images:
             meta["pictures_skipped"] = True
