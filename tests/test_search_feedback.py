@@ -43,3 +43,24 @@ def test_only_files_as_sure_as_the_floor_are_fed_back(animals, fake_embedder):
     assert results[0].path == "b.txt" and 0 < sure < 1
     assert at["dense"] == ["b.txt", "a.txt"]
     assert above["dense"] == plain["dense"] == ["a.txt", "b.txt"]
+
+
+def test_the_keyword_profile_lists_units_below_the_share_after_it(tmp_path, fake_embedder):
+    # "boiler serviced tomorrow": three words, so min_share (3<30%) asks every unit for all three;
+    # no note holds them. Fused with dense, the keyword list stays empty (one-word matches would
+    # each collect a share); alone, it lists the notes by BM25 after those that hold the share.
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "a.txt").write_text("The boiler was serviced in March.\n")
+    (root / "b.txt").write_text("Boiler pressure dropped again.\n")
+    (root / "c.txt").write_text("Tomatoes in the greenhouse.\n")
+    with Index(root, embedder=fake_embedder) as idx:
+        idx.update()
+        _, hybrid = idx.search_with_lists("boiler serviced tomorrow", k=3)
+        alone = idx.search("boiler serviced tomorrow", k=3, strategy="keyword")
+        strict = idx.search("boiler serviced tomorrow", k=3, strategy="keyword", match="and")
+        held = idx.search("boiler serviced march", k=3, strategy="keyword")
+    assert hybrid["keyword"] == []
+    assert [r.path for r in alone] == ["a.txt", "b.txt"]  # two of the words, then one
+    assert strict == []
+    assert [r.path for r in held] == ["a.txt", "b.txt"]  # all three first, then the rest

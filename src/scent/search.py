@@ -20,6 +20,7 @@ import numpy as np
 from . import confidence as sure
 from . import proximity
 from .dates import iso
+from .engines.matching import then_or
 from .filters import Filters
 from .fuse import mmr, rrf
 from .gloss import GLOSSED
@@ -134,6 +135,12 @@ def keyword(r: Request) -> list[Hit] | None:
     if not _wants(r, "keyword"):
         return None
     s = r.settings
+    if s.match == "min_share" and not _wants(r, "dense"):
+        # min_share keeps units holding one word of a long query out of fusion, where they would
+        # collect a share beside their dense rank; alone, the keyword list is the whole answer and
+        # they belong after the units that hold the share (--strategy keyword on msmarco: nDCG@10
+        # 0.544 with them left out; docs/retrieval-tuning.md, session 13).
+        return then_or(r.engine.keywords.search, r.keywords, "min_share", s.min_share, r.filters, s.candidates)
     return r.engine.keywords.search(r.keywords, s.match, s.min_share, r.filters, s.candidates)
 
 

@@ -120,7 +120,8 @@ SETTINGS = (
     Setting("match", "min_share", "Keyword matching: and (every query word), or (any word), and_or (documents with every word "
             "first, then the rest), min_share (at least `min_share` of the words).", "search", MATCH_MODES),
     Setting("min_share", "3<30%", "With match=min_share, how many query words a unit must contain: a share (60%), a count "
-            "(2), or all of them up to N words and a share beyond (3<30%), as Elasticsearch's minimum_should_match.",
+            "(2), or all of them up to N words and a share beyond (3<30%), as Elasticsearch's minimum_should_match. "
+            "With strategy keyword the units holding fewer follow them.",
             "search", check=_check_min_share),
     Setting("stopwords", True, "Drop common words (the, of, what ...) from keyword queries, unless the query is only those.",
             "search"),

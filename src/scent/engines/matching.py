@@ -13,9 +13,10 @@ FUZZY_CANDIDATES = 500
 Search = Callable[[KeywordQuery, str, str, Filters, int], list[Hit]]
 
 
-def and_then_or(search: Search, query: KeywordQuery, min_share: str, filters: Filters, limit: int) -> list[Hit]:
-    """`and_or`: units with every term first, then the rest of the `or` list."""
-    first = search(query, "and", min_share, filters, limit)
+def then_or(search: Search, query: KeywordQuery, first_mode: str, min_share: str, filters: Filters,
+            limit: int) -> list[Hit]:
+    """The units `first_mode` matches, then the rest of the `or` list: `and_or` is `and` first."""
+    first = search(query, first_mode, min_share, filters, limit)
     if len(first) >= limit or len(query.terms) < 2:
         return first
     seen = {uid for uid, _ in first}

@@ -20,7 +20,7 @@ import snowballstemmer
 from ...filters import Filters
 from ...query import WORD, KeywordQuery, Term, _parts, is_id_like, normalise_id, required_terms
 from ...storage import Hit
-from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, and_then_or, one_off, trigrams
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, then_or, trigrams
 
 K1, B = 1.2, 0.75
 EXTRA_WEIGHT = 0.5
@@ -84,7 +84,7 @@ class QdrantKeywords:
 
     def search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters, limit: int) -> list[Hit]:
         if mode == "and_or":
-            return and_then_or(self.search, query, min_share, filters, limit)
+            return then_or(self.search, query, "and", min_share, filters, limit)
         terms = [term_tokens(t) for t in query.terms]
         terms = [t for t in terms if t]
         if not terms:

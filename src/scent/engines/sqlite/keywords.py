@@ -8,7 +8,7 @@ from ...errors import ScentError
 from ...filters import Filters
 from ...query import KeywordQuery, match_expression, required_terms
 from ...storage import Hit, batched
-from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, and_then_or, one_off, trigrams
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, then_or, trigrams
 from .filters import where
 
 # bm25 column weights for (text, title, path, extra)
@@ -21,7 +21,7 @@ class SqliteKeywords:
 
     def search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters, limit: int) -> list[Hit]:
         if mode == "and_or":
-            return and_then_or(self.search, query, min_share, filters, limit)
+            return then_or(self.search, query, "and", min_share, filters, limit)
         if mode == "min_share":
             need = required_terms(len(query.terms), min_share)
             hits = self.search(query, "or", min_share, filters, limit * 5)
