@@ -18,7 +18,8 @@ def idx(notes, fake_embedder, tmp_path):
 
 
 def paths(idx, query: str) -> list[str]:
-    return [r.path for r in idx.search(query, strategy="keyword")]
+    """The files holding every word of `query`."""
+    return [r.path for r in idx.search(query, strategy="keyword", match="and")]
 
 
 def test_new_changed_and_gone_paths(idx, notes):

@@ -127,13 +127,13 @@ def test_search_applies_the_language(folder, tmp_path):
         assert paths(idx, "deposit refund ext:txt") == ["notes/refund.txt"]
         assert paths(idx, "deposit refund ext:md", filters=Filters.build(path="notes/")) == \
             ["notes/draft.md", "notes/lease.md"]
-        # OR: the keyword list takes a unit with either word (the fake embedder's dense list is noise)
-        hits = idx.search("slip OR policy", k=10, strategy="keyword")
+        # OR: one term, held by a unit with either word (the fake embedder's dense list is noise)
+        hits = idx.search("slip OR policy", k=10, strategy="keyword", match="and")
         assert sorted(r.path for r in hits) == ["notes/refund.txt", "scan.md"]
         # ... and the query's other words still count: both say refund, only refund.txt damage
-        hits = idx.search("slip OR policy refund", k=10, strategy="keyword")
+        hits = idx.search("slip OR policy refund", k=10, strategy="keyword", match="and")
         assert sorted(r.path for r in hits) == ["notes/refund.txt", "scan.md"]
-        hits = idx.search("slip OR policy damage", k=10, strategy="keyword")
+        hits = idx.search("slip OR policy damage", k=10, strategy="keyword", match="and")
         assert sorted(r.path for r in hits) == ["notes/refund.txt"]
         with pytest.raises(UsageError, match="not closed"):
             idx.search('"deposit')
