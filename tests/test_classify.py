@@ -124,7 +124,7 @@ def test_charts_and_pages_get_no_object_words():
 
 
 def test_describe_works_without_the_classifier(monkeypatch):
-    monkeypatch.setattr(classify, "_model", False)
+    monkeypatch.setattr(classify._model, "get", lambda: None)
     assert classify.labels(Image.fromarray(skimage_data.coffee())) == []
     words = describe(Image.fromarray(skimage_data.coffee()))
     assert words.startswith("photo, ") and "a photo of" not in words

