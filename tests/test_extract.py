@@ -100,7 +100,8 @@ def make_jpeg(path, size=(64, 48), date="2025:07:14 19:32:00", offset=None) -> s
 
 def test_registry_covers_every_file_kind_and_only_unit_kinds_come_out():
     assert sorted(EXTRACTORS) == sorted(FILE_KINDS)
-    assert set(FILE_KINDS) - {"pdf", "slides"} <= set(UNIT_KINDS) and {"pdf_page", "slide"} <= set(UNIT_KINDS)
+    # A PDF's units are pages, a deck's slides, a notebook's text, code and pictures.
+    assert set(FILE_KINDS) - {"pdf", "slides", "notebook"} <= set(UNIT_KINDS) and {"pdf_page", "slide"} <= set(UNIT_KINDS)
 
 
 @pytest.mark.parametrize("name, kind", [

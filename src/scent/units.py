@@ -8,14 +8,14 @@ from dataclasses import dataclass, field
 # searchable piece of it is. Picture kinds are here already so that the later
 # picture pipeline (OCR, descriptions, embedded images) only adds producers.
 FILE_KINDS = ("text", "code", "html", "csv", "json", "docx", "pdf", "image", "sheet", "slides",
-              "odt", "rtf", "epub", "email", "archive")
+              "odt", "rtf", "epub", "email", "archive", "notebook")
 UNIT_KINDS = (
     "text", "code", "html", "csv", "json", "docx", "pdf_page", "image",
     "ocr", "pdf_image", "docx_image", "sheet", "slide", "slide_image",
-    "odt", "rtf", "epub", "email", "archive",
+    "odt", "rtf", "epub", "email", "archive", "notebook_image",
 )
-# Units that are pictures (an image file's, or one inside a PDF or Word file).
-PICTURE_KINDS = ("image", "pdf_image", "docx_image", "slide_image")
+# Units that are pictures (an image file's, or one inside a PDF, Word file, slide or notebook).
+PICTURE_KINDS = ("image", "pdf_image", "docx_image", "slide_image", "notebook_image")
 # `--only image` must also find pictures that live inside PDFs and Word files.
 KIND_ALIASES = {
     "image": PICTURE_KINDS,

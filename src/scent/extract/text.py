@@ -22,7 +22,7 @@ _SETEXT_RULE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _ORG = re.compile(r"^\*+[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 
 
-def _markdown_headings(text: str, offset: int = 0) -> list[tuple[int, str]]:
+def markdown_headings(text: str, offset: int = 0) -> list[tuple[int, str]]:
     """(offset of the heading line, heading text) for ATX and setext headings outside code fences,
     from `offset` on (the end of the front matter: its closing --- is no heading underline)."""
     cuts, fenced, prev = [], False, None  # prev: (offset, line) of a possible setext title
@@ -47,15 +47,15 @@ def _org_headings(text: str, offset: int = 0) -> list[tuple[int, str]]:
     return [(m.start(), m.group(1)) for m in _ORG.finditer(text, offset)]
 
 
-_HEADINGS = {".md": _markdown_headings, ".markdown": _markdown_headings,
-             ".mdown": _markdown_headings, ".mkd": _markdown_headings, ".org": _org_headings}
+_HEADINGS = {".md": markdown_headings, ".markdown": markdown_headings,
+             ".mdown": markdown_headings, ".mkd": markdown_headings, ".org": _org_headings}
 
 
 def extract(path: str, limits: Limits) -> Extracted:
     text, encoding = read_text(path, limits)
     find = _HEADINGS.get(os.path.splitext(path)[1].lower())
     meta: dict = {"encoding": encoding}
-    fm = frontmatter.read(text) if find is _markdown_headings else None
+    fm = frontmatter.read(text) if find is markdown_headings else None
     if fm is not None and fm.problem:
         meta["left_out"] = [fm.problem]
         # Plain text: the block is the file's text like the rest; only its closing --- is no underline.
