@@ -9,7 +9,9 @@ it is read, as a person saving or deleting a file during a run would.
 """
 from __future__ import annotations
 
+import base64
 import io
+import json
 import os
 import struct
 import zipfile
@@ -406,16 +408,39 @@ def _(root):
     write(root, "img/cut-short.jpg", buf.getvalue()[: len(buf.getvalue()) // 2])
 
 
-@kind("decompression-bomb PNG", ["img/bomb.png"], "either")
-def _(root):
-    # 30,000 x 30,000 one-bit pixels (900 megapixels) in a few hundred kilobytes.
+def bomb_png() -> bytes:
+    """30,000 x 30,000 one-bit pixels (900 megapixels) in a few hundred kilobytes."""
     w = h = 30_000
     raw = zlib.compress(b"".join(b"\x00" + b"\x00" * (w // 8) for _ in range(h)), 9)
 
     def chunk(tag, body):
         return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
-    write(root, "img/bomb.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 1, 0, 0, 0, 0))
-          + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 1, 0, 0, 0, 0))
+            + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+
+
+@kind("decompression-bomb PNG", ["img/bomb.png"], "either")
+def _(root):
+    write(root, "img/bomb.png", bomb_png())
+
+
+def _notebook(plot: bytes) -> str:
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": "# Kite survey\nCounting kites over the dunes."},
+        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": "plot(counts)", "outputs": [
+            {"output_type": "display_data", "metadata": {},
+             "data": {"image/png": base64.b64encode(plot).decode(), "text/plain": "<Figure>"}}]}]})
+
+
+@kind("Jupyter notebook cut short", ["notebooks/cut-short.ipynb"], "skip")
+def _(root):
+    whole = _notebook(b"\x89PNG not really")
+    write(root, "notebooks/cut-short.ipynb", whole[: len(whole) // 2])
+
+
+@kind("Jupyter notebook whose plot is a decompression bomb", ["notebooks/bomb-plot.ipynb"], "index")
+def _(root):
+    write(root, "notebooks/bomb-plot.ipynb", _notebook(bomb_png()))
 
 
 @kind("PNG claiming 2^31 pixels a side", ["img/huge-header.png"], "either")
