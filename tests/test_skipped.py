@@ -80,7 +80,7 @@ def test_skipped_lists_each_file_with_its_cause_and_not_the_ignored_ones(built):
         ("sub/c.exe", "unsupported kind")]
     assert listed["unlisted"] == []
     reasons = {f["path"]: f["reason"] for f in listed["files"]}
-    assert reasons["b.exe"].startswith("scent does not index .exe files (it reads archive, code, csv, docx")
+    assert reasons["b.exe"].startswith("scent does not index .exe files (it reads archive, calendar, code, contacts, csv")
     assert reasons["b.exe"].endswith("add *.exe to .scentignore to stop listing them")
     assert "password-protected" in reasons["locked.xlsx"]
 

@@ -19,6 +19,16 @@ _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)",
 _DATE_KEY = re.compile(r"^(?:date|created|published)[ \t]*:[ \t]*['\"]?(\d{4}-\d{2}-\d{2})", re.M | re.I)
 
 
+# English whatever the process locale, so the words match from one run to the next.
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+
+
+def in_words(day: dt.date) -> str:
+    """"14 March 2025 (2025-03-14)": the words a person searches for, and the date as typed."""
+    return f"{day.day} {MONTHS[day.month - 1]} {day.year} ({day:%Y-%m-%d})"
+
+
 def _noon_utc(year: int, month: int, day: int) -> float | None:
     # Noon UTC: the same calendar day in every time zone a person is likely to be in.
     try:

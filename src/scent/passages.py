@@ -13,7 +13,7 @@ from .storage import StoredUnit
 
 # Picture units and OCR text are their own passages (their spans do not point into the text).
 _OWN_TEXT = ("pdf_page", "text", "code", "html", "docx", "odt", "rtf", "epub", "email", "csv", "json", "sheet",
-             "slide")
+             "slide", "calendar", "contacts")
 
 
 def estimate_tokens(text: str) -> int:

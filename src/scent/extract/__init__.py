@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import archive, code, epub, html, image, jsondata, mail, notebook, odt, pdf, rtf, sheet, slides, table, text, word
+from . import (archive, code, epub, html, ical, image, jsondata, mail, notebook, odt, pdf, rtf, sheet, slides, table,
+               text, vcard, word)
 from .base import Limits
 
 __all__ = ["CONTAINER_KINDS", "EXTRACTORS", "NOT_READ", "Limits", "extract", "file_kind", "reported"]
@@ -23,7 +24,7 @@ __all__ = ["CONTAINER_KINDS", "EXTRACTORS", "NOT_READ", "Limits", "extract", "fi
 _MODULES = {"text": text, "code": code, "html": html, "csv": table, "json": jsondata,
             "docx": word, "pdf": pdf, "image": image, "sheet": sheet,
             "slides": slides, "odt": odt, "rtf": rtf, "epub": epub,
-            "email": mail, "archive": archive, "notebook": notebook}
+            "email": mail, "archive": archive, "notebook": notebook, "calendar": ical, "contacts": vcard}
 EXTRACTORS: dict[str, Callable[[str, Limits], Extracted]] = {
     kind: module.extract for kind, module in _MODULES.items()}
 _KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in module.EXTENSIONS}

@@ -16,6 +16,7 @@ from functools import partial
 from PIL import Image, ImageOps
 
 from scent import ocr
+from scent.dates import in_words
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Picture, Section
@@ -39,9 +40,6 @@ _DATETIME, _MAKE, _MODEL = 0x0132, 0x010F, 0x0110
 # How a complete file of these formats ends. A file that ends otherwise may be cut short
 # (or carry trailing data), and only then is it decoded, at reduced size, to find out.
 _ENDINGS = {"JPEG": b"\xff\xd9", "MPO": b"\xff\xd9", "PNG": b"IEND\xaeB`\x82", "GIF": b";"}
-# English whatever the process locale, so the words match from one run to the next.
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")
 _BAD_EXIF = (OSError, ValueError, KeyError, TypeError, SyntaxError, struct.error, UnicodeDecodeError)
 
 
@@ -96,7 +94,7 @@ def _describe(path: str, size: tuple[int, int] | None, taken: datetime | None, c
     lines = [name_words(os.path.splitext(os.path.basename(path))[0]),
              " ".join(folders[-_FOLDERS_KEPT:])]
     if taken:
-        lines.append(f"taken {taken.day} {_MONTHS[taken.month - 1]} {taken.year} ({taken:%Y-%m-%d})")
+        lines.append(f"taken {in_words(taken)}")
     if camera:
         lines.append(f"camera {camera}")
     if size:

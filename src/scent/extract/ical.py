@@ -1,0 +1,103 @@
+"""Calendars (.ics): one unit per event, to-do or journal entry, numbered as its page, as an mbox's
+messages are. An event says what, when (in words: "Friday 14 March 2025 (2025-03-14) 09:30-10:00
+UTC, every year"), where, who organises and attends, and its notes, so "dentist in March" or "the
+trip with Ana" finds it; the calendar's name is the file's title.
+
+Parsed by vobject (line folding, escapes, parameters; scent.extract.vtext); dates are read here,
+in the simple forms RFC 5545 allows, so a date written wrong costs only itself."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from scent.dates import in_words
+from scent.units import Extracted, Section
+from .base import SECTION_SEPARATOR, Limits, read_text
+from .vtext import components
+
+EXTENSIONS = (".ics", ".ical")
+_ENTRIES = {"VEVENT": "", "VTODO": "to do: ", "VJOURNAL": "journal: "}
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_STAMP = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z)?)?$")
+_EVERY = {"DAILY": "every day", "WEEKLY": "every week", "MONTHLY": "every month", "YEARLY": "every year"}
+
+
+def _when(line) -> tuple[dt.date, str, str] | None:
+    """(the day, its time "09:30" or "" for a whole day, the zone " UTC" or "") of a DTSTART, DTEND or DUE line."""
+    m = _STAMP.match(str(line.value).strip())
+    if not m:
+        return None
+    try:
+        day = dt.date(int(m[1]), int(m[2]), int(m[3]))
+        if m[4] is None:
+            return day, "", ""
+        dt.time(int(m[4]), int(m[5]))
+    except ValueError:
+        return None
+    zone = " UTC" if m[7] else "".join(f" {z}" for z in line.params.get("TZID", ())[:1])
+    return day, f"{m[4]}:{m[5]}", zone
+
+
+def _said(day: dt.date, time: str = "", zone: str = "") -> str:
+    return " ".join(filter(None, (_WEEKDAYS[day.weekday()], in_words(day), time))) + (zone if time else "")
+
+
+def _span(entry) -> str:
+    start = _when(entry.dtstart) if hasattr(entry, "dtstart") else None
+    end = _when(entry.dtend) if hasattr(entry, "dtend") else None
+    due = _when(entry.due) if hasattr(entry, "due") else None
+    parts = []
+    if start:
+        day, time, zone = start
+        if end and end[0] == day and end[1] and time:
+            parts.append(_said(day, f"{time}-{end[1]}", zone))
+        else:
+            parts.append(_said(*start))
+            # A whole-day event's DTEND is the day after its last.
+            if end and end[0] > day + dt.timedelta(days=0 if end[1] else 1):
+                parts.append(f"to {_said(*end) if end[1] else _said(end[0] - dt.timedelta(days=1))}")
+    if due:
+        parts.append(f"due {_said(*due)}")
+    if hasattr(entry, "rrule"):
+        freq = re.search(r"FREQ=(\w+)", str(entry.rrule.value))
+        parts.append(_EVERY.get(freq[1], "repeating") if freq else "repeating")
+    return ", ".join(parts)
+
+
+def _person(line) -> str:
+    """"Dr. Ana Costa <ana@harbourdental.example>" from an ORGANIZER or ATTENDEE line."""
+    address = re.sub(r"(?i)^mailto:", "", str(line.value)).strip()
+    name = " ".join(line.params.get("CN", ())).strip().strip('"')
+    return f"{name} <{address}>" if name and address else name or address
+
+
+def _text(entry) -> str:
+    def value(name: str) -> str:
+        return " ".join(str(line.value).strip() for line in entry.contents.get(name, ()) if str(line.value).strip())
+
+    lines = [_ENTRIES[entry.name] + (value("summary") or "(no title)"), _span(entry), value("location"),
+             value("description")]
+    if organizer := [_person(line) for line in entry.contents.get("organizer", ())]:
+        lines.append("organizer: " + ", ".join(organizer))
+    if attendees := [_person(line) for line in entry.contents.get("attendee", ())]:
+        lines.append("attendees: " + ", ".join(attendees))
+    status = value("status").lower()
+    if status in ("cancelled", "tentative", "completed"):
+        lines.append(status)
+    return "\n".join(line for line in lines if line)
+
+
+def extract(path: str, limits: Limits) -> Extracted:
+    text, encoding = read_text(path, limits)
+    calendars, damaged = components(path, text, "VCALENDAR", "an iCalendar file")
+    meta: dict = {"encoding": encoding, **({"left_out": [damaged]} if damaged else {})}
+    entries = [e for c in calendars for e in c.components() if e.name in _ENTRIES]  # not time zones
+    if len(entries) > limits.max_sections:
+        meta["truncated"] = f"only the first {limits.max_sections} of {len(entries)} entries were read"
+    sections, offset = [], 0
+    for number, entry in enumerate(entries[:limits.max_sections], start=1):
+        said = _text(entry)
+        sections.append(Section(text=said, kind="calendar", page=number, title=said.split("\n", 1)[0], start=offset))
+        offset += len(said) + len(SECTION_SEPARATOR)
+    title = " ".join(str(line.value) for c in calendars for line in c.contents.get("x-wr-calname", ()))
+    return Extracted(kind="calendar", sections=sections, title=title, meta=meta)

@@ -1,0 +1,111 @@
+"""Calendars (.ics) and contacts (.vcf): scent.extract.ical, vcard and vtext, on files written here
+as calendar and phone apps write them (folded lines, escapes, parameters, CRLF)."""
+import pytest
+
+from scent import Index
+from scent.errors import ExtractError
+from scent.extract import extract, file_kind
+from scent.filters import Filters
+
+CALENDAR = "\r\n".join([
+    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Google Inc//Google Calendar 70.9054//EN", "X-WR-CALNAME:Lena personal",
+    "BEGIN:VTIMEZONE", "TZID:Europe/London", "END:VTIMEZONE",
+    "BEGIN:VEVENT", "DTSTART:20250314T093000Z", "DTEND:20250314T100000Z", "SUMMARY:Dentist check-up",
+    "LOCATION:Harbour Dental\\, 12 Quay Street\\, Northmere",
+    "DESCRIPTION:Bring the referral letter.\\nParking behind the bui", " lding.",  # a folded line
+    "ORGANIZER;CN=Lena Varga:mailto:lena@example.org",
+    'ATTENDEE;CN="Dr. Ana Costa";ROLE=REQ-PARTICIPANT:mailto:ana@harbourdental.example',
+    "RRULE:FREQ=YEARLY", "END:VEVENT",
+    "BEGIN:VEVENT", "DTSTART;VALUE=DATE:20250704", "DTEND;VALUE=DATE:20250707", "SUMMARY:Cornwall trip",
+    "STATUS:TENTATIVE", "END:VEVENT",
+    "BEGIN:VEVENT", "DTSTART;TZID=Europe/London:20251102T193000", "DTEND;TZID=Europe/London:20251102T220000",
+    "SUMMARY:Quiz night", "END:VEVENT",
+    "BEGIN:VTODO", "SUMMARY:Renew passport", "DUE;VALUE=DATE:20250901", "END:VTODO",
+    "BEGIN:VEVENT", "DTSTART:2025-13-45", "SUMMARY:A date written wrong", "END:VEVENT",
+    "END:VCALENDAR", ""])
+
+CONTACTS = "\r\n".join([
+    "BEGIN:VCARD", "VERSION:3.0", "FN:Ana Costa", "N:Costa;Ana;;;", "NICKNAME:Ani", "ORG:Harbour Dental",
+    "TITLE:Dentist", "TEL;TYPE=WORK,VOICE:+44 1632 960123", "EMAIL;TYPE=INTERNET:ana@harbourdental.example",
+    "ADR;TYPE=WORK:;;12 Quay Street;Northmere;;NM1 2AB;UK", "BDAY:1984-05-02",
+    "NOTE:Prefers appointments before 10.", "PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZJRgABAQ==", "END:VCARD",
+    "BEGIN:VCARD", "VERSION:4.0", "FN:Kwame Mensah", "TEL;VALUE=uri:tel:+44-7700-900456", "BDAY:--1107",
+    "END:VCARD", ""])
+
+
+def test_each_entry_says_what_when_where_and_who(tmp_path):
+    p = tmp_path / "lena.ics"
+    p.write_text(CALENDAR, newline="")
+    got = extract(str(p))
+    assert file_kind(str(p)) == got.kind == "calendar" and got.title == "Lena personal"
+    # Numbered as vobject gives them: the events in file order, then the to-dos.
+    assert [(s.kind, s.page, s.title) for s in got.sections] == [
+        ("calendar", 1, "Dentist check-up"), ("calendar", 2, "Cornwall trip"), ("calendar", 3, "Quiz night"),
+        ("calendar", 4, "A date written wrong"), ("calendar", 5, "to do: Renew passport")]
+    dentist, trip, quiz, wrong, passport = (s.text for s in got.sections)
+    assert dentist == ("Dentist check-up\nFriday 14 March 2025 (2025-03-14) 09:30-10:00 UTC, every year\n"
+                       "Harbour Dental, 12 Quay Street, Northmere\nBring the referral letter.\nParking behind the "
+                       "building.\norganizer: Lena Varga <lena@example.org>\n"
+                       "attendees: Dr. Ana Costa <ana@harbourdental.example>")
+    # A whole-day event's DTEND is the day after its last: 4 to 6 July.
+    assert trip == "Cornwall trip\nFriday 4 July 2025 (2025-07-04), to Sunday 6 July 2025 (2025-07-06)\ntentative"
+    assert quiz == "Quiz night\nSunday 2 November 2025 (2025-11-02) 19:30-22:00 Europe/London"
+    assert passport == "to do: Renew passport\ndue Monday 1 September 2025 (2025-09-01)"
+    assert wrong == "A date written wrong"  # the bad date costs only itself
+    assert [s.start for s in got.sections][:2] == [0, len(dentist) + 2]
+
+
+def test_each_card_says_who_and_how_to_reach_them(tmp_path):
+    p = tmp_path / "contacts.vcf"
+    p.write_text(CONTACTS, newline="")
+    got = extract(str(p))
+    assert file_kind(str(p)) == got.kind == "contacts"
+    assert [(s.kind, s.page, s.title) for s in got.sections] == [("contacts", 1, "Ana Costa"),
+                                                                 ("contacts", 2, "Kwame Mensah")]
+    assert got.sections[0].text == ("Ana Costa\nalso Ani\nDentist, Harbour Dental\nphone (work) +44 1632 960123\n"
+                                    "email ana@harbourdental.example\naddress (work) 12 Quay Street Northmere NM1 2AB UK\n"
+                                    "birthday 2 May 1984 (1984-05-02)\nPrefers appointments before 10.")
+    assert got.sections[1].text == "Kwame Mensah\nphone +44-7700-900456\nbirthday 7 November"
+
+
+@pytest.mark.parametrize("name, content, kept", [
+    ("cut.ics", CALENDAR[:CALENDAR.index("SUMMARY:Quiz night")], ["Dentist check-up", "Cornwall trip"]),
+    ("cut.vcf", CONTACTS[:CONTACTS.index("TEL;VALUE=uri")], ["Ana Costa"]),
+])
+def test_a_file_cut_short_keeps_its_complete_entries_with_a_note(tmp_path, name, content, kept):
+    p = tmp_path / name
+    p.write_text(content, newline="")
+    got = extract(str(p))
+    assert [s.title for s in got.sections] == kept
+    assert got.meta["left_out"][0].startswith("the file is damaged or cut short after line ")
+
+
+@pytest.mark.parametrize("name, content, reason", [
+    ("photo.ics", b"\x89PNG\r\n\x1a\n....", "not an iCalendar file (it does not begin with BEGIN:VCALENDAR)"),
+    ("list.vcf", b"Ana, 0161 496 0000\n", "not a vCard file (it does not begin with BEGIN:VCARD)"),
+    ("open.ics", b"BEGIN:VCALENDAR\nBEGIN:VEVENT\nSUMMARY:never closed\n", "not readable as an iCalendar file"),
+])
+def test_what_is_not_a_calendar_or_card_is_refused_with_its_reason(tmp_path, name, content, reason):
+    p = tmp_path / name
+    p.write_bytes(content)
+    with pytest.raises(ExtractError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+        extract(str(p))
+
+
+def test_calendars_and_contacts_are_found_by_their_words_and_kind(tmp_path, fake_embedder):
+    (tmp_path / "lena.ics").write_text(CALENDAR, newline="")
+    (tmp_path / "contacts.vcf").write_text(CONTACTS, newline="")
+    with Index(tmp_path, embedder=fake_embedder) as idx:
+        assert idx.update().added == 2
+        hit = idx.search("quiz night November", k=1, strategy="keyword")[0]
+        assert (hit.path, hit.page, hit.unit_kind) == ("lena.ics", 3, "calendar")
+        hit = idx.search("Harbour Dental phone", k=1, strategy="keyword", filters=Filters.build(["contacts"]))[0]
+        assert (hit.path, hit.page) == ("contacts.vcf", 1)
+
+
+def test_an_entry_is_text_of_its_own_not_a_picture():
+    from scent.passages import file_text
+    from scent.storage import StoredUnit
+
+    entries = [StoredUnit(n, "lena.ics", "calendar", "calendar", n, 0, 9, "", "en", f"entry {n}", 0.0) for n in (2, 1)]
+    assert file_text(entries)[0] == "entry 1\n\nentry 2"  # no "[picture]" head; in their order
