@@ -38,11 +38,11 @@ def test_each_entry_says_what_when_where_and_who(tmp_path):
     p.write_text(CALENDAR, newline="")
     got = extract(str(p))
     assert file_kind(str(p)) == got.kind == "calendar" and got.title == "Lena personal"
-    # Numbered as vobject gives them: the events in file order, then the to-dos.
+    # Numbered in file order (vobject gives events first, then to-dos).
     assert [(s.kind, s.page, s.title) for s in got.sections] == [
         ("calendar", 1, "Dentist check-up"), ("calendar", 2, "Cornwall trip"), ("calendar", 3, "Quiz night"),
-        ("calendar", 4, "A date written wrong"), ("calendar", 5, "to do: Renew passport")]
-    dentist, trip, quiz, wrong, passport = (s.text for s in got.sections)
+        ("calendar", 4, "to do: Renew passport"), ("calendar", 5, "A date written wrong")]
+    dentist, trip, quiz, passport, wrong = (s.text for s in got.sections)
     assert dentist == ("Dentist check-up\nFriday 14 March 2025 (2025-03-14) 09:30-10:00 UTC, every year\n"
                        "Harbour Dental, 12 Quay Street, Northmere\nBring the referral letter.\nParking behind the "
                        "building.\norganizer: Lena Varga <lena@example.org>\n"

@@ -87,11 +87,18 @@ def _text(entry) -> str:
     return "\n".join(line for line in lines if line)
 
 
+def _first_line(entry) -> float:
+    return min((line.lineNumber for line in entry.getChildren() if getattr(line, "lineNumber", None) is not None),
+               default=float("inf"))
+
+
 def extract(path: str, limits: Limits) -> Extracted:
     text, encoding = read_text(path, limits)
     calendars, damaged = components(path, text, "VCALENDAR", "an iCalendar file")
     meta: dict = {"encoding": encoding, **({"left_out": [damaged]} if damaged else {})}
-    entries = [e for c in calendars for e in c.components() if e.name in _ENTRIES]  # not time zones
+    # vobject groups a calendar's entries by kind (events, then to-dos): their lines give the file's order.
+    entries = sorted((e for c in calendars for e in c.components() if e.name in _ENTRIES),  # not time zones
+                     key=_first_line)
     if len(entries) > limits.max_sections:
         meta["truncated"] = f"only the first {limits.max_sections} of {len(entries)} entries were read"
     sections, offset = [], 0
