@@ -43,3 +43,15 @@ def test_readable_snippet_text():
     # what is not markup stays: identifiers, arithmetic
     assert readable("TICKET\n======\nOpened") == "TICKET\n\nOpened"
     assert readable("snake_case_name and a*b*c and 2 * 3 * 4") == "snake_case_name and a*b*c and 2 * 3 * 4"
+
+
+def test_a_notebooks_text_and_code_keep_their_order_and_entries_are_named():
+    def unit(uid, kind, start, text, file_kind="notebook", page=None):
+        return StoredUnit(id=uid, path="n.ipynb", file_kind=file_kind, kind=kind, page=page, start=start,
+                          end=start + len(text), title="", lang="en", text=text, date=0.0)
+
+    blocks, _ = unit_blocks([unit(3, "text", 40, "## Results"), unit(2, "code", 20, "plot(beds)"),
+                             unit(1, "text", 0, "# Beds")])
+    assert [b["text"] for b in blocks] == ["# Beds", "plot(beds)", "## Results"]
+    blocks, _ = unit_blocks([unit(1, "calendar", 0, "Dentist", "calendar", 1)])
+    assert blocks[0] == {"tag": "h3", "text": "Entry 1", "page": 1}

@@ -61,7 +61,8 @@ def merge(units: list[StoredUnit]) -> list[Passage]:
     """`units` (of any files) as passages: per file, page and kind, units whose spans overlap or
     touch become one, their shared words written once. In reading order."""
     out: list[Passage] = []
-    for u in sorted(units, key=lambda u: (u.path, u.page or 0, u.kind not in _OWN_TEXT, u.kind, u.start, u.end)):
+    # Text of every kind in reading order (a notebook's markdown, then its code); pictures and OCR after.
+    for u in sorted(units, key=lambda u: (u.path, u.page or 0, u.kind not in _OWN_TEXT, u.start, u.kind, u.end)):
         last = out[-1] if out else None
         if (last is not None and u.kind in _OWN_TEXT and (last.path, last.page, last.kind) == (u.path, u.page, u.kind)
                 and u.start <= last.end):

@@ -55,15 +55,20 @@ def paragraphs(text: str) -> list[dict]:
     return [{"tag": "p", "text": part.strip("\n")} for part in text.split("\n\n") if part.strip()]
 
 
+# What a file's numbered parts are called where they are not pages (an mbox's messages, a calendar's entries).
+PLACE_NAMES = {"email": "Message", "slides": "Slide", "calendar": "Entry", "contacts": "Contact"}
+
+
 def unit_blocks(units: list[StoredUnit]) -> tuple[list[dict], bool]:
     """One block per passage (overlapping chunks merged, see scent.passages), pages marked."""
     blocks: list[dict] = []
     total, last_page = 0, None
+    place = PLACE_NAMES.get(units[0].file_kind, "Page") if units else "Page"
     for p in passages.merge(units):
         if not p.text.strip():
             continue
         if p.page is not None and p.page != last_page:
-            blocks.append({"tag": "h3", "text": f"Page {p.page}", "page": p.page})
+            blocks.append({"tag": "h3", "text": f"{place} {p.page}", "page": p.page})
             last_page = p.page
         blocks.append({"tag": "p", "text": p.text, **({"page": p.page} if p.page else {})})
         total += len(p.text)
