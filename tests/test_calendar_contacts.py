@@ -109,3 +109,10 @@ def test_an_entry_is_text_of_its_own_not_a_picture():
 
     entries = [StoredUnit(n, "lena.ics", "calendar", "calendar", n, 0, 9, "", "en", f"entry {n}", 0.0) for n in (2, 1)]
     assert file_text(entries)[0] == "entry 1\n\nentry 2"  # no "[picture]" head; in their order
+
+
+def test_a_result_names_its_place_as_the_file_numbers_it():
+    from scent.units import place
+
+    assert [place("calendar", 3), place("contacts", 1), place("email", 2), place("slides", 4), place("pdf", 5)] == [
+        "entry 3", "contact 1", "message 2", "slide 4", "p.5"]

@@ -14,7 +14,7 @@ import click
 from .errors import ScentError, UsageError
 from .settings import SETTINGS, load
 from .terminal import ProgressPrinter, json_line, visible, visible_lines
-from .units import FILE_KINDS
+from .units import FILE_KINDS, place
 
 
 def _setting_options(scope: str):
@@ -239,7 +239,7 @@ def _show(results, as_json: bool, several: bool) -> None:
     for r in strong + weak:
         if weak and strong and r is weak[0]:
             click.echo("weak matches:")
-        page = f"  p.{r.page}" if r.page else ""
+        page = f"  {place(r.kind, r.page)}" if r.page else ""
         shown = os.path.join(r.folder, r.path) if several else r.path
         sure = getattr(r, "confidence", None)
         sure = f"  {sure:.0%} sure" if sure is not None else ""

@@ -16,6 +16,15 @@ UNIT_KINDS = (
 )
 # Units that are pictures (an image file's, or one inside a PDF, Word file, slide or notebook).
 PICTURE_KINDS = ("image", "pdf_image", "docx_image", "slide_image", "notebook_image")
+# What a file's numbered parts are called where they are not pages (units carry their number as `page`).
+PLACE_NAMES = {"email": "message", "slides": "slide", "calendar": "entry", "contacts": "contact"}
+
+
+def place(file_kind: str, page: int) -> str:
+    """How a result's page is said: "p.3", or "entry 3" of a calendar, "message 3" of an mbox."""
+    return f"{PLACE_NAMES[file_kind]} {page}" if file_kind in PLACE_NAMES else f"p.{page}"
+
+
 # `--only image` must also find pictures that live inside PDFs and Word files.
 KIND_ALIASES = {
     "image": PICTURE_KINDS,

@@ -14,6 +14,7 @@ from .. import passages
 from ..query import parse
 from ..snippet import matches
 from ..storage import StoredUnit
+from ..units import PLACE_NAMES
 
 # Enough for any note; a longer file is cut with a line saying so (the file itself is one click away).
 MAX_CHARS = 200_000
@@ -55,15 +56,11 @@ def paragraphs(text: str) -> list[dict]:
     return [{"tag": "p", "text": part.strip("\n")} for part in text.split("\n\n") if part.strip()]
 
 
-# What a file's numbered parts are called where they are not pages (an mbox's messages, a calendar's entries).
-PLACE_NAMES = {"email": "Message", "slides": "Slide", "calendar": "Entry", "contacts": "Contact"}
-
-
 def unit_blocks(units: list[StoredUnit]) -> tuple[list[dict], bool]:
     """One block per passage (overlapping chunks merged, see scent.passages), pages marked."""
     blocks: list[dict] = []
     total, last_page = 0, None
-    place = PLACE_NAMES.get(units[0].file_kind, "Page") if units else "Page"
+    place = PLACE_NAMES.get(units[0].file_kind, "page").capitalize() if units else "Page"
     for p in passages.merge(units):
         if not p.text.strip():
             continue
