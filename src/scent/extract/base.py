@@ -151,13 +151,16 @@ def _only(title: str, text: str) -> bool:
 def joined(parts: list[tuple[str, str]], kind: str) -> list[Section]:
     """Sections from (title, text) parts, with starts as offsets into the parts joined by
     SECTION_SEPARATOR. Blank parts are dropped and take no room."""
-    sections, offset = [], 0
-    for title, text in parts:
-        text = text.strip()
-        if not text:
-            continue
-        sections.append(Section(text=text, kind=kind, title=title, start=offset))
-        offset += len(text) + len(SECTION_SEPARATOR)
+    return laid_out([Section(text=text.strip(), kind=kind, title=title) for title, text in parts if text.strip()])
+
+
+def laid_out(sections: list[Section]) -> list[Section]:
+    """`sections` with their starts set as offsets into their texts joined by SECTION_SEPARATOR:
+    the extracted text of a format that is rebuilt from parts (Word, notebooks, calendars)."""
+    offset = 0
+    for section in sections:
+        section.start = offset
+        offset += len(section.text) + len(SECTION_SEPARATOR)
     return sections
 
 

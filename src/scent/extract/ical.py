@@ -11,9 +11,9 @@ import datetime as dt
 import re
 
 from scent.dates import in_words
-from scent.units import Extracted, Section
-from .base import SECTION_SEPARATOR, Limits, read_text
-from .vtext import components
+from scent.units import Extracted
+from .base import Limits, read_text
+from .vtext import components, numbered
 
 EXTENSIONS = (".ics", ".ical")
 _ENTRIES = {"VEVENT": "", "VTODO": "to do: ", "VJOURNAL": "journal: "}
@@ -99,12 +99,6 @@ def extract(path: str, limits: Limits) -> Extracted:
     # vobject groups a calendar's entries by kind (events, then to-dos): their lines give the file's order.
     entries = sorted((e for c in calendars for e in c.components() if e.name in _ENTRIES),  # not time zones
                      key=_first_line)
-    if len(entries) > limits.max_sections:
-        meta["truncated"] = f"only the first {limits.max_sections} of {len(entries)} entries were read"
-    sections, offset = [], 0
-    for number, entry in enumerate(entries[:limits.max_sections], start=1):
-        said = _text(entry)
-        sections.append(Section(text=said, kind="calendar", page=number, title=said.split("\n", 1)[0], start=offset))
-        offset += len(said) + len(SECTION_SEPARATOR)
+    sections = numbered(entries, _text, "calendar", limits, "entries", meta)
     title = " ".join(str(line.value) for c in calendars for line in c.contents.get("x-wr-calname", ()))
     return Extracted(kind="calendar", sections=sections, title=title, meta=meta)

@@ -24,7 +24,7 @@ from PIL import Image
 
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
-from .base import SECTION_SEPARATOR, Limits, read_bytes
+from .base import Limits, laid_out, read_bytes
 from .image import upright
 from .pictures import PICTURES_PER_FILE, picture_text
 from .text import markdown_headings
@@ -152,10 +152,8 @@ def extract(path: str, limits: Limits) -> Extracted:
             said = picture_text(blob, name, limits, meta)
             if said is not None:
                 add(said, "notebook_image", Picture(f"{i}#{j}", partial(load_picture, path, i, j)))
-    sections, offset = [], 0
-    for heading_of, text, kind, picture in parts:
-        sections.append(Section(text=text, kind=kind, title=heading_of, start=offset, picture=picture))
-        offset += len(text) + len(SECTION_SEPARATOR)
+    sections = laid_out([Section(text=text, kind=kind, title=heading_of, picture=picture)
+                         for heading_of, text, kind, picture in parts])
     return Extracted(kind="notebook", sections=sections, title=title, meta=meta)
 
 

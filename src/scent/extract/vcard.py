@@ -11,9 +11,9 @@ import datetime as dt
 import re
 
 from scent.dates import MONTHS, in_words
-from scent.units import Extracted, Section
-from .base import SECTION_SEPARATOR, Limits, read_text
-from .vtext import components
+from scent.units import Extracted
+from .base import Limits, read_text
+from .vtext import components, numbered
 
 EXTENSIONS = (".vcf", ".vcard")
 _REACH = {"tel": "phone", "email": "email", "adr": "address", "url": "web", "impp": "chat"}
@@ -64,12 +64,6 @@ def extract(path: str, limits: Limits) -> Extracted:
     cards, damaged = components(path, text, "VCARD", "a vCard file")
     meta: dict = {"encoding": encoding, **({"left_out": [damaged]} if damaged else {})}
     cards = [c for c in cards if c.name == "VCARD"]
-    if len(cards) > limits.max_sections:
-        meta["truncated"] = f"only the first {limits.max_sections} of {len(cards)} contacts were read"
-    sections, offset = [], 0
-    for number, card in enumerate(cards[:limits.max_sections], start=1):
-        said = _text(card)
-        sections.append(Section(text=said, kind="contacts", page=number, title=said.split("\n", 1)[0], start=offset))
-        offset += len(said) + len(SECTION_SEPARATOR)
+    sections = numbered(cards, _text, "contacts", limits, "contacts", meta)
     return Extracted(kind="contacts", sections=sections, title=sections[0].title if len(sections) == 1 else "",
                      meta=meta)

@@ -10,6 +10,8 @@ import logging
 import re
 
 from scent.errors import ExtractError
+from scent.units import Section
+from .base import Limits, laid_out
 
 _ENTRY_END = re.compile(r"^END:(VEVENT|VTODO|VJOURNAL|VCARD)[ \t]*\r?$", re.M | re.I)
 
@@ -38,3 +40,13 @@ def components(path: str, text: str, top: str, what: str) -> tuple[list, str | N
                 line = text.count("\n", 0, ends[-1].end()) + 1
                 return found, f"the file is damaged or cut short after line {line}; the rest was not read ({reason})"
         raise ExtractError(path, f"not readable as {what} ({reason}); it may be damaged or cut short") from None
+
+
+def numbered(entries: list, say, kind: str, limits: Limits, noun: str, meta: dict) -> list[Section]:
+    """One section per entry (an event, a card), numbered as its page and titled by its first line;
+    past limits.max_sections the rest is left out, and meta["truncated"] says so."""
+    if len(entries) > limits.max_sections:
+        meta["truncated"] = f"only the first {limits.max_sections} of {len(entries)} {noun} were read"
+    said = [say(entry) for entry in entries[:limits.max_sections]]
+    return laid_out([Section(text=text, kind=kind, page=number, title=text.split("\n", 1)[0])
+                     for number, text in enumerate(said, start=1)])
