@@ -212,11 +212,13 @@ def served_search(index_dir: Path, runs: int, src: Path | None) -> float | None:
                 return None
             time.sleep(0.1)
         from urllib.parse import quote
-        from urllib.request import urlopen
+        from urllib.request import Request, urlopen
 
-        port = json.loads((index_dir / "server.json").read_text())["port"]
+        server = json.loads((index_dir / "server.json").read_text())
         # The server's first query loads its model: on a busy machine longer than the CLI waits for it.
-        urlopen(f"http://127.0.0.1:{port}/api/search?q={quote(QUERY)}", timeout=600).read()
+        first = Request(f"http://127.0.0.1:{server['port']}/api/search?q={quote(QUERY)}",
+                        headers={"Authorization": f"Bearer {server['token']}"} if server.get("token") else {})
+        urlopen(first, timeout=600).read()
         search = [sys.executable, "-c", "from scent.cli import main; main()", "search", QUERY, "--index",
                   str(index_dir)]
         out = subprocess.run(search, capture_output=True, text=True, env=env)

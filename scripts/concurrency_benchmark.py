@@ -31,6 +31,8 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from scent.serve.tokens import own_token
+
 ROOT = Path(__file__).resolve().parent.parent
 QUERIES = ["apartment lease deposit", "canal photo amsterdam", "invoice total", "python http header",
            "meeting notes", "recipe tomato", "receipt", "budget 2024", "train ticket", "README install"]
@@ -40,6 +42,9 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+HEADERS: dict[str, str] = {}  # the server's own token, once it is made (main)
 
 
 def scent(*args: str) -> list[str]:
@@ -53,7 +58,7 @@ def wait_ready(url: str, proc: subprocess.Popen, seconds: float = 120) -> None:
         if proc.poll() is not None:
             raise SystemExit(f"scent serve exited with {proc.returncode}")
         try:
-            urllib.request.urlopen(url + "/api/status", timeout=5).read()
+            urllib.request.urlopen(urllib.request.Request(url + "/api/status", headers=HEADERS), timeout=5).read()
             return
         except (urllib.error.URLError, OSError):
             time.sleep(0.3)
@@ -64,7 +69,7 @@ def one(url: str, i: int) -> tuple[float, str | None]:
     q = urllib.parse.urlencode({"q": QUERIES[i % len(QUERIES)], "k": 10})
     started = time.perf_counter()
     try:
-        with urllib.request.urlopen(f"{url}/api/search?{q}", timeout=300) as r:
+        with urllib.request.urlopen(urllib.request.Request(f"{url}/api/search?{q}", headers=HEADERS), timeout=300) as r:
             r.read()
             error = None if r.status == 200 else f"HTTP {r.status}"
     except (urllib.error.URLError, OSError) as err:
@@ -112,6 +117,8 @@ def main() -> None:
         subprocess.run(scent("index", str(folder), "-q"), env=env, check=True)
         port = free_port()
         url = f"http://127.0.0.1:{port}"
+        # made here, before the server does, in the same file: the server asks for it
+        HEADERS["Authorization"] = "Bearer " + own_token(tmp / "home" / "serve-token")
         server = subprocess.Popen(scent("serve", "--folder", str(folder), "--port", str(port)), env=env)
         wait_ready(url, server)
         one(url, 0)  # the model loads on the first search; not part of the figures

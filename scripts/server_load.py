@@ -7,7 +7,7 @@ other than the one expected) and p50/p95/max latency.
 
     .venv/bin/python scripts/server_load.py [--requests 1000] [--concurrency 200] [--mode local|remote|both] [--json]
 
-`local` is `scent serve` (loopback, no token); `remote` is `scent serve --host 0.0.0.0
+`local` is `scent serve` (loopback, with the token its address carries); `remote` is `scent serve --host 0.0.0.0
 --allow-remote` with a token from `scent token add`, every request sent with it except the
 ones meant to be refused. Latency is each request's wall time as the client sees it, queueing
 included: on a machine with few cores it is throughput-bound; compare runs on one machine only.
@@ -40,7 +40,7 @@ def scent(*args: str) -> list[str]:
     return [sys.executable, "-c", "from scent.cli import main; main()", *args]
 
 
-def requests_for(i: int, token: str | None, files: list[str], pictures: list[str]) -> tuple[str, dict, int, str]:
+def requests_for(i: int, token: str, local: bool, files: list[str], pictures: list[str]) -> tuple[str, dict, int, str]:
     """The i-th request: (url, headers, expected status, label)."""
     auth = {"authorization": f"Bearer {token}"} if token else {}
     q = QUERIES[i % len(QUERIES)]
@@ -55,14 +55,13 @@ def requests_for(i: int, token: str | None, files: list[str], pictures: list[str
         ("/api/status", {**auth, "origin": "http://evil.example"}, 403, "refused: origin"),
         ("/api/search?q=x&k=1000", auth, 400, "refused: k"),
     ]
-    if token:
-        mix.append(("/api/status", {"authorization": "Bearer wrong"}, 401, "refused: token"))
-    else:
-        mix.append(("/api/status", {"host": "evil.example"}, 403, "refused: host"))
+    mix.append(("/api/status", {"authorization": "Bearer wrong"}, 401, "refused: token"))
+    if local:  # a remote-facing server takes any Host
+        mix.append(("/api/status", {**auth, "host": "evil.example"}, 403, "refused: host"))
     return mix[i % len(mix)]
 
 
-async def load(url: str, token: str | None, n: int, concurrency: int, files, pictures) -> list[tuple]:
+async def load(url: str, token: str, local: bool, n: int, concurrency: int, files, pictures) -> list[tuple]:
     # A fresh connection per request: a kept-alive one the server closes after its idle timeout
     # while a request is being sent on it fails in the client (browsers retry; httpx does not),
     # which would count a client-side race as a server failure.
@@ -70,7 +69,7 @@ async def load(url: str, token: str | None, n: int, concurrency: int, files, pic
     gate = asyncio.Semaphore(concurrency)
     async with httpx.AsyncClient(base_url=url, timeout=300, limits=limits) as client:
         async def one(i):
-            path, headers, want, label = requests_for(i, token, files, pictures)
+            path, headers, want, label = requests_for(i, token, local, files, pictures)
             async with gate:
                 started = time.perf_counter()
                 try:
@@ -100,7 +99,8 @@ def run_mode(mode: str, folder: Path, env: dict, args) -> dict:
             line = server.stderr.readline()
             if not line and server.poll() is not None:
                 raise SystemExit(f"scent serve exited with {server.returncode}")
-        port = re.search(r":(\d+)/ ", line).group(1)
+        found = re.search(r":(\d+)/(?:#token=([\w-]+))? ", line)
+        port, token = found.group(1), token or found.group(2)
         logged: list[str] = []  # the server's own complaints, if any, for the report
         threading.Thread(target=lambda: logged.extend(x for x in server.stderr if not x.startswith("scent: open")),
                          daemon=True).start()
@@ -110,7 +110,7 @@ def run_mode(mode: str, folder: Path, env: dict, args) -> dict:
         headers = {"authorization": f"Bearer {token}"} if token else {}
         httpx.get(f"{url}/api/search?q=warm+up", headers=headers, timeout=300)  # the model loads on the first search
         started = time.perf_counter()
-        done = asyncio.run(load(url, token, args.requests, args.concurrency, files, pictures))
+        done = asyncio.run(load(url, token, mode == "local", args.requests, args.concurrency, files, pictures))
         wall = time.perf_counter() - started
     finally:
         server.terminate()
@@ -138,6 +138,9 @@ def main() -> None:
     args = ap.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="scent-load-"))
+    # The remote mode asks as a token's user, who may read only what everyone may (docs/access.md):
+    # the folder is made readable to all, as examples/ is in a checkout.
+    tmp.chmod(0o755)
     env = {**os.environ, "SCENT_HOME": str(tmp / "home")}
     env.pop("SCENT_CONFIG", None)
     try:

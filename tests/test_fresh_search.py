@@ -198,7 +198,7 @@ def test_the_entry_point_starts_the_model_for_a_search_it_answers_itself(counted
                  ["search", "x", "--index", str(tmp_path / "nowhere")]):
         assert model_for(args) is None, args
     # A running `scent serve` of the index answers: no model here (unless --no-server or --as).
-    with discovery.announced(tmp_path / "idx", "127.0.0.1", 9, str(notes)):
+    with discovery.announced(tmp_path / "idx", "127.0.0.1", 9, str(notes), "t0ken"):
         assert model_for(["search", "x", "--index", idx_dir]) is None
         assert model_for(["search", "x", "--index", idx_dir, "--no-server"]) is not None
         assert model_for(["search", "x", "--index", idx_dir, "--as", "nobody"]) is not None

@@ -28,7 +28,7 @@ from scent.serve import check_host, listen  # noqa: E402
 from scent.serve.app import create_app  # noqa: E402
 from scent.serve.files import content_type  # noqa: E402
 from scent.serve.guard import MAX_BODY  # noqa: E402
-from scent.serve.tokens import Tokens  # noqa: E402
+from scent.serve.tokens import Tokens, own_token  # noqa: E402
 
 from conftest import EXAMPLES, FakeEmbedder  # noqa: E402
 
@@ -68,8 +68,8 @@ def tokens(tmp_path):
     return Tokens(tmp_path / "home" / "tokens.json")
 
 
-def make_client(index, *, tokens=None, require_token=False, hosts=LOCAL):
-    app = create_app(index, allowed_hosts=hosts, tokens=tokens, require_token=require_token)
+def make_client(index, *, tokens=None, require_token=False, hosts=LOCAL, own_token=None):
+    app = create_app(index, allowed_hosts=hosts, tokens=tokens, require_token=require_token, own_token=own_token)
 
     # What the access rules will read: the request's user, as the guard set it.
     def whoami(request: Request) -> dict:
@@ -212,6 +212,43 @@ def test_local_use_needs_no_token_and_a_token_still_names_its_user(index, tokens
         assert c.get("/api/whoami", headers={"authorization": f"Bearer {token}"}).json() == {"user": "bob"}
         r = c.get("/api/whoami", headers={"authorization": "Bearer removed-or-wrong"})
         assert r.status_code == 401  # a wrong token is never quietly taken as the local user
+
+
+def test_a_loopback_server_asks_for_its_users_own_token(index, tokens):
+    """Another user of this machine reaches 127.0.0.1 too: without the server's own token (or a
+    person's) the API says 401; the own token is the user running the server."""
+    own = own_token(tmp := tokens.path.parent / "serve-token")
+    alice = tokens.add("alice")
+    with make_client(index, tokens=tokens, own_token=own) as c:
+        for url in ("/api/status", "/api/search?q=tomato", "/api/file?path=soup.txt", "/api/whoami"):
+            r = c.get(url)
+            assert r.status_code == 401 and "needs an access token" in one_json_line(r), url
+            assert c.get(url, headers={"authorization": "Bearer " + own[:-1]}).status_code == 401, url
+            assert c.get(url, headers={"authorization": f"Bearer {own}"}).status_code == 200, url
+        assert c.get("/").status_code == 200 and c.get("/static/app.js").status_code == 200
+        assert c.get("/api/whoami", headers={"authorization": f"Bearer {own}"}).json() == {"user": None}
+        assert c.get("/api/whoami", headers={"authorization": f"Bearer {alice}"}).json() == {"user": "alice"}
+        # the page trades the address's token for a cookie, kept for days so a bookmark works
+        r = c.post("/api/session", headers={"authorization": f"Bearer {own}", "origin": OWN})
+        assert r.status_code == 200 and r.json() == {"user": None}
+        assert f"Max-Age={30 * 86400}" in r.headers["set-cookie"]
+        assert c.get("/api/search", params={"q": "tomato"}).status_code == 200
+    assert own_token(tmp) == own  # kept: the next run asks for the same one
+
+
+def test_the_own_token_file_is_private_and_checked(tmp_path):
+    path = tmp_path / "home" / "serve-token"
+    token = own_token(path)
+    assert path.stat().st_mode & 0o777 == 0o600 and len(token) >= 40
+    os.chmod(path, 0o644)
+    with pytest.raises(ScentError, match="can be read or written by other users"):
+        own_token(path)
+    os.chmod(path, 0o600)
+    path.write_text("two words\n")
+    with pytest.raises(ScentError, match="does not hold a scent token"):
+        own_token(path)
+    path.unlink()
+    assert own_token(path) != token  # removed: a new one, and the old one opens nothing
 
 
 def test_a_removed_token_is_refused_by_the_running_server(index, tokens):
@@ -527,6 +564,28 @@ def test_browser_with_a_token_and_user_files_that_hold_scripts(index, chromium, 
             assert page.title() != "PWNED" and "PWNED" not in page.evaluate("() => document.title"), target
             assert "<script" in page.evaluate("() => document.body ? document.body.innerText : ''"), target
         assert dialogs == []
+        context.close()
+
+
+@pytest.mark.slow
+def test_browser_with_the_servers_own_token_and_then_a_bookmark(index, chromium, tmp_path):
+    """A loopback `scent serve` as its user meets it: the address it printed (#token=...) opens
+    the page and searches; later the bare address (a bookmark) works from the kept cookie."""
+    own = own_token(tmp_path / "serve-token")
+    with serving(create_app(index, allowed_hosts=LOCAL, own_token=own)) as url:
+        context = chromium.new_context()
+        page = context.new_page()
+        page.goto(f"{url}/#token={own}")
+        page.fill("#q", "canal")
+        page.wait_for_selector("li.result img.thumb")
+        assert "token" not in page.url and page.evaluate("() => document.body.getAttribute('data-user')") is None
+        [cookie] = context.cookies()
+        assert cookie["httpOnly"] and cookie["expires"] > time.time() + 29 * 86400
+        page.close()
+        page = context.new_page()
+        page.goto(url + "/")
+        page.fill("#q", "tomato")
+        page.wait_for_selector("li.result")
         context.close()
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,8 @@ from test_fresh_search import SEARCH
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("fastapi")
+
+TOKEN = "the-servers-own-token-0123456789"
 
 
 def run_search(index_dir, *extra):
@@ -43,15 +46,15 @@ def served(notes, tmp_path, fake_embedder):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(idx, allowed_hosts=["127.0.0.1", "localhost"]),
-                                        host="127.0.0.1", port=port, log_level="warning"))
+    app = create_app(idx, allowed_hosts=["127.0.0.1", "localhost"], own_token=TOKEN)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not srv.started:
         assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.05)
-    with discovery.announced(index_dir, "127.0.0.1", port, idx.root):
+    with discovery.announced(index_dir, "127.0.0.1", port, idx.root, TOKEN):
         yield index_dir, port
     srv.should_exit = True
     thread.join(10)
@@ -62,7 +65,7 @@ def test_a_running_server_answers_and_says_so(served):
     index_dir, port = served
     info = json.loads((index_dir / discovery.SERVER_FILE).read_text())
     assert info == {"pid": os.getpid(), "host": "127.0.0.1", "port": port, "index": str(index_dir.resolve()),
-                    "root": info["root"]}
+                    "root": info["root"], "token": TOKEN}
     warm = run_search(index_dir)
     assert f"scent: answered by the server at http://127.0.0.1:{port}/ (scent serve, pid {os.getpid()})" in warm.stderr
     here = run_search(index_dir, "--no-server")
@@ -104,11 +107,21 @@ def test_a_stale_file_or_another_indexs_server_is_not_believed(served, tmp_path,
 
 
 def test_the_file_goes_when_the_server_stops_and_only_a_loopback_one_is_announced(tmp_path):
-    with discovery.announced(tmp_path, "127.0.0.1", 9, "/x"):
+    with discovery.announced(tmp_path, "127.0.0.1", 9, "/x", TOKEN):
         assert (tmp_path / discovery.SERVER_FILE).is_file()
+        # it holds the token: its owner's alone, from the moment it exists
+        assert (tmp_path / discovery.SERVER_FILE).stat().st_mode & 0o777 == 0o600
     assert not (tmp_path / discovery.SERVER_FILE).exists()
-    with discovery.announced(tmp_path, "0.0.0.0", 9, "/x"):
+    with discovery.announced(tmp_path, "0.0.0.0", 9, "/x", TOKEN):
         assert not (tmp_path / discovery.SERVER_FILE).exists()
+
+
+def test_without_the_token_the_server_does_not_answer_and_the_search_runs_here(served):
+    index_dir, port = served
+    server = discovery.running(index_dir)
+    assert discovery.ask(server, [("q", "deposit")], index_dir) is not None
+    assert discovery.ask({**server, "token": "not-" + TOKEN}, [("q", "deposit")], index_dir) is None
+    assert discovery.ask({**server, "token": None}, [("q", "deposit")], index_dir) is None
 
 
 def test_the_sqlite_index_file_name_is_the_engines():
@@ -140,6 +153,8 @@ def test_scent_serve_announces_its_real_port_and_removes_the_file_when_stopped(n
             time.sleep(0.1)
         info = json.loads((index_dir / discovery.SERVER_FILE).read_text())
         assert info["pid"] == proc.pid and info["port"] > 0  # --port 0: the port it got
+        # the token it asks for is its user's own, kept in scent's home for the next run
+        assert info["token"] == (Path(os.environ["SCENT_HOME"]) / "serve-token").read_text().strip()
         out = run_search(index_dir)
         assert f"answered by the server at http://127.0.0.1:{info['port']}/" in out.stderr
         assert results(out)[0]["path"] == "lease.md"
@@ -147,4 +162,4 @@ def test_scent_serve_announces_its_real_port_and_removes_the_file_when_stopped(n
         proc.send_signal(signal.SIGINT)
         proc.wait(30)
     assert not (index_dir / discovery.SERVER_FILE).exists()
-    assert f"at http://127.0.0.1:{info['port']}/" in proc.stderr.read()
+    assert f"at http://127.0.0.1:{info['port']}/#token={info['token']} " in proc.stderr.read()

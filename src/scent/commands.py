@@ -445,7 +445,7 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, live, as_user, **para
 
     from .serve.app import create_app
     from .watch import Live
-    from .serve.tokens import Tokens
+    from .serve.tokens import Tokens, own_token
 
     allowed_hosts, warning = check_host(host, allow_remote)
     # --allow-remote means requests from elsewhere, even through a proxy on this machine (whose
@@ -457,6 +457,11 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, live, as_user, **para
     if not tokens.users() and remote:
         raise UsageError("--allow-remote needs access tokens and there are none yet; make one per person "
                          "with: scent token add USER (it is printed once)")
+    # A loopback server asks for its user's own token: another user of this machine can reach
+    # 127.0.0.1 too. A remote-facing one takes only the people's tokens, and one started --as
+    # USER answers anyone without a token as USER (a view its owner chose to share; giving out
+    # the own token instead would open every later server of that owner).
+    own = None if remote or as_user is not None else own_token()
     sock = listen(host, port)  # before saying where: a taken port is one line, not a uvicorn error
     port = sock.getsockname()[1]
     with sock, _index().open(folder, index_dir, settings=_settings(params)) as idx:
@@ -466,7 +471,8 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, live, as_user, **para
         where = f"[{host}]" if ":" in host else host
         # A server that answers as another user is not asked by `scent search`, which answers as you.
         asked = not remote and as_user is None
-        click.echo(f"scent: serving {visible(idx.root)} at http://{where}:{port}/ (Ctrl-C stops"
+        address = f"http://{where}:{port}/" + (f"#token={own}" if own else "")
+        click.echo(f"scent: serving {visible(idx.root)} at {address} (Ctrl-C stops"
                    + ("; scent search asks it while it runs" if asked else "") + ")", err=True)
         if as_user is not None:
             click.echo(f"scent: a request without a token is answered as {visible(as_user)} sees the folder", err=True)
@@ -475,9 +481,10 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, live, as_user, **para
                        "scent token add USER)", err=True)
         watcher = Live(idx).start() if live else None
         app = create_app(idx, allowed_hosts=allowed_hosts, tokens=tokens, require_token=remote,
-                         desktop=not remote, live=watcher, as_user=as_user)
-        # A server that asks for tokens is not announced: scent search could not ask it.
-        announced = discovery.announced(idx.index_dir, host, port, idx.root) if asked else nullcontext()
+                         desktop=not remote, live=watcher, as_user=as_user, own_token=own)
+        # A remote-facing server or one answering as another user is not announced: scent search
+        # answers as you, on this machine.
+        announced = discovery.announced(idx.index_dir, host, port, idx.root, own) if asked else nullcontext()
         try:
             with announced:
                 uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])

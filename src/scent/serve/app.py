@@ -33,7 +33,7 @@ from ..units import FILE_KINDS
 from ..watch import Live
 from .desktop import OpenRequest, open_on_desktop
 from .files import Refused, Thumbnails, content_type, locate, member_bytes
-from .guard import COOKIE, Guard
+from .guard import COOKIE, COOKIE_DAYS, Guard
 from .preview import MAX_CHARS, READ_FROM_DISK, preview
 from .schema import (EvalResponse, OpenResponse, PreviewResponse, SearchResponse, SessionResponse, StatusResponse,
                      SuggestionsResponse, fix_openapi)
@@ -56,12 +56,14 @@ NO_REPORT = "no evaluation report yet; make one with: scent eval QUERIES --folde
 
 def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: Tokens | None = None,
                require_token: bool = False, readers: int = DEFAULT_READERS, desktop: bool = True,
-               live: Live | None = None, as_user: str | None = None) -> FastAPI:
+               live: Live | None = None, as_user: str | None = None, own_token: str | None = None) -> FastAPI:
     """A FastAPI app serving `index` (already open; the caller closes it).
 
     `allowed_hosts`: Host header values to accept (against DNS rebinding); None accepts any.
     `tokens`: the access tokens a request may carry (None: none is valid); `require_token`: every
     request but the page itself must carry one (serve --allow-remote). See guard.py.
+    `own_token`: the token of the user running the server (a loopback `scent serve`); given, every
+    request but the page itself must carry it or a user's token, answered as `as_user`.
     `readers`: how many requests read the index at the same time (see scent.readers).
     `desktop`: whether /api/open may open files in this machine's apps (only for a local server).
     `live`: the watch keeping the index fresh, when there is one (its state is in /api/status).
@@ -81,8 +83,9 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
 
     if require_token and tokens is None:
         raise UsageError("require_token needs the tokens to check against")
-    app.add_middleware(Guard, allowed_hosts=allowed_hosts, tokens=tokens, require_token=require_token,
-                       default_user=as_user)
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts, tokens=tokens,
+                       require_token=require_token or own_token is not None, default_user=as_user,
+                       own_token=own_token)
     default_openapi = app.openapi
 
     def openapi() -> dict:
@@ -279,10 +282,13 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         #token=... address); the answer sets it as an HttpOnly, SameSite=Strict cookie, which
         pictures, thumbnails and opened files then carry. Needs this server's own Origin."""
         auth = request.headers.get("authorization", "")
-        if request.state.user is None or not auth.lower().startswith("bearer "):
+        if not request.state.signed_in or not auth.lower().startswith("bearer "):
             raise Refused(401, "send the access token as Authorization: Bearer TOKEN to start a session")
+        # Kept for a while (not just until the browser closes), so a bookmark of the page works
+        # without the token: the guard checks the token on every request, so a removed one is
+        # refused at once all the same.
         response.set_cookie(COOKIE, auth[7:].strip(), httponly=True, samesite="strict", path="/",
-                            secure=request.url.scheme == "https")
+                            secure=request.url.scheme == "https", max_age=COOKIE_DAYS * 86400)
         return {"user": request.state.user}
 
     @app.get("/", include_in_schema=False)

@@ -2,16 +2,16 @@
 
 A fresh process pays for Python, numpy, the model and the index's first reads before it can
 answer; a running server has paid already. So `scent serve` writes SERVER_FILE into the index
-directory (its pid, address and port; removed when it stops), and `scent search` asks that
-server when one is running, says so on stderr, and answers in its own process otherwise
-(`--no-server` always does).
+directory (its pid, address, port and the token it asks for; removed when it stops), and
+`scent search` asks that server when one is running, says so on stderr, and answers in its own
+process otherwise (`--no-server` always does).
 
 Safe to trust because: the file is in the index directory (the user's own, under
-$SCENT_HOME or --index) and only written for a loopback address; the client asks only a
-loopback address; the pid must be alive (a server killed without cleaning up leaves a stale
-file that is ignored); and the server's answer must name this same index directory, so
-another program that took the port after a crash is not believed. Nothing here imports numpy,
-the model or the web framework: the point is a quick start.
+$SCENT_HOME or --index), only written for a loopback address, and readable by its owner alone
+(it holds the token); the client asks only a loopback address; the pid must be alive (a server
+killed without cleaning up leaves a stale file that is ignored); and the server's answer must
+name this same index directory, so another program that took the port after a crash is not
+believed. Nothing here imports numpy, the model or the web framework: the point is a quick start.
 """
 from __future__ import annotations
 
@@ -28,15 +28,19 @@ TIMEOUT_S = 10.0  # a server slower than this is given up on, and the search run
 
 
 @contextmanager
-def announced(index_dir: Path, host: str, port: int, root: str):
-    """While the block runs, SERVER_FILE in `index_dir` says a server answers at host:port."""
+def announced(index_dir: Path, host: str, port: int, root: str, token: str):
+    """While the block runs, SERVER_FILE in `index_dir` says a server answers at host:port to
+    requests that carry `token`."""
     if not _is_local(host):  # a remote-facing server is not one the CLI should find by itself
         yield
         return
     path = Path(index_dir) / SERVER_FILE
     tmp = path.with_name(f"{SERVER_FILE}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"pid": os.getpid(), "host": host, "port": port,
-                               "index": str(Path(index_dir).resolve()), "root": root}), encoding="utf-8")
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # private from the start: it holds the token
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump({"pid": os.getpid(), "host": host, "port": port, "token": token,
+                   "index": str(Path(index_dir).resolve()), "root": root}, f)
     os.replace(tmp, path)
     try:
         yield
@@ -49,7 +53,7 @@ def announced(index_dir: Path, host: str, port: int, root: str):
 
 
 def running(index_dir: Path) -> dict | None:
-    """The live server SERVER_FILE in `index_dir` names (pid, host, port, index), or None."""
+    """The live server SERVER_FILE in `index_dir` names (pid, host, port, token, index), or None."""
     try:
         info = json.loads((Path(index_dir) / SERVER_FILE).read_text(encoding="utf-8"))
         pid, host, port = int(info["pid"]), str(info["host"]), int(info["port"])
@@ -81,7 +85,10 @@ def ask(server: dict, params: list[tuple[str, str]], index_dir: Path) -> dict | 
     host = server["host"]
     conn = http.client.HTTPConnection(host, server["port"], timeout=TIMEOUT_S)
     try:
-        conn.request("GET", "/api/search?" + urlencode(params), headers={"Host": host if ":" not in host else f"[{host}]"})
+        headers = {"Host": host if ":" not in host else f"[{host}]"}
+        if server.get("token"):
+            headers["Authorization"] = f"Bearer {server['token']}"
+        conn.request("GET", "/api/search?" + urlencode(params), headers=headers)
         response = conn.getresponse()
         if response.status != 200:
             return None

@@ -10,13 +10,17 @@ In order, each refusal one JSON line `{"error": ...}`:
    A request that changes state (anything but GET/HEAD) must carry a matching Origin.
 3. Body: the API takes no request bodies; one over MAX_BODY bytes is refused early: 413.
 4. Token: `Authorization: Bearer TOKEN`, or the `scent_token` cookie the UI gets from POST
-   /api/session. A token that is not valid is 401 everywhere; with `require_token` (serve
-   --allow-remote) a request without one is 401, except the page and its static files, which
-   hold no user data. `request.state.user` is the token's user; for a local request without a
-   token, the user `scent serve --as` names, or None: the user running the server.
+   /api/session. A token that is not valid is 401 everywhere; with `require_token` (every
+   `scent serve`) a request without one is 401, except the page and its static files, which
+   hold no user data. The token is a user's (`scent token add`), or the server's own
+   (`own_token`: the user running a loopback server). `request.state.user` is the user's name;
+   for the own token, or a request without a token where none is required, the user `scent
+   serve --as` names, or None: the user running the server. `request.state.signed_in` says
+   whether a valid token came.
 """
 from __future__ import annotations
 
+import hmac
 import json
 
 from ..errors import ScentError
@@ -24,21 +28,25 @@ from .tokens import Tokens
 
 MAX_BODY = 16 * 1024
 COOKIE = "scent_token"
+COOKIE_DAYS = 30  # how long a browser keeps the token it was given once
 # The UI loads nothing but its own files: no inline script, no eval, no CDN, no framing.
 UI_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; "
           "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 # JSON and errors: nothing in them may load or run anything, even if opened as a page.
 API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
-NEEDS_TOKEN = ("this server needs an access token: open the address `scent serve` printed with #token=TOKEN "
-               "once, or send the header Authorization: Bearer TOKEN (make one with: scent token add USER)")
-BAD_TOKEN = "this access token is not valid (it may have been removed); ask for a new one: scent token add USER"
+NEEDS_TOKEN = ("this server needs an access token: open the address `scent serve` printed (with #token=...) "
+               "once, or send the header Authorization: Bearer TOKEN (your own: the file serve-token in "
+               "scent's home; another person's: scent token add USER)")
+BAD_TOKEN = ("this access token is not valid (it may have been removed, or the server's own token made anew); "
+             "open the address `scent serve` printed again, or ask for a new one: scent token add USER")
 
 
 class Guard:
     def __init__(self, app, *, allowed_hosts: list[str] | None, tokens: Tokens | None, require_token: bool,
-                 default_user: str | None = None):
+                 default_user: str | None = None, own_token: str | None = None):
         self.app = app
+        self.own_token = own_token
         self.default_user = default_user  # who a request without a token is (serve --as); None: the server's user
         self.allowed_hosts = {h.lower() for h in allowed_hosts} if allowed_hosts else None
         self.tokens = tokens
@@ -55,12 +63,14 @@ class Guard:
             await send(message)
 
         try:
-            user = self._check(scope)
+            user, signed_in = self._check(scope)
         except _Refused as err:
             return await _answer(send_with_headers, err.status, err.message, err.headers)
         except ScentError as err:  # the token file went bad under a running server
             return await _answer(send_with_headers, 500, str(err))
-        scope.setdefault("state", {})["user"] = user if user is not None else self.default_user
+        state = scope.setdefault("state", {})
+        state["user"] = user if user is not None else self.default_user
+        state["signed_in"] = signed_in
 
         received = 0
 
@@ -88,7 +98,8 @@ class Guard:
                 raise
             await _answer(send_with_headers, err.status, err.message)
 
-    def _check(self, scope) -> str | None:
+    def _check(self, scope) -> tuple[str | None, bool]:
+        """(the user a token names or None, whether a valid token came), or _Refused."""
         headers = _headers(scope)
         host = headers.get("host", "")
         path = scope.get("path", "")
@@ -115,13 +126,15 @@ class Guard:
 
         token = _token(headers)
         if token is not None:
+            if token and self.own_token and hmac.compare_digest(token.encode(), self.own_token.encode()):
+                return None, True
             user = self.tokens.user_for(token) if self.tokens is not None and token else None
             if user is None and not public:  # a stale cookie must not lock the page itself away
                 raise _Refused(401, BAD_TOKEN, [(b"www-authenticate", b'Bearer error="invalid_token"')])
-            return user
+            return user, user is not None
         if self.require_token and not public:
             raise _Refused(401, NEEDS_TOKEN, [(b"www-authenticate", b"Bearer")])
-        return None
+        return None, False
 
 
 class _Refused(Exception):

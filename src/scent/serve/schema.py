@@ -145,7 +145,8 @@ class EvalResponse(Open):
 
 
 class SessionResponse(Open):
-    user: str = Field(description="The token's user; the browser now holds the token as an HttpOnly cookie.")
+    user: str | None = Field(description="The token's user (null: the user running the server); the browser now "
+                                         "holds the token as an HttpOnly cookie.")
 
 
 # The refusals every route can answer with (the guard's, and the app's error handlers').

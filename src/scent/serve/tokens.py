@@ -1,4 +1,5 @@
-"""Access tokens for `scent serve --allow-remote`: one per user name, for the access rules.
+"""Access tokens for `scent serve`: one per user name, for the access rules (--allow-remote), and
+the token of the user running a loopback server (`own_token`).
 
 A token is `secrets.token_urlsafe(32)`, shown once when it is made; the file keeps only its
 SHA-256, so a copy of the file lets nobody in. The file ($SCENT_HOME/tokens.json) is written
@@ -24,10 +25,49 @@ from ..errors import ScentError, UsageError
 from ..settings import scent_home
 
 USER_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@-]{0,63}")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,128}")  # what secrets.token_urlsafe makes (and the page's #token= takes)
 
 
 def tokens_path() -> Path:
     return scent_home() / "tokens.json"
+
+
+def own_token_path() -> Path:
+    return scent_home() / "serve-token"
+
+
+def own_token(path: Path | None = None) -> str:
+    """The token a loopback `scent serve` asks of every API request: made once and kept in a file
+    only its owner can read ($SCENT_HOME/serve-token, 0600), so that another user of this machine,
+    who can reach 127.0.0.1 too, cannot search or read the indexed files. Kept, not made per run,
+    so a browser's cookie and a script's header stay good when the server restarts; removing the
+    file makes a new one (and locks out every browser that held the old)."""
+    path = Path(path) if path else own_token_path()
+    try:
+        token = _read_private(path).strip()
+        if not TOKEN.fullmatch(token):
+            raise ScentError(f"{path} does not hold a scent token; remove it and start scent serve again "
+                             "(a new one is made)")
+        return token
+    except FileNotFoundError:
+        pass
+    token = secrets.token_urlsafe(32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another scent serve made it just now: use that one
+        return own_token(path)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(token + "\n")
+    return token
+
+
+def _read_private(path: Path) -> str:
+    """`path`'s text, refused (as ssh refuses a loose key) when other users can read or write it."""
+    with open(path, encoding="utf-8") as f:
+        if stat.S_IMODE(os.fstat(f.fileno()).st_mode) & 0o077:
+            raise ScentError(f"{path} can be read or written by other users; make it private with: chmod 600 {path}")
+        return f.read()
 
 
 def _digest(token: str) -> str:

@@ -1,4 +1,4 @@
-// scent web UI, access token. A server started with --allow-remote wants one: it is given once
+// scent web UI, access token. `scent serve` wants one (the address it prints carries it): it is given once
 // in the address (http://HOST:PORT/#token=TOKEN), taken out of the address at once (so it stays
 // out of the history and of bookmarks), and traded by POST /api/session for an HttpOnly,
 // SameSite=Strict cookie that fetches, thumbnails and opened files then carry: no script can
@@ -12,6 +12,6 @@ window.scentSession = (async () => {
   const response = await fetch("/api/session", { method: "POST", headers: { Authorization: "Bearer " + found[1] } });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(body.error || response.statusText);
-  document.body.setAttribute("data-user", body.user);
+  if (body.user) document.body.setAttribute("data-user", body.user);
   return body.user;
 })();
