@@ -233,6 +233,57 @@ def test_mbox_attachment_is_found_by_its_words(tmp_path, settings, fake_embedder
         assert idx.update().unchanged == 6
 
 
+def dated_mailbox(path):
+    box = mailbox.mbox(path)
+    for day, subject in (("Mon, 04 Mar 2019 12:00:00 +0000", "Lunch at the harbour"),
+                         ("Tue, 05 Mar 2024 09:00:00 +0000", "Lunch at the market")):
+        m = EmailMessage()
+        m["From"], m["Subject"], m["Date"] = "c@example.org", subject, day
+        m.set_content(f"{subject}: shall we meet for lunch on Friday?")
+        box.add(m)
+    box.flush()
+    box.close()
+
+
+def test_each_message_of_a_mailbox_is_dated_and_filtered_by_its_own_date(tmp_path, settings, fake_embedder):
+    """"lunch after:2023" means the messages sent after 2023, not the mailbox's own file time."""
+    root = tmp_path / "mail"
+    root.mkdir()
+    dated_mailbox(root / "inbox.mbox")
+    os.utime(root / "inbox.mbox", (1_500_000_000, 1_500_000_000))  # the file itself: July 2017
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
+        idx.update()
+        for strategy in ("keyword", "dense", "hybrid"):  # a file is one result: its best message
+            late = idx.search("lunch", k=5, strategy=strategy, filters=Filters.build(after="2023"))
+            assert [(h.page, h.date) for h in late] == [(2, 1709629200)], strategy
+            early = idx.search("lunch", k=5, strategy=strategy, filters=Filters.build(before="2019-12"))
+            assert [(h.page, h.date) for h in early] == [(1, 1551700800)], strategy
+            assert not idx.search("lunch", k=5, strategy=strategy, filters=Filters.build(after="2019-04", before="2024-02"))
+
+
+def test_an_index_from_before_unit_dates_reads_its_mailboxes_again(tmp_path, fake_embedder):
+    import sqlite3
+
+    root = tmp_path / "mail"
+    root.mkdir()
+    dated_mailbox(root / "inbox.mbox")
+    (root / "note.md").write_text("# Lunch\n\nLunch notes from the market.\n")
+    with Index(root, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        idx.update()
+    db = sqlite3.connect(tmp_path / "ix" / "index.db", isolation_level=None)  # as a scent before m014 left it
+    db.execute("DELETE FROM migrations WHERE name = 'm014_unit_dates'")
+    db.execute("ALTER TABLE units DROP COLUMN date")
+    db.close()
+    with Index(root, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        late = Filters.build(after="2023")
+        # the mailbox's units have the file's date until it is read again (its mtime: today)
+        assert [h.page for h in idx.search("harbour", k=5, strategy="keyword", filters=late)] == [1]
+        report = idx.update()
+        assert (report.updated, report.unchanged) == (1, 1)  # the mailbox, not the note
+        assert not idx.search("harbour", k=5, strategy="keyword", filters=late)
+        assert [(h.page, h.date) for h in idx.search("harbour", k=5, strategy="keyword")] == [(1, 1551700800)]
+
+
 def test_limits_leave_out_with_one_line(tmp_path, fake_embedder):
     root = tmp_path / "f"
     root.mkdir()

@@ -1,5 +1,7 @@
 """Calendars (.ics) and contacts (.vcf): scent.extract.ical, vcard and vtext, on files written here
 as calendar and phone apps write them (folded lines, escapes, parameters, CRLF)."""
+import datetime as dt
+
 import pytest
 
 from scent import Index
@@ -52,6 +54,11 @@ def test_each_entry_says_what_when_where_and_who(tmp_path):
     assert quiz == "Quiz night\nSunday 2 November 2025 (2025-11-02) 19:30-22:00 Europe/London"
     assert passport == "to do: Renew passport\ndue Monday 1 September 2025 (2025-09-01)"
     assert wrong == "A date written wrong"  # the bad date costs only itself
+    # Each entry is dated by when it happens (date filters and results use it): an instant in UTC
+    # as it is, any other time and a whole day in this machine's time, as a filter's day is.
+    local = [dt.datetime(2025, 7, 4).timestamp(), dt.datetime(2025, 11, 2, 19, 30).timestamp(),
+             dt.datetime(2025, 9, 1).timestamp()]
+    assert [s.date for s in got.sections] == [1741944600, *local, None]
     assert [s.start for s in got.sections][:2] == [0, len(dentist) + 2]
 
 
@@ -101,6 +108,21 @@ def test_calendars_and_contacts_are_found_by_their_words_and_kind(tmp_path, fake
         assert (hit.path, hit.page, hit.unit_kind) == ("lena.ics", 3, "calendar")
         hit = idx.search("Harbour Dental phone", k=1, strategy="keyword", filters=Filters.build(["contacts"]))[0]
         assert (hit.path, hit.page) == ("contacts.vcf", 1)
+
+
+def test_a_date_filter_keeps_the_entries_of_those_days(tmp_path, fake_embedder):
+    (tmp_path / "lena.ics").write_text(CALENDAR, newline="")
+    with Index(tmp_path, embedder=fake_embedder) as idx:
+        idx.update()
+        def found(after, before):  # a file is one result: its best entry of those days
+            return [h.page for h in idx.search("2025", k=10, strategy="keyword",
+                                               filters=Filters.build(after=after, before=before))]
+
+        assert found("2025-03", "2025-03") == [1]  # the dentist
+        assert found("2025-07", "2025-08") == [2]  # the Cornwall trip
+        assert found("2025-09-01", "2025-09-01") == [4]  # the passport, due that day
+        assert found("2025-10", "2025-12") == [3]  # quiz night
+        assert found("2025-04", "2025-06") == []
 
 
 def test_an_entry_is_text_of_its_own_not_a_picture():

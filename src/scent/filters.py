@@ -3,9 +3,10 @@
 
 Every candidate list is built under the same condition, so a filtered-out document can
 never reach fusion. A filter matches a unit when its file's kind or the unit's own kind is
-one of `kinds`, its path starts with `path` (or matches it as a glob), its file's date is in
-[after, before), its language is `lang`, its unit kind is not excluded, and its file's readers
-(scent.access) hold one of `readers`, the asking user's principals (None: no such condition).
+one of `kinds`, its path starts with `path` (or matches it as a glob), its date (the unit's own,
+as a message of an mbox has, else its file's) is in [after, before), its language is `lang`,
+its unit kind is not excluded, and its file's readers (scent.access) hold one of `readers`, the
+asking user's principals (None: no such condition).
 """
 from __future__ import annotations
 

@@ -748,7 +748,7 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
         page=unit.page, start=unit.start, end=unit.end, title=title, lang=lang,
         extra=extra, ids=id_tokens(text),
         parts=tuple(sentences(text)) if with_parts else (),
-        regions=tuple(regions(text)) if region_vectors and unit.kind in REGION_KINDS else ())
+        regions=tuple(regions(text)) if region_vectors and unit.kind in REGION_KINDS else (), date=unit.date)
 
 
 def _embed_text(text: str, title: str) -> str:

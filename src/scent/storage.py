@@ -94,6 +94,7 @@ class UnitRecord:
     # Regions of a page or picture (chunk.regions), each embedded into the `regions` field.
     regions: tuple[str, ...] = ()
     id: int = 0  # set by the indexer: unit_id(file key, place)
+    date: float | None = None  # its own date (a message's, an event's); None: the file's
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ class StoredUnit:
     title: str
     lang: str | None
     text: str
-    date: float
+    date: float  # its own date where it has one (Unit.date), else its file's
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,9 @@ class Section:
     title: str = ""
     start: int = 0
     picture: Picture | None = field(default=None, compare=False, repr=False)  # picture sections only
+    # When this part was sent or happens (a message of an mbox, an event of a calendar), where
+    # that differs from part to part; None: the file's date. Date filters and results use it.
+    date: float | None = None
 
 
 @dataclass
@@ -104,3 +107,4 @@ class Unit:
     title: str = ""
     lang: str | None = None
     picture: Picture | None = field(default=None, compare=False, repr=False)
+    date: float | None = None  # its section's own date (Section.date); None: the file's

@@ -1,5 +1,6 @@
-"""Calendars (.ics): one unit per event, to-do or journal entry, numbered as its page, as an mbox's
-messages are. An event says what, when (in words: "Friday 14 March 2025 (2025-03-14) 09:30-10:00
+"""Calendars (.ics): one unit per event, to-do or journal entry, numbered as its page and dated
+by when it happens (its start, or a to-do's due date), as an mbox's messages are numbered and
+dated. An event says what, when (in words: "Friday 14 March 2025 (2025-03-14) 09:30-10:00
 UTC, every year"), where, who organises and attends, and its notes, so "dentist in March" or "the
 trip with Ana" finds it; the calendar's name is the file's title.
 
@@ -64,6 +65,24 @@ def _span(entry) -> str:
     return ", ".join(parts)
 
 
+def _date(entry) -> float | None:
+    """When an entry happens, as a UNIX time: its start, else (a to-do) when it is due. A time
+    in UTC is that instant; any other is read as this machine's local time, as a date filter's
+    day is (a named zone would move it by hours, and filters go by days)."""
+    for name in ("dtstart", "due"):
+        when = _when(getattr(entry, name)) if hasattr(entry, name) else None
+        if when:
+            day, time, zone = when
+            hour, minute = map(int, time.split(":")) if time else (0, 0)
+            moment = dt.datetime(day.year, day.month, day.day, hour, minute,
+                                 tzinfo=dt.timezone.utc if zone == " UTC" else None)
+            try:
+                return moment.timestamp()
+            except (OverflowError, OSError, ValueError):  # a year this platform's clock cannot say
+                return None
+    return None
+
+
 def _person(line) -> str:
     """"Dr. Ana Costa <ana@harbourdental.example>" from an ORGANIZER or ATTENDEE line."""
     address = re.sub(r"(?i)^mailto:", "", str(line.value)).strip()
@@ -99,6 +118,6 @@ def extract(path: str, limits: Limits) -> Extracted:
     # vobject groups a calendar's entries by kind (events, then to-dos): their lines give the file's order.
     entries = sorted((e for c in calendars for e in c.components() if e.name in _ENTRIES),  # not time zones
                      key=_first_line)
-    sections = numbered(entries, _text, "calendar", limits, "entries", meta)
+    sections = numbered(entries, _text, "calendar", limits, "entries", meta, dated=_date)
     title = " ".join(str(line.value) for c in calendars for line in c.contents.get("x-wr-calname", ()))
     return Extracted(kind="calendar", sections=sections, title=title, meta=meta)

@@ -1,7 +1,8 @@
 """Mail (.eml, .mbox): one `email` section per message: its From, To, Cc, Subject and Date lines,
 then its body (the plain-text part, or the HTML part read as a page is), then the names of its
 attachments. The subject is the section's title; an .eml file's date is the message's. An .mbox
-gives each message its number as the page.
+gives each message its number as the page, and its date as the unit's own (date filters and
+results use it).
 
 Attachments are files inside the message (scent.extract.members), each indexed as a file of its
 own: `note.eml#invoice.pdf` for an .eml, `mail.mbox#3/invoice.pdf` for message 3 of an mbox (the
@@ -192,7 +193,7 @@ def extract(path: str, limits: Limits) -> Extracted:
                 break
             if text:
                 sections.append(Section(text=text, kind="email", page=number, title=_header(message, "Subject"),
-                                        start=offset))
+                                        start=offset, date=_date(message)))
                 offset += len(text) + len(SECTION_SEPARATOR)
             if more:
                 more = _add_attachments(reader, message, f"{number}/")

@@ -42,11 +42,13 @@ def components(path: str, text: str, top: str, what: str) -> tuple[list, str | N
         raise ExtractError(path, f"not readable as {what} ({reason}); it may be damaged or cut short") from None
 
 
-def numbered(entries: list, say, kind: str, limits: Limits, noun: str, meta: dict) -> list[Section]:
-    """One section per entry (an event, a card), numbered as its page and titled by its first line;
-    past limits.max_sections the rest is left out, and meta["truncated"] says so."""
+def numbered(entries: list, say, kind: str, limits: Limits, noun: str, meta: dict,
+             dated=lambda entry: None) -> list[Section]:
+    """One section per entry (an event, a card), numbered as its page, titled by its first line
+    and dated by `dated` (None: the file's date); past limits.max_sections the rest is left out,
+    and meta["truncated"] says so."""
     if len(entries) > limits.max_sections:
         meta["truncated"] = f"only the first {limits.max_sections} of {len(entries)} {noun} were read"
-    said = [say(entry) for entry in entries[:limits.max_sections]]
-    return laid_out([Section(text=text, kind=kind, page=number, title=text.split("\n", 1)[0])
-                     for number, text in enumerate(said, start=1)])
+    kept = entries[:limits.max_sections]
+    return laid_out([Section(text=text, kind=kind, page=number, title=text.split("\n", 1)[0], date=dated(entry))
+                     for number, (text, entry) in enumerate(zip(map(say, kept), kept), start=1)])

@@ -207,7 +207,7 @@ class QdrantEngine:
                 ids = u.ids.split()
                 payload = {"path": f.path, "dirs": dirs(f.path), "file_key": f.key, "file_kind": f.kind,
                            "kind": u.kind, "place": place, "page": u.page, "start": u.start, "end": u.end,
-                           "title": u.title, "lang": u.lang, "date": f.date, "text": u.text, "extra": u.extra,
+                           "title": u.title, "lang": u.lang, "date": f.date if u.date is None else u.date, "text": u.text, "extra": u.extra,
                            "text_hash": u.text_hash, "access": f.access.split(), "ids": ids, "id_grams": sorted({g for i in ids for g in trigrams(i)})}
                 points.append(m.PointStruct(id=u.id, vector=vector, payload=payload))
         for part in batched(points, UPSERT_POINTS):

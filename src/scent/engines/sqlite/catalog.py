@@ -7,11 +7,11 @@ import time
 
 from ...query import extra_tokens
 from .db import bump
-from .filters import readers_clause
+from .filters import UNIT_DATE, readers_clause
 from ...storage import (FileRecord, FileState, StoredSuggestion, StoredUnit, Suggestion, UnitRecord, Unsupported,
                          batched)
 
-_UNIT_COLUMNS = 'u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, f.date'
+_UNIT_COLUMNS = 'u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, ' + UNIT_DATE
 
 
 class SqliteCatalog:
@@ -79,9 +79,9 @@ class SqliteCatalog:
         path_text = path_keywords(file.path)
         db.executemany(
             'INSERT INTO units (id, place, file_id, kind, page, start, "end", title, lang, text, text_hash, path, extra, '
-            "ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "ids, date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(u.id, place, file_id, u.kind, u.page, u.start, u.end, u.title, u.lang, u.text, u.text_hash, path_text,
-              u.extra, u.ids) for place, u in enumerate(units)])
+              u.extra, u.ids, u.date) for place, u in enumerate(units)])
         db.execute("DELETE FROM suggestions WHERE file_id = ?", (file_id,))
         db.executemany("INSERT INTO suggestions (file_id, text, page, aspect) VALUES (?, ?, ?, ?)",
                        [(file_id, s.text, s.page, s.aspect) for s in suggestions])

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from ...filters import Filters
 
+# A unit's date: its own (a message's in an mbox, an event's in a calendar), else its file's.
+UNIT_DATE = "COALESCE(u.date, f.date)"
+
 
 def where(filters: Filters) -> tuple[str, list]:
     """A WHERE condition (never empty: "1" when there is nothing to filter) and its parameters."""
@@ -23,10 +26,10 @@ def where(filters: Filters) -> tuple[str, list]:
             clauses.append("substr(f.path, 1, ?) = ?")
             params += [len(filters.path), filters.path]
     if filters.after is not None:
-        clauses.append("f.date >= ?")
+        clauses.append(f"{UNIT_DATE} >= ?")
         params.append(filters.after)
     if filters.before is not None:
-        clauses.append("f.date < ?")
+        clauses.append(f"{UNIT_DATE} < ?")
         params.append(filters.before)
     if filters.lang:
         clauses.append("u.lang = ?")

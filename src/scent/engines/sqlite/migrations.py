@@ -374,6 +374,18 @@ def m013_suggestion_pages() -> str:
     """
 
 
+@migration
+def m014_unit_dates() -> str:
+    # A unit's own date where its file holds many dated parts: each message of an mbox, each
+    # event of a calendar (NULL: the file's date). Filters and results read COALESCE(u.date,
+    # f.date). The mailboxes and calendars of an upgraded index are read again by its next run
+    # (their size and time made stale, so the change check reads them) to get their dates.
+    return """
+    ALTER TABLE units ADD COLUMN date REAL;
+    UPDATE files SET mtime_ns = -1, hash = '' WHERE kind IN ('email', 'calendar') AND container = '';
+    """
+
+
 def _access_function(db: sqlite3.Connection):
     """scent_access(path): the readers of an indexed path, from the folder the index names."""
     try:

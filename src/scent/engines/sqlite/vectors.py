@@ -25,7 +25,7 @@ from ...storage import Hit, VectorField, batched
 from . import codes as vcodes
 from . import snapshot as snap
 from .db import bump, transaction
-from .filters import where
+from .filters import UNIT_DATE, where
 from .snapshot import Rows, Snapshot
 
 # A snapshot is written when this many rows came since the last one (at the end of a run), or,
@@ -200,7 +200,7 @@ class SqliteVectors:
         """File kind and date of the rows `_read_rows` gives, in its order (where each goes in a
         snapshot)."""
         found = self.db.execute(
-            "SELECT f.kind, f.date FROM vectors v JOIN vector_tail t ON t.seq = v.seq JOIN units u ON u.id = v.unit_id "
+            f"SELECT f.kind, {UNIT_DATE} FROM vectors v JOIN vector_tail t ON t.seq = v.seq JOIN units u ON u.id = v.unit_id "
             "JOIN files f ON f.id = u.file_id WHERE v.field = ? AND v.seq > ? ORDER BY v.seq",
             (field.name, after_seq)).fetchall()
         return self._codes([r[0] for r in found]), np.fromiter((r[1] for r in found), np.float64, len(found))
@@ -209,7 +209,7 @@ class SqliteVectors:
         """Rows of `field` with seq > `after_seq` (not yet in a snapshot), with their filter
         attributes, as Rows chunks."""
         cursor = self.db.execute(
-            "SELECT v.seq, v.unit_id, t.vector, u.kind, f.kind, u.lang, f.date, 'acl:' || f.access FROM vectors v "
+            f"SELECT v.seq, v.unit_id, t.vector, u.kind, f.kind, u.lang, {UNIT_DATE}, 'acl:' || f.access FROM vectors v "
             "JOIN vector_tail t ON t.seq = v.seq JOIN units u ON u.id = v.unit_id JOIN files f ON f.id = u.file_id "
             "WHERE v.field = ? AND v.seq > ? ORDER BY v.seq", (field.name, after_seq))
         while rows := cursor.fetchmany(chunk):
