@@ -112,6 +112,71 @@ def test_readers_from_mode_bits_and_folders(tmp_path):
     assert intersect(frozenset({"u:a"}), frozenset({"g:t"})) == frozenset()
 
 
+def set_acl(path, *entries):
+    """setfacl without the acl package: the entries (tag, permission bits, id) as Linux stores them."""
+    import struct
+
+    raw = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", tag, perm, ident) for tag, perm, ident in entries)
+    try:
+        os.setxattr(path, "system.posix_acl_access", raw)
+    except (OSError, AttributeError) as err:
+        pytest.skip(f"this file system keeps no POSIX ACLs ({err})")
+
+
+ANY = 0xFFFFFFFF  # the id of an entry that names no one (the owner's, the mask, other)
+USER_OBJ, USER, GROUP_OBJ, GROUP, MASK, OTHER = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
+
+
+def test_readers_from_an_acl(tmp_path):
+    """`setfacl` as people use it, each expectation worked out from POSIX's ACL check by hand:
+    the owner, named users (through the mask), the groups (through the mask), everyone, counting
+    stops at a class not all of whose entries grant."""
+    f = tmp_path / "f.txt"
+    f.write_text("x")
+    tmp_path.chmod(0o755)
+    access = Access(tmp_path, Rules())
+    daemon, staff = user_name(1), group_name(50)
+    cases = [
+        # setfacl -m g::- -m m::r: the mode reads 640 (its group bits are the mask), yet the group may not read
+        ([(USER_OBJ, 6, ANY), (GROUP_OBJ, 0, ANY), (MASK, 4, ANY), (OTHER, 0, ANY)], f"u:{ME}"),
+        # setfacl -m u:daemon:r: one more reader beside the owner and the group
+        ([(USER_OBJ, 6, ANY), (USER, 4, 1), (GROUP_OBJ, 4, ANY), (MASK, 4, ANY), (OTHER, 0, ANY)],
+         f"g:{MY_GROUP} u:{ME} u:{daemon}"),
+        # every class grants: everyone
+        ([(USER_OBJ, 6, ANY), (USER, 4, 1), (GROUP_OBJ, 4, ANY), (GROUP, 4, 50), (MASK, 4, ANY), (OTHER, 4, ANY)], "*"),
+        # daemon is refused though others may read: nobody past the named users is let in
+        ([(USER_OBJ, 6, ANY), (USER, 0, 1), (GROUP_OBJ, 4, ANY), (MASK, 4, ANY), (OTHER, 4, ANY)], f"u:{ME}"),
+        # the mask takes daemon's read away
+        ([(USER_OBJ, 6, ANY), (USER, 6, 1), (GROUP_OBJ, 4, ANY), (MASK, 2, ANY), (OTHER, 0, ANY)], f"u:{ME}"),
+        # a named group may read, the owning group may not: staff only, and not everyone
+        ([(USER_OBJ, 6, ANY), (GROUP_OBJ, 0, ANY), (GROUP, 4, 50), (MASK, 4, ANY), (OTHER, 4, ANY)],
+         f"g:{staff} u:{ME}"),
+        # the owner may not read: nobody (POSIX judges the owner by the owner's entry alone)
+        ([(USER_OBJ, 2, ANY), (USER, 4, 1), (GROUP_OBJ, 4, ANY), (MASK, 4, ANY), (OTHER, 4, ANY)], ""),
+    ]
+    for entries, readers in cases:
+        set_acl(f, *entries)
+        assert set(access.readers("f.txt").split()) == set(readers.split()), entries
+    # A folder's ACL decides who may reach what is inside: the owning group may not search it.
+    inner = tmp_path / "inner"
+    inner.mkdir(mode=0o755)
+    (inner / "g.txt").write_text("y")
+    (inner / "g.txt").chmod(0o644)
+    set_acl(inner, (USER_OBJ, 7, ANY), (GROUP_OBJ, 4, ANY), (MASK, 5, ANY), (OTHER, 5, ANY))
+    assert Access(tmp_path, Rules()).readers("inner/g.txt") == f"u:{ME}"
+
+
+def test_an_acl_change_is_picked_up_without_reading_the_file_again(tmp_path):
+    folder = make_folder(tmp_path / "folder")
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        assert idx.engine.catalog.file_states()["public.md"].access == "*"
+        set_acl(folder / "public.md", (USER_OBJ, 6, ANY), (GROUP_OBJ, 0, ANY), (MASK, 4, ANY), (OTHER, 0, ANY))
+        assert idx.update().embedded == 0
+        assert idx.engine.catalog.file_states()["public.md"].access == f"u:{ME}"
+        assert "public.md" not in candidate_paths(idx, "bob")["results"]
+
+
 def test_rules_override_and_name_groups(tmp_path):
     rules = Rules.parse("group team: alice bob\nnotes/**  g:team\nnotes/open.md  *\nlog.txt posix u:eve\n"
                         "vault/** none\n")

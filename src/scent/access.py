@@ -10,6 +10,12 @@ group may not" (mode 604) means everyone except the group. A set of principals c
 "except"; such modes are read conservatively: the classes count from the owner outward up to the
 first one without the bit (604 -> the owner only). A user is never let in where POSIX would not.
 
+A file or folder with a POSIX ACL (`setfacl`) is judged by its ACL, the same way: the owner, then
+the named users, then the owning and named groups, then everyone, each class through the mask,
+the count stopping at a class not all of whose entries grant. Its mode's group bits are then the
+mask, not the owning group's own: read as plain mode bits, `setfacl -m g::- -m m::r` would have
+let the group in.
+
 At query time a user's principals are `*`, `u:NAME` and `g:G` for each of their groups (from
 the system's group database and the rules file); a unit is a candidate when its file's readers
 hold any of them. root reads everything, as in POSIX: no filter at all.
@@ -21,6 +27,7 @@ import json
 import os
 import pwd
 import stat
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +55,15 @@ def group_name(gid: int) -> str:
         return str(gid)
 
 
+def _posix_readers(path: str, st: os.stat_result, bits: tuple[int, int, int]) -> frozenset[str]:
+    """Who the file at `path` lets in for `bits` (read, or search for a folder): by its ACL when
+    it has one, else by its mode bits."""
+    entries = _acl(path)
+    if entries is None:
+        return _mode_readers(st, bits)
+    return _acl_readers(entries, st, bits[2])  # the "other" bit is the ACL's permission bit (4 or 1)
+
+
 def _mode_readers(st: os.stat_result, bits: tuple[int, int, int]) -> frozenset[str]:
     """The classes `bits` (read, or search for a folder) let in, counted from the owner outward."""
     owner, group, other = bits
@@ -59,6 +75,49 @@ def _mode_readers(st: os.stat_result, bits: tuple[int, int, int]) -> frozenset[s
             if st.st_mode & other:
                 return frozenset({EVERYONE})
     return frozenset(out)
+
+
+ACL_XATTR = "system.posix_acl_access"  # Linux keeps a file's access ACL in this extended attribute
+_ACL_VERSION = 2
+_USER_OBJ, _USER, _GROUP_OBJ, _GROUP, _MASK, _OTHER = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
+MALFORMED_ACL: list = []  # an ACL that cannot be read: it lets nobody in (only root)
+
+
+def _acl(path: str) -> list[tuple[int, int, int]] | None:
+    """The access ACL's entries (tag, permission bits, user or group id), or None when the file
+    has none (or the system keeps none: then its mode bits are the whole story)."""
+    try:
+        raw = os.getxattr(path, ACL_XATTR)
+    except (OSError, AttributeError):  # no ACL (ENODATA), a file system without (ENOTSUP), not Linux
+        return None
+    if len(raw) < 4 or (len(raw) - 4) % 8 or struct.unpack_from("<I", raw)[0] != _ACL_VERSION:
+        return MALFORMED_ACL
+    return list(struct.iter_unpack("<HHI", raw[4:]))
+
+
+def _acl_readers(entries: list[tuple[int, int, int]], st: os.stat_result, bit: int) -> frozenset[str]:
+    """Who an ACL lets in for permission `bit` (4 read, 1 search), counted from the owner outward
+    as the mode bits are: a class not all of whose entries grant stops the count, since POSIX
+    denies its members even where a wider class grants (a named user without read is refused
+    though everyone may read)."""
+    def of(tag):
+        return [(perm, ident) for t, perm, ident in entries if t == tag]
+
+    mask = next((perm for perm, _ in of(_MASK)), 7)
+    owner = of(_USER_OBJ)
+    if not owner or not owner[0][0] & bit:
+        return frozenset()
+    out = {f"u:{user_name(st.st_uid)}"}
+    users = of(_USER)
+    out.update(f"u:{user_name(uid)}" for perm, uid in users if perm & mask & bit)
+    if not all(perm & mask & bit for perm, _ in users):
+        return frozenset(out)
+    groups = [(perm, st.st_gid) for perm, _ in of(_GROUP_OBJ)] + of(_GROUP)
+    out.update(f"g:{group_name(gid)}" for perm, gid in groups if perm & mask & bit)
+    if not all(perm & mask & bit for perm, _ in groups):
+        return frozenset(out)
+    other = of(_OTHER)
+    return frozenset({EVERYONE}) if other and other[0][0] & bit else frozenset(out)
 
 
 def intersect(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
@@ -179,7 +238,7 @@ class Access:
         above = self._folders.get(path)
         for folder in reversed(chain):
             try:
-                own = _mode_readers(os.stat(folder), _CLASSES[1])
+                own = _posix_readers(folder, os.stat(folder), _CLASSES[1])
             except OSError:
                 own = frozenset()
             above = own if above is None else intersect(own, above)
@@ -201,7 +260,7 @@ class Access:
                     if up == full or not up.startswith(self.root):
                         return NOBODY
                     full = up
-        posix = intersect(_mode_readers(st, _CLASSES[0]), self._folder(os.path.dirname(full)))
+        posix = intersect(_posix_readers(full, st, _CLASSES[0]), self._folder(os.path.dirname(full)))
         return as_text(self.rules.decide(rel, posix))
 
 
