@@ -258,6 +258,14 @@ def test_keyword_matching_modes(engine, three_files):
     assert keyword(engine, "boiler march", mode="and") == [boiler2]
     # min_share "3<30%": up to three words all must match.
     assert keyword(engine, "boiler serviced march", mode="min_share") == [boiler2]
+    # min_share_or (the keyword profile): those first, then the rest of the or list in its order,
+    # as `or` ranks them: the same as asking min_share, then or.
+    either = keyword(engine, "boiler serviced march", mode="min_share_or")
+    assert either[0] == boiler2 and set(either) == {boiler1, boiler2}
+    from scent.engines.matching import then_or
+
+    two_asks = then_or(engine.keywords.search, parse("boiler serviced march"), "min_share", "3<30%", Filters(), 10)
+    assert either == [uid for uid, _ in two_asks]
 
 
 def test_keyword_alternatives_are_one_term(engine, three_files):

@@ -20,7 +20,6 @@ import numpy as np
 from . import confidence as sure
 from . import proximity
 from .dates import iso
-from .engines.matching import then_or
 from .filters import Filters
 from .fuse import mmr, rrf
 from .gloss import GLOSSED
@@ -140,7 +139,7 @@ def keyword(r: Request) -> list[Hit] | None:
         # collect a share beside their dense rank; alone, the keyword list is the whole answer and
         # they belong after the units that hold the share (--strategy keyword on msmarco: nDCG@10
         # 0.544 with them left out; docs/retrieval-tuning.md, session 13).
-        return then_or(r.engine.keywords.search, r.keywords, "min_share", s.min_share, r.filters, s.candidates)
+        return r.engine.keywords.search(r.keywords, "min_share_or", s.min_share, r.filters, s.candidates)
     return r.engine.keywords.search(r.keywords, s.match, s.min_share, r.filters, s.candidates)
 
 

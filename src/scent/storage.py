@@ -200,7 +200,9 @@ class Catalog(Protocol):
 
 
 class KeywordIndex(Protocol):
-    """BM25 over text, title, path and code parts; exact and one-off ID lookup."""
+    """BM25 over text, title, path and code parts; exact and one-off ID lookup. `search` modes:
+    `or`, `and`, `and_or` (and, then the rest of or), `min_share` (units holding `min_share` of the
+    terms) and `min_share_or` (those, then the rest of the or list: the keyword profile's)."""
 
     def search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters, limit: int) -> list[Hit]: ...
     def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]: ...

@@ -20,7 +20,7 @@ import snowballstemmer
 from ...filters import Filters
 from ...query import WORD, KeywordQuery, Term, _parts, is_id_like, normalise_id, required_terms
 from ...storage import Hit
-from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, then_or, trigrams
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, share_first, then_or, trigrams
 
 K1, B = 1.2, 0.75
 EXTRA_WEIGHT = 0.5
@@ -89,16 +89,15 @@ class QdrantKeywords:
         terms = [t for t in terms if t]
         if not terms:
             return []
-        need = len(terms) if mode == "and" else required_terms(len(terms), min_share) if mode == "min_share" else 1
+        need = (len(terms) if mode == "and" else required_terms(len(terms), min_share)
+                if mode in ("min_share", "min_share_or") else 1)
         wanted = sorted({i for t in terms for alt in t for i in alt})
         found = self.engine.sparse_search(wanted, filters, limit * 5 if need > 1 else limit, with_vector=need > 1)
+        hits = [(uid, score) for uid, score, _ in found]
         if need <= 1:
-            return [(uid, score) for uid, score, _ in found][:limit]
-        out = []
-        for uid, score, held in found:
-            if sum(any(all(i in held for i in alt) for alt in t) for t in terms) >= need:
-                out.append((uid, score))
-        return out[:limit]
+            return hits[:limit]
+        enough = {uid for uid, _, held in found if sum(any(all(i in held for i in alt) for alt in t) for t in terms) >= need}
+        return share_first(hits, enough, "min_share" if mode == "and" else mode, limit)
 
     def holds(self, query: KeywordQuery, filters: Filters) -> list[bool]:
         """For each term: does any unit under `filters` hold it?"""

@@ -8,7 +8,7 @@ from ...errors import ScentError
 from ...filters import Filters
 from ...query import KeywordQuery, match_expression, required_terms
 from ...storage import Hit, batched
-from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, then_or, trigrams
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, share_first, then_or, trigrams
 from .filters import where
 
 # bm25 column weights for (text, title, path, extra)
@@ -22,13 +22,13 @@ class SqliteKeywords:
     def search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters, limit: int) -> list[Hit]:
         if mode == "and_or":
             return then_or(self.search, query, "and", min_share, filters, limit)
-        if mode == "min_share":
+        if mode in ("min_share", "min_share_or"):
             need = required_terms(len(query.terms), min_share)
             hits = self.search(query, "or", min_share, filters, limit * 5)
             if need <= 1 or not hits:
                 return hits[:limit]
             counts = self._terms_matched(query, [uid for uid, _ in hits])
-            return [h for h in hits if counts.get(h[0], 0) >= need][:limit]
+            return share_first(hits, {uid for uid, n in counts.items() if n >= need}, mode, limit)
         expression = match_expression(query, mode)
         if expression is None:
             return []
