@@ -594,6 +594,32 @@ def _(root):
     write(root, "arch/cut.tar.gz", whole[: len(whole) // 2])
 
 
+# ---- Excel 97-2003 -----------------------------------------------------------------------------
+
+def xls_bytes(rows: int = 200) -> bytes:
+    import xlwt
+
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("Ledger")
+    for r in range(rows):
+        sheet.write(r, 0, f"entry {r}")
+        sheet.write(r, 1, r * 1.5)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+@kind(".xls cut short", ["office/cut.xls"], "skip")
+def _(root):
+    whole = xls_bytes()
+    write(root, "office/cut.xls", whole[: len(whole) // 2])
+
+
+@kind("web page exported as .xls", ["office/export.xls"], "skip")
+def _(root):
+    write(root, "office/export.xls", "<html><body><table><tr><td>Ledger</td><td>12.5</td></tr></table></body></html>")
+
+
 # ---- mail --------------------------------------------------------------------------------------
 
 @kind("e-mail with broken MIME", ["mail/broken.eml"], "either")

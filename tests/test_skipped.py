@@ -140,7 +140,7 @@ def test_a_run_stopped_before_its_end_keeps_the_last_complete_record(built, monk
 
 
 @pytest.mark.parametrize("reason, expected", [
-    ("Word 97-2003 .doc files are not read by scent (only .docx ...); save it in the newer format", "not read"),
+    ("Word 97-2003 .doc files are not read by scent; save it as .docx (or OpenDocument) to index it", "not read"),
     ("password-protected (encrypted) Excel .xlsx workbook, or an old binary Office file renamed", "encrypted"),
     ("encrypted PDF: scent cannot read it without the password; ...", "encrypted"),
     ("text file is 1.1 MB, over the 1.0 MB limit; raise the max_file_mb setting", "too big"),

@@ -38,7 +38,7 @@ _KIND_BY_NAME = {name: kind for kind, module in _MODULES.items()
 
 # Old binary Office files: no reader here; named so that the walk reports them instead of
 # passing them by in silence.
-NOT_READ = {".doc": "Word 97-2003 .doc", ".xls": "Excel 97-2003 .xls", ".ppt": "PowerPoint 97-2003 .ppt"}
+NOT_READ = {".doc": ("Word 97-2003 .doc", ".docx"), ".ppt": ("PowerPoint 97-2003 .ppt", ".pptx")}
 
 
 def reported(path: str) -> bool:
@@ -63,8 +63,8 @@ def extract(path: str, limits: Limits = Limits()) -> Extracted:
     kind = file_kind(path)
     old = NOT_READ.get(os.path.splitext(path)[1].lower())
     if kind is None and old:
-        raise ExtractError(path, f"{old} files are not read by scent (only .docx, .xlsx, .pptx and OpenDocument); "
-                                 f"save it in the newer format to index it, or add it to .scentignore")
+        raise ExtractError(path, f"{old[0]} files are not read by scent; save it as {old[1]} (or OpenDocument) "
+                                 "to index it, or add it to .scentignore")
     if kind is None:
         what = os.path.splitext(path)[1] or os.path.basename(path)
         kinds = ", ".join(sorted(EXTRACTORS))

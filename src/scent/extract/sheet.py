@@ -1,4 +1,4 @@
-"""Spreadsheets (.xlsx, .xlsm, .ods): per sheet, rows in groups of 25 led by the sheet's header
+"""Spreadsheets (.xlsx, .xlsm, .ods, and Excel 97-2003 .xls, read by xlrd): per sheet, rows in groups of 25 led by the sheet's header
 row, as CSV files are; the section title names the sheet (and says when it is hidden, since a
 hidden sheet is often the one a person forgot they had). Formulas give the value the program that
 saved the file computed (a file never opened in a spreadsheet program may have none: its cell is
@@ -6,6 +6,7 @@ empty). Reading stops at max_file_mb of text; meta["left_out"] says so."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import os
 import zipfile
 import zlib
@@ -19,7 +20,7 @@ from . import package
 from .base import Limits, joined
 from .table import ROWS_PER_SECTION, _line
 
-EXTENSIONS = (".xlsx", ".xlsm", ".ods")
+EXTENSIONS = (".xlsx", ".xlsm", ".ods", ".xls")
 MAX_COLUMNS = 1024  # beyond this a row is decoration or a bomb (ODS repeats empty cells 16384 times)
 # What openpyxl and odfpy raise for a damaged package, besides the zip layer's own errors.
 _DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, TypeError, SyntaxError,
@@ -53,7 +54,13 @@ def _xlsx_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
     import openpyxl
 
     # read_only streams each sheet's XML; data_only gives formulas' saved values, not their text.
-    book = openpyxl.load_workbook(path, read_only=True, data_only=True, keep_links=False)
+    # Given the open file, not its name: openpyxl refuses a name it does not know (an .xlsx saved as .xls).
+    stream = open(path, "rb")
+    try:
+        book = openpyxl.load_workbook(stream, read_only=True, data_only=True, keep_links=False)
+    except BaseException:
+        stream.close()
+        raise
     try:
         for sheet in book.worksheets:
             if not hasattr(sheet, "iter_rows"):
@@ -64,6 +71,40 @@ def _xlsx_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
             yield sheet.title, sheet.sheet_state != "visible", rows
     finally:
         book.close()
+        stream.close()
+
+
+def _xls_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
+    import xlrd
+
+    # on_demand: one sheet's cells in memory at a time (each is let go once its rows are read).
+    # xlrd writes its warnings to stdout unless given a log of its own (it would break --json).
+    book = xlrd.open_workbook(path, on_demand=True, logfile=io.StringIO())
+    try:
+        for index in range(book.nsheets):
+            sheet = book.sheet_by_index(index)
+            width = min(sheet.ncols, MAX_COLUMNS)
+            rows = (_trimmed([_xls_cell(c, book.datemode) for c in sheet.row_slice(r, 0, width)])
+                    for r in range(sheet.nrows))
+            yield sheet.name, sheet.visibility != 0, rows
+            book.unload_sheet(index)
+    finally:
+        book.release_resources()
+
+
+def _xls_cell(cell, datemode: int) -> str:
+    import xlrd
+
+    if cell.ctype == xlrd.XL_CELL_DATE:  # a number the cell's format shows as a date
+        try:
+            return _cell(xlrd.xldate.xldate_as_datetime(cell.value, datemode))
+        except (xlrd.xldate.XLDateError, OverflowError, ValueError):
+            return _cell(cell.value)
+    if cell.ctype == xlrd.XL_CELL_BOOLEAN:
+        return _cell(bool(cell.value))
+    if cell.ctype == xlrd.XL_CELL_ERROR:
+        return xlrd.error_text_from_code.get(cell.value, "#ERROR")
+    return _cell(cell.value if cell.ctype != xlrd.XL_CELL_EMPTY else None)
 
 
 def _ods_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
@@ -143,7 +184,10 @@ def _parts(sheets, limit: int, meta: dict) -> list[tuple[str, str]]:
 
 
 def extract(path: str, limits: Limits) -> Extracted:
-    ods = path.lower().endswith(".ods")
+    ext = os.path.splitext(path)[1].lower()
+    if ext == ".xls" and not _starts_with(path, b"PK\x03\x04"):  # else an .xlsx named .xls: read as one
+        return _extract_xls(path, limits)
+    ods = ext == ".ods"
     what = "OpenDocument .ods spreadsheet" if ods else "Excel workbook"
     package.check(path, limits, what)
     meta: dict = {}
@@ -160,3 +204,33 @@ def extract(path: str, limits: Limits) -> Extracted:
                                  "open and save it again, or add it to .scentignore") from e
     name = os.path.basename(path)
     return Extracted(kind="sheet", sections=joined(parts, "sheet"), title=name, meta=meta)
+
+
+def _extract_xls(path: str, limits: Limits) -> Extracted:
+    """An Excel 97-2003 workbook (one binary OLE file, not a zip package): xlrd reads it whole, so
+    its size is held to max_file_mb first."""
+    import struct
+
+    import xlrd
+    from xlrd.compdoc import CompDocError
+
+    what = "Excel 97-2003 .xls workbook"
+    size = os.stat(path).st_size
+    if size > limits.max_text_bytes:
+        raise ExtractError(path, f"{what} is {size // (1024 * 1024)} MB, over the max_file_mb limit of "
+                                 f"{limits.max_text_bytes // (1024 * 1024)} MB; raise max_file_mb or add it to .scentignore")
+    meta: dict = {}
+    try:
+        parts = _parts(_xls_sheets(path), limits.max_text_bytes, meta)
+    except (xlrd.XLRDError, CompDocError, struct.error, *_DAMAGED) as e:
+        if _starts_with(path, b"<"):
+            raise ExtractError(path, "a web page saved with an .xls name (as many sites export tables), not an "
+                                     "Excel workbook: rename it to .html and it is read as one") from e
+        raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged or cut "
+                                 "short, or another format named .xls; open and save it again, or add it to .scentignore") from e
+    return Extracted(kind="sheet", sections=joined(parts, "sheet"), title=os.path.basename(path), meta=meta)
+
+
+def _starts_with(path: str, magic: bytes) -> bool:
+    with open(path, "rb") as f:
+        return f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(magic)
