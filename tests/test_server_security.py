@@ -247,8 +247,18 @@ def test_the_own_token_file_is_private_and_checked(tmp_path):
     path.write_text("two words\n")
     with pytest.raises(ScentError, match="does not hold a scent token"):
         own_token(path)
+    path.write_bytes(b"\xff\xfe not text")
+    with pytest.raises(ScentError, match="does not hold a scent token"):
+        own_token(path)
     path.unlink()
     assert own_token(path) != token  # removed: a new one, and the old one opens nothing
+    path.unlink()
+    path.mkdir()  # one line, not a traceback, for what cannot be read or written
+    with pytest.raises(ScentError, match=r"^cannot read the server's token in .*serve-token \(Is a directory\)"):
+        own_token(path)
+    if Path("/sys").is_dir():  # sysfs takes no new files, not even root's
+        with pytest.raises(ScentError, match=r"^cannot keep the server's token in /sys/serve-token \("):
+            own_token(Path("/sys/serve-token"))
 
 
 def test_a_removed_token_is_refused_by_the_running_server(index, tokens):

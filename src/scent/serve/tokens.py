@@ -45,18 +45,27 @@ def own_token(path: Path | None = None) -> str:
     path = Path(path) if path else own_token_path()
     try:
         token = _read_private(path).strip()
+    except UnicodeDecodeError:
+        token = ""
+    except FileNotFoundError:
+        token = None
+    except OSError as err:
+        raise ScentError(f"cannot read the server's token in {path} ({err.strerror}); make it readable, "
+                         "or remove it (a new one is made)") from None
+    if token is not None:
         if not TOKEN.fullmatch(token):
             raise ScentError(f"{path} does not hold a scent token; remove it and start scent serve again "
                              "(a new one is made)")
         return token
-    except FileNotFoundError:
-        pass
     token = secrets.token_urlsafe(32)
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:  # another scent serve made it just now: use that one
         return own_token(path)
+    except OSError as err:
+        raise ScentError(f"cannot keep the server's token in {path} ({err.strerror}); make scent's home "
+                         "writable, or set SCENT_HOME to a folder that is") from None
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(token + "\n")
     return token
