@@ -620,6 +620,22 @@ def _(root):
     write(root, "office/export.xls", "<html><body><table><tr><td>Ledger</td><td>12.5</td></tr></table></body></html>")
 
 
+# ---- Word 97-2003 -------------------------------------------------------------------------------
+
+KEEPER_DOC = Path(__file__).parent / "data" / "keeper.doc"  # saved by LibreOffice (tests/test_formats.py)
+
+
+@kind(".doc cut short", ["office/cut.doc"], "skip")
+def _(root):
+    whole = KEEPER_DOC.read_bytes()
+    write(root, "office/cut.doc", whole[: len(whole) // 2])
+
+
+@kind("plain text named .doc", ["office/notes.doc"], "skip")
+def _(root):
+    write(root, "office/notes.doc", "Minutes of the harbour board, typed in a text editor and saved as notes.doc.")
+
+
 # ---- mail --------------------------------------------------------------------------------------
 
 @kind("e-mail with broken MIME", ["mail/broken.eml"], "either")

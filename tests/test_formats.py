@@ -4,7 +4,9 @@ scent.Index with the fake embedder."""
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -573,13 +575,76 @@ def test_old_office_files_are_reported_not_passed_by(tmp_path):
         idx.close()
     assert report.added == 1
     skipped = dict(report.skipped)
-    assert skipped.pop("minutes.doc") == ("Word 97-2003 .doc files are not read by scent; save it as .docx (or "
-                                          "OpenDocument) to index it, or add it to .scentignore")
+    # .doc and .xls are read (catdoc, xlrd): these are empty OLE shells, so they are skipped as damaged
+    assert skipped.pop("minutes.doc").startswith("not a readable Word 97-2003 .doc file (catdoc: " if shutil.which(
+        "catdoc") else "Word 97-2003 .doc files are read by catdoc, which is not installed here")
     assert skipped.pop("talk.ppt") == ("PowerPoint 97-2003 .ppt files are not read by scent; save it as .pptx (or "
                                        "OpenDocument) to index it, or add it to .scentignore")
-    # .xls is read (xlrd): this one is an empty OLE shell, so it is skipped as a damaged workbook
     assert skipped.pop("budget.xls").startswith("not a readable Excel 97-2003 .xls workbook (")
     assert not skipped
+
+
+# ---------------------------------------------------------------- Word 97-2003
+
+# tests/data/keeper.doc: a Word document written with python-docx (a title, two headings, a table,
+# accents and a line in Hindi) and saved as Word 97-2003 by LibreOffice 7.4 (soffice --convert-to doc).
+KEEPER_DOC = Path(__file__).parent / "data" / "keeper.doc"
+needs_catdoc = pytest.mark.skipif(shutil.which("catdoc") is None, reason="catdoc is not installed (apt: catdoc)")
+
+
+@needs_catdoc
+def test_a_doc_is_read_as_a_word_document():
+    got = extract(str(KEEPER_DOC))
+    assert (got.kind, file_kind("MINUTES.DOC")) == ("docx", "docx")
+    assert texts(got) == [("docx", "", None, "\n".join([
+        "Harbour lighthouse: keeper's handbook", "Lamp",
+        "Trim the wick every evening before dusk. The lamp burns paraffin; order 40 litres from Café Müller by the 14th.",
+        "Fog signal", "Sound the horn every 30 seconds in fog. Reference FG-2291 in the log.",
+        "Item\tStock", "Spare mantles\t12",
+        "Résumé: naïve façade, jalapeño — and a line in Hindi: दीपक जलाओ."]))]
+
+
+@needs_catdoc
+def test_a_doc_is_found_by_its_words_and_as_a_word_document(tmp_path):
+    folder = tmp_path / "old"
+    folder.mkdir()
+    (folder / "keeper.doc").write_bytes(KEEPER_DOC.read_bytes())
+    assert search_finds(folder, "fog horn FG-2291", "docx")[0] == ("keeper.doc", "docx", None)
+
+
+def test_what_is_saved_as_doc_is_read_as_what_it_is(tmp_path, capsys):
+    """Word writes RTF under the .doc name, and a .docx is often renamed: each is read by its own
+    reader. Plain text named .doc is refused (catdoc would print any file as if it were text)."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Renamed minutes: the pier opens in May.")
+    document.save(tmp_path / "renamed.doc")
+    assert texts(extract(str(tmp_path / "renamed.doc"))) == [("docx", "", None, "Renamed minutes: the pier opens in May.")]
+    (tmp_path / "memo.doc").write_bytes(b"{\\rtf1\\ansi Caf\\'e9 memo for Monday}")
+    got = extract(str(tmp_path / "memo.doc"))
+    assert got.kind == "rtf" and got.sections[0].text == "Café memo for Monday"
+    (tmp_path / "notes.doc").write_text("just text, named .doc")
+    assert reason_of(tmp_path / "notes.doc").startswith("not a Word 97-2003 document (not the binary Office format")
+
+
+@needs_catdoc
+def test_a_damaged_doc_is_one_line(tmp_path):
+    assert reason_of(cut(_copy(KEEPER_DOC, tmp_path))).startswith(
+        "not a readable Word 97-2003 .doc file (catdoc: Broken OLE file")
+
+
+def test_without_catdoc_a_doc_says_what_to_install(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no catdoc on it
+    assert reason_of(_copy(KEEPER_DOC, tmp_path)) == (
+        "Word 97-2003 .doc files are read by catdoc, which is not installed here; sudo apt-get install catdoc "
+        "(or save it as .docx), then run scent index again")
+
+
+def _copy(path, folder):
+    out = folder / path.name
+    out.write_bytes(path.read_bytes())
+    return out
 
 
 # ---------------------------------------------------------------- mail

@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import (archive, code, epub, html, ical, image, jsondata, mail, notebook, odt, pdf, rtf, sheet, slides, table,
-               text, vcard, word)
+from . import (archive, code, doc, epub, html, ical, image, jsondata, mail, notebook, odt, pdf, rtf, sheet, slides,
+               table, text, vcard, word)
 from .base import Limits
 
 __all__ = ["CONTAINER_KINDS", "EXTRACTORS", "NOT_READ", "Limits", "extract", "file_kind", "reported"]
@@ -28,6 +28,9 @@ _MODULES = {"text": text, "code": code, "html": html, "csv": table, "json": json
 EXTRACTORS: dict[str, Callable[[str, Limits], Extracted]] = {
     kind: module.extract for kind, module in _MODULES.items()}
 _KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in module.EXTENSIONS}
+# Readers of files of another reader's kind: a Word 97-2003 .doc is a Word document (`docx`).
+_READ_BY_EXTENSION = {ext: module.extract for module in (doc,) for ext in module.EXTENSIONS}
+_KIND_BY_EXTENSION.update({ext: module.KIND for module in (doc,) for ext in module.EXTENSIONS})
 # Extensions of two parts (.tar.gz): os.path.splitext sees only the last.
 _LONG_EXTENSIONS = {ext: kind for ext, kind in _KIND_BY_EXTENSION.items() if ext.count(".") > 1}
 # Kinds whose files hold other files, indexed at CONTAINER#NAME (scent.extract.members).
@@ -38,7 +41,7 @@ _KIND_BY_NAME = {name: kind for kind, module in _MODULES.items()
 
 # Old binary Office files: no reader here; named so that the walk reports them instead of
 # passing them by in silence.
-NOT_READ = {".doc": ("Word 97-2003 .doc", ".docx"), ".ppt": ("PowerPoint 97-2003 .ppt", ".pptx")}
+NOT_READ = {".ppt": ("PowerPoint 97-2003 .ppt", ".pptx")}
 
 
 def reported(path: str) -> bool:
@@ -74,7 +77,7 @@ def extract(path: str, limits: Limits = Limits()) -> Extracted:
         # Only regular files: opening a FIFO or device would block or never end.
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise ExtractError(path, "not a regular file; add it to .scentignore")
-        return EXTRACTORS[kind](path, limits)
+        return _READ_BY_EXTENSION.get(os.path.splitext(path)[1].lower(), EXTRACTORS[kind])(path, limits)
     except OSError as e:
         raise ExtractError(path, f"file vanished or unreadable ({e.strerror or e}); "
                                  "check that it exists and that you may read it") from e

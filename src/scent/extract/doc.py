@@ -1,0 +1,69 @@
+"""Word 97-2003 .doc files: their text, one paragraph a line and a table row's cells split by
+tabs, as catdoc (Debian: catdoc) reads it; indexed as a Word document (kind `docx`).
+
+Why catdoc, a program of its own: no maintained Python library reads the binary Word format, and
+catdoc has read it (Word 6 to 2003, fast-saved files, code pages and Unicode) for decades. It is
+run as tesseract is: a subprocess with a time limit, its output held to max_file_mb.
+
+What people save as .doc is not always one: Word itself writes RTF or HTML under that name, and a
+.docx is often renamed. Those are read as what they are (an RTF file as RTF, a .docx as Word);
+catdoc would print any file that is not a Word file as if it were text."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+from scent.errors import ExtractError
+from scent.units import Extracted
+from . import rtf, word
+from .base import Limits, span
+from .package import OLE_MAGIC
+
+EXTENSIONS = (".doc",)
+KIND = "docx"  # a Word document, whichever format holds it
+TIMEOUT_S = 60.0  # catdoc reads a 500-page document in about a second
+
+
+def extract(path: str, limits: Limits) -> Extracted:
+    with open(path, "rb") as f:
+        head = f.read(64)
+    if head.startswith(b"PK\x03\x04"):
+        return word.extract(path, limits)  # a .docx named .doc
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{\\rtf"):
+        return rtf.extract(path, limits)  # Word's "RTF" saved with the .doc name
+    if not head.startswith(OLE_MAGIC):
+        raise ExtractError(path, "not a Word 97-2003 document (not the binary Office format, RTF or a .docx); "
+                                 "rename it to its real type or add it to .scentignore")
+    text = _catdoc(path, limits)
+    section = span(text, 0, len(text), KIND)
+    return Extracted(kind=KIND, sections=[section] if section else [])
+
+
+def _catdoc(path: str, limits: Limits) -> str:
+    size = os.stat(path).st_size
+    if size > 4 * limits.max_text_bytes:  # its text is read whole from catdoc: bounded by the file's size
+        raise ExtractError(path, f".doc file is {size // (1024 * 1024)} MB, over the limit of 4x max_file_mb "
+                                 f"({4 * limits.max_text_bytes // (1024 * 1024)} MB); raise max_file_mb or add it to "
+                                 ".scentignore")
+    binary = shutil.which("catdoc")
+    if binary is None:
+        raise ExtractError(path, "Word 97-2003 .doc files are read by catdoc, which is not installed here; "
+                                 "sudo apt-get install catdoc (or save it as .docx), then run scent index again")
+    try:
+        # -w: a paragraph is one line (not wrapped at 72 columns); -d utf-8: its output's encoding.
+        done = subprocess.run([binary, "-w", "-d", "utf-8", path], capture_output=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise ExtractError(path, f"catdoc took over {TIMEOUT_S:.0f} s to read this .doc; it may be damaged, "
+                                 "add it to .scentignore") from None
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        # Its first sentence: what is wrong ("Broken OLE file"), not catdoc's own flags to try.
+        why = said[0].split(". ")[0].rstrip(".") if said else f"exit status {done.returncode}"
+        raise ExtractError(path, f"not a readable Word 97-2003 .doc file (catdoc: {why}); "
+                                 "it may be damaged or cut short; open and save it again, or add it to "
+                                 ".scentignore")
+    if len(done.stdout) > limits.max_text_bytes:
+        raise ExtractError(path, f"its text is over the {limits.max_text_bytes // (1024 * 1024)} MB limit; raise "
+                                 "the max_file_mb setting (--max-file-mb) or add it to .scentignore")
+    return done.stdout.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
