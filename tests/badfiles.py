@@ -636,6 +636,25 @@ def _(root):
     write(root, "office/notes.doc", "Minutes of the harbour board, typed in a text editor and saved as notes.doc.")
 
 
+PLAN_PPT = Path(__file__).parent / "data" / "plan.ppt"  # saved by LibreOffice (tests/test_formats.py)
+
+
+@kind(".ppt cut short", ["office/cut.ppt"], "skip")
+def _(root):
+    whole = PLAN_PPT.read_bytes()
+    write(root, "office/cut.ppt", whole[: len(whole) // 3])
+
+
+@kind(".ppt whose records point outside it", ["office/lost.ppt"], "skip")
+def _(root):
+    # The Current User record's offset to the newest edit (after its headerToken, which is
+    # unique in the file), set past the document's end: a file whose last save never finished.
+    data = bytearray(PLAN_PPT.read_bytes())
+    token = bytes(data).find(struct.pack("<I", 0xE391C05F))
+    struct.pack_into("<I", data, token + 4, 0x7FFFFFF0)
+    write(root, "office/lost.ppt", bytes(data))
+
+
 # ---- mail --------------------------------------------------------------------------------------
 
 @kind("e-mail with broken MIME", ["mail/broken.eml"], "either")

@@ -111,7 +111,7 @@ def test_registry_covers_every_file_kind_and_only_unit_kinds_come_out():
     ("page.html", "html"), ("page.HTM", "html"), ("data.csv", "csv"), ("data.tsv", "csv"),
     ("x.json", "json"), ("log.jsonl", "json"), ("map.geojson", "json"), ("r.docx", "docx"),
     ("paper.pdf", "pdf"), ("IMG_4120.JPG", "image"), ("shot.png", "image"), ("a.webp", "image"), ("IMG_1.HEIC", "image"), ("b.avif", "image"),
-    ("archive.tar.gz", "archive"), ("backup.gz", None), ("old.doc", "docx"), ("old.ppt", None), (".env", None), ("secrets.env", None),
+    ("archive.tar.gz", "archive"), ("backup.gz", None), ("old.doc", "docx"), ("old.ppt", "slides"), (".env", None), ("secrets.env", None),
     ("noext", None), ("movie.mp4", None),
 ])
 def test_file_kind_by_name(name, kind):
@@ -630,7 +630,7 @@ def test_unknown_kind(tmp_path):
 
 EXTENSIONS = [".txt", ".md", ".py", ".html", ".csv", ".json", ".jsonl", ".docx", ".pdf", ".jpg",
               ".png", ".gif", ".xlsx", ".xls", ".ods", ".pptx", ".odp", ".odt", ".rtf", ".epub", ".heic", ".eml",
-              ".mbox", ".doc"]
+              ".mbox", ".doc", ".ppt"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -561,7 +561,7 @@ def test_documents_are_found_by_a_keyword(tmp_path, odt_file, epub_file):
     assert search_finds(folder, "gale night", "epub")[0] == ("tales.epub", "epub", None)
 
 
-def test_old_office_files_are_reported_not_passed_by(tmp_path):
+def test_empty_old_office_files_are_skipped_as_damaged(tmp_path):
     folder = tmp_path / "old"
     folder.mkdir()
     for name in ("minutes.doc", "budget.xls", "talk.ppt"):
@@ -575,11 +575,10 @@ def test_old_office_files_are_reported_not_passed_by(tmp_path):
         idx.close()
     assert report.added == 1
     skipped = dict(report.skipped)
-    # .doc and .xls are read (catdoc, xlrd): these are empty OLE shells, so they are skipped as damaged
+    # .doc, .xls and .ppt are read (catdoc, xlrd, scent.extract.ppt): these are empty OLE shells
     assert skipped.pop("minutes.doc").startswith("not a readable Word 97-2003 .doc file (catdoc: " if shutil.which(
         "catdoc") else "Word 97-2003 .doc files are read by catdoc, which is not installed here")
-    assert skipped.pop("talk.ppt") == ("PowerPoint 97-2003 .ppt files are not read by scent; save it as .pptx (or "
-                                       "OpenDocument) to index it, or add it to .scentignore")
+    assert skipped.pop("talk.ppt").startswith("not a readable PowerPoint 97-2003 .ppt presentation (")
     assert skipped.pop("budget.xls").startswith("not a readable Excel 97-2003 .xls workbook (")
     assert not skipped
 
@@ -645,6 +644,85 @@ def _copy(path, folder):
     out = folder / path.name
     out.write_bytes(path.read_bytes())
     return out
+
+
+# ---------------------------------------------------------------- PowerPoint 97-2003
+
+# tests/data/plan.ppt: three slides (a title and a line each) with speaker notes, written with
+# python-pptx and saved as PowerPoint 97-2003 by LibreOffice 7.4 (soffice --convert-to ppt).
+PLAN_PPT = Path(__file__).parent / "data" / "plan.ppt"
+
+
+def test_a_ppt_gives_each_slide_its_text_and_notes():
+    got = extract(str(PLAN_PPT))
+    assert (got.kind, got.title, got.meta["slides"], file_kind("TALK.PPT")) == ("slides", "Harbour plan 2009", 3, "slides")
+    assert texts(got) == [
+        ("slide", "Harbour plan 2009", 1, "Harbour plan 2009\nNew breakwater and a ferry pier\n\n"
+                                          "speaker note for Harbour plan 2009"),
+        ("slide", "Budget", 2, "Budget\nBreakwater 1.2 million; pier 0.4 million\n\nspeaker note for Budget"),
+        ("slide", "Timeline", 3, "Timeline\nWorks start in March; ferry service by October\n\n"
+                                 "speaker note for Timeline")]
+
+
+def test_a_ppt_is_found_at_its_slide(tmp_path):
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "plan.ppt").write_bytes(PLAN_PPT.read_bytes())
+    assert search_finds(folder, "ferry service October", "slides")[0] == ("plan.ppt", "slides", 3)
+
+
+def test_a_damaged_or_foreign_ppt_is_one_line(tmp_path, deck):
+    assert reason_of(cut(_copy(PLAN_PPT, tmp_path))).startswith("not a readable PowerPoint 97-2003 .ppt presentation (")
+    (tmp_path / "notes.ppt").write_text("a text file named .ppt")
+    assert reason_of(tmp_path / "notes.ppt").startswith("not a readable PowerPoint 97-2003 .ppt presentation (")
+    import struct
+
+    data = bytearray(PLAN_PPT.read_bytes())  # its Current User record says encrypted, as a locked file's does
+    struct.pack_into("<I", data, bytes(data).find(struct.pack("<I", 0xE391C05F)), 0xF3D1C4DF)
+    (tmp_path / "locked.ppt").write_bytes(bytes(data))
+    assert reason_of(tmp_path / "locked.ppt") == (
+        "password-protected (encrypted) PowerPoint 97-2003 .ppt presentation: scent cannot read it; save it "
+        "without a password or add it to .scentignore")
+    renamed = tmp_path / "renamed.ppt"  # a .pptx under a .ppt name: read as one
+    renamed.write_bytes(deck.read_bytes())
+    assert extract(str(renamed)).sections[0].kind == "slide"
+
+
+def test_a_ppt_whose_slide_was_saved_again_shows_its_newest_text():
+    """PowerPoint's fast save appends a changed slide and a newer persist directory: the slide's
+    newest version is read, once, and the old one is passed by. Built here from plan.ppt's own
+    records: the Budget slide's container copied to the end with new text, a directory naming it,
+    and an edit record pointing back at the file's own."""
+    import struct
+
+    import olefile
+
+    from scent.extract import ppt
+
+    with olefile.OleFileIO(str(PLAN_PPT)) as ole:
+        current = ole.openstream("Current User").read()
+        document = ole.openstream(ppt.STREAM).read()
+    before = ppt.slides(current, document)
+    edit = struct.unpack_from("<I", current, 16)[0]  # CurrentUserAtom.offsetToCurrentEdit
+    where, document_ref = ppt._persist_directory(document, edit)
+    budget_ref = ppt._slide_list(document, ppt._container(document, where, document_ref, ppt._DOCUMENT))[1][0]
+    _, end = ppt._body(document, where[budget_ref])
+    new_slide = document[where[budget_ref]:end].replace("1.2 million".encode("utf-16-le"),
+                                                        "1.9 million".encode("utf-16-le"))
+    new_at = len(document)
+    directory = struct.pack("<II", budget_ref | (1 << 20), new_at)  # one entry: the slide, at its new place
+    directory_at = new_at + len(new_slide)
+    directory_record = struct.pack("<HHI", 0, ppt._PERSIST_DIRECTORY, len(directory)) + directory
+    edit_body = bytearray(document[edit + 8:ppt._body(document, edit)[1]])
+    struct.pack_into("<II", edit_body, 8, edit, directory_at)  # offsetLastEdit: the file's own edit
+    edit_at = directory_at + len(directory_record)
+    saved_again = (document + new_slide + directory_record
+                   + struct.pack("<HHI", 0, ppt._USER_EDIT, len(edit_body)) + bytes(edit_body))
+    current_again = bytearray(current)
+    struct.pack_into("<I", current_again, 16, edit_at)
+    after = ppt.slides(bytes(current_again), saved_again)
+    assert [s.lines for s in after] == [before[0].lines, ["Budget", "Breakwater 1.9 million; pier 0.4 million"],
+                                        before[2].lines]
 
 
 # ---------------------------------------------------------------- mail

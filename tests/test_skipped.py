@@ -19,7 +19,7 @@ OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # what a password-protected .xlsx
 
 
 def make_folder(root, outside):
-    """Indexed: a.md. Not indexed, by hand: 2 .exe, 1 without extension, 1 .ppt (not read),
+    """Indexed: a.md. Not indexed, by hand: 2 .exe, 1 without extension, 1 .ppt (damaged),
     1 damaged .xlsx, 1 encrypted .xlsx, 1 .txt over max_file_mb, 1 broken link named .md.
     Not listed at all: a hidden file, one in node_modules, one .scentignore matches, and a link
     to an .exe outside the folder."""
@@ -48,7 +48,7 @@ EXPECTED = [
     {"ext": ".exe", "cause": "unsupported kind", "files": 2},
     {"ext": "(none)", "cause": "unsupported kind", "files": 1},  # "(" sorts before "."
     {"ext": ".md", "cause": "broken link", "files": 1},
-    {"ext": ".ppt", "cause": "not read", "files": 1},
+    {"ext": ".ppt", "cause": "damaged", "files": 1},
     {"ext": ".txt", "cause": "too big", "files": 1},
     {"ext": ".xlsx", "cause": "damaged", "files": 1},
     {"ext": ".xlsx", "cause": "encrypted", "files": 1},
@@ -68,14 +68,14 @@ def test_status_counts_what_was_not_indexed_per_extension_and_cause(built):
     st = built.status()
     assert st["files"] == 1
     assert st["not_indexed"] == EXPECTED
-    assert summary(st["not_indexed"]) == ("2 .exe, 1 (none), 1 .md (broken link), 1 .ppt (not read), "
+    assert summary(st["not_indexed"]) == ("2 .exe, 1 (none), 1 .md (broken link), 1 .ppt (damaged), "
                                           "1 .txt (too big), 1 .xlsx (damaged), 1 .xlsx (encrypted)")
 
 
 def test_skipped_lists_each_file_with_its_cause_and_not_the_ignored_ones(built):
     listed = built.skipped()
     assert [(f["path"], f["cause"]) for f in listed["files"]] == [
-        ("b.exe", "unsupported kind"), ("bad.xlsx", "damaged"), ("big.txt", "too big"), ("d.ppt", "not read"),
+        ("b.exe", "unsupported kind"), ("bad.xlsx", "damaged"), ("big.txt", "too big"), ("d.ppt", "damaged"),
         ("gone.md", "broken link"), ("locked.xlsx", "encrypted"), ("notes", "unsupported kind"),
         ("sub/c.exe", "unsupported kind")]
     assert listed["unlisted"] == []
@@ -140,8 +140,6 @@ def test_a_run_stopped_before_its_end_keeps_the_last_complete_record(built, monk
 
 
 @pytest.mark.parametrize("reason, expected", [
-    ("PowerPoint 97-2003 .ppt files are not read by scent; save it as .pptx (or OpenDocument) to index it",
-     "not read"),
     ("Word 97-2003 .doc files are read by catdoc, which is not installed here; sudo apt-get install catdoc",
      "needs a library"),
     ("password-protected (encrypted) Excel .xlsx workbook, or an old binary Office file renamed", "encrypted"),
@@ -191,7 +189,7 @@ def test_cli_status_counts_and_lists_them(built, monkeypatch, capsys):
     index = str(built.index_dir)
     code, out, _ = _scent(monkeypatch, capsys, "status", "--index", index)
     assert code == 0
-    assert ("not indexed: 2 .exe, 1 (none), 1 .md (broken link), 1 .ppt (not read), 1 .txt (too big), "
+    assert ("not indexed: 2 .exe, 1 (none), 1 .md (broken link), 1 .ppt (damaged), 1 .txt (too big), "
             "1 .xlsx (damaged), 1 .xlsx (encrypted) (scent status --skipped lists them)") in out.splitlines()
     code, out, _ = _scent(monkeypatch, capsys, "status", "--index", index, "--skipped")
     assert code == 0

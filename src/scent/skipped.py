@@ -33,7 +33,6 @@ MAX_LISTED = 2000  # paths kept in all
 # (scent.extract and its formats, scent.walk, the indexer's plan); tests/test_skipped.py holds
 # one of each cause. Anything else a reader refused is taken as damaged.
 _CAUSES = (
-    ("not read", ("files are not read by scent",)),
     (UNSUPPORTED, ("scent does not index",)),
     ("encrypted", ("password", "encrypted")),
     ("too big", (" limit", "inflates to", "would inflate", "parts (over")),
@@ -46,7 +45,7 @@ _CAUSES = (
 
 
 def cause(reason: str) -> str:
-    """The short cause of a skip reason: "too big", "damaged", "not read" (.doc) ..."""
+    """The short cause of a skip reason: "too big", "damaged", "encrypted" ..."""
     text = reason.lower()
     for name, marks in _CAUSES:
         if any(m in text for m in marks):
@@ -131,7 +130,7 @@ def listing(errors: list[dict], unsupported: dict[str, int], files: list[tuple[s
 
 
 def summary(counted: list[dict]) -> str:
-    """One line for people: "12 .exe, 3 .doc (not read), 1 .xlsx (damaged)"; the cause is said
+    """One line for people: "12 .exe, 3 .doc (encrypted), 1 .xlsx (damaged)"; the cause is said
     for all but unsupported kinds, the common case."""
     return ", ".join(f"{c['files']} {c['ext']}" + (f" ({c['cause']})" if c["cause"] != UNSUPPORTED else "")
                      for c in counted)

@@ -19,7 +19,7 @@ from . import (archive, code, doc, epub, html, ical, image, jsondata, mail, note
                table, text, vcard, word)
 from .base import Limits
 
-__all__ = ["CONTAINER_KINDS", "EXTRACTORS", "NOT_READ", "Limits", "extract", "file_kind", "reported"]
+__all__ = ["CONTAINER_KINDS", "EXTRACTORS", "Limits", "extract", "file_kind", "reported"]
 
 _MODULES = {"text": text, "code": code, "html": html, "csv": table, "json": jsondata,
             "docx": word, "pdf": pdf, "image": image, "sheet": sheet,
@@ -39,14 +39,9 @@ _KIND_BY_NAME = {name: kind for kind, module in _MODULES.items()
                  for name in getattr(module, "NAMES", ())}
 
 
-# Old binary Office files: no reader here; named so that the walk reports them instead of
-# passing them by in silence.
-NOT_READ = {".ppt": ("PowerPoint 97-2003 .ppt", ".pptx")}
-
-
 def reported(path: str) -> bool:
-    """Whether indexing should look at this file: one scent reads, or one it says it cannot."""
-    return file_kind(path) is not None or os.path.splitext(str(path))[1].lower() in NOT_READ
+    """Whether indexing should look at this file: one of a kind scent reads."""
+    return file_kind(path) is not None
 
 
 def file_kind(path: str) -> str | None:
@@ -64,10 +59,6 @@ def extract(path: str, limits: Limits = Limits()) -> Extracted:
     what happened and what to do; indexing goes on without the file."""
     path = str(path)
     kind = file_kind(path)
-    old = NOT_READ.get(os.path.splitext(path)[1].lower())
-    if kind is None and old:
-        raise ExtractError(path, f"{old[0]} files are not read by scent; save it as {old[1]} (or OpenDocument) "
-                                 "to index it, or add it to .scentignore")
     if kind is None:
         what = os.path.splitext(path)[1] or os.path.basename(path)
         kinds = ", ".join(sorted(EXTRACTORS))

@@ -1,11 +1,12 @@
-"""Presentations (.pptx, .odp): one `slide` section per slide, its number as the page (as a PDF
+"""Presentations (.pptx, .odp, and PowerPoint 97-2003 .ppt, read by scent.extract.ppt): one `slide` section per slide, its number as the page (as a PDF
 page's, so a result names the slide to open), its title as the section title, the text of its
 shapes and tables in the order they are stacked, then its speaker notes. When Limits.describe is
 on, each picture on a slide is a `slide_image` section of its own with the slide's number, as a
 Word file's pictures are. A picture whose part is missing or does not decode costs only itself
-(meta["picture_errors"])."""
+(meta["picture_errors"]). A .ppt gives its slides' text and notes; its pictures are not read."""
 from __future__ import annotations
 
+import os
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -16,12 +17,12 @@ from pptx.exc import PackageNotFoundError
 
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
-from . import package
+from . import package, ppt
 from .base import SECTION_SEPARATOR, Limits
 from .pictures import PICTURES_PER_FILE, picture_text
 from .word import load_picture
 
-EXTENSIONS = (".pptx", ".odp")
+EXTENSIONS = (".pptx", ".odp", ".ppt")
 # python-pptx reports a foreign package as PackageNotFoundError, odfpy a broken one through the XML parser.
 _DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, TypeError, SyntaxError,
             IndexError, AttributeError, NotImplementedError, PackageNotFoundError)
@@ -64,6 +65,18 @@ def _pptx_shapes(shapes, slide: _Slide, part) -> None:
 def _pptx_picture(part, rid: str) -> tuple[str, bytes]:
     image = part.related_part(rid)  # KeyError: python-pptx drops the link to a part the file lacks
     return str(image.partname).lstrip("/"), image.blob
+
+
+def _ppt_slides(path: str) -> Iterator[_Slide]:
+    import olefile
+
+    with olefile.OleFileIO(path) as ole:
+        if not ole.exists(ppt.STREAM):
+            raise ppt.PptError("it holds no PowerPoint Document stream")
+        current = ole.openstream("Current User").read() if ole.exists("Current User") else b""
+        document = ole.openstream(ppt.STREAM).read()
+    for number, slide in enumerate(ppt.slides(current, document), start=1):
+        yield _Slide(number, slide.title, slide.lines, "\n".join(slide.notes))
 
 
 def _pptx_slides(path: str) -> Iterator[_Slide]:
@@ -154,6 +167,10 @@ def _sections(slides: Iterator[_Slide], path: str, limits: Limits, meta: dict) -
 
 
 def extract(path: str, limits: Limits) -> Extracted:
+    if path.lower().endswith(".ppt"):
+        with open(path, "rb") as f:
+            if f.read(4) != b"PK\x03\x04":  # else a .pptx named .ppt: read as one
+                return _extract_ppt(path, limits)
     odp = path.lower().endswith(".odp")
     what = "OpenDocument .odp presentation" if odp else "PowerPoint .pptx presentation"
     package.check(path, limits, what)
@@ -167,3 +184,31 @@ def extract(path: str, limits: Limits) -> Extracted:
     sections = _sections(iter(slides), path, limits, meta)
     title = next((s.title for s in slides if s.title), "")
     return Extracted(kind="slides", sections=sections, title=title, meta=meta)
+
+
+def _extract_ppt(path: str, limits: Limits) -> Extracted:
+    import struct
+
+    what = "PowerPoint 97-2003 .ppt presentation"
+    size = os.stat(path).st_size
+    if size > 4 * limits.max_text_bytes:  # its streams are read whole
+        raise ExtractError(path, f"{what} is {size // (1024 * 1024)} MB, over the limit of 4x max_file_mb "
+                                 f"({4 * limits.max_text_bytes // (1024 * 1024)} MB); raise max_file_mb or add it to "
+                                 ".scentignore")
+    meta: dict = {}
+    try:
+        slides = list(_ppt_slides(path))
+    except ppt.PptEncrypted:
+        raise ExtractError(path, f"password-protected (encrypted) {what}: scent cannot read it; save it without "
+                                 "a password or add it to .scentignore") from None
+    except OSError as e:
+        if e.errno is not None:  # a real I/O error (the file vanished): extract() says so
+            raise
+        raise ExtractError(path, f"not a readable {what} ({e}); it may be damaged or another format named .ppt; "
+                                 "open and save it again, or add it to .scentignore") from e
+    except (ppt.PptError, struct.error, *_DAMAGED) as e:
+        raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged or cut "
+                                 "short; open and save it again, or add it to .scentignore") from e
+    meta["slides"] = len(slides)
+    sections = _sections(iter(slides), path, limits, meta)
+    return Extracted(kind="slides", sections=sections, title=next((s.title for s in slides if s.title), ""), meta=meta)
