@@ -640,6 +640,16 @@ def test_without_catdoc_a_doc_says_what_to_install(tmp_path, monkeypatch):
         "(or save it as .docx), then run scent index again")
 
 
+def test_a_doc_or_ppt_too_big_to_hold_is_refused_before_it_is_read(tmp_path):
+    from scent.extract.base import Limits
+
+    small = Limits(max_text_bytes=1024)  # 4 KiB may be held
+    for fixture, what in ((KEEPER_DOC, "Word 97-2003 .doc file"), (PLAN_PPT, "PowerPoint 97-2003 .ppt presentation")):
+        with pytest.raises(ExtractError) as err:
+            extract(str(_copy(fixture, tmp_path)), small)
+        assert err.value.reason.startswith(f"{what} is ") and "over the 4.0 KB limit (4x max_file_mb)" in err.value.reason
+
+
 def _copy(path, folder):
     out = folder / path.name
     out.write_bytes(path.read_bytes())

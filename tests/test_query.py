@@ -1,5 +1,7 @@
 import sqlite3
 
+import pytest
+
 from hypothesis import given, settings, strategies as st
 
 from scent.query import extra_tokens, id_tokens, is_id_like, match_expression, parse, split_identifier
@@ -97,3 +99,21 @@ def test_or_alternatives_are_one_term():
     assert q.ids == ("LD20260417",)
     assert q.words == ["march", "invoice", "sales", "receipt", "ld", "2026", "0417", "the"]
     DB.execute("SELECT rowid FROM t WHERE t MATCH ?", (match_expression(q, "and"),)).fetchall()  # valid FTS5
+
+
+def test_required_terms_by_hand():
+    from scent.query import required_terms
+
+    # 60% of 3 is 1.8: rounded down; 3<30%: every term up to three, then 30% (of 4: 1.2 -> 1)
+    cases = {(3, "60%"): 1, (10, "60%"): 6, (10, "0.55"): 5, (3, "3<30%"): 3, (4, "3<30%"): 1, (10, "3<30%"): 3,
+             (5, "2"): 2, (5, "9"): 5, (5, "-50%"): 1, (10, "1.797e307"): 10}  # a share over 1: every term
+    assert {k: required_terms(*k) for k in cases} == cases
+
+
+@pytest.mark.parametrize("bad", ["inf%", "nan%", "1e400.", "x%", "many"])
+def test_a_min_share_that_is_no_number_is_one_line(bad):
+    from scent.errors import UsageError
+    from scent.settings import Settings
+
+    with pytest.raises(UsageError, match=r"^setting min_share wants 60%, 2 or 3<30%, got "):
+        Settings().with_values(min_share=bad)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from . import dates
 from .errors import UsageError
+from .terminal import visible
 from .units import FILE_KINDS, KIND_ALIASES, UNIT_KINDS
 
 KNOWN_KINDS = frozenset(FILE_KINDS) | frozenset(UNIT_KINDS) | frozenset(KIND_ALIASES)
@@ -50,7 +51,7 @@ class Filters:
         kinds = tuple(k.strip().lower() for k in kinds if k and k.strip())
         unknown = sorted(set(kinds) - KNOWN_KINDS)
         if unknown:
-            raise UsageError(f"unknown kind {', '.join(unknown)}; known kinds: {', '.join(sorted(KNOWN_KINDS))}")
+            raise UsageError(f"unknown kind {', '.join(map(visible, unknown))}; known kinds: {', '.join(sorted(KNOWN_KINDS))}")
         start = _parse_date(after, spell("after")) if after else None
         end = _parse_date(before, spell("before"), end_of_day=True) if before else None
         if start is not None and end is not None and start >= end:

@@ -5,6 +5,7 @@ from letters, digits and marks only, so no input can raise an FTS syntax error.
 """
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass, replace
@@ -226,9 +227,12 @@ def required_terms(n: int, spec: str) -> int:
         upto, _, rest = spec.partition("<")
         return n if n <= int(upto) else required_terms(n, rest)
     if spec.endswith("%"):
-        need = int(n * float(spec[:-1]) / 100)
+        number, scale = float(spec[:-1]), 100
     elif "." in spec:
-        need = int(n * float(spec))
+        number, scale = float(spec), 1
     else:
-        need = int(spec)
-    return max(1, min(n, need))
+        return max(1, min(n, int(spec)))
+    if not math.isfinite(number):
+        raise ValueError(f"a share must be a finite number, got {spec!r}")
+    # Clamped before int(): a share of 1e300 asks for every term (and n x 1e307 overflows to inf).
+    return int(max(1.0, min(float(n), n * number / scale)))

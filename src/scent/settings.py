@@ -40,10 +40,12 @@ def _check_min_share(value) -> None:
 
 def _check_kinds(value) -> None:
     from .filters import KNOWN_KINDS
+    from .terminal import visible
 
     unknown = sorted({k.strip() for k in value.split(",") if k.strip()} - KNOWN_KINDS)
     if unknown:
-        raise UsageError(f"exclude_kinds: unknown kind {', '.join(unknown)}; known: {', '.join(sorted(KNOWN_KINDS))}")
+        raise UsageError(f"exclude_kinds: unknown kind {', '.join(map(visible, unknown))}; "
+                         f"known: {', '.join(sorted(KNOWN_KINDS))}")
 
 
 def _check_ocr_langs(value) -> None:

@@ -105,6 +105,15 @@ def decode(raw: bytes) -> tuple[str, str]:
     return text.replace("\r\n", "\n").replace("\r", "\n"), encoding
 
 
+def held_whole(path: str, limits: Limits, what: str) -> None:
+    """Refuse a file its reader holds whole in memory (Word and PowerPoint 97-2003) when it is
+    over 4x max_file_mb: the same room a zip package may inflate to."""
+    size = os.stat(path).st_size
+    if size > 4 * limits.max_text_bytes:
+        raise ExtractError(path, f"{what} is {_size(size)}, over the {_size(4 * limits.max_text_bytes)} limit (4x "
+                                 "max_file_mb); raise the max_file_mb setting (--max-file-mb) or add it to .scentignore")
+
+
 def read_text(path: str, limits: Limits) -> tuple[str, str]:
     return decode(read_bytes(path, limits))
 

@@ -10,14 +10,13 @@ What people save as .doc is not always one: Word itself writes RTF or HTML under
 catdoc would print any file that is not a Word file as if it were text."""
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 
 from scent.errors import ExtractError
 from scent.units import Extracted
 from . import rtf, word
-from .base import Limits, span
+from .base import Limits, held_whole, span
 from .package import OLE_MAGIC
 
 EXTENSIONS = (".doc",)
@@ -41,11 +40,7 @@ def extract(path: str, limits: Limits) -> Extracted:
 
 
 def _catdoc(path: str, limits: Limits) -> str:
-    size = os.stat(path).st_size
-    if size > 4 * limits.max_text_bytes:  # its text is read whole from catdoc: bounded by the file's size
-        raise ExtractError(path, f".doc file is {size // (1024 * 1024)} MB, over the limit of 4x max_file_mb "
-                                 f"({4 * limits.max_text_bytes // (1024 * 1024)} MB); raise max_file_mb or add it to "
-                                 ".scentignore")
+    held_whole(path, limits, "Word 97-2003 .doc file")  # catdoc's output is read whole: no more text than that
     binary = shutil.which("catdoc")
     if binary is None:
         raise ExtractError(path, "Word 97-2003 .doc files are read by catdoc, which is not installed here; "

@@ -6,7 +6,6 @@ Word file's pictures are. A picture whose part is missing or does not decode cos
 (meta["picture_errors"]). A .ppt gives its slides' text and notes; its pictures are not read."""
 from __future__ import annotations
 
-import os
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -18,7 +17,7 @@ from pptx.exc import PackageNotFoundError
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package, ppt
-from .base import SECTION_SEPARATOR, Limits
+from .base import SECTION_SEPARATOR, Limits, held_whole
 from .pictures import PICTURES_PER_FILE, picture_text
 from .word import load_picture
 
@@ -190,11 +189,7 @@ def _extract_ppt(path: str, limits: Limits) -> Extracted:
     import struct
 
     what = "PowerPoint 97-2003 .ppt presentation"
-    size = os.stat(path).st_size
-    if size > 4 * limits.max_text_bytes:  # its streams are read whole
-        raise ExtractError(path, f"{what} is {size // (1024 * 1024)} MB, over the limit of 4x max_file_mb "
-                                 f"({4 * limits.max_text_bytes // (1024 * 1024)} MB); raise max_file_mb or add it to "
-                                 ".scentignore")
+    held_whole(path, limits, what)  # its streams are read whole
     meta: dict = {}
     try:
         slides = list(_ppt_slides(path))
