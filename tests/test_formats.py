@@ -228,6 +228,7 @@ def test_xls_sheets_header_values_dates_and_hidden(old_workbook):
         ("sheet", "Codes (hidden sheet) rows 1-1", None, "code | done\nLD-2026-0417 | TRUE"),
     ]
     assert got.meta["sheets"] == ["Budget", "Codes", "Empty"] and got.meta["hidden_sheets"] == ["Codes"]
+    assert got.date is None  # xlwt writes no SummaryInformation: the mtime will do
 
 
 def test_an_xls_that_is_not_one(tmp_path, old_workbook, workbook, capsys):
@@ -595,6 +596,7 @@ needs_catdoc = pytest.mark.skipif(shutil.which("catdoc") is None, reason="catdoc
 def test_a_doc_is_read_as_a_word_document():
     got = extract(str(KEEPER_DOC))
     assert (got.kind, file_kind("MINUTES.DOC")) == ("docx", "docx")
+    assert got.date is None  # its create time is python-docx's template stamp, which says nothing: the mtime will do
     assert texts(got) == [("docx", "", None, "\n".join([
         "Harbour lighthouse: keeper's handbook", "Lamp",
         "Trim the wick every evening before dusk. The lamp burns paraffin; order 40 litres from Café Müller by the 14th.",
@@ -666,6 +668,9 @@ PLAN_PPT = Path(__file__).parent / "data" / "plan.ppt"
 def test_a_ppt_gives_each_slide_its_text_and_notes():
     got = extract(str(PLAN_PPT))
     assert (got.kind, got.title, got.meta["slides"], file_kind("TALK.PPT")) == ("slides", "Harbour plan 2009", 3, "slides")
+    # Dated by its SummaryInformation's create time (python-pptx's template: 2013-01-27 09:14:16 UTC),
+    # which a copy keeps, not by its mtime.
+    assert got.date == 1359278056
     assert texts(got) == [
         ("slide", "Harbour plan 2009", 1, "Harbour plan 2009\nNew breakwater and a ferry pier\n\n"
                                           "speaker note for Harbour plan 2009"),

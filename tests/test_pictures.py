@@ -1,4 +1,4 @@
-"""Pictures inside documents (pdf_image, docx_image) and words for what a picture shows."""
+"""Pictures inside documents (pdf_image, docx_image, odt_image) and words for what a picture shows."""
 from __future__ import annotations
 
 import io
@@ -353,6 +353,77 @@ def test_a_picture_result_shows_what_it_shows_not_its_name(tmp_path, fake_embedd
     # A search for its name, which the name unit answers, shows the name.
     [hit] = idx.search("IMG 0001", k=1)
     assert hit.snippet.startswith("IMG 0001")
+
+
+# ---------------------------------------------------------------- OpenDocument text
+
+def make_odt(path, *, broken: bool = False):
+    """Kitchen plan: a heading with text, a "Layout" heading with only a bar chart under it, a
+    "Budget" heading with text, and the chart shown again in a table (held once)."""
+    from odf.draw import Frame, Image as DrawImage
+    from odf.opendocument import OpenDocumentText
+    from odf.table import Table, TableCell, TableColumn, TableRow
+    from odf.text import H, P
+
+    def picture():
+        frame = Frame(width="6cm", height="4cm", anchortype="paragraph")
+        frame.addElement(DrawImage(href="Pictures/chart.png"))
+        paragraph = P()
+        paragraph.addElement(frame)
+        return paragraph
+
+    document = OpenDocumentText()
+    document.addPicture("Pictures/chart.png", mediatype="image/png",
+                        content=b"\x89PNG not really" if broken else png(bar_chart()))
+    document.text.addElement(H(outlinelevel=1, text="Kitchen plan"))
+    document.text.addElement(P(text="The new layout moves the hob to the island."))
+    document.text.addElement(H(outlinelevel=2, text="Layout"))
+    document.text.addElement(picture())
+    document.text.addElement(H(outlinelevel=2, text="Budget"))
+    document.text.addElement(P(text="Cabinets 4,200."))
+    table = Table()
+    table.addElement(TableColumn())
+    row = TableRow()
+    cell = TableCell()
+    cell.addElement(picture())
+    row.addElement(cell)
+    table.addElement(row)
+    document.text.addElement(table)
+    document.save(str(path))
+    return path
+
+
+def test_odt_pictures_are_units_titled_by_their_heading(tmp_path):
+    path = make_odt(tmp_path / "plan.odt")
+    described = extract(str(path), ON)
+    assert [(s.kind, s.title) for s in described.sections] == [
+        ("odt", "Kitchen plan"), ("odt", "Budget"), ("odt_image", "Layout")]  # the second showing: held once
+    picture = described.sections[-1]
+    assert "chart" in picture.text and picture.picture.locator == "Pictures/chart.png"
+    assert picture.start == described.sections[1].start + len(described.sections[1].text) + 2
+    assert picture.picture.load(64).size == bar_chart().size  # its pixels, for an image-text model
+    plain = extract(str(path))  # pictures off: the heading stays a unit
+    assert [(s.kind, s.text) for s in plain.sections] == [
+        ("odt", "Kitchen plan\nThe new layout moves the hob to the island."), ("odt", "Layout"),
+        ("odt", "Budget\nCabinets 4,200.")]
+
+
+def test_a_broken_odt_picture_loses_only_the_picture(tmp_path):
+    result = extract(str(make_odt(tmp_path / "plan.odt", broken=True)), ON)
+    assert [s.kind for s in result.sections] == ["odt", "odt"]
+    assert "did not decode" in result.meta["picture_errors"][0]
+
+
+def test_only_odt_finds_its_pictures(tmp_path, fake_embedder):
+    folder = tmp_path / "files"
+    folder.mkdir()
+    make_odt(folder / "plan.odt")
+    with Index(folder, index_dir=tmp_path / "idx", settings=Settings().with_values(ocr=False),
+               embedder=fake_embedder) as idx:
+        idx.update()
+        for kind in ("odt", "image"):
+            hits = idx.search("bar chart", filters=Filters(kinds=(kind,)))
+            assert any(h.unit_kind == "odt_image" and h.path == "plan.odt" for h in hits), kind
 
 
 def test_only_image_and_only_docx_find_pictures_inside_documents(tmp_path, report_pdf, fake_embedder):

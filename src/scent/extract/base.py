@@ -6,6 +6,7 @@ import os
 import re
 from dataclasses import dataclass
 
+from scent.dates import from_datetime
 from scent.errors import ExtractError
 from scent.ocr import MAX_SIDE, OcrEngine
 from scent.units import Section
@@ -112,6 +113,21 @@ def held_whole(path: str, limits: Limits, what: str) -> None:
     if size > 4 * limits.max_text_bytes:
         raise ExtractError(path, f"{what} is {_size(size)}, over the {_size(4 * limits.max_text_bytes)} limit (4x "
                                  "max_file_mb); raise the max_file_mb setting (--max-file-mb) or add it to .scentignore")
+
+
+def ole_created(path: str) -> float | None:
+    """When an Office 97-2003 file (.doc, .xls, .ppt) says it was made: its SummaryInformation's
+    create time, kept when the file is copied, unlike its mtime (as a .docx's core `created`).
+    None when it has none or it cannot be read: the date is all that is lost."""
+    import struct
+
+    import olefile
+
+    try:
+        with olefile.OleFileIO(path) as ole:
+            return from_datetime(ole.get_metadata().create_time)
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError, struct.error):
+        return None
 
 
 def read_text(path: str, limits: Limits) -> tuple[str, str]:

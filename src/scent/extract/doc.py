@@ -16,7 +16,7 @@ import subprocess
 from scent.errors import ExtractError
 from scent.units import Extracted
 from . import rtf, word
-from .base import Limits, held_whole, span
+from .base import Limits, held_whole, ole_created, span
 from .package import OLE_MAGIC
 
 EXTENSIONS = (".doc",)
@@ -36,7 +36,7 @@ def extract(path: str, limits: Limits) -> Extracted:
                                  "rename it to its real type or add it to .scentignore")
     text = _catdoc(path, limits)
     section = span(text, 0, len(text), KIND)
-    return Extracted(kind=KIND, sections=[section] if section else [])
+    return Extracted(kind=KIND, sections=[section] if section else [], date=ole_created(path))
 
 
 def _catdoc(path: str, limits: Limits) -> str:

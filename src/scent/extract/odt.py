@@ -1,25 +1,39 @@
 """OpenDocument text (.odt): paragraphs, lists and tables in document order, a section per
-heading, as Word files are."""
+heading, as Word files are; and, when Limits.describe is on, an `odt_image` section per picture
+in the body (its Pictures/ member), titled with the heading it stands under: what it shows
+(scent.describe) and the text read in it. A picture that does not decode costs only itself."""
 from __future__ import annotations
 
 import zipfile
 import zlib
+from functools import partial
 
 from scent.errors import ExtractError
-from scent.units import Extracted
+from scent.units import Extracted, Picture, Section
 from . import package
-from .base import Limits, joined
+from .base import SECTION_SEPARATOR, Limits, joined
+from .pictures import PICTURES_PER_FILE, picture_text
+from .word import load_picture
 
 EXTENSIONS = (".odt",)
 _DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, TypeError, SyntaxError,
             IndexError, AttributeError)
 
 
-def _parts(body) -> list[tuple[str, str]]:
+def _parts(body, pictures: bool) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The text parts (heading, text) and the pictures ((heading, member), in document order). A
+    heading with nothing but pictures under it titles them instead of being a one-word part
+    (when pictures are read)."""
     from odf import teletype
-    from odf.namespaces import TABLENS, TEXTNS
+    from odf.draw import Image
+    from odf.namespaces import DRAWNS, TABLENS, TEXTNS, XLINKNS
 
-    parts, title, lines = [], "", []
+    parts, placed, title, lines, pictured = [], [], "", [], False
+
+    def close() -> None:
+        if not (pictures and pictured and lines == [title]):
+            parts.append((title, "\n".join(lines)))
+
     # Document order without recursion: lists and sections nest, and so may a hostile file.
     stack = [iter(body.childNodes)]
     while stack:
@@ -28,11 +42,17 @@ def _parts(body) -> list[tuple[str, str]]:
             stack.pop()
             continue
         qname = getattr(node, "qname", None)
+        if pictures and qname in ((TEXTNS, "h"), (TEXTNS, "p"), (TABLENS, "table-row"), (DRAWNS, "frame")):
+            for image in node.getElementsByType(Image):
+                member = (image.getAttrNS(XLINKNS, "href") or "").removeprefix("./")
+                if member and not member.startswith(("http:", "https:", "../", "/")):  # linked, not held
+                    placed.append((title, member))
+                    pictured = True
         if qname == (TEXTNS, "h"):
             text = " ".join(teletype.extractText(node).split())
             if text:
-                parts.append((title, "\n".join(lines)))
-                title, lines = text, [text]
+                close()
+                title, lines, pictured = text, [text], False
         elif qname == (TEXTNS, "p"):
             text = " ".join(teletype.extractText(node).split())
             if text:
@@ -44,8 +64,30 @@ def _parts(body) -> list[tuple[str, str]]:
                 lines.append(" | ".join(cells))
         elif qname is not None and qname[0] in (TEXTNS, TABLENS):  # lists, sections, tables, rows' groups
             stack.append(iter(node.childNodes))
-    parts.append((title, "\n".join(lines)))
-    return parts
+    close()
+    return parts, placed
+
+
+def _pictures(path: str, placed: list[tuple[str, str]], limits: Limits, meta: dict) -> list[tuple[str, str, Picture]]:
+    """(heading, text, where its pixels are) of each picture the body shows, once each, in order."""
+    out, seen = [], set()
+    with zipfile.ZipFile(path) as z:
+        for heading, member in placed:
+            if member in seen:
+                continue
+            seen.add(member)
+            if len(out) >= PICTURES_PER_FILE * limits.max_pdf_images:
+                meta["pictures_skipped"] = True
+                break
+            try:
+                blob = z.read(member)
+            except (KeyError, *_DAMAGED) as e:
+                meta.setdefault("picture_errors", []).append(f"{member} is missing or damaged ({type(e).__name__})")
+                continue
+            text = picture_text(blob, member, limits, meta)
+            if text is not None:
+                out.append((heading, text, Picture(member, partial(load_picture, path, member))))
+    return out
 
 
 def _title(document) -> str:
@@ -63,10 +105,16 @@ def extract(path: str, limits: Limits) -> Extracted:
     package.check(path, limits, what)
     try:
         document = package.load_odf(path)
-        parts = _parts(document.text)
+        parts, placed = _parts(document.text, limits.describe)
         title = _title(document)
     except _DAMAGED as e:
         raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged "
                                  "or another format renamed; open and save it again, or add it to .scentignore") from e
-    headings = [heading for heading, _ in parts if heading]
-    return Extracted(kind="odt", sections=joined(parts, "odt"), title=title or (headings[0] if headings else ""))
+    headings = [heading for heading, _ in parts if heading] + [heading for heading, _ in placed if heading]
+    meta: dict = {}
+    sections = joined(parts, "odt")
+    offset = sections[-1].start + len(sections[-1].text) + len(SECTION_SEPARATOR) if sections else 0
+    for heading, text, pixels in _pictures(path, placed, limits, meta) if placed else ():
+        sections.append(Section(text=text, kind="odt_image", title=heading, start=offset, picture=pixels))
+        offset += len(text) + len(SECTION_SEPARATOR)
+    return Extracted(kind="odt", sections=sections, title=title or (headings[0] if headings else ""), meta=meta)

@@ -17,7 +17,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 from scent.errors import ExtractError
 from scent.units import Extracted
 from . import package
-from .base import Limits, joined
+from .base import Limits, joined, ole_created
 from .table import ROWS_PER_SECTION, _line
 
 EXTENSIONS = (".xlsx", ".xlsm", ".ods", ".xls")
@@ -228,7 +228,8 @@ def _extract_xls(path: str, limits: Limits) -> Extracted:
                                      "Excel workbook: rename it to .html and it is read as one") from e
         raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged or cut "
                                  "short, or another format named .xls; open and save it again, or add it to .scentignore") from e
-    return Extracted(kind="sheet", sections=joined(parts, "sheet"), title=os.path.basename(path), meta=meta)
+    return Extracted(kind="sheet", sections=joined(parts, "sheet"), title=os.path.basename(path), meta=meta,
+                     date=ole_created(path))
 
 
 def _starts_with(path: str, magic: bytes) -> bool:

@@ -17,7 +17,7 @@ from pptx.exc import PackageNotFoundError
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package, ppt
-from .base import SECTION_SEPARATOR, Limits, held_whole
+from .base import SECTION_SEPARATOR, Limits, held_whole, ole_created
 from .pictures import PICTURES_PER_FILE, picture_text
 from .word import load_picture
 
@@ -206,4 +206,5 @@ def _extract_ppt(path: str, limits: Limits) -> Extracted:
                                  "short; open and save it again, or add it to .scentignore") from e
     meta["slides"] = len(slides)
     sections = _sections(iter(slides), path, limits, meta)
-    return Extracted(kind="slides", sections=sections, title=next((s.title for s in slides if s.title), ""), meta=meta)
+    return Extracted(kind="slides", sections=sections, title=next((s.title for s in slides if s.title), ""), meta=meta,
+                     date=ole_created(path))
