@@ -15,7 +15,8 @@ def test_empty_filter_is_true():
 def test_kind_aliases_expand_to_unit_kinds():
     condition, params = sql_where(Filters.build(kinds=["image"]))
     assert "f.kind IN (?)" in condition
-    assert params == ["image", "docx_image", "image", "notebook_image", "odt_image", "pdf_image", "slide_image"]
+    assert params == ["image", "docx_image", "epub_image", "image", "notebook_image", "odt_image", "pdf_image",
+                      "slide_image"]
 
 
 def test_path_prefix_and_glob():

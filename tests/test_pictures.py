@@ -426,6 +426,46 @@ def test_only_odt_finds_its_pictures(tmp_path, fake_embedder):
             assert any(h.unit_kind == "odt_image" and h.path == "plan.odt" for h in hits), kind
 
 
+# ---------------------------------------------------------------- EPUB
+
+def make_epub(path):
+    """Two chapters: "The Storm" with text only, "Harbour Works" showing a bar chart twice (an <img>
+    and an SVG <image>, as cover pages draw one) and a picture on the web (not in the book)."""
+    from ebooklib import epub
+
+    book = epub.EpubBook()
+    book.set_identifier("harbour-works")
+    book.set_title("Harbour Works")
+    book.set_language("en")
+    book.add_item(epub.EpubImage(uid="chart", file_name="images/chart.png", media_type="image/png",
+                                 content=png(bar_chart())))
+    one = epub.EpubHtml(title="The Storm", file_name="text/ch1.xhtml", lang="en")
+    one.content = "<p>Night of the gale.</p>"
+    two = epub.EpubHtml(title="Harbour Works", file_name="text/ch2.xhtml", lang="en")
+    two.content = ('<p>Tonnage by year.</p><img src="../images/chart.png" alt=""/>'
+                   '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+                   '<image xlink:href="../images/chart.png"/></svg><img src="https://example.org/far.png"/>')
+    for chapter in (one, two):
+        book.add_item(chapter)
+    book.toc = [one, two]
+    book.spine = ["nav", one, two]
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    epub.write_epub(str(path), book)
+    return path
+
+
+def test_epub_pictures_are_units_titled_by_their_chapter(tmp_path):
+    path = make_epub(tmp_path / "works.epub")
+    described = extract(str(path), ON)
+    assert [(s.kind, s.title) for s in described.sections] == [
+        ("epub", "The Storm"), ("epub", "Harbour Works"), ("epub_image", "Harbour Works")]  # shown twice: once
+    picture = described.sections[-1]
+    assert "chart" in picture.text and picture.picture.locator.endswith("images/chart.png")
+    assert picture.picture.load(64).size == bar_chart().size
+    assert [s.kind for s in extract(str(path)).sections] == ["epub", "epub"]  # pictures off
+
+
 def test_only_image_and_only_docx_find_pictures_inside_documents(tmp_path, report_pdf, fake_embedder):
     folder = tmp_path / "files"
     folder.mkdir()

@@ -107,7 +107,7 @@ def sentences(text: str) -> list[str]:
 # layer, OCR and scent.describe already give, one per line; short lines join the next up to
 # MIN_REGION_WORDS (an OCR'd "62%" alone means nothing to the model), long ones are cut.
 REGION_KINDS = frozenset({"pdf_page", "ocr", "pdf_image", "image", "docx_image", "slide", "slide_image",
-                          "notebook_image", "odt_image"})
+                          "notebook_image", "odt_image", "epub_image"})
 MIN_REGION_WORDS = 3
 MAX_REGION_WORDS = 24
 MAX_REGIONS = 32  # a page's later regions rely on its own vector and its sentences'

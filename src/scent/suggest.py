@@ -45,7 +45,8 @@ MAX_PHRASES = 2
 MAX_CHARS = 60
 # Units holding text read from a picture (OCR or a description); an `image` unit only describes
 # the file (name, folder, date, camera), which makes no example query.
-PICTURE_TEXT_KINDS = frozenset({"ocr", "pdf_image", "docx_image", "slide_image", "notebook_image", "odt_image"})
+PICTURE_TEXT_KINDS = frozenset({"ocr", "pdf_image", "docx_image", "slide_image", "notebook_image", "odt_image",
+                                "epub_image"})
 NOT_PROSE = PICTURE_TEXT_KINDS | {"image"}
 # Common verbs that end or start a RAKE candidate too: a phrase cut only at function words keeps
 # them ("where deleted files go" -> "deleted files go"), which reads as a fragment, not a query.

@@ -12,10 +12,10 @@ FILE_KINDS = ("text", "code", "html", "csv", "json", "docx", "pdf", "image", "sh
 UNIT_KINDS = (
     "text", "code", "html", "csv", "json", "docx", "pdf_page", "image",
     "ocr", "pdf_image", "docx_image", "sheet", "slide", "slide_image",
-    "odt", "rtf", "epub", "email", "archive", "notebook_image", "calendar", "contacts", "odt_image",
+    "odt", "rtf", "epub", "email", "archive", "notebook_image", "calendar", "contacts", "odt_image", "epub_image",
 )
 # Units that are pictures (an image file's, or one inside a PDF, Word file, slide or notebook).
-PICTURE_KINDS = ("image", "pdf_image", "docx_image", "slide_image", "notebook_image", "odt_image")
+PICTURE_KINDS = ("image", "pdf_image", "docx_image", "slide_image", "notebook_image", "odt_image", "epub_image")
 # What a file's numbered parts are called where they are not pages (units carry their number as `page`).
 PLACE_NAMES = {"email": "message", "slides": "slide", "calendar": "entry", "contacts": "contact"}
 
@@ -31,6 +31,7 @@ KIND_ALIASES = {
     "pdf": ("pdf_page", "pdf_image"),
     "docx": ("docx", "docx_image"),
     "odt": ("odt", "odt_image"),
+    "epub": ("epub", "epub_image"),
     "slides": ("slide", "slide_image"),
 }
 

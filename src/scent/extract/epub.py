@@ -1,18 +1,23 @@
 """E-books (.epub): the chapters in reading order (the spine), each read as an HTML page is, so
 a chapter is cut into sections at its h1-h3 headings; the stretch before a chapter's first
 heading is titled by the book's table of contents (or the chapter's <title>). A chapter whose
-XHTML is broken is read as far as the forgiving HTML parser gets."""
+XHTML is broken is read as far as the forgiving HTML parser gets. When Limits.describe is on, each
+picture a chapter shows (<img>, or SVG <image>, as cover pages do) is an `epub_image` section
+titled by its chapter, once per book, as a Word file's pictures are."""
 from __future__ import annotations
 
 import posixpath
 import zipfile
 import zlib
+from functools import partial
 
 from scent.errors import ExtractError
-from scent.units import Extracted
+from scent.units import Extracted, Picture, Section
 from . import package
-from .base import Limits, joined
+from .base import SECTION_SEPARATOR, Limits, joined
 from .html import _BREAK, _CUT, _normalise, _parse, _title, _visible_pieces
+from .pictures import PICTURES_PER_FILE, picture_text
+from .word import load_picture
 
 EXTENSIONS = (".epub",)
 _DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, TypeError, SyntaxError,
@@ -34,7 +39,9 @@ def _toc_titles(book) -> dict[str, str]:
     return titles
 
 
-def _parts(path: str, book, limit: int, meta: dict) -> list[tuple[str, str]]:
+def _parts(path: str, book, limit: int, meta: dict, placed: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
+    """The chapters' (title, text) parts; and, given `placed`, the pictures they show appended to
+    it as (chapter title, href relative to the book's package document)."""
     from ebooklib import ITEM_DOCUMENT
 
     toc = _toc_titles(book)
@@ -57,6 +64,12 @@ def _parts(path: str, book, limit: int, meta: dict) -> list[tuple[str, str]]:
         pieces, titles = _visible_pieces(soup)
         before, *rest = "".join(pieces).split(_CUT)
         chapter = toc.get(posixpath.normpath(item.get_name())) or _title(soup)
+        if placed is not None:
+            here = posixpath.dirname(item.get_name())
+            for tag in soup.find_all(["img", "image"]):
+                src = tag.get("src") or tag.get("xlink:href") or tag.get("href") or ""
+                if src and ":" not in src.split("/")[0]:  # in the book, not a link to the web
+                    placed.append((chapter, posixpath.normpath(posixpath.join(here, src.split("#")[0]))))
         parts.append((chapter, _normalise(before)))
         parts.extend(zip(titles, map(_normalise, rest)))
     return parts
@@ -68,13 +81,45 @@ def extract(path: str, limits: Limits) -> Extracted:
     from ebooklib import epub
 
     meta: dict = {}
+    placed: list[tuple[str, str]] | None = [] if limits.describe else None
     try:
         # ignore_ncx: the EPUB 3 nav document is read instead, and the NCX warning is not printed.
         book = epub.read_epub(path, options={"ignore_ncx": True})
-        parts = _parts(path, book, limits.max_text_bytes, meta)
+        parts = _parts(path, book, limits.max_text_bytes, meta, placed)
         titles = book.get_metadata("DC", "title")  # [(value, attributes), ...]
         title = " ".join(str(titles[0][0] or "").split()) if titles else ""
     except (*_DAMAGED, epub.EpubException) as e:
         raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged "
                                  "or DRM-protected; download it again, or add it to .scentignore") from e
-    return Extracted(kind="epub", sections=joined(parts, "epub"), title=title, meta=meta)
+    sections = joined(parts, "epub")
+    offset = sections[-1].start + len(sections[-1].text) + len(SECTION_SEPARATOR) if sections else 0
+    for chapter, text, pixels in _pictures(path, book, placed or [], limits, meta):
+        sections.append(Section(text=text, kind="epub_image", title=chapter, start=offset, picture=pixels))
+        offset += len(text) + len(SECTION_SEPARATOR)
+    return Extracted(kind="epub", sections=sections, title=title, meta=meta)
+
+
+def _pictures(path: str, book, placed: list[tuple[str, str]], limits: Limits, meta: dict) -> list[tuple[str, str, Picture]]:
+    """(chapter, text, where its pixels are) of each picture the chapters show, once each, in order."""
+    out, seen = [], set()
+    members: list[str] | None = None
+    for chapter, href in placed:
+        if href in seen:
+            continue
+        seen.add(href)
+        if len(out) >= PICTURES_PER_FILE * limits.max_pdf_images:
+            meta["pictures_skipped"] = True
+            break
+        item = book.get_item_with_href(href)
+        if item is None:
+            meta.setdefault("picture_errors", []).append(f"{href} is shown but missing from the book")
+            continue
+        text = picture_text(item.get_content(), href, limits, meta)
+        if text is None:
+            continue
+        if members is None:  # the zip member: the href is relative to the package document's folder
+            with zipfile.ZipFile(path) as z:
+                members = z.namelist()
+        member = next((m for m in members if m == href or m.endswith("/" + href)), href)
+        out.append((chapter, text, Picture(member, partial(load_picture, path, member))))
+    return out
