@@ -660,8 +660,9 @@ def _copy(path, folder):
 
 # ---------------------------------------------------------------- PowerPoint 97-2003
 
-# tests/data/plan.ppt: three slides (a title and a line each) with speaker notes, written with
-# python-pptx and saved as PowerPoint 97-2003 by LibreOffice 7.4 (soffice --convert-to ppt).
+# tests/data/plan.ppt: three slides (a title and a line each) with speaker notes, and a bar chart
+# (a PNG) on the second, written with python-pptx and saved as PowerPoint 97-2003 by LibreOffice 7.4
+# (soffice --convert-to ppt).
 PLAN_PPT = Path(__file__).parent / "data" / "plan.ppt"
 
 
@@ -677,6 +678,16 @@ def test_a_ppt_gives_each_slide_its_text_and_notes():
         ("slide", "Budget", 2, "Budget\nBreakwater 1.2 million; pier 0.4 million\n\nspeaker note for Budget"),
         ("slide", "Timeline", 3, "Timeline\nWorks start in March; ferry service by October\n\n"
                                  "speaker note for Timeline")]
+
+
+def test_a_ppt_pictures_are_units_on_their_slide():
+    from scent.extract.base import Limits
+
+    got = extract(str(PLAN_PPT), Limits(describe=True))
+    [picture] = [s for s in got.sections if s.kind == "slide_image"]
+    assert (picture.page, picture.title) == (2, "Budget") and "chart" in picture.text
+    assert picture.picture.locator == "Pictures@0"  # the first blip of the Pictures stream
+    assert picture.picture.load(64).mode == "RGB"  # its pixels, for an image-text model
 
 
 def test_a_ppt_is_found_at_its_slide(tmp_path):

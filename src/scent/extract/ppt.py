@@ -19,6 +19,9 @@ _DOCUMENT, _SLIDE, _SLIDE_ATOM, _NOTES = 0x03E8, 0x03EE, 0x03EF, 0x03F0
 _SLIDE_PERSIST, _SLIDE_LIST = 0x03F3, 0x0FF0
 _TEXT_HEADER, _TEXT_CHARS, _TEXT_BYTES = 0x0F9F, 0x0FA0, 0x0FA8
 _USER_EDIT, _PERSIST_DIRECTORY = 0x0FF5, 0x1772
+_BLIP_STORE, _BLIP_ENTRY, _SHAPE_OPTIONS = 0xF001, 0xF007, 0xF00B  # OfficeArt ([MS-ODRAW])
+_PICTURE_ID = 0x0104  # the shape option "pib": which blip store entry (from 1) the shape shows
+_BITMAPS = (0xF01D, 0xF01E, 0xF029, 0xF02A)  # JPEG, PNG, TIFF, CMYK JPEG blips (metafiles are not read)
 _TITLE_TYPES = (0, 6)  # TextHeaderAtom: title, centred title
 _ENCRYPTED_TOKEN = 0xF3D1C4DF  # CurrentUserAtom.headerToken of an encrypted file
 MAX_DEPTH = 64  # containers nest a dozen deep in real files
@@ -37,6 +40,7 @@ class PptSlide:
     title: str = ""
     lines: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    pictures: list[int] = field(default_factory=list)  # where each picture's blip starts in the Pictures stream
 
 
 def slides(current_user: bytes, document: bytes) -> list[PptSlide]:
@@ -50,6 +54,7 @@ def slides(current_user: bytes, document: bytes) -> list[PptSlide]:
     where, document_ref = _persist_directory(document, edit)
     doc = _container(document, where, document_ref, _DOCUMENT)
     notes_at = {notes_id: ref for ref, notes_id in _notes_list(document, doc)}
+    blips = _blip_offsets(document, doc)
     out = []
     for ref, outline in _slide_list(document, doc):
         slide = PptSlide()
@@ -60,6 +65,8 @@ def slides(current_user: bytes, document: bytes) -> list[PptSlide]:
             start, end = _body(document, at)
             texts += [t for t in _texts(document, start, end) if t not in outline]
             notes_ref = _notes_ref(document, start, end)
+            shown = [blips[pib - 1] for pib in _picture_ids(document, start, end) if 0 < pib <= len(blips)]
+            slide.pictures = list(dict.fromkeys(at for at in shown if at >= 0))
         slide.title = next((text for kind, text in texts if kind in _TITLE_TYPES), "")
         slide.lines = [line for _, text in texts for line in _lines(text)]
         notes = where.get(notes_at.get(notes_ref))
@@ -198,3 +205,37 @@ def _notes_ref(buf: bytes, start: int, end: int) -> int | None:
 def _lines(text: str) -> list[str]:
     # \r ends a paragraph, \x0b is a line break inside one.
     return [" ".join(line.split()) for line in text.replace("\x0b", "\r").split("\r") if line.strip()]
+
+
+def blip(pictures: bytes, at: int) -> bytes | None:
+    """The image file held by the blip record at `at` of the Pictures stream (a JPEG, PNG or TIFF),
+    or None for a metafile or a record that is not a blip."""
+    if at < 0 or at + 8 > len(pictures):
+        return None
+    instance, kind, length = _header(pictures, at)
+    if kind not in _BITMAPS:
+        return None
+    skip = 16 * (2 if instance & 1 else 1) + 1  # one or two 16-byte ids, then a tag byte
+    return pictures[at + 8 + skip:at + 8 + length] or None
+
+
+def _blip_offsets(buf: bytes, doc: tuple[int, int]) -> list[int]:
+    """For each blip store entry (pib 1, 2 ...), where its blip starts in the Pictures stream (-1
+    when the entry is cut short)."""
+    for _, kind, start, end in _records(buf, *doc):
+        if kind == _BLIP_STORE:
+            return [struct.unpack_from("<I", buf, body + 28)[0] if stop - body >= 32 else -1
+                    for _, entry, body, stop in _records(buf, start, end) if entry == _BLIP_ENTRY]
+    return []
+
+
+def _picture_ids(buf: bytes, start: int, end: int) -> list[int]:
+    """The pib of every shape in start..end that shows a picture, in drawing order."""
+    out = []
+    for count, kind, body, stop in _records(buf, start, end):
+        if kind == _SHAPE_OPTIONS:
+            for at in range(body, min(body + 6 * count, stop - 5), 6):
+                option, value = struct.unpack_from("<HI", buf, at)
+                if option & 0x3FFF == _PICTURE_ID:
+                    out.append(value)
+    return out

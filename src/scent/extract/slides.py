@@ -3,9 +3,11 @@ page's, so a result names the slide to open), its title as the section title, th
 shapes and tables in the order they are stacked, then its speaker notes. When Limits.describe is
 on, each picture on a slide is a `slide_image` section of its own with the slide's number, as a
 Word file's pictures are. A picture whose part is missing or does not decode costs only itself
-(meta["picture_errors"]). A .ppt gives its slides' text and notes; its pictures are not read."""
+(meta["picture_errors"]). A .ppt gives its slides' text and notes, and the JPEG, PNG and TIFF
+pictures its slides show (drawn metafiles are not read)."""
 from __future__ import annotations
 
+import io
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -18,6 +20,7 @@ from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package, ppt
 from .base import SECTION_SEPARATOR, Limits, held_whole, ole_created
+from .image import upright
 from .pictures import PICTURES_PER_FILE, picture_text
 from .word import load_picture
 
@@ -74,8 +77,32 @@ def _ppt_slides(path: str) -> Iterator[_Slide]:
             raise ppt.PptError("it holds no PowerPoint Document stream")
         current = ole.openstream("Current User").read() if ole.exists("Current User") else b""
         document = ole.openstream(ppt.STREAM).read()
+        pictures = ole.openstream(PPT_PICTURES).read() if ole.exists(PPT_PICTURES) else b""
     for number, slide in enumerate(ppt.slides(current, document), start=1):
-        yield _Slide(number, slide.title, slide.lines, "\n".join(slide.notes))
+        shown = [(f"{PPT_PICTURES}@{at}", ppt.blip(pictures, at)) for at in slide.pictures]
+        yield _Slide(number, slide.title, slide.lines, "\n".join(slide.notes),
+                     [partial(_given, name, data) for name, data in shown if data])
+
+
+def _given(name: str, data: bytes) -> tuple[str, bytes]:
+    return name, data
+
+
+PPT_PICTURES = "Pictures"  # the stream of a .ppt's picture files; a picture is named "Pictures@OFFSET"
+
+
+def _load_ppt_picture(path: str, name: str, side: int):
+    """The picture `name` ("Pictures@OFFSET") of the .ppt at `path`, for an image-text model."""
+    import olefile
+    from PIL import Image
+
+    with olefile.OleFileIO(path) as ole:
+        data = ppt.blip(ole.openstream(PPT_PICTURES).read(), int(name.rpartition("@")[2]))
+    if data is None:
+        raise ValueError(f"{name} is not a picture")
+    with Image.open(io.BytesIO(data)) as image:
+        image.draft("RGB", (side, side))
+        return upright(image).convert("RGB")
 
 
 def _pptx_slides(path: str) -> Iterator[_Slide]:
@@ -161,7 +188,8 @@ def _sections(slides: Iterator[_Slide], path: str, limits: Limits, meta: dict) -
             seen = picture_text(data, f"on slide {slide.number}", limits, meta)
             if seen:
                 pictures += 1
-                add(seen, "slide_image", slide, Picture(member, partial(load_picture, path, member)))
+                load = _load_ppt_picture if member.startswith(PPT_PICTURES + "@") else load_picture
+                add(seen, "slide_image", slide, Picture(member, partial(load, path, member)))
     return sections
 
 
