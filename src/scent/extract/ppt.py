@@ -66,7 +66,7 @@ def slides(current_user: bytes, document: bytes) -> list[PptSlide]:
             texts += [t for t in _texts(document, start, end) if t not in outline]
             notes_ref = _notes_ref(document, start, end)
             shown = [blips[pib - 1] for pib in _picture_ids(document, start, end) if 0 < pib <= len(blips)]
-            slide.pictures = list(dict.fromkeys(at for at in shown if at >= 0))
+            slide.pictures = list(dict.fromkeys(offset for offset in shown if offset >= 0))
         slide.title = next((text for kind, text in texts if kind in _TITLE_TYPES), "")
         slide.lines = [line for _, text in texts for line in _lines(text)]
         notes = where.get(notes_at.get(notes_ref))
