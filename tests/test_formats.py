@@ -614,8 +614,8 @@ def test_a_doc_is_found_by_its_words_and_as_a_word_document(tmp_path):
 
 
 def test_what_is_saved_as_doc_is_read_as_what_it_is(tmp_path, capsys):
-    """Word writes RTF under the .doc name, and a .docx is often renamed: each is read by its own
-    reader. Plain text named .doc is refused (catdoc would print any file as if it were text)."""
+    """Word writes RTF and web pages under the .doc name, and a .docx is often renamed: each is read
+    by its own reader. Plain text named .doc is refused (catdoc would print any file as if it were text)."""
     import docx
 
     document = docx.Document()
@@ -625,6 +625,9 @@ def test_what_is_saved_as_doc_is_read_as_what_it_is(tmp_path, capsys):
     (tmp_path / "memo.doc").write_bytes(b"{\\rtf1\\ansi Caf\\'e9 memo for Monday}")
     got = extract(str(tmp_path / "memo.doc"))
     assert got.kind == "rtf" and got.sections[0].text == "Café memo for Monday"
+    (tmp_path / "page.doc").write_text("<html><body><h1>Minutes</h1><p>The pier opens in May.</p></body></html>")
+    got = extract(str(tmp_path / "page.doc"))
+    assert got.kind == "html" and "The pier opens in May." in got.sections[0].text
     (tmp_path / "notes.doc").write_text("just text, named .doc")
     assert reason_of(tmp_path / "notes.doc").startswith("not a Word 97-2003 document (not the binary Office format")
 

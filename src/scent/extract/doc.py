@@ -6,8 +6,8 @@ catdoc has read it (Word 6 to 2003, fast-saved files, code pages and Unicode) fo
 run as tesseract is: a subprocess with a time limit, its output held to max_file_mb.
 
 What people save as .doc is not always one: Word itself writes RTF or HTML under that name, and a
-.docx is often renamed. Those are read as what they are (an RTF file as RTF, a .docx as Word);
-catdoc would print any file that is not a Word file as if it were text."""
+.docx is often renamed. Those are read as what they are (RTF as RTF, a web page as HTML, a .docx
+as Word); catdoc would print any file that is not a Word file as if it were text."""
 from __future__ import annotations
 
 import shutil
@@ -15,7 +15,7 @@ import subprocess
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import rtf, word
+from . import html, rtf, word
 from .base import Limits, held_whole, ole_created, span
 from .package import OLE_MAGIC
 
@@ -29,10 +29,13 @@ def extract(path: str, limits: Limits) -> Extracted:
         head = f.read(64)
     if head.startswith(b"PK\x03\x04"):
         return word.extract(path, limits)  # a .docx named .doc
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{\\rtf"):
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text.startswith(b"{\\rtf"):
         return rtf.extract(path, limits)  # Word's "RTF" saved with the .doc name
+    if text[:1] == b"<" and text[1:2].isalpha() or text.startswith(b"<!"):
+        return html.extract(path, limits)  # Word's "Web Page" saved with the .doc name
     if not head.startswith(OLE_MAGIC):
-        raise ExtractError(path, "not a Word 97-2003 document (not the binary Office format, RTF or a .docx); "
+        raise ExtractError(path, "not a Word 97-2003 document (not the binary Office format, RTF, HTML or a .docx); "
                                  "rename it to its real type or add it to .scentignore")
     text = _catdoc(path, limits)
     section = span(text, 0, len(text), KIND)

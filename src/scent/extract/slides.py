@@ -1,8 +1,8 @@
-"""Presentations (.pptx, .odp, and PowerPoint 97-2003 .ppt, read by scent.extract.ppt): one `slide` section per slide, its number as the page (as a PDF
-page's, so a result names the slide to open), its title as the section title, the text of its
-shapes and tables in the order they are stacked, then its speaker notes. When Limits.describe is
-on, each picture on a slide is a `slide_image` section of its own with the slide's number, as a
-Word file's pictures are. A picture whose part is missing or does not decode costs only itself
+"""Presentations (.pptx, .odp, and PowerPoint 97-2003 .ppt through scent.extract.ppt): one `slide`
+section per slide, its number as the page (as a PDF page's, so a result names the slide to open),
+its title as the section title, the text of its shapes and tables in the order they are stacked,
+then its speaker notes. When Limits.describe is on, each picture on a slide is a `slide_image`
+section of its own with the slide's number, as a Word file's pictures are. A picture whose part is missing or does not decode costs only itself
 (meta["picture_errors"]). A .ppt gives its slides' text and notes, and the JPEG, PNG and TIFF
 pictures its slides show (drawn metafiles are not read)."""
 from __future__ import annotations
