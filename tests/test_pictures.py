@@ -429,8 +429,9 @@ def test_only_odt_finds_its_pictures(tmp_path, fake_embedder):
 # ---------------------------------------------------------------- EPUB
 
 def make_epub(path):
-    """Two chapters: "The Storm" with text only, "Harbour Works" showing a bar chart twice (an <img>
-    and an SVG <image>, as cover pages draw one) and a picture on the web (not in the book)."""
+    """Two chapters: "The Storm" with text only, "Harbour Works" showing under its heading "Tonnage"
+    a bar chart twice (an <img> and an SVG <image>, as cover pages draw one) and a picture on the
+    web (not in the book)."""
     from ebooklib import epub
 
     book = epub.EpubBook()
@@ -442,7 +443,8 @@ def make_epub(path):
     one = epub.EpubHtml(title="The Storm", file_name="text/ch1.xhtml", lang="en")
     one.content = "<p>Night of the gale.</p>"
     two = epub.EpubHtml(title="Harbour Works", file_name="text/ch2.xhtml", lang="en")
-    two.content = ('<p>Tonnage by year.</p><img src="../images/chart.png" alt=""/>'
+    two.content = ('<p>Works on the pier.</p><h2>Tonnage</h2><p>By year, in tonnes.</p>'
+                   '<img src="../images/chart.png" alt=""/>'
                    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
                    '<image xlink:href="../images/chart.png"/></svg><img src="https://example.org/far.png"/>')
     for chapter in (one, two):
@@ -455,15 +457,15 @@ def make_epub(path):
     return path
 
 
-def test_epub_pictures_are_units_titled_by_their_chapter(tmp_path):
+def test_epub_pictures_are_units_titled_by_their_heading(tmp_path):
     path = make_epub(tmp_path / "works.epub")
     described = extract(str(path), ON)
     assert [(s.kind, s.title) for s in described.sections] == [
-        ("epub", "The Storm"), ("epub", "Harbour Works"), ("epub_image", "Harbour Works")]  # shown twice: once
+        ("epub", "The Storm"), ("epub", "Harbour Works"), ("epub", "Tonnage"), ("epub_image", "Tonnage")]  # once
     picture = described.sections[-1]
     assert "chart" in picture.text and picture.picture.locator.endswith("images/chart.png")
     assert picture.picture.load(64).size == bar_chart().size
-    assert [s.kind for s in extract(str(path)).sections] == ["epub", "epub"]  # pictures off
+    assert [s.kind for s in extract(str(path)).sections] == ["epub", "epub", "epub"]  # pictures off
 
 
 def test_only_image_and_only_docx_find_pictures_inside_documents(tmp_path, report_pdf, fake_embedder):

@@ -3,7 +3,7 @@ a chapter is cut into sections at its h1-h3 headings; the stretch before a chapt
 heading is titled by the book's table of contents (or the chapter's <title>). A chapter whose
 XHTML is broken is read as far as the forgiving HTML parser gets. When Limits.describe is on, each
 picture a chapter shows (<img>, or SVG <image>, as cover pages do) is an `epub_image` section
-titled by its chapter, once per book, as a Word file's pictures are."""
+titled by the heading it stands under (or its chapter), once per book, as a Word file's pictures are."""
 from __future__ import annotations
 
 import posixpath
@@ -15,7 +15,7 @@ from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package
 from .base import SECTION_SEPARATOR, Limits, joined
-from .html import _BREAK, _CUT, _normalise, _parse, _title, _visible_pieces
+from .html import _BREAK, _CUT, _HEADINGS, _normalise, _parse, _title, _visible_pieces, _words
 from .pictures import PICTURES_PER_FILE, picture_text
 from .word import load_picture
 
@@ -41,7 +41,8 @@ def _toc_titles(book) -> dict[str, str]:
 
 def _parts(path: str, book, limit: int, meta: dict, placed: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
     """The chapters' (title, text) parts; and, given `placed`, the pictures they show appended to
-    it as (chapter title, href relative to the book's package document)."""
+    it as (the heading they stand under or the chapter's title, href relative to the book's
+    package document)."""
     from ebooklib import ITEM_DOCUMENT
 
     toc = _toc_titles(book)
@@ -65,11 +66,14 @@ def _parts(path: str, book, limit: int, meta: dict, placed: list[tuple[str, str]
         before, *rest = "".join(pieces).split(_CUT)
         chapter = toc.get(posixpath.normpath(item.get_name())) or _title(soup)
         if placed is not None:
-            here = posixpath.dirname(item.get_name())
-            for tag in soup.find_all(["img", "image"]):
+            here, heading = posixpath.dirname(item.get_name()), chapter
+            for tag in soup.find_all([*_HEADINGS, "img", "image"]):  # in document order
+                if tag.name in _HEADINGS:
+                    heading = _words(tag) or heading
+                    continue
                 src = tag.get("src") or tag.get("xlink:href") or tag.get("href") or ""
                 if src and ":" not in src.split("/")[0]:  # in the book, not a link to the web
-                    placed.append((chapter, posixpath.normpath(posixpath.join(here, src.split("#")[0]))))
+                    placed.append((heading, posixpath.normpath(posixpath.join(here, src.split("#")[0]))))
         parts.append((chapter, _normalise(before)))
         parts.extend(zip(titles, map(_normalise, rest)))
     return parts
@@ -100,7 +104,7 @@ def extract(path: str, limits: Limits) -> Extracted:
 
 
 def _pictures(path: str, book, placed: list[tuple[str, str]], limits: Limits, meta: dict) -> list[tuple[str, str, Picture]]:
-    """(chapter, text, where its pixels are) of each picture the chapters show, once each, in order."""
+    """(heading, text, where its pixels are) of each picture the chapters show, once each, in order."""
     out, seen = [], set()
     members: list[str] | None = None
     for chapter, href in placed:
