@@ -17,7 +17,7 @@ from scent.errors import ExtractError
 from scent.units import Extracted
 from . import html, rtf, word
 from .base import Limits, held_whole, ole_created, span
-from .package import OLE_MAGIC
+from .package import OLE_MAGIC, ZIP_MAGIC
 
 EXTENSIONS = (".doc",)
 KIND = "docx"  # a Word document, whichever format holds it
@@ -27,7 +27,7 @@ TIMEOUT_S = 60.0  # catdoc reads a 500-page document in about a second
 def extract(path: str, limits: Limits) -> Extracted:
     with open(path, "rb") as f:
         head = f.read(64)
-    if head.startswith(b"PK\x03\x04"):
+    if head.startswith(ZIP_MAGIC):
         return word.extract(path, limits)  # a .docx named .doc
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if text.startswith(b"{\\rtf"):

@@ -14,9 +14,9 @@ from functools import partial
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package
-from .base import SECTION_SEPARATOR, Limits, joined
+from .base import Limits, joined, laid_out
 from .html import _BREAK, _CUT, _HEADINGS, _normalise, _parse, _title, _visible_pieces, _words
-from .pictures import PICTURES_PER_FILE, picture_text
+from .pictures import described
 from .word import load_picture
 
 EXTENSIONS = (".epub",)
@@ -95,35 +95,28 @@ def extract(path: str, limits: Limits) -> Extracted:
     except (*_DAMAGED, epub.EpubException) as e:
         raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged "
                                  "or DRM-protected; download it again, or add it to .scentignore") from e
-    sections = joined(parts, "epub")
-    offset = sections[-1].start + len(sections[-1].text) + len(SECTION_SEPARATOR) if sections else 0
-    for chapter, text, pixels in _pictures(path, book, placed or [], limits, meta):
-        sections.append(Section(text=text, kind="epub_image", title=chapter, start=offset, picture=pixels))
-        offset += len(text) + len(SECTION_SEPARATOR)
+    pictures = _pictures(path, book, placed, limits, meta) if placed else []
+    sections = laid_out(joined(parts, "epub") + [Section(text=text, kind="epub_image", title=heading, picture=pixels)
+                                                 for heading, text, pixels in pictures])
     return Extracted(kind="epub", sections=sections, title=title, meta=meta)
 
 
 def _pictures(path: str, book, placed: list[tuple[str, str]], limits: Limits, meta: dict) -> list[tuple[str, str, Picture]]:
     """(heading, text, where its pixels are) of each picture the chapters show, once each, in order."""
-    out, seen = [], set()
-    members: list[str] | None = None
-    for chapter, href in placed:
-        if href in seen:
-            continue
-        seen.add(href)
-        if len(out) >= PICTURES_PER_FILE * limits.max_pdf_images:
-            meta["pictures_skipped"] = True
-            break
+    def read(href: str) -> bytes:
         item = book.get_item_with_href(href)
         if item is None:
-            meta.setdefault("picture_errors", []).append(f"{href} is shown but missing from the book")
-            continue
-        text = picture_text(item.get_content(), href, limits, meta)
-        if text is None:
-            continue
-        if members is None:  # the zip member: the href is relative to the package document's folder
-            with zipfile.ZipFile(path) as z:
-                members = z.namelist()
-        member = next((m for m in members if m == href or m.endswith("/" + href)), href)
-        out.append((chapter, text, Picture(member, partial(load_picture, path, member))))
-    return out
+            raise KeyError(href)  # shown, but missing from the book
+        return item.get_content()
+
+    found = described(placed, read, limits, meta)
+    if not found:
+        return []
+    with zipfile.ZipFile(path) as z:  # the zip member: an href is relative to the package document's folder
+        members = z.namelist()
+
+    def member(href: str) -> str:
+        return next((m for m in members if m == href or m.endswith("/" + href)), href)
+
+    return [(heading, text, Picture(member(href), partial(load_picture, path, member(href))))
+            for heading, text, href in found]

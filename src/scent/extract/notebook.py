@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-import io
 import json
 import re
-import warnings
 from functools import partial
 
 from PIL import Image
@@ -25,8 +23,7 @@ from PIL import Image
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from .base import Limits, laid_out, read_bytes
-from .image import upright
-from .pictures import PICTURES_PER_FILE, picture_text
+from .pictures import PICTURES_PER_FILE, decoded, picture_text
 from .text import markdown_headings
 
 EXTENSIONS = (".ipynb",)
@@ -161,9 +158,5 @@ def load_picture(path: str, cell: int, output: int, side: int) -> Image.Image:
     """Output `output` of cell `cell` decoded, for an image-text model."""
     for j, blob in _pictures(_load(path, Limits())[cell]):
         if j == output and blob is not None:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-                with Image.open(io.BytesIO(blob)) as image:
-                    image.draft("RGB", (side, side))
-                    return upright(image).convert("RGB")
+            return decoded(blob, side)
     raise ValueError(f"cell {cell + 1} of {path} has no picture {output + 1}")

@@ -11,8 +11,8 @@ from functools import partial
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package
-from .base import SECTION_SEPARATOR, Limits, joined
-from .pictures import PICTURES_PER_FILE, picture_text
+from .base import Limits, joined, laid_out
+from .pictures import described
 from .word import load_picture
 
 EXTENSIONS = (".odt",)
@@ -70,24 +70,9 @@ def _parts(body, pictures: bool) -> tuple[list[tuple[str, str]], list[tuple[str,
 
 def _pictures(path: str, placed: list[tuple[str, str]], limits: Limits, meta: dict) -> list[tuple[str, str, Picture]]:
     """(heading, text, where its pixels are) of each picture the body shows, once each, in order."""
-    out, seen = [], set()
     with zipfile.ZipFile(path) as z:
-        for heading, member in placed:
-            if member in seen:
-                continue
-            seen.add(member)
-            if len(out) >= PICTURES_PER_FILE * limits.max_pdf_images:
-                meta["pictures_skipped"] = True
-                break
-            try:
-                blob = z.read(member)
-            except (KeyError, *_DAMAGED) as e:
-                meta.setdefault("picture_errors", []).append(f"{member} is missing or damaged ({type(e).__name__})")
-                continue
-            text = picture_text(blob, member, limits, meta)
-            if text is not None:
-                out.append((heading, text, Picture(member, partial(load_picture, path, member))))
-    return out
+        found = described(placed, z.read, limits, meta)
+    return [(heading, text, Picture(member, partial(load_picture, path, member))) for heading, text, member in found]
 
 
 def _title(document) -> str:
@@ -112,9 +97,7 @@ def extract(path: str, limits: Limits) -> Extracted:
                                  "or another format renamed; open and save it again, or add it to .scentignore") from e
     headings = [heading for heading, _ in parts if heading] + [heading for heading, _ in placed if heading]
     meta: dict = {}
-    sections = joined(parts, "odt")
-    offset = sections[-1].start + len(sections[-1].text) + len(SECTION_SEPARATOR) if sections else 0
-    for heading, text, pixels in _pictures(path, placed, limits, meta) if placed else ():
-        sections.append(Section(text=text, kind="odt_image", title=heading, start=offset, picture=pixels))
-        offset += len(text) + len(SECTION_SEPARATOR)
+    pictures = _pictures(path, placed, limits, meta) if placed else []
+    sections = laid_out(joined(parts, "odt") + [Section(text=text, kind="odt_image", title=heading, picture=pixels)
+                                                for heading, text, pixels in pictures])
     return Extracted(kind="odt", sections=sections, title=title or (headings[0] if headings else ""), meta=meta)

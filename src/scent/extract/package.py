@@ -13,6 +13,7 @@ from .base import Limits, _size
 # Office writes an encrypted .xlsx/.pptx/.docx as an OLE compound file (EncryptionInfo and
 # EncryptedPackage streams), not as a zip; so does Office 97-2003 for .xls/.ppt/.doc.
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+ZIP_MAGIC = b"PK\x03\x04"
 # XML and text inflate 5-20x; a member that inflates beyond this ratio (and is big) is a bomb.
 MAX_RATIO = 200
 RATIO_FLOOR = 8 * 1024 * 1024  # small members may inflate as much as they like
@@ -99,3 +100,10 @@ def load_odf(path: str):
     if "SAX FAILED TO PARSE" in printed.getvalue():
         raise ValueError("its content.xml is not well-formed XML (cut short or edited by hand?)")
     return document
+
+
+def starts_with(path: str, magic: bytes) -> bool:
+    """Whether the file begins with `magic`, past a byte-order mark and blank space: what it really
+    is, whatever its name says (an .xlsx named .xls, a web page named .doc)."""
+    with open(path, "rb") as f:
+        return f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(magic)

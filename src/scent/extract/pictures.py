@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import warnings
+import zipfile
+import zlib
+from collections.abc import Callable, Iterable
 
 from PIL import Image
 
@@ -16,6 +19,8 @@ from .image import upright
 
 MIN_PICTURE_PX = 64  # smaller pictures are icons and bullets
 PICTURES_PER_FILE = 4  # a file reads up to 4 x Limits.max_pdf_images pictures, as a Word file does
+# What reading one picture out of its file may raise: a missing member, a damaged zip or stream.
+UNREADABLE = (KeyError, ValueError, OSError, EOFError, zlib.error, zipfile.BadZipFile)
 
 
 def picture_text(blob: bytes, name: str, limits: Limits, meta: dict) -> str | None:
@@ -40,3 +45,38 @@ def picture_text(blob: bytes, name: str, limits: Limits, meta: dict) -> str | No
         meta.setdefault("picture_errors", []).append(f"{name} did not decode ({e})")
         return None
     return "\n".join(t for t in (words, seen) if t)
+
+
+def described(placed: Iterable[tuple[str, str]], read: Callable[[str], bytes], limits: Limits,
+              meta: dict) -> list[tuple[str, str, str]]:
+    """(title, what it shows, name) of each picture `placed` names ((title, name), in document
+    order), once each, and at most PICTURES_PER_FILE x max_pdf_images of them; `read(name)` gives
+    its bytes. One that cannot be read or does not decode is noted in meta and costs only itself."""
+    out, seen = [], set()
+    for title, name in placed:
+        if name in seen:
+            continue
+        seen.add(name)
+        if len(out) >= PICTURES_PER_FILE * limits.max_pdf_images:
+            meta["pictures_skipped"] = True
+            break
+        try:
+            blob = read(name)
+        except UNREADABLE as e:
+            meta.setdefault("picture_errors", []).append(f"{name} is missing or damaged ({type(e).__name__})")
+            continue
+        text = picture_text(blob, name, limits, meta)
+        if text is not None:
+            out.append((title, text, name))
+    return out
+
+
+def decoded(blob: bytes, side: int) -> Image.Image:
+    """A stored picture's bytes as an upright RGB image, reduced toward `side` where its format
+    allows (JPEG): what an image-text model is given."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        with Image.open(io.BytesIO(blob)) as image:
+            image.draft("RGB", (side, side))
+            return upright(image).convert("RGB")

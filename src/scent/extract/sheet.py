@@ -1,5 +1,5 @@
-"""Spreadsheets (.xlsx, .xlsm, .ods, and Excel 97-2003 .xls, read by xlrd): per sheet, rows in groups of 25 led by the sheet's header
-row, as CSV files are; the section title names the sheet (and says when it is hidden, since a
+"""Spreadsheets (.xlsx, .xlsm, .ods, and Excel 97-2003 .xls, read by xlrd): per sheet, rows in
+groups of 25 led by the sheet's header row, as CSV files are; the section title names the sheet (and says when it is hidden, since a
 hidden sheet is often the one a person forgot they had). Formulas give the value the program that
 saved the file computed (a file never opened in a spreadsheet program may have none: its cell is
 empty). Reading stops at max_file_mb of text; meta["left_out"] says so."""
@@ -55,23 +55,18 @@ def _xlsx_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
 
     # read_only streams each sheet's XML; data_only gives formulas' saved values, not their text.
     # Given the open file, not its name: openpyxl refuses a name it does not know (an .xlsx saved as .xls).
-    stream = open(path, "rb")
-    try:
+    with open(path, "rb") as stream:
         book = openpyxl.load_workbook(stream, read_only=True, data_only=True, keep_links=False)
-    except BaseException:
-        stream.close()
-        raise
-    try:
-        for sheet in book.worksheets:
-            if not hasattr(sheet, "iter_rows"):
-                continue  # a chart sheet: no cells
-            # The stored dimension may claim A1:XFD1048576; rows padded to it would cost minutes.
-            sheet.reset_dimensions()
-            rows = (_trimmed([_cell(v) for v in row]) for row in sheet.iter_rows(values_only=True))
-            yield sheet.title, sheet.sheet_state != "visible", rows
-    finally:
-        book.close()
-        stream.close()
+        try:
+            for sheet in book.worksheets:
+                if not hasattr(sheet, "iter_rows"):
+                    continue  # a chart sheet: no cells
+                # The stored dimension may claim A1:XFD1048576; rows padded to it would cost minutes.
+                sheet.reset_dimensions()
+                rows = (_trimmed([_cell(v) for v in row]) for row in sheet.iter_rows(values_only=True))
+                yield sheet.title, sheet.sheet_state != "visible", rows
+        finally:
+            book.close()
 
 
 def _xls_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
@@ -185,7 +180,7 @@ def _parts(sheets, limit: int, meta: dict) -> list[tuple[str, str]]:
 
 def extract(path: str, limits: Limits) -> Extracted:
     ext = os.path.splitext(path)[1].lower()
-    if ext == ".xls" and not _starts_with(path, b"PK\x03\x04"):  # else an .xlsx named .xls: read as one
+    if ext == ".xls" and not package.starts_with(path, package.ZIP_MAGIC):  # else an .xlsx named .xls: read as one
         return _extract_xls(path, limits)
     ods = ext == ".ods"
     what = "OpenDocument .ods spreadsheet" if ods else "Excel workbook"
@@ -223,7 +218,7 @@ def _extract_xls(path: str, limits: Limits) -> Extracted:
     try:
         parts = _parts(_xls_sheets(path), limits.max_text_bytes, meta)
     except (xlrd.XLRDError, CompDocError, struct.error, *_DAMAGED) as e:
-        if _starts_with(path, b"<"):
+        if package.starts_with(path, b"<"):
             raise ExtractError(path, "a web page saved with an .xls name (as many sites export tables), not an "
                                      "Excel workbook: rename it to .html and it is read as one") from e
         raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged or cut "
@@ -231,7 +226,3 @@ def _extract_xls(path: str, limits: Limits) -> Extracted:
     return Extracted(kind="sheet", sections=joined(parts, "sheet"), title=os.path.basename(path), meta=meta,
                      date=ole_created(path))
 
-
-def _starts_with(path: str, magic: bytes) -> bool:
-    with open(path, "rb") as f:
-        return f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(magic)

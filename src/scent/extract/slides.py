@@ -2,12 +2,11 @@
 section per slide, its number as the page (as a PDF page's, so a result names the slide to open),
 its title as the section title, the text of its shapes and tables in the order they are stacked,
 then its speaker notes. When Limits.describe is on, each picture on a slide is a `slide_image`
-section of its own with the slide's number, as a Word file's pictures are. A picture whose part is missing or does not decode costs only itself
-(meta["picture_errors"]). A .ppt gives its slides' text and notes, and the JPEG, PNG and TIFF
+section of its own with the slide's number, as a Word file's pictures are. A picture whose part is
+missing or does not decode costs only itself (meta["picture_errors"]). A .ppt gives its slides' text and notes, and the JPEG, PNG and TIFF
 pictures its slides show (drawn metafiles are not read)."""
 from __future__ import annotations
 
-import io
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -20,8 +19,7 @@ from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package, ppt
 from .base import SECTION_SEPARATOR, Limits, held_whole, ole_created
-from .image import upright
-from .pictures import PICTURES_PER_FILE, picture_text
+from .pictures import PICTURES_PER_FILE, decoded, picture_text
 from .word import load_picture
 
 EXTENSIONS = (".pptx", ".odp", ".ppt")
@@ -94,15 +92,12 @@ PPT_PICTURES = "Pictures"  # the stream of a .ppt's picture files; a picture is 
 def _load_ppt_picture(path: str, name: str, side: int):
     """The picture `name` ("Pictures@OFFSET") of the .ppt at `path`, for an image-text model."""
     import olefile
-    from PIL import Image
 
     with olefile.OleFileIO(path) as ole:
         data = ppt.blip(ole.openstream(PPT_PICTURES).read(), int(name.rpartition("@")[2]))
     if data is None:
         raise ValueError(f"{name} is not a picture")
-    with Image.open(io.BytesIO(data)) as image:
-        image.draft("RGB", (side, side))
-        return upright(image).convert("RGB")
+    return decoded(data, side)
 
 
 def _pptx_slides(path: str) -> Iterator[_Slide]:
@@ -157,7 +152,10 @@ def _member(path: str, member: str) -> tuple[str, bytes]:
 
 # ---------------------------------------------------------------- both
 
-def _sections(slides: Iterator[_Slide], path: str, limits: Limits, meta: dict) -> list[Section]:
+def _sections(slides: Iterator[_Slide], path: str, limits: Limits, meta: dict,
+              load: Callable = load_picture) -> list[Section]:
+    """The slides' sections; `load(path, member, side)` gives a picture's pixels again (a zip
+    member's for .pptx and .odp, a blip of the Pictures stream for .ppt)."""
     sections: list[Section] = []
     offset, pictures = 0, 0
 
@@ -188,16 +186,13 @@ def _sections(slides: Iterator[_Slide], path: str, limits: Limits, meta: dict) -
             seen = picture_text(data, f"on slide {slide.number}", limits, meta)
             if seen:
                 pictures += 1
-                load = _load_ppt_picture if member.startswith(PPT_PICTURES + "@") else load_picture
                 add(seen, "slide_image", slide, Picture(member, partial(load, path, member)))
     return sections
 
 
 def extract(path: str, limits: Limits) -> Extracted:
-    if path.lower().endswith(".ppt"):
-        with open(path, "rb") as f:
-            if f.read(4) != b"PK\x03\x04":  # else a .pptx named .ppt: read as one
-                return _extract_ppt(path, limits)
+    if path.lower().endswith(".ppt") and not package.starts_with(path, package.ZIP_MAGIC):  # else a .pptx named .ppt
+        return _extract_ppt(path, limits)
     odp = path.lower().endswith(".odp")
     what = "OpenDocument .odp presentation" if odp else "PowerPoint .pptx presentation"
     package.check(path, limits, what)
@@ -233,6 +228,6 @@ def _extract_ppt(path: str, limits: Limits) -> Extracted:
         raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged or cut "
                                  "short; open and save it again, or add it to .scentignore") from e
     meta["slides"] = len(slides)
-    sections = _sections(iter(slides), path, limits, meta)
+    sections = _sections(iter(slides), path, limits, meta, load=_load_ppt_picture)
     return Extracted(kind="slides", sections=sections, title=next((s.title for s in slides if s.title), ""), meta=meta,
                      date=ole_created(path))

@@ -4,8 +4,6 @@ stands under: what it shows (scent.describe) and the text read in it. A picture 
 decode costs only itself."""
 from __future__ import annotations
 
-import io
-import warnings
 import zipfile
 import zlib
 from functools import partial
@@ -20,9 +18,8 @@ from scent.dates import from_datetime
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package
-from .base import SECTION_SEPARATOR, Limits, joined
-from .image import upright
-from .pictures import PICTURES_PER_FILE, picture_text
+from .base import Limits, joined, laid_out
+from .pictures import decoded, described
 
 EXTENSIONS = (".docx",)
 # python-docx reports a damaged or foreign file through whichever layer noticed:
@@ -88,21 +85,13 @@ def _pictures(document, limits: Limits, meta: dict, path: str,
               placed: dict[str, str]) -> list[tuple[str, str, Picture]]:
     """(heading it stands under, text, where its pixels are) of the body's pictures: those drawn in
     the body in their order, then any other the package holds; broken ones are noted in meta."""
-    texts = []
-    parts = [p for p in document.part.related_parts.values()
-             if (getattr(p, "content_type", "") or "").startswith("image/")]
+    parts = {str(getattr(p, "partname", "picture")): p for p in document.part.related_parts.values()
+             if (getattr(p, "content_type", "") or "").startswith("image/")}
     order = {name: i for i, name in enumerate(placed)}
-    parts.sort(key=lambda p: order.get(str(p.partname), len(order)))
-    for part in parts:
-        if len(texts) >= PICTURES_PER_FILE * limits.max_pdf_images:
-            meta["pictures_skipped"] = True
-            break
-        name = str(getattr(part, "partname", "picture"))
-        text = picture_text(part.blob, name, limits, meta)
-        if text is not None:
-            member = name.lstrip("/")
-            texts.append((placed.get(name, ""), text, Picture(member, partial(load_picture, path, member))))
-    return texts
+    names = sorted(parts, key=lambda name: order.get(name, len(order)))
+    found = described([(placed.get(name, ""), name) for name in names], lambda name: parts[name].blob, limits, meta)
+    return [(heading, text, Picture(name.lstrip("/"), partial(load_picture, path, name.lstrip("/"))))
+            for heading, text, name in found]
 
 
 def load_picture(path: str, member: str, side: int) -> Image.Image:
@@ -112,12 +101,7 @@ def load_picture(path: str, member: str, side: int) -> Image.Image:
             blob = package.read(member)
     except _DAMAGED as e:
         raise ValueError(f"{member} is not readable ({type(e).__name__}: {e})") from e
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-        warnings.simplefilter("ignore", UserWarning)
-        with Image.open(io.BytesIO(blob)) as image:
-            image.draft("RGB", (side, side))
-            return upright(image).convert("RGB")
+    return decoded(blob, side)
 
 
 def extract(path: str, limits: Limits) -> Extracted:
@@ -140,10 +124,8 @@ def extract(path: str, limits: Limits) -> Extracted:
         except _DAMAGED as e:  # the package's picture list itself is damaged: the text stands
             meta.setdefault("picture_errors", []).append(f"pictures not read ({type(e).__name__}: {e})")
             pictures = []
-        offset = sections[-1].start + len(sections[-1].text) + len(SECTION_SEPARATOR) if sections else 0
-        for heading, text, pixels in pictures:
-            sections.append(Section(text=text, kind="docx_image", title=heading, start=offset, picture=pixels))
-            offset += len(text) + len(SECTION_SEPARATOR)
+        sections = laid_out(sections + [Section(text=text, kind="docx_image", title=heading, picture=pixels)
+                                        for heading, text, pixels in pictures])
     return Extracted(kind="docx", sections=sections, title=title or first_heading, date=created, meta=meta)
 
 
