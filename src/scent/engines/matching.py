@@ -24,12 +24,12 @@ def then_or(search: Search, query: KeywordQuery, first_mode: str, min_share: str
     return (first + rest)[:limit]
 
 
-def share_first(hits: list[Hit], holds_share: set[int], mode: str, limit: int) -> list[Hit]:
-    """`hits` (an `or` list, `limit` x 5 deep) as `min_share` gives them: those holding the
-    share; with `min_share_or`, then the rest of the top `limit` of the `or` list, in its order
-    (what then_or would give, from one `or` search instead of two)."""
+def share_first(hits: list[Hit], holds_share: set[int], then_rest: bool, limit: int) -> list[Hit]:
+    """`hits` (an `or` list, `limit` x 5 deep) holding the share; with `then_rest` (the
+    `min_share_or` mode), then the rest of the top `limit` of the `or` list, in its order (what
+    then_or would give, from one `or` search instead of two)."""
     out = [h for h in hits if h[0] in holds_share]
-    if mode == "min_share_or":
+    if then_rest:
         out += [h for h in hits[:limit] if h[0] not in holds_share]
     return out[:limit]
 

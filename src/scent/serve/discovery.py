@@ -34,14 +34,11 @@ def announced(index_dir: Path, host: str, port: int, root: str, token: str):
     if not _is_local(host):  # a remote-facing server is not one the CLI should find by itself
         yield
         return
+    from .tokens import write_private  # here: finding a server (the CLI's path) needs none of it
+
     path = Path(index_dir) / SERVER_FILE
-    tmp = path.with_name(f"{SERVER_FILE}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # private from the start: it holds the token
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump({"pid": os.getpid(), "host": host, "port": port, "token": token,
-                   "index": str(Path(index_dir).resolve()), "root": root}, f)
-    os.replace(tmp, path)
+    write_private(path, json.dumps({"pid": os.getpid(), "host": host, "port": port, "token": token,  # it holds the token
+                                    "index": str(Path(index_dir).resolve()), "root": root}))
     try:
         yield
     finally:

@@ -74,9 +74,25 @@ def own_token(path: Path | None = None) -> str:
 def _read_private(path: Path) -> str:
     """`path`'s text, refused (as ssh refuses a loose key) when other users can read or write it."""
     with open(path, encoding="utf-8") as f:
-        if stat.S_IMODE(os.fstat(f.fileno()).st_mode) & 0o077:
-            raise ScentError(f"{path} can be read or written by other users; make it private with: chmod 600 {path}")
+        _refuse_loose(path, os.fstat(f.fileno()).st_mode)
         return f.read()
+
+
+def _refuse_loose(path: Path, mode: int) -> None:
+    if stat.S_IMODE(mode) & 0o077:
+        raise ScentError(f"{path} can be read or written by other users; make it private with: chmod 600 {path}")
+
+
+def write_private(path: Path, text: str) -> None:
+    """Replace `path` with `text` in a file only its owner may read: created 0600 from the start
+    (not chmod-ed afterwards, so never readable by others for a moment), then moved into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
 
 
 def _digest(token: str) -> str:
@@ -103,9 +119,7 @@ class Tokens:
         with self._lock:
             if key == self._seen:
                 return self._users
-        if stat.S_IMODE(st.st_mode) & 0o077:
-            raise ScentError(f"{self.path} can be read or written by other users; "
-                             f"make it private with: chmod 600 {self.path}")
+        _refuse_loose(self.path, st.st_mode)
         try:
             users = json.loads(self.path.read_text(encoding="utf-8"))["users"]
             if not isinstance(users, dict) or not all(isinstance(u.get("sha256"), str) for u in users.values()):
@@ -154,12 +168,4 @@ class Tokens:
         self._write(users)
 
     def _write(self, users: dict) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.unlink(missing_ok=True)
-        # Created 0600 from the start (not chmod-ed afterwards), so it is never readable by others.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump({"users": users}, f, indent=1, sort_keys=True)
-            f.write("\n")
-        os.replace(tmp, self.path)
+        write_private(self.path, json.dumps({"users": users}, indent=1, sort_keys=True) + "\n")

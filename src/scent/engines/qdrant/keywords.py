@@ -97,7 +97,7 @@ class QdrantKeywords:
         if need <= 1:
             return hits[:limit]
         enough = {uid for uid, _, held in found if sum(any(all(i in held for i in alt) for alt in t) for t in terms) >= need}
-        return share_first(hits, enough, "min_share" if mode == "and" else mode, limit)
+        return share_first(hits, enough, mode == "min_share_or", limit)
 
     def holds(self, query: KeywordQuery, filters: Filters) -> list[bool]:
         """For each term: does any unit under `filters` hold it?"""

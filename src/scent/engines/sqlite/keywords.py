@@ -28,7 +28,7 @@ class SqliteKeywords:
             if need <= 1 or not hits:
                 return hits[:limit]
             counts = self._terms_matched(query, [uid for uid, _ in hits])
-            return share_first(hits, {uid for uid, n in counts.items() if n >= need}, mode, limit)
+            return share_first(hits, {uid for uid, n in counts.items() if n >= need}, mode == "min_share_or", limit)
         expression = match_expression(query, mode)
         if expression is None:
             return []
