@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -170,6 +169,7 @@ def search(args, queries: list[dict], exact: list[list[int]]) -> dict:
     from scent import search as pipeline
     from scent.engines import engine_class
     from scent.filters import Filters
+    from scent.language import detect
     from scent.query import parse
     from scent.settings import Settings
 
@@ -179,7 +179,8 @@ def search(args, queries: list[dict], exact: list[list[int]]) -> dict:
 
     def run(q: dict, strategy: str, filters: Filters) -> list:
         s = settings.with_values(strategy=strategy)
-        request = pipeline.Request(q["text"], parse(q["text"], s.stopwords), filters, s, engine, vectors.__getitem__)
+        request = pipeline.Request(q["text"], parse(q["text"], s.stopwords), filters, s, engine, vectors.__getitem__,
+                                   lang=detect(q["text"]))
         return pipeline.run(request, 10)[0]
 
     # Warm: the first query opens files and loads what a long-running server would hold.

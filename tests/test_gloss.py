@@ -96,11 +96,13 @@ def test_ids_are_never_translated():
 
 
 def test_a_missing_word_list_says_what_to_do(monkeypatch, tmp_path):
+    import importlib.resources
+
     import scent.gloss as g
     from scent.errors import ScentError
 
     g._table.cache_clear()
-    monkeypatch.setattr(g, "files", lambda _pkg: tmp_path)  # a package folder without its data
+    monkeypatch.setattr(importlib.resources, "files", lambda _pkg: tmp_path)  # a package folder without its data
     try:
         with pytest.raises(ScentError, match="reinstall scent, or index with --english-gloss false"):
             gloss("patatas", "es")

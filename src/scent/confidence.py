@@ -74,7 +74,6 @@ def query_facts(request) -> dict:
     A query of stop words only ("a", "what is it") is kept whole by the keyword list, and every
     note holds its words: counted as held, they made any result look sure (99% for "a"). They say
     nothing of a topic, so none counts; a quoted phrase ("to be or not to be") is no stop word."""
-    from .language import detect
 
     terms = request.keywords.terms
     readable = Filters(readers=request.filters.readers) if request.filters else Filters()
@@ -82,7 +81,7 @@ def query_facts(request) -> dict:
         in_index = 0
     else:
         in_index = sum(request.engine.keywords.holds(request.keywords, readable))
-    return {"lang": detect(request.text), "picture_intent": bool(ASKS_FOR_PICTURE.search(request.text)),
+    return {"lang": request.lang, "picture_intent": bool(ASKS_FOR_PICTURE.search(request.text)),
             "terms": len(terms), "terms_in_index": in_index, "has_ids": bool(request.keywords.ids)}
 
 

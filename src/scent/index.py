@@ -307,11 +307,12 @@ class Index:
         filters = replace(filters, readers=self.readers(as_user))
         if s.exclude_kinds:
             filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
-        keywords = translate_query(parse(parsed.keyword_text, s.stopwords, parsed.alternatives),
-                                   detect(parsed.text), s.translate_query)
+        lang = detect(parsed.text)
+        keywords = translate_query(parse(parsed.keyword_text, s.stopwords, parsed.alternatives), lang,
+                                   s.translate_query)
         return pipeline.Request(parsed.text, keywords, filters, s, self.engine,
                                    lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
-                                   parsed.constraints, self._multivector_query(s))
+                                   parsed.constraints, self._multivector_query(s), lang=lang)
 
     @staticmethod
     def search_many(indexes: list["Index"], query: str, k: int = 10, filters: Filters | None = None,

@@ -23,7 +23,6 @@ from .dates import iso
 from .filters import Filters
 from .fuse import mmr, rrf
 from .gloss import GLOSSED
-from .language import detect
 from .query import KeywordQuery, clean, normalise_id
 from .settings import Settings
 from .snippet import matches, readable, snippet
@@ -79,6 +78,7 @@ class Request:
     embed_multivector_query: Callable[[str], np.ndarray] | None = None
     vector: np.ndarray | None = None  # the query's own vector, once embedded (query_vector)
     facts: dict | None = None  # the query's facts for the confidence model, once looked up (_assess)
+    lang: str | None = None  # the query's language (scent.language.detect), or None when unsure
 
 
 def query_vector(r: Request) -> np.ndarray:
@@ -261,7 +261,7 @@ def fuse(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) 
     file_runs = {name: list(dict.fromkeys(units[uid].path for uid, _ in hits)) for name, hits in lists.items()}
     unit_runs = {n: [uid for uid, _ in h] for n, h in lists.items()}
     if s.other_language_stand_in and "dense" in lists and "keyword" in lists:
-        unit_runs["stand_in"], file_runs["stand_in"] = stand_in(lists, units, detect(r.text), glossed=glossed(s))
+        unit_runs["stand_in"], file_runs["stand_in"] = stand_in(lists, units, r.lang, glossed=glossed(s))
         weights["stand_in"] = s.weight_keyword
         unit_runs["keyword"], file_runs["keyword"] = replaced(unit_runs["keyword"], unit_runs["stand_in"],
                                                               lambda uid: units[uid].path)
