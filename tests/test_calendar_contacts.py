@@ -114,15 +114,54 @@ def test_a_date_filter_keeps_the_entries_of_those_days(tmp_path, fake_embedder):
     (tmp_path / "lena.ics").write_text(CALENDAR, newline="")
     with Index(tmp_path, embedder=fake_embedder) as idx:
         idx.update()
-        def found(after, before):  # a file is one result: its best entry of those days
-            return [h.page for h in idx.search("2025", k=10, strategy="keyword",
+        def found(words, after, before=None):
+            return [h.page for h in idx.search(words, k=10, strategy="keyword",
                                                filters=Filters.build(after=after, before=before))]
 
-        assert found("2025-03", "2025-03") == [1]  # the dentist
-        assert found("2025-07", "2025-08") == [2]  # the Cornwall trip
-        assert found("2025-09-01", "2025-09-01") == [4]  # the passport, due that day
-        assert found("2025-10", "2025-12") == [3]  # quiz night
-        assert found("2025-04", "2025-06") == []
+        assert found("dentist", "2025-03", "2025-03") == [1]
+        assert found("dentist", None, "2025-03-13") == []  # not yet begun
+        assert found("cornwall trip", "2025-07", "2025-08") == [2]
+        assert found("cornwall trip", "2025-07-06", "2025-07-06") == [2]  # its last day
+        assert found("cornwall trip", "2025-07-07") == []  # over
+        assert found("passport", "2025-09-01", "2025-09-01") == [4]  # due that day
+        assert found("quiz night", "2025-10", "2025-12") == [3]
+        assert found("quiz night", "2025-11-03") == []
+        assert found("2025", "2025-04", "2025-06") == [1]  # of all five, only the yearly dentist runs then
+        # Every year, without end: a filter says when a series runs, not on which day it falls.
+        assert found("dentist", "2026") == [1]
+        assert found("dentist", "2031-06", "2031-06") == [1]
+
+
+SERIES = "\r\n".join([
+    "BEGIN:VCALENDAR", "VERSION:2.0",
+    "BEGIN:VEVENT", "DTSTART:20250106T100000Z", "DTEND:20250106T110000Z", "RRULE:FREQ=WEEKLY;COUNT=3",
+    "SUMMARY:Pottery class", "END:VEVENT",
+    "BEGIN:VEVENT", "DTSTART;VALUE=DATE:20250105", "RRULE:FREQ=DAILY;UNTIL=20250110", "SUMMARY:Dog sitting",
+    "END:VEVENT",
+    "BEGIN:VEVENT", "DTSTART:20250101T090000Z", "RRULE:FREQ=MONTHLY;UNTIL=20250601T000000Z", "SUMMARY:Rent review",
+    "END:VEVENT",
+    "BEGIN:VEVENT", "DTSTART:20250101T090000Z", "RRULE:FREQ=SECONDLY;COUNT=99999", "SUMMARY:Too many to count",
+    "END:VEVENT",
+    "BEGIN:VEVENT", "DTSTART:20250101T090000Z", "DTEND:20250101T093000Z", "SUMMARY:Once", "END:VEVENT",
+    "END:VCALENDAR", ""])
+
+
+def test_a_series_lasts_until_its_last_occurrence_ends(tmp_path):
+    from scent.units import UNTIL_OPEN
+
+    p = tmp_path / "series.ics"
+    p.write_text(SERIES, newline="")
+    pottery, dogs, rent, many, once = extract(str(p)).sections
+    # Three Mondays from 6 January 10:00 UTC: the last, 20 January, ends at 11:00 (its last second 10:59:59).
+    assert pottery.until == dt.datetime(2025, 1, 20, 10, 59, 59, tzinfo=dt.timezone.utc).timestamp() == 1737370799
+    assert pottery.text.split("\n")[1] == "Monday 6 January 2025 (2025-01-06) 10:00-11:00 UTC, every week, 3 times"
+    # Whole days until the 10th: that day included, in this machine's time as the start is.
+    assert dogs.until == dt.datetime(2025, 1, 10, 23, 59, 59).timestamp()
+    assert dogs.text.split("\n")[1] == "Sunday 5 January 2025 (2025-01-05), every day until Friday 10 January 2025 (2025-01-10)"
+    assert rent.until == 1748736000  # UNTIL 2025-06-01 00:00 UTC
+    assert many.until == UNTIL_OPEN  # more than are counted out: taken as without end
+    assert once.until == 1735723799  # 09:00-09:30 on 1 January 2025 UTC
+    assert [s.date for s in (pottery, rent, many, once)] == [1736157600, 1735722000, 1735722000, 1735722000]
 
 
 def test_an_entry_is_text_of_its_own_not_a_picture():
@@ -138,3 +177,35 @@ def test_a_result_names_its_place_as_the_file_numbers_it():
 
     assert [place("calendar", 3), place("contacts", 1), place("email", 2), place("slides", 4), place("pdf", 5)] == [
         "entry 3", "contact 1", "message 2", "slide 4", "p.5"]
+
+
+def test_an_index_from_before_spans_reads_its_calendars_again(tmp_path, fake_embedder, monkeypatch):
+    import sqlite3
+
+    from scent.engines.sqlite import vectors
+
+    monkeypatch.setattr(vectors, "FIRST_SNAPSHOT_ROWS", 1)  # a snapshot as an older scent wrote it, below
+    root = tmp_path / "cal"
+    root.mkdir()
+    (root / "lena.ics").write_text(CALENDAR, newline="")
+    (root / "note.md").write_text("# Dentist\n\nThe dentist moved to Quay Street.\n")
+    with Index(root, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        idx.update()
+    snapshots = list((tmp_path / "ix" / "vectors").glob("*/until.npy"))
+    assert snapshots
+    for made in snapshots:
+        made.unlink()
+    db = sqlite3.connect(tmp_path / "ix" / "index.db", isolation_level=None)  # as a scent before m015 left it
+    db.execute("DELETE FROM migrations WHERE name = 'm015_unit_spans'")
+    db.execute("ALTER TABLE units DROP COLUMN until")
+    db.close()
+    with Index(root, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        after = Filters.build(after="2026")
+        for strategy in ("keyword", "dense"):  # the old snapshot's rows read as lasting no longer than their date
+            got = {(h.path, h.page) for h in idx.search("dentist", k=5, strategy=strategy, filters=after)}
+            assert ("note.md", None) in got and ("lena.ics", 1) not in got, strategy
+        report = idx.update()
+        assert (report.updated, report.unchanged) == (1, 1)  # the calendar, not the note
+        for strategy in ("keyword", "dense", "hybrid"):
+            got = {(h.path, h.page) for h in idx.search("dentist", k=5, strategy=strategy, filters=after)}
+            assert got == {("note.md", None), ("lena.ics", 1)}, strategy  # the yearly check-up runs on

@@ -376,6 +376,30 @@ def test_dense_ranks_by_cosine_under_filters(engine, three_files):
     assert dense(engine, axis(1, 0, 0, 0), limit=2)[0][0] == lease
 
 
+def test_a_unit_that_lasts_passes_an_after_filter_while_it_runs(engine):
+    """A unit's span (UnitRecord.until: a repeating event's last occurrence) reaches every list:
+    `after` lets it through while it still runs, `before` goes by its start."""
+    from dataclasses import replace
+
+    series = replace(unit("cal.ics", 0, "weekly pottery class"), page=1, date=100.0, until=500.0)
+    once = replace(unit("cal.ics", 1, "pottery fair"), page=2, date=100.0)
+    later = replace(unit("cal.ics", 2, "pottery exhibition"), page=3, date=400.0)
+    write(engine, "cal.ics", "calendar", [series, once, later],
+          {series.id: axis(1, 0, 0, 0), once.id: axis(1, 1, 0, 0), later.id: axis(1, 0, 1, 0)}, date=50.0,
+          sentences={series.id: np.stack([axis(0, 0, 0, 1)])})
+    for filters, want in ((Filters(after=300.0), {series.id, later.id}),
+                          (Filters(after=300.0, before=450.0), {series.id, later.id}),
+                          (Filters(after=500.0), {series.id}),  # its last moment counts
+                          (Filters(after=600.0), set()),
+                          (Filters(before=150.0), {series.id, once.id})):
+        assert set(keyword(engine, "pottery", filters)) == want, filters
+        assert {uid for uid, _ in dense(engine, axis(1, 0, 0, 0), filters)} == want, filters
+    assert [uid for uid, _ in dense(engine, axis(0, 0, 0, 1), Filters(after=300.0), field="sentences")] == [series.id]
+    # Shown by its start, as before.
+    assert {uid: u.date for uid, u in engine.catalog.units([series.id, once.id]).items()} == \
+        {series.id: 100.0, once.id: 100.0}
+
+
 def test_a_unit_is_found_by_its_best_sentence(engine):
     a = unit("notes.md", 0, "garden note", parts=("water before seven", "spray neem oil"))
     b = unit("notes.md", 1, "tax note")

@@ -46,7 +46,8 @@ def chunk(sections: list[Section], words: int = 180, overlap: int = 30, max_unit
         spans = [m.span() for m in islice(_WORD.finditer(sec.text), need)]
         if not spans:
             if sec.kind == "pdf_page":  # an empty page is still a page (pictures come later)
-                units.append(Unit(sec.kind, "", sec.page, sec.start, sec.start, sec.title, date=sec.date))
+                units.append(Unit(sec.kind, "", sec.page, sec.start, sec.start, sec.title, date=sec.date,
+                                  until=sec.until))
             continue
         if sec.kind in UNSPLIT_KINDS or len(spans) <= words:
             windows = [(0, len(spans))]
@@ -61,7 +62,7 @@ def chunk(sections: list[Section], words: int = 180, overlap: int = 30, max_unit
         for first, last in windows:
             a, b = spans[first][0], spans[last - 1][1]
             units.append(Unit(sec.kind, sec.text[a:b], sec.page, sec.start + a, sec.start + b, sec.title,
-                              picture=sec.picture, date=sec.date))
+                              picture=sec.picture, date=sec.date, until=sec.until))
     return units[:max_units]
 
 

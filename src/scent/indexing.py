@@ -748,7 +748,8 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
         page=unit.page, start=unit.start, end=unit.end, title=title, lang=lang,
         extra=extra, ids=id_tokens(text),
         parts=tuple(sentences(text)) if with_parts else (),
-        regions=tuple(regions(text)) if region_vectors and unit.kind in REGION_KINDS else (), date=unit.date)
+        regions=tuple(regions(text)) if region_vectors and unit.kind in REGION_KINDS else (), date=unit.date,
+        until=unit.until)
 
 
 def _embed_text(text: str, title: str) -> str:

@@ -95,6 +95,7 @@ class UnitRecord:
     regions: tuple[str, ...] = ()
     id: int = 0  # set by the indexer: unit_id(file key, place)
     date: float | None = None  # its own date (a message's, an event's); None: the file's
+    until: float | None = None  # the last moment it covers, past its date (Section.until); None: none
 
 
 @dataclass(frozen=True)

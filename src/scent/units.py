@@ -18,6 +18,9 @@ UNIT_KINDS = (
 PICTURE_KINDS = ("image", "pdf_image", "docx_image", "slide_image", "notebook_image", "odt_image", "epub_image")
 # What a file's numbered parts are called where they are not pages (units carry their number as `page`).
 PLACE_NAMES = {"email": "message", "slides": "slide", "calendar": "entry", "contacts": "contact"}
+# Section.until of what never ends (a recurring event without COUNT or UNTIL): 9999-12-31 23:59:59
+# UTC, after any day a filter can name (scent.filters.LAST_DAY); finite, as JSON payloads need.
+UNTIL_OPEN = 253_402_300_799.0
 
 
 def place(file_kind: str, page: int) -> str:
@@ -71,6 +74,10 @@ class Section:
     # When this part was sent or happens (a message of an mbox, an event of a calendar), where
     # that differs from part to part; None: the file's date. Date filters and results use it.
     date: float | None = None
+    # The last moment it covers, where it lasts past its date (a recurring event's last occurrence,
+    # or UNTIL_OPEN for one that never ends; a multi-day event's end): an `after` filter lets it
+    # through while it still runs. None: it happens at its date.
+    until: float | None = None
 
 
 @dataclass
@@ -110,3 +117,4 @@ class Unit:
     lang: str | None = None
     picture: Picture | None = field(default=None, compare=False, repr=False)
     date: float | None = None  # its section's own date (Section.date); None: the file's
+    until: float | None = None  # its section's last moment (Section.until)

@@ -1,8 +1,11 @@
 """Calendars (.ics): one unit per event, to-do or journal entry, numbered as its page and dated
 by when it happens (its start, or a to-do's due date), as an mbox's messages are numbered and
-dated. An event says what, when (in words: "Friday 14 March 2025 (2025-03-14) 09:30-10:00
-UTC, every year"), where, who organises and attends, and its notes, so "dentist in March" or "the
-trip with Ana" finds it; the calendar's name is the file's title.
+dated. An entry that lasts past its start, or repeats, also carries the last moment it covers
+(Section.until: the end of its last occurrence, or open for a series without end), so that
+`after:2026` still finds the yearly check-up first held in 2025. An event says what, when (in
+words: "Friday 14 March 2025 (2025-03-14) 09:30-10:00 UTC, every year"), where, who organises and
+attends, and its notes, so "dentist in March" or "the trip with Ana" finds it; the calendar's name
+is the file's title.
 
 Parsed by vobject (line folding, escapes, parameters; scent.extract.vtext); dates are read here,
 in the simple forms RFC 5545 allows, so a date written wrong costs only itself."""
@@ -12,7 +15,7 @@ import datetime as dt
 import re
 
 from scent.dates import in_words
-from scent.units import Extracted
+from scent.units import UNTIL_OPEN, Extracted
 from .base import Limits, read_text
 from .vtext import components, numbered
 
@@ -21,6 +24,9 @@ _ENTRIES = {"VEVENT": "", "VTODO": "to do: ", "VJOURNAL": "journal: "}
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _STAMP = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z)?)?$")
 _EVERY = {"DAILY": "every day", "WEEKLY": "every week", "MONTHLY": "every month", "YEARLY": "every year"}
+# A series of more occurrences (COUNT) is taken as open-ended rather than counted out: counting is
+# dateutil stepping through each one, and filters go by days.
+MAX_COUNTED = 10_000
 
 
 def _when(line) -> tuple[dt.date, str, str] | None:
@@ -60,27 +66,97 @@ def _span(entry) -> str:
     if due:
         parts.append(f"due {_said(*due)}")
     if hasattr(entry, "rrule"):
-        freq = re.search(r"FREQ=(\w+)", str(entry.rrule.value))
-        parts.append(_EVERY.get(freq[1], "repeating") if freq else "repeating")
+        rule = str(entry.rrule.value)
+        freq = re.search(r"FREQ=(\w+)", rule)
+        every = _EVERY.get(freq[1], "repeating") if freq else "repeating"
+        until = re.search(r"UNTIL=([^;]+)", rule)
+        count = re.search(r"COUNT=(\d+)", rule)
+        last = _when(_Line(until[1])) if until else None
+        parts.append(f"{every} until {_said(last[0])}" if last else f"{every}, {count[1]} times" if count else every)
     return ", ".join(parts)
 
 
+class _Line:
+    """A value read out of an RRULE (its UNTIL), as _when reads a property line."""
+
+    def __init__(self, value: str):
+        self.value, self.params = value, {}
+
+
+def _moment(day: dt.date, time: str, zone: str) -> dt.datetime:
+    """A DTSTART's (DTEND's, DUE's, UNTIL's) moment: in UTC that instant; any other is read as this
+    machine's local time, as a date filter's day is (a named zone would move it by hours, and
+    filters go by days)."""
+    hour, minute = map(int, time.split(":")) if time else (0, 0)
+    return dt.datetime(day.year, day.month, day.day, hour, minute, tzinfo=dt.timezone.utc if zone == " UTC" else None)
+
+
+def _stamp(moment: dt.datetime) -> float | None:
+    try:
+        return moment.timestamp()
+    except (OverflowError, OSError, ValueError):  # a year this platform's clock cannot say
+        return None
+
+
 def _date(entry) -> float | None:
-    """When an entry happens, as a UNIX time: its start, else (a to-do) when it is due. A time
-    in UTC is that instant; any other is read as this machine's local time, as a date filter's
-    day is (a named zone would move it by hours, and filters go by days)."""
+    """When an entry happens, as a UNIX time: its start, else (a to-do) when it is due."""
     for name in ("dtstart", "due"):
         when = _when(getattr(entry, name)) if hasattr(entry, name) else None
         if when:
-            day, time, zone = when
-            hour, minute = map(int, time.split(":")) if time else (0, 0)
-            moment = dt.datetime(day.year, day.month, day.day, hour, minute,
-                                 tzinfo=dt.timezone.utc if zone == " UTC" else None)
-            try:
-                return moment.timestamp()
-            except (OverflowError, OSError, ValueError):  # a year this platform's clock cannot say
-                return None
+            return _stamp(_moment(*when))
     return None
+
+
+def _until(entry) -> float | None:
+    """The last moment an entry covers, where that is after its start (Section.until): the end of a
+    repeating event's last occurrence (UNTIL_OPEN for a series without COUNT or UNTIL), else the
+    end of the event itself or a started to-do's due time. None: it happens at its date."""
+    start = _when(entry.dtstart) if hasattr(entry, "dtstart") else None
+    if start is None:
+        return None
+    begin = _moment(*start)
+    length = dt.timedelta(0)
+    for name in ("dtend", "due"):
+        when = _when(getattr(entry, name)) if hasattr(entry, name) else None
+        if when:
+            # A DTEND is the first moment after the event (a whole day's, the next day's start).
+            end = _moment(*when) - (dt.timedelta(seconds=1) if name == "dtend" else dt.timedelta(0))
+            # One end in UTC and the other in local time: the hours apart do not matter to a day.
+            length = max(end.replace(tzinfo=None) - begin.replace(tzinfo=None), dt.timedelta(0))
+            break
+    last = begin
+    if hasattr(entry, "rrule"):
+        last = _last_occurrence(str(entry.rrule.value), begin)
+        if last is None:
+            return UNTIL_OPEN
+    stop, at = _stamp(last + length), _stamp(begin)
+    return stop if stop is not None and at is not None and stop > at else None
+
+
+def _last_occurrence(rule: str, begin: dt.datetime) -> dt.datetime | None:
+    """The start of the last occurrence of a series that begins at `begin`, or None when it has
+    no end (or more than MAX_COUNTED occurrences). An UNTIL is taken as the series' last start
+    (its true last falls within one period before it; filters go by days); a COUNT is counted out
+    by dateutil. A rule that cannot be read counts as happening once."""
+    until = re.search(r"UNTIL=([^;]+)", rule)
+    if until:
+        when = _when(_Line(until[1]))
+        if when is None:
+            return begin
+        day, time, zone = when
+        if not time:  # an UNTIL day includes that day
+            return _moment(day, "", zone) + dt.timedelta(days=1, seconds=-1)
+        return _moment(*when)
+    count = re.search(r"COUNT=(\d+)", rule)
+    if not count or int(count[1]) > MAX_COUNTED:
+        return None
+    from dateutil.rrule import rrulestr
+
+    try:
+        occurrences = list(rrulestr(rule, dtstart=begin))
+    except (ValueError, TypeError, OverflowError):
+        return begin
+    return occurrences[-1] if occurrences else begin
 
 
 def _person(line) -> str:
@@ -118,6 +194,6 @@ def extract(path: str, limits: Limits) -> Extracted:
     # vobject groups a calendar's entries by kind (events, then to-dos): their lines give the file's order.
     entries = sorted((e for c in calendars for e in c.components() if e.name in _ENTRIES),  # not time zones
                      key=_first_line)
-    sections = numbered(entries, _text, "calendar", limits, "entries", meta, dated=_date)
+    sections = numbered(entries, _text, "calendar", limits, "entries", meta, dated=_date, until=_until)
     title = " ".join(str(line.value) for c in calendars for line in c.contents.get("x-wr-calname", ()))
     return Extracted(kind="calendar", sections=sections, title=title, meta=meta)

@@ -43,12 +43,13 @@ def components(path: str, text: str, top: str, what: str) -> tuple[list, str | N
 
 
 def numbered(entries: list, say, kind: str, limits: Limits, noun: str, meta: dict,
-             dated=lambda entry: None) -> list[Section]:
-    """One section per entry (an event, a card), numbered as its page, titled by its first line
-    and dated by `dated` (None: the file's date); past limits.max_sections the rest is left out,
-    and meta["truncated"] says so."""
+             dated=lambda entry: None, until=lambda entry: None) -> list[Section]:
+    """One section per entry (an event, a card), numbered as its page, titled by its first line,
+    dated by `dated` (None: the file's date) and lasting `until` (Section.until); past
+    limits.max_sections the rest is left out, and meta["truncated"] says so."""
     if len(entries) > limits.max_sections:
         meta["truncated"] = f"only the first {limits.max_sections} of {len(entries)} {noun} were read"
     kept = entries[:limits.max_sections]
-    return laid_out([Section(text=text, kind=kind, page=number, title=text.split("\n", 1)[0], date=dated(entry))
+    return laid_out([Section(text=text, kind=kind, page=number, title=text.split("\n", 1)[0], date=dated(entry),
+                             until=until(entry))
                      for number, (text, entry) in enumerate(zip(map(say, kept), kept), start=1)])

@@ -175,7 +175,7 @@ class QdrantEngine:
             for key, kind in (("path", keyword), ("dirs", keyword), ("file_kind", keyword), ("kind", keyword),
                               ("lang", keyword), ("ids", keyword), ("id_grams", keyword), ("file_key", keyword),
                               ("access", keyword),
-                              ("date", m.PayloadSchemaType.FLOAT), ("place", m.PayloadSchemaType.INTEGER)):
+                              ("date", m.PayloadSchemaType.FLOAT), ("until", m.PayloadSchemaType.FLOAT), ("place", m.PayloadSchemaType.INTEGER)):
                 self.client.create_payload_index(self.collection, key, kind)
 
     # ---- writing -----------------------------------------------------------------------------
@@ -208,6 +208,7 @@ class QdrantEngine:
                 payload = {"path": f.path, "dirs": dirs(f.path), "file_key": f.key, "file_kind": f.kind,
                            "kind": u.kind, "place": place, "page": u.page, "start": u.start, "end": u.end,
                            "title": u.title, "lang": u.lang, "date": f.date if u.date is None else u.date, "text": u.text, "extra": u.extra,
+                           **({} if u.until is None else {"until": u.until}),
                            "text_hash": u.text_hash, "access": f.access.split(), "ids": ids, "id_grams": sorted({g for i in ids for g in trigrams(i)})}
                 points.append(m.PointStruct(id=u.id, vector=vector, payload=payload))
         for part in batched(points, UPSERT_POINTS):

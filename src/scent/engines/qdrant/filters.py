@@ -44,8 +44,11 @@ def compile_filter(filters: Filters, paths: Callable[[], list[str]]) -> models.F
             if not chosen:
                 raise NothingMatches
             must.append(models.FieldCondition(key="path", match=models.MatchAny(any=chosen)))
-    if filters.after is not None or filters.before is not None:
-        must.append(models.FieldCondition(key="date", range=models.Range(gte=filters.after, lt=filters.before)))
+    if filters.after is not None:  # or still running then: a point without "until" lasts no longer than its date
+        must.append(models.Filter(should=[models.FieldCondition(key=key, range=models.Range(gte=filters.after))
+                                          for key in ("date", "until")]))
+    if filters.before is not None:
+        must.append(models.FieldCondition(key="date", range=models.Range(lt=filters.before)))
     if filters.lang:
         must.append(models.FieldCondition(key="lang", match=models.MatchValue(value=filters.lang)))
     if filters.readers is not None:

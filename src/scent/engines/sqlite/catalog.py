@@ -79,9 +79,9 @@ class SqliteCatalog:
         path_text = path_keywords(file.path)
         db.executemany(
             'INSERT INTO units (id, place, file_id, kind, page, start, "end", title, lang, text, text_hash, path, extra, '
-            "ids, date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "ids, date, until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(u.id, place, file_id, u.kind, u.page, u.start, u.end, u.title, u.lang, u.text, u.text_hash, path_text,
-              u.extra, u.ids, u.date) for place, u in enumerate(units)])
+              u.extra, u.ids, u.date, u.until) for place, u in enumerate(units)])
         db.execute("DELETE FROM suggestions WHERE file_id = ?", (file_id,))
         db.executemany("INSERT INTO suggestions (file_id, text, page, aspect) VALUES (?, ?, ?, ?)",
                        [(file_id, s.text, s.page, s.aspect) for s in suggestions])

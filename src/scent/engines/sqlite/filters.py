@@ -26,8 +26,9 @@ def where(filters: Filters) -> tuple[str, list]:
             clauses.append("substr(f.path, 1, ?) = ?")
             params += [len(filters.path), filters.path]
     if filters.after is not None:
-        clauses.append(f"{UNIT_DATE} >= ?")
-        params.append(filters.after)
+        # A unit that began before `after` and still runs then (units.until) is let through.
+        clauses.append(f"({UNIT_DATE} >= ? OR u.until >= ?)")
+        params += [filters.after, filters.after]
     if filters.before is not None:
         clauses.append(f"{UNIT_DATE} < ?")
         params.append(filters.before)

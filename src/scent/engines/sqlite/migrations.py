@@ -386,6 +386,18 @@ def m014_unit_dates() -> str:
     """
 
 
+@migration
+def m015_unit_spans() -> str:
+    # The last moment a unit covers, where it lasts past its date: a recurring event's last
+    # occurrence (far in the future for one without end), a multi-day event's end. An `after`
+    # filter lets such a unit through while it still runs (scent.units.Section.until). The
+    # calendars of an upgraded index are read again by its next run to get their spans.
+    return """
+    ALTER TABLE units ADD COLUMN until REAL;
+    UPDATE files SET mtime_ns = -1, hash = '' WHERE kind = 'calendar' AND container = '';
+    """
+
+
 def _access_function(db: sqlite3.Connection):
     """scent_access(path): the readers of an indexed path, from the folder the index names."""
     try:

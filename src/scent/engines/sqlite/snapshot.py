@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 
-ARRAYS = ("ids", "seqs", "codes", "scales", "norms", "unit_kind", "file_kind", "lang", "date", "access")
+ARRAYS = ("ids", "seqs", "codes", "scales", "norms", "unit_kind", "file_kind", "lang", "date", "access", "until")
 CONNECTIVITY = 16  # HNSW links per node: 8 lost 6 points of recall@10 at 100k (scripts/scale_benchmark.py)
 EXPANSION_ADD = 128
 READ_ROWS = 20_000  # rows read from SQLite at a time while building
@@ -43,6 +43,7 @@ class Rows:
     lang: np.ndarray
     date: np.ndarray       # float64 UNIX time of the unit's file
     access: np.ndarray     # uint16 label code of the file's readers ("acl:" + FileRecord.access)
+    until: np.ndarray      # float64 UNIX time of the unit's last moment (UnitRecord.until), NaN: its date
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -51,7 +52,7 @@ class Rows:
     def empty(cls, dims: int) -> "Rows":
         return cls(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, dims), np.int8), np.zeros(0, np.float32),
                    np.zeros(0, np.float32), *(np.zeros(0, np.uint16) for _ in range(3)), np.zeros(0, np.float64),
-                   np.zeros(0, np.uint16))
+                   np.zeros(0, np.uint16), np.zeros(0, np.float64))
 
     def take(self, keep: np.ndarray) -> "Rows":
         return Rows(*(getattr(self, a)[keep] for a in ARRAYS))
@@ -68,8 +69,10 @@ class Snapshot:
         self.folder = folder
         self.info = info
         # Written before m010: no readers per row (None until the reader fills them in).
-        self.rows = Rows(*(np.load(folder / f"{a}.npy", mmap_mode="r") if a != "access" or
-                           (folder / "access.npy").is_file() else None for a in ARRAYS))
+        self.rows = Rows(*(np.load(folder / f"{a}.npy", mmap_mode="r") if a not in ("access", "until") or
+                           (folder / f"{a}.npy").is_file() else None for a in ARRAYS))
+        if self.rows.until is None:  # written before m015: no unit lasted past its date
+            self.rows.until = np.full(len(self.rows.ids), np.nan)
         self.mean = np.load(folder / "mean.npy")
         self._by_seq: tuple[np.ndarray, np.ndarray] | None = None
         self.hnsw = None
@@ -123,7 +126,8 @@ def write(root: Path, field: str, gen: int, dims: int, chunks, total: int, hnsw_
     shapes = {"codes": (total, dims)}
     dtypes = {"ids": np.int64, "seqs": np.int64, "codes": np.int8, "scales": np.float32, "norms": np.float32,
               "unit_kind": np.uint16,
-              "file_kind": np.uint16, "lang": np.uint16, "date": np.float64, "access": np.uint16}
+              "file_kind": np.uint16, "lang": np.uint16, "date": np.float64, "access": np.uint16,
+              "until": np.float64}
     out = {a: np.lib.format.open_memmap(tmp / f"{a}.npy", mode="w+", dtype=dtypes[a], shape=shapes.get(a, (total,)))
            for a in ARRAYS}
     at, total_sum = 0, np.zeros(dims, np.float64)

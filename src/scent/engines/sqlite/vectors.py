@@ -209,7 +209,8 @@ class SqliteVectors:
         """Rows of `field` with seq > `after_seq` (not yet in a snapshot), with their filter
         attributes, as Rows chunks."""
         cursor = self.db.execute(
-            f"SELECT v.seq, v.unit_id, t.vector, u.kind, f.kind, u.lang, {UNIT_DATE}, 'acl:' || f.access FROM vectors v "
+            f"SELECT v.seq, v.unit_id, t.vector, u.kind, f.kind, u.lang, {UNIT_DATE}, 'acl:' || f.access, u.until "
+            "FROM vectors v "
             "JOIN vector_tail t ON t.seq = v.seq JOIN units u ON u.id = v.unit_id JOIN files f ON f.id = u.file_id "
             "WHERE v.field = ? AND v.seq > ? ORDER BY v.seq", (field.name, after_seq))
         while rows := cursor.fetchmany(chunk):
@@ -219,7 +220,8 @@ class SqliteVectors:
                        codes, scales, vcodes.norms(codes),
                        self._codes([r[3] for r in rows]), self._codes([r[4] for r in rows]),
                        self._codes([r[5] for r in rows]),
-                       np.fromiter((r[6] for r in rows), np.float64, len(rows)), self._codes([r[7] for r in rows]))
+                       np.fromiter((r[6] for r in rows), np.float64, len(rows)), self._codes([r[7] for r in rows]),
+                       np.fromiter((np.nan if r[8] is None else r[8] for r in rows), np.float64, len(rows)))
 
     def record_labels(self, labels: set[str | None]) -> None:
         """Give codes to the kinds and languages of rows being written (in the writer's transaction,
@@ -402,8 +404,8 @@ class SqliteVectors:
             keep &= label(filters.kinds)[rows.file_kind] | label(filters.unit_kinds())[rows.unit_kind]
         if filters.exclude:
             keep &= ~label(filters.excluded_unit_kinds())[rows.unit_kind]
-        if filters.after is not None:
-            keep &= rows.date >= filters.after
+        if filters.after is not None:  # or still running then (NaN: no span)
+            keep &= (rows.date >= filters.after) | (rows.until >= filters.after)
         if filters.before is not None:
             keep &= rows.date < filters.before
         if filters.lang:
