@@ -613,6 +613,58 @@ def test_a_doc_is_found_by_its_words_and_as_a_word_document(tmp_path):
     assert search_finds(folder, "fog horn FG-2291", "docx")[0] == ("keeper.doc", "docx", None)
 
 
+# tests/data/harbour.doc: two headings with a line each and a bar chart (a PNG) between them,
+# written with python-docx and saved as Word 97-2003 by LibreOffice 7.4, as keeper.doc.
+HARBOUR_DOC = Path(__file__).parent / "data" / "harbour.doc"
+
+
+@needs_catdoc
+def test_a_doc_pictures_are_described_after_its_text():
+    from scent.extract.base import Limits
+
+    got = extract(str(HARBOUR_DOC), Limits(describe=True))
+    text, picture = got.sections
+    assert text.text.startswith("Harbour works 2009\nThe breakwater tonnage by quarter")
+    assert (picture.kind, picture.title, picture.start) == ("docx_image", "", len(text.text) + 2)
+    assert "chart" in picture.text and not got.meta
+    # Its blip in the Data stream (inline pictures): a 25-byte header, then the PNG.
+    assert picture.picture.locator == "Data@222"
+    assert picture.picture.load(64).mode == "RGB"  # its pixels, for an image-text model
+    assert [s.kind for s in extract(str(HARBOUR_DOC)).sections] == ["docx"]  # describe off: the text alone
+
+
+@needs_catdoc
+def test_a_doc_picture_that_does_not_decode_costs_only_itself(tmp_path):
+    from scent.extract.base import Limits
+
+    data = bytearray(HARBOUR_DOC.read_bytes())
+    at = data.find(b"\x89PNG")
+    data[at + 12:at + 16] = b"JUNK"  # the header chunk's name: no longer a PNG PIL can open
+    broken = tmp_path / "harbour.doc"
+    broken.write_bytes(bytes(data))
+    got = extract(str(broken), Limits(describe=True))
+    assert [s.kind for s in got.sections] == ["docx"]
+    assert got.meta["picture_errors"] and "Data@222" in got.meta["picture_errors"][0]
+
+
+def test_blips_are_found_by_their_pictures_and_checked_by_their_headers():
+    import struct
+
+    from scent.extract import officeart
+
+    png, jpeg = b"\x89PNG\r\n\x1a\n" + b"p" * 10, b"\xff\xd8\xff" + b"j" * 5
+    one = struct.pack("<HHI", 0x6E0 << 4, 0xF01E, 17 + len(png)) + b"u" * 16 + b"t" + png  # one id
+    two = struct.pack("<HHI", 0x46B << 4, 0xF01D, 33 + len(jpeg)) + b"u" * 32 + b"t" + jpeg  # two ids
+    wrong_ids = struct.pack("<HHI", 0x6E1 << 4, 0xF01E, 17 + len(png)) + b"u" * 16 + b"t" + png  # says two, has one
+    metafile = struct.pack("<HHI", 0x216 << 4, 0xF01B, 17 + len(png)) + b"u" * 16 + b"t" + png  # a WMF's type
+    cut_short = struct.pack("<HHI", 0x6E0 << 4, 0xF01E, 999) + b"u" * 16 + b"t" + png
+    text = b"a PNG starts \x89PNG\r\n\x1a\n in words"
+    buf = b"x" * 5 + one + text + two + wrong_ids + metafile + cut_short
+    assert officeart.blips(buf) == [5, 5 + len(one) + len(text)]
+    assert officeart.blip(buf, 5) == png and officeart.blip(buf, 5 + len(one) + len(text)) == jpeg
+    assert officeart.blip(buf, 0) is None  # not a record
+
+
 def test_what_is_saved_as_doc_is_read_as_what_it_is(tmp_path, capsys):
     """Word writes RTF and web pages under the .doc name, and a .docx is often renamed: each is read
     by its own reader. Plain text named .doc is refused (catdoc would print any file as if it were text)."""

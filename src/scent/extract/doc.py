@@ -5,6 +5,10 @@ Why catdoc, a program of its own: no maintained Python library reads the binary 
 catdoc has read it (Word 6 to 2003, fast-saved files, code pages and Unicode) for decades. It is
 run as tesseract is: a subprocess with a time limit, its output held to max_file_mb.
 
+Its pictures (JPEG, PNG, TIFF) are read from the OfficeArt blips of its streams (scent.extract.
+officeart) and described as a .docx's are. A .doc's text does not say where each stands, so they
+come after the text, untitled, in the order the file keeps them.
+
 What people save as .doc is not always one: Word itself writes RTF or HTML under that name, and a
 .docx is often renamed. Those are read as what they are (RTF as RTF, a web page as HTML, a .docx
 as Word); catdoc would print any file that is not a Word file as if it were text."""
@@ -12,16 +16,22 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from functools import partial
+from struct import error as struct_error
 
 from scent.errors import ExtractError
-from scent.units import Extracted
-from . import html, rtf, word
-from .base import Limits, held_whole, ole_created, span
+from scent.units import Extracted, Picture, Section
+from . import html, officeart, rtf, word
+from .base import Limits, held_whole, laid_out, ole_created, span
 from .package import OLE_MAGIC, ZIP_MAGIC
+from .pictures import decoded, described
 
 EXTENSIONS = (".doc",)
 KIND = "docx"  # a Word document, whichever format holds it
 TIMEOUT_S = 60.0  # catdoc reads a 500-page document in about a second
+# Where a .doc keeps its pictures' blips: inline ones in Data; floating ones in the drawing group
+# of the table stream or, saved apart from it, in WordDocument.
+PICTURE_STREAMS = ("Data", "WordDocument", "1Table", "0Table")
 
 
 def extract(path: str, limits: Limits) -> Extracted:
@@ -39,7 +49,45 @@ def extract(path: str, limits: Limits) -> Extracted:
                                  "rename it to its real type or add it to .scentignore")
     text = _catdoc(path, limits)
     section = span(text, 0, len(text), KIND)
-    return Extracted(kind=KIND, sections=[section] if section else [], date=ole_created(path))
+    meta: dict = {}
+    sections = [section] if section else []
+    if limits.describe:
+        sections = laid_out(sections + _pictures(path, limits, meta))
+    return Extracted(kind=KIND, sections=sections, date=ole_created(path), meta=meta)
+
+
+def _pictures(path: str, limits: Limits, meta: dict) -> list[Section]:
+    """The .doc's bitmap pictures as described docx_image sections, each once; a picture that
+    does not decode is noted in meta, and streams that cannot be read cost only the pictures."""
+    import olefile
+
+    blobs: dict[str, bytes] = {}
+    try:
+        with olefile.OleFileIO(path) as ole:
+            for stream in PICTURE_STREAMS:
+                if ole.exists(stream):
+                    data = ole.openstream(stream).read()
+                    for at in officeart.blips(data):
+                        if blob := officeart.blip(data, at):
+                            blobs[f"{stream}@{at}"] = blob
+    except (OSError, ValueError, struct_error) as e:  # catdoc read the text; the pictures' streams are damaged
+        meta.setdefault("picture_errors", []).append(f"pictures not read ({type(e).__name__}: {e})")
+    once = {blob: name for name, blob in reversed(list(blobs.items()))}  # the first of each saved twice
+    found = described([("", name) for name in blobs if once[blobs[name]] == name], blobs.__getitem__, limits, meta)
+    return [Section(text=text, kind="docx_image", title=title, picture=Picture(name, partial(_load_picture, path, name)))
+            for title, text, name in found]
+
+
+def _load_picture(path: str, name: str, side: int):
+    """The picture `name` ("STREAM@OFFSET") of the .doc at `path`, for an image-text model."""
+    import olefile
+
+    stream, _, at = name.rpartition("@")
+    with olefile.OleFileIO(path) as ole:
+        data = officeart.blip(ole.openstream(stream).read(), int(at))
+    if data is None:
+        raise ValueError(f"{name} is not a picture")
+    return decoded(data, side)
 
 
 def _catdoc(path: str, limits: Limits) -> str:

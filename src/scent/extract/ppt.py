@@ -21,7 +21,6 @@ _TEXT_HEADER, _TEXT_CHARS, _TEXT_BYTES = 0x0F9F, 0x0FA0, 0x0FA8
 _USER_EDIT, _PERSIST_DIRECTORY = 0x0FF5, 0x1772
 _BLIP_STORE, _BLIP_ENTRY, _SHAPE_OPTIONS = 0xF001, 0xF007, 0xF00B  # OfficeArt ([MS-ODRAW])
 _PICTURE_ID = 0x0104  # the shape option "pib": which blip store entry (from 1) the shape shows
-_BITMAPS = (0xF01D, 0xF01E, 0xF029, 0xF02A)  # JPEG, PNG, TIFF, CMYK JPEG blips (metafiles are not read)
 _TITLE_TYPES = (0, 6)  # TextHeaderAtom: title, centred title
 _ENCRYPTED_TOKEN = 0xF3D1C4DF  # CurrentUserAtom.headerToken of an encrypted file
 MAX_DEPTH = 64  # containers nest a dozen deep in real files
@@ -205,18 +204,6 @@ def _notes_ref(buf: bytes, start: int, end: int) -> int | None:
 def _lines(text: str) -> list[str]:
     # \r ends a paragraph, \x0b is a line break inside one.
     return [" ".join(line.split()) for line in text.replace("\x0b", "\r").split("\r") if line.strip()]
-
-
-def blip(pictures: bytes, at: int) -> bytes | None:
-    """The image file held by the blip record at `at` of the Pictures stream (a JPEG, PNG or TIFF),
-    or None for a metafile or a record that is not a blip."""
-    if at < 0 or at + 8 > len(pictures):
-        return None
-    instance, kind, length = _header(pictures, at)
-    if kind not in _BITMAPS:
-        return None
-    skip = 16 * (2 if instance & 1 else 1) + 1  # one or two 16-byte ids, then a tag byte
-    return pictures[at + 8 + skip:at + 8 + length] or None
 
 
 def _blip_offsets(buf: bytes, doc: tuple[int, int]) -> list[int]:

@@ -17,7 +17,7 @@ from pptx.exc import PackageNotFoundError
 
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
-from . import package, ppt
+from . import officeart, package, ppt
 from .base import SECTION_SEPARATOR, Limits, held_whole, ole_created
 from .pictures import PICTURES_PER_FILE, decoded, picture_text
 from .word import load_picture
@@ -77,7 +77,7 @@ def _ppt_slides(path: str) -> Iterator[_Slide]:
         document = ole.openstream(ppt.STREAM).read()
         pictures = ole.openstream(PPT_PICTURES).read() if ole.exists(PPT_PICTURES) else b""
     for number, slide in enumerate(ppt.slides(current, document), start=1):
-        shown = [(f"{PPT_PICTURES}@{at}", ppt.blip(pictures, at)) for at in slide.pictures]
+        shown = [(f"{PPT_PICTURES}@{at}", officeart.blip(pictures, at)) for at in slide.pictures]
         yield _Slide(number, slide.title, slide.lines, "\n".join(slide.notes),
                      [partial(_given, name, data) for name, data in shown if data])
 
@@ -94,7 +94,7 @@ def _load_ppt_picture(path: str, name: str, side: int):
     import olefile
 
     with olefile.OleFileIO(path) as ole:
-        data = ppt.blip(ole.openstream(PPT_PICTURES).read(), int(name.rpartition("@")[2]))
+        data = officeart.blip(ole.openstream(PPT_PICTURES).read(), int(name.rpartition("@")[2]))
     if data is None:
         raise ValueError(f"{name} is not a picture")
     return decoded(data, side)
