@@ -1,5 +1,4 @@
 import hashlib
-import os
 import re
 import shutil
 import subprocess
@@ -17,6 +16,19 @@ hypothesis_settings.register_profile("ci", derandomize=True)
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+def undo_migration(index_dir, name: str, column: str) -> None:
+    """The SQLite index in `index_dir` as a scent before migration `name` left it: that migration
+    not run and the column it added to `units` gone (what it did to the rows stays)."""
+    import sqlite3
+
+    db = sqlite3.connect(Path(index_dir) / "index.db", isolation_level=None)
+    try:
+        db.execute("DELETE FROM migrations WHERE name = ?", (name,))
+        db.execute(f"ALTER TABLE units DROP COLUMN {column}")
+    finally:
+        db.close()
 
 
 class FakeEmbedder:

@@ -78,6 +78,11 @@ def test_search_returns_results_as_library_dicts(client, index):
     # ISO 8601 with the zone, to the second: the same instant as the library's UNIX time
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", first["date"])
     assert dt.datetime.fromisoformat(first["date"]).timestamp() == int(index.search("deposit refund", k=1)[0].date)
+    # Where in the file, as the CLI says it: "p.4" of a PDF, "slide 2" of a deck; null without a page.
+    assert any(r["kind"] == "pdf" and r["page"] for r in body["results"])
+    assert [(r["page"], r["place"]) for r in body["results"] if r["kind"] == "pdf"] == \
+        [(r["page"], f"p.{r['page']}") for r in body["results"] if r["kind"] == "pdf"]
+    assert all(r["place"] is None for r in body["results"] if r["page"] is None)
 
 
 def test_search_filters_and_explain(client):

@@ -262,7 +262,7 @@ def test_each_message_of_a_mailbox_is_dated_and_filtered_by_its_own_date(tmp_pat
 
 
 def test_an_index_from_before_unit_dates_reads_its_mailboxes_again(tmp_path, fake_embedder):
-    import sqlite3
+    from conftest import undo_migration
 
     root = tmp_path / "mail"
     root.mkdir()
@@ -270,10 +270,7 @@ def test_an_index_from_before_unit_dates_reads_its_mailboxes_again(tmp_path, fak
     (root / "note.md").write_text("# Lunch\n\nLunch notes from the market.\n")
     with Index(root, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
         idx.update()
-    db = sqlite3.connect(tmp_path / "ix" / "index.db", isolation_level=None)  # as a scent before m014 left it
-    db.execute("DELETE FROM migrations WHERE name = 'm014_unit_dates'")
-    db.execute("ALTER TABLE units DROP COLUMN date")
-    db.close()
+    undo_migration(tmp_path / "ix", "m014_unit_dates", "date")
     with Index(root, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
         late = Filters.build(after="2023")
         # the mailbox's units have the file's date until it is read again (its mtime: today)

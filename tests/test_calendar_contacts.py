@@ -180,8 +180,7 @@ def test_a_result_names_its_place_as_the_file_numbers_it():
 
 
 def test_an_index_from_before_spans_reads_its_calendars_again(tmp_path, fake_embedder, monkeypatch):
-    import sqlite3
-
+    from conftest import undo_migration
     from scent.engines.sqlite import vectors
 
     monkeypatch.setattr(vectors, "FIRST_SNAPSHOT_ROWS", 1)  # a snapshot as an older scent wrote it, below
@@ -195,10 +194,7 @@ def test_an_index_from_before_spans_reads_its_calendars_again(tmp_path, fake_emb
     assert snapshots
     for made in snapshots:
         made.unlink()
-    db = sqlite3.connect(tmp_path / "ix" / "index.db", isolation_level=None)  # as a scent before m015 left it
-    db.execute("DELETE FROM migrations WHERE name = 'm015_unit_spans'")
-    db.execute("ALTER TABLE units DROP COLUMN until")
-    db.close()
+    undo_migration(tmp_path / "ix", "m015_unit_spans", "until")
     with Index(root, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
         after = Filters.build(after="2026")
         for strategy in ("keyword", "dense"):  # the old snapshot's rows read as lasting no longer than their date

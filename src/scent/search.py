@@ -28,7 +28,7 @@ from .settings import Settings
 from .snippet import matches, readable, snippet
 from .storage import Engine, Hit, StoredUnit
 from .syntax import Constraints, contains, header_holds, words
-from .units import PICTURE_KINDS
+from .units import PICTURE_KINDS, place
 
 # Other-language units get a keyword rank stand-in only this near the top of the dense list.
 STAND_IN_TOP = 10
@@ -58,6 +58,7 @@ class SearchResult:
         d = asdict(self)
         d["highlights"] = [list(h) for h in self.highlights]
         d["date"] = iso(self.date)
+        d["place"] = place(self.kind, self.page) if self.page else None  # "p.3", "slide 3": as the CLI says it
         if d["explain"] is None:
             del d["explain"]
         return d

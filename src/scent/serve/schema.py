@@ -28,7 +28,10 @@ class Result(Open):
     snippet: str = Field(description="The matching passage, as plain text.")
     highlights: list[tuple[int, int]] = Field(description="[start, end) character spans of `snippet` to mark.")
     title: str
-    date: str | None = Field(description="The file's date, ISO 8601 in the server's time zone.")
+    date: str | None = Field(description="Its date (a message's or event's own, else the file's), ISO 8601 in the "
+                                         "server's time zone.")
+    place: str | None = Field(description="Where in the file, as the CLI says it: p.3, slide 3, message 2; "
+                                          "null for whole files.")
     unit_id: int = Field(description="Stable id of the matched part while its file keeps its place in the index.")
     folder: str = Field(description="The indexed folder.")
     confidence: float | None = Field(None, description="Calibrated chance (0..1) that this is a right answer.")

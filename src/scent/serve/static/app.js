@@ -49,9 +49,6 @@ function sorted(results) {
   return [...results].sort((a, b) => (order === "newest" ? t(b) - t(a) : t(a) - t(b)) || a.rank - b.rank);
 }
 
-// What a file's numbered parts are called where they are not pages: scent.units.PLACE_NAMES.
-const PLACE_NAMES = { email: "message", slides: "slide", calendar: "entry", contacts: "contact" };
-
 function fileUrl(r) {
   const url = "/api/file?path=" + encodeURIComponent(r.path);
   return r.page ? url + "#page=" + r.page : url;
@@ -101,7 +98,7 @@ function resultNode(r) {
   head.append(el("span", { class: "kind" }, r.kind));
   const meta = [];
   if (r.date) meta.push(typeof r.date === "string" ? r.date.slice(0, 10) : when(r.date).toISOString().slice(0, 10));
-  if (r.page) meta.push((PLACE_NAMES[r.kind] || "page") + " " + r.page);
+  if (r.place) meta.push(r.place);
   meta.push("score " + Number(r.score).toFixed(4));
   if (r.confidence != null) meta.push("confidence " + Math.round(r.confidence * 100) + "%");
   head.append(el("span", { class: "meta" }, meta.join(" \u00b7 ")));
