@@ -24,9 +24,9 @@ _ENTRIES = {"VEVENT": "", "VTODO": "to do: ", "VJOURNAL": "journal: "}
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _STAMP = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z)?)?$")
 _EVERY = {"DAILY": "every day", "WEEKLY": "every week", "MONTHLY": "every month", "YEARLY": "every year"}
-# A series of more occurrences (COUNT) is taken as open-ended rather than counted out: counting is
-# dateutil stepping through each one, and filters go by days.
-MAX_COUNTED = 10_000
+# A series of more occurrences (COUNT) is taken as open-ended rather than counted out: dateutil
+# steps through each one (~2 ms a thousand), and a calendar may hold max_sections such series.
+MAX_COUNTED = 1_000
 
 
 def _when(line) -> tuple[dt.date, str, str] | None:
