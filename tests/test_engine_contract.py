@@ -82,14 +82,14 @@ def unit(key: str, place: int, text: str, kind: str = "text", page: int | None =
 
 def write(engine, path: str, kind: str, units: list[UnitRecord], vectors: dict[int, np.ndarray],
           date: float = 0.0, sentences: dict[int, np.ndarray] | None = None, suggestions=(), warnings=(),
-          access: str = "", regions: dict[int, np.ndarray] | None = None):
+          access: str = "", regions: dict[int, np.ndarray] | None = None, digest: str = ""):
     key = engine.catalog.file_key(path)
     fields = {"unit": vectors}
     if sentences:
         fields["sentences"] = sentences
     if regions:
         fields["regions"] = regions
-    record = FileRecord(path, kind, 10, 1, "hash-" + path, date, path.rsplit("/", 1)[-1], key, access)
+    record = FileRecord(path, kind, 10, 1, digest or "hash-" + path, date, path.rsplit("/", 1)[-1], key, access)
     engine.write_files([FileWrite(record, units, fields, list(suggestions), list(warnings))])
     if engine.snapshot_each_write:
         engine.finish_run()
@@ -135,6 +135,17 @@ def test_units_come_back_as_written(engine, three_files):
     assert [(p.page, p.kind) for p in pages] == [(1, "pdf_page"), (2, "pdf_page")]
     assert engine.catalog.file_units("missing.md") is None
     assert engine.catalog.units([12345]) == {}
+
+
+def test_copies_are_the_files_of_the_same_bytes_a_reader_may_read(engine, three_files):
+    for path, access in (("downloads/lease.md", "u:ann u:bob"), ("old/lease.md", "u:ann")):
+        write(engine, path, "text", [unit(path, 0, "The deposit refund is due within 30 days.")],
+              {unit_id(path, 0): axis(1, 0, 0, 0)}, access=access, digest="hash-lease.md")
+    catalog = engine.catalog
+    assert catalog.copies(["lease.md", "scan.pdf"]) == {"lease.md": ["downloads/lease.md", "old/lease.md"]}
+    assert catalog.copies(["downloads/lease.md"]) == {"downloads/lease.md": ["lease.md", "old/lease.md"]}
+    assert catalog.copies(["lease.md"], ("u:bob",)) == {"lease.md": ["downloads/lease.md"]}
+    assert catalog.copies(["lease.md"], ()) == {} and catalog.copies([]) == {}
 
 
 def test_file_states_touch_and_errors(engine, three_files):

@@ -393,3 +393,63 @@ def test_two_processes_opening_a_new_index_at_once_both_succeed(tmp_path, monkey
     assert raced
     names = [r[0] for r in loser.execute("SELECT name FROM migrations ORDER BY rowid")]
     assert names == [fn.__name__ for fn in migrations.MIGRATIONS]
+
+
+# ---- copies: one result per content ----------------------------------------------------------
+
+BOILER = "# Boiler\n\nThe boiler service is due in March, ticket BX-4410.\n"
+COPIES = ("notes/boiler.md", "downloads/boiler.md", "old/boiler copy.md")
+
+
+@pytest.fixture
+def with_copies(tmp_path, fake_embedder):
+    root = tmp_path / "f"
+    for rel in COPIES:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(BOILER)
+    (root / "notes" / "kettle.md").write_text("# Kettle\n\nThe kettle and the boiler share a socket.\n")
+    (root / "empty-a.md").write_text("")
+    (root / "empty-b.md").write_text("")
+    (root / ".scent-access").write_text("**  u:bob u:carol\nold/**  u:carol\n")
+    idx, _ = build(root, fake_embedder, index_dir=tmp_path / "ix")
+    yield idx
+    idx.close()
+
+
+def test_copies_of_a_file_are_one_result_that_names_them(with_copies):
+    first, second = with_copies.search("boiler service", k=2)
+    # The three copies score alike; whichever comes first names the other two, sorted.
+    assert {first.path, *first.copies} == set(COPIES) and list(first.copies) == sorted(first.copies)
+    assert second.path == "notes/kettle.md" and second.copies == ()  # k=2: two different contents
+    assert first.to_dict()["copies"] == list(first.copies)
+
+
+def test_a_copy_the_asker_may_not_read_is_not_named(with_copies):
+    me = with_copies.search("boiler service", k=2)[0]  # the folder's owner reads every file
+    assert "old/boiler copy.md" in {me.path, *me.copies}
+    bob = with_copies.search("boiler service", k=2, as_user="bob")[0]
+    assert {bob.path, *bob.copies} == {"notes/boiler.md", "downloads/boiler.md"}
+
+
+def test_empty_files_are_no_copies_of_each_other(with_copies):
+    catalog = with_copies.engine.catalog
+    assert {f for f in catalog.file_states() if f.startswith("empty")} == {"empty-a.md", "empty-b.md"}
+    assert catalog.copies(["empty-a.md", "notes/boiler.md", "notes/kettle.md"]) == \
+        {"notes/boiler.md": ["downloads/boiler.md", "old/boiler copy.md"]}
+
+
+def test_the_command_line_names_a_results_copies(with_copies, capsys):
+    from scent import commands
+
+    results = with_copies.search("boiler service", k=1)
+    commands._show(results, False, False)
+    out = capsys.readouterr().out
+    assert f"    also at: {', '.join(results[0].copies)}\n" in out
+
+
+def test_eval_counts_a_copy_of_the_answer_as_the_answer(with_copies):
+    from scent import evaluate
+
+    first = with_copies.search("boiler service", k=1)[0]
+    queries = [evaluate.LabelledQuery(id="q1", query="boiler service", category="copies", expect=first.copies[-1])]
+    assert evaluate.evaluate(with_copies, queries).queries[0].rank == 1

@@ -7,6 +7,7 @@ import statistics
 import threading
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -32,6 +33,8 @@ def server(examples_copy, tmp_path_factory):
     folder = tmp_path_factory.mktemp("web") / "examples"
     shutil.copytree(examples_copy, folder)
     (folder / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")
+    (folder / "old").mkdir()
+    shutil.copy(folder / "code" / "backup_photos.sh", folder / "old" / "backup_photos.sh")  # a copy: one result
     index_dir = tmp_path_factory.mktemp("web-index")
     queries = folder.parent / "queries.jsonl"
     queries.write_text(
@@ -151,6 +154,17 @@ def test_search_filter_open_pdf_and_thumbnails(page, server):
     img = page.locator("#results .result img.thumb").first
     page.wait_for_function("el => el.complete && el.naturalWidth > 0", arg=img.element_handle())
     assert img.evaluate("el => el.naturalWidth") > 0
+
+
+def test_a_result_names_its_copies_with_links(page, server):
+    shown = _search(page, "backup photos shell script")
+    copies = {"code/backup_photos.sh", "old/backup_photos.sh"}
+    first = page.locator("#results .result").first
+    assert shown[0][0] in copies and not any(path in copies for path, *_ in shown[1:])
+    [other] = copies - {shown[0][0]}
+    link = first.locator(".copies a")
+    assert first.locator(".copies").text_content() == f"also at: {other}"
+    assert link.get_attribute("href") == "/api/file?path=" + quote(other, safe="")
 
 
 def test_explain_and_bad_input_show_in_the_page(page):

@@ -16,6 +16,8 @@ from .settings import SETTINGS, load
 from .terminal import ProgressPrinter, json_line, visible, visible_lines
 from .units import FILE_KINDS, place
 
+MAX_COPIES_SHOWN = 3  # a result's copies named under it; the rest are counted
+
 
 def _setting_options(scope: str):
     """One --flag per setting of `scope`, generated from the settings table (made by _Command when
@@ -245,6 +247,10 @@ def _show(results, as_json: bool, several: bool) -> None:
         sure = f"  {sure:.0%} sure" if sure is not None else ""
         click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {r.score:.4f}{sure}")
         click.echo(f"    {_highlight(r.snippet, r.highlights)}")
+        copies = [os.path.join(r.folder, c) if several else c for c in getattr(r, "copies", None) or ()]
+        if copies:  # (an older server's results carry none)
+            more = f" and {len(copies) - MAX_COPIES_SHOWN} more" if len(copies) > MAX_COPIES_SHOWN else ""
+            click.echo(f"    also at: {', '.join(visible(c) for c in copies[:MAX_COPIES_SHOWN])}{more}")
         if r.explain is not None:
             for name, e in r.explain.items():
                 if e is None:

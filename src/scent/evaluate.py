@@ -132,8 +132,10 @@ def evaluate(index: Index, queries: list[LabelledQuery], as_user: str | None = N
     for q in queries:
         results, lists = index.search_with_lists(q.query, k=RUN_DEPTH, filters=q.filters(), as_user=as_user,
                                                  **overrides)
-        run = list(dict.fromkeys(q.key(r.path, r.page) for r in results))
         qrels = q.qrels()
+        # A result shown with its copies (the same bytes) is the answer when one of them is.
+        run = list(dict.fromkeys(next((key for key in keys if key in qrels), keys[0])
+                                 for keys in ([q.key(p, r.page) for p in (r.path, *r.copies)] for r in results)))
         answers = {q.expect, *q.relevant}
         list_ranks = {name: next((i for i, p in enumerate(paths, 1) if p in answers), None)
                       for name, paths in lists.items()}
@@ -293,9 +295,10 @@ def evaluate_beir(index: Index, queries: dict[str, str], qrels: dict[str, dict[s
         results, lists = index.search_with_lists(text, k=RUN_DEPTH, as_user=as_user, **overrides)
         run = []
         for r in results:
-            doc = name_to_id.setdefault(r.path, _unsafe(r.path))
-            run.append(doc)
-            lines.append(f"{qid} Q0 {doc} {len(run)} {r.score:.6f} scent")
+            for path in (r.path, *r.copies):  # a document's copies (the same text) listed after it
+                doc = name_to_id.setdefault(path, _unsafe(path))
+                run.append(doc)
+                lines.append(f"{qid} Q0 {doc} {len(run)} {r.score:.6f} scent")
         judged = qrels[qid]
         relevant_files = {f"{_safe(d)}.txt" for d, g in judged.items() if g > 0}
         list_ranks = {name: next((i for i, p in enumerate(paths, 1) if p in relevant_files), None)

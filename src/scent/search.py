@@ -53,10 +53,12 @@ class SearchResult:
     folder: str = ""    # the indexed folder `path` is relative to
     confidence: float | None = None  # calibrated chance (0..1) that this is a right answer; None: not assessed
     weak: bool = False  # confidence below the floor: shown under "weak matches"
+    copies: tuple[str, ...] = ()  # other files of the same bytes, shown as this one (collapse)
 
     def to_dict(self) -> dict:
         d = asdict(self)
         d["highlights"] = [list(h) for h in self.highlights]
+        d["copies"] = list(self.copies)
         d["date"] = iso(self.date)
         d["place"] = place(self.kind, self.page) if self.page else None  # "p.3", "slide 3": as the CLI says it
         if d["explain"] is None:
@@ -420,6 +422,27 @@ def diversify(r: Request, fused: list[tuple[str, float]], best: dict[str, int], 
     return mmr(fused, {p: vectors.get(best[p]) for p, _ in fused}, lam=r.settings.mmr_lambda, k=k)
 
 
+def collapse(r: Request, fused: list[tuple[str, float]], k: int) -> list[tuple[str, tuple[str, ...], float]]:
+    """The first `k` fused files, each content once: a file whose bytes an earlier one holds (a
+    PDF saved again in Downloads, a photo in two albums) is that one's copy, not a result of its
+    own, so `k` results are `k` different contents. (path, its copies the asker may read, score);
+    copies are looked up for the files about to be shown, `k` at a time."""
+    kept: list[tuple[str, tuple[str, ...], float]] = []
+    hidden: set[str] = set()
+    for start in range(0, len(fused), k):
+        part = [(p, s) for p, s in fused[start:start + k] if p not in hidden]
+        found = r.engine.catalog.copies([p for p, _ in part], r.filters.readers) if part else {}
+        for path, score in part:
+            if path in hidden:  # a copy of a file kept earlier in this part
+                continue
+            copies = tuple(found.get(path, ()))
+            kept.append((path, copies, score))
+            hidden.update(copies)
+            if len(kept) == k:
+                return kept
+    return kept
+
+
 # ---- the whole pipeline --------------------------------------------------------------------------
 
 def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], dict[str, list[str | None]]]:
@@ -428,10 +451,10 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     # The page is weighed for the files that can be shown (all of them when MMR reorders them).
     shown = None if r.settings.strategy == "hybrid+mmr" else [p for p, _ in fusion.fused[:k]]
     best = choose(r, fusion, units, lists, shown)
-    fused = diversify(r, rerank(r, fusion.fused, best, units), best, k)
+    kept = collapse(r, diversify(r, rerank(r, fusion.fused, best, units), best, k), k)
     results = []
-    assessed = _assess(r, lists, units, [(path, best[path]) for path, _ in fused[:k]])
-    for rank, (path, score) in enumerate(fused[:k], start=1):
+    assessed = _assess(r, lists, units, [(path, best[path]) for path, _, _ in kept])
+    for rank, (path, copies, score) in enumerate(kept, start=1):
         unit = _shown(r, units[best[path]])
         shown = readable(unit.text) if unit.file_kind == "text" else unit.text
         text, marks = snippet(shown, r.keywords.words, r.keywords.ids)
@@ -439,7 +462,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
             rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
             snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
             explain=_explain(path, lists, fusion, units, r.settings) if explain else None,
-            confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1]))
+            confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1], copies=copies))
     return results, fusion.file_runs
 
 

@@ -36,6 +36,8 @@ class Result(Open):
     folder: str = Field(description="The indexed folder.")
     confidence: float | None = Field(None, description="Calibrated chance (0..1) that this is a right answer.")
     weak: bool = Field(False, description="Confidence below the floor: a weak match (all weak: no good match).")
+    copies: list[str] = Field(default_factory=list, description="Other files of the same bytes that you may read, "
+                                                                "shown as this result (not results of their own).")
     explain: dict[str, Any] | None = Field(None, description="With explain=true: per list, the rank, score and "
                                                              "RRF contribution (null: not in that list).")
 

@@ -413,6 +413,9 @@ class QdrantCatalog:
     def unit_hashes(self, path: str) -> dict[str, int]:
         return self.local.unit_hashes(path)
 
+    def copies(self, paths: list[str], readers: tuple[str, ...] | None = None) -> dict[str, list[str]]:
+        return self.local.copies(paths, readers)
+
     def has_units(self, kinds: tuple[str, ...]) -> bool:
         return self.local.has_units(kinds)
 

@@ -168,6 +168,19 @@ class SqliteCatalog:
                                "WHERE f.path = ? ORDER BY coalesce(u.page, 0), u.start, u.place", (path,))
         return [StoredUnit(*r) for r in rows]
 
+    def copies(self, paths: list[str], readers: tuple[str, ...] | None = None) -> dict[str, list[str]]:
+        """Each of `paths` that has copies `readers` may read (other indexed files of the same
+        bytes; never of an empty file, whose name is all it says) -> their paths, sorted."""
+        condition, params = _readers(readers, "b.access")
+        out: dict[str, list[str]] = {}
+        for part in batched(list(paths)):
+            for a, b in self.db.execute(
+                    f"SELECT a.path, b.path FROM files a JOIN files b ON b.hash = a.hash AND b.id != a.id "
+                    f"WHERE a.path IN ({', '.join('?' * len(part))}) AND a.size > 0 AND a.hash != '' AND {condition} "
+                    "ORDER BY b.path", (*part, *params)):
+                out.setdefault(a, []).append(b)
+        return out
+
     def unit_hashes(self, path: str) -> dict[str, int]:
         return {h: uid for uid, h in self.db.execute(
             "SELECT u.id, u.text_hash FROM units u JOIN files f ON f.id = u.file_id WHERE f.path = ?", (path,))}

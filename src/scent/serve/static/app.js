@@ -110,6 +110,15 @@ function resultNode(r) {
   head.append(look);
   li.append(head);
   li.append(snippetNode(r.snippet, r.highlights));
+  if (r.copies && r.copies.length) {
+    // The same bytes elsewhere in the folder: one result, each copy a link of its own.
+    const also = el("div", { class: "copies" }, "also at: ");
+    r.copies.forEach((path, i) => {
+      if (i) also.append(", ");
+      also.append(el("a", { href: fileUrl({ path, page: r.page }), target: "_blank", rel: "noopener noreferrer" }, path));
+    });
+    li.append(also);
+  }
   if (r.kind === "image" || r.kind === "pdf") {
     const img = el("img", { class: "thumb", src: thumbUrl(r), alt: "preview of " + r.path, loading: "lazy" });
     li.append(img);
