@@ -66,7 +66,8 @@ def test_mcp_tools_search_and_fetch(index_dir):
 
         found = _payload(await session.call_tool("search", {"query": "LD-2026-0417", "k": 3}))["results"]
         assert found[0]["path"] == "lease.md" and "LD-2026-0417" in found[0]["snippet"]
-        assert set(found[0]) <= {"id", "path", "page", "kind", "title", "date", "snippet", "confidence", "weak"}
+        assert set(found[0]) <= {"id", "path", "page", "kind", "title", "date", "snippet", "confidence", "weak",
+                                 "copies"}
         assert found[0]["id"].isdigit() and len(found[0]["date"]) == 10  # an ISO day
 
         only_code = _payload(await session.call_tool("search", {"query": "header", "kinds": ["code"]}))["results"]

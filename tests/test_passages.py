@@ -6,7 +6,7 @@ import pytest
 from conftest import FakeEmbedder
 from scent import Index
 from scent.errors import UsageError
-from scent.passages import Passage, budget, estimate_tokens, file_text, merge, render
+from scent.passages import Passage, budget, estimate_tokens, file_text, merge, once, render
 from scent.storage import StoredUnit
 
 TEXT = "alpha beta gamma delta epsilon zeta eta theta"
@@ -52,6 +52,22 @@ def test_budget_takes_whole_passages_then_cuts_one_at_a_word():
     assert estimate_tokens(render(chosen)) <= 200
     assert render(chosen).startswith("[1] a.md\nshort passage here\n\n[2] b.pdf, page 3\nword0 word1")
     assert [p.path for p in budget(ps, 20)] == ["a.md"]  # no room for a useful cut of the second
+
+
+def test_a_passage_a_better_one_already_gives_is_left_out():
+    best = Passage("a.md", None, "text", "", 0, 10, "same words", [1], 0.9)
+    copy = Passage("copy/a.md", None, "text", "", 0, 10, "same words", [2], 0.8)
+    other = Passage("b.md", None, "text", "", 0, 11, "other words", [3], 0.7)
+    assert once([best, copy, other]) == [best, other]
+
+
+def test_a_copy_gives_the_context_nothing_twice(tmp_path, notes):
+    (notes / "copy").mkdir()
+    (notes / "copy" / "recipe.txt").write_text((notes / "recipe.txt").read_text())
+    with Index(notes, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        texts = [p.text for p in idx.context('"tomato soup"', tokens=2000).passages]
+        assert len(texts) == len(set(texts)) and any("tomato" in t.lower() for t in texts)
 
 
 def test_context_over_a_real_folder(tmp_path, notes):

@@ -289,7 +289,7 @@ class Index:
         for p in merged:
             p.score = max(score[uid] for uid in p.unit_ids)
         merged.sort(key=lambda p: -p.score)
-        return passages.Context(query, tokens, passages.budget(merged, tokens))
+        return passages.Context(query, tokens, passages.budget(passages.once(merged), tokens))
 
     def _request(self, query: str, filters: Filters | None, overrides: dict,
                  as_user: str | None = None) -> pipeline.Request:

@@ -105,6 +105,18 @@ def cite(p: Passage) -> str:
     return where + (f" ({p.title})" if p.title and p.title not in p.path else "")
 
 
+def once(passages: list[Passage]) -> list[Passage]:
+    """`passages` (best first) without those whose words an earlier one already gives: a copy of
+    its file, a paragraph of boilerplate. They would spend the budget on nothing new."""
+    seen: set[str] = set()
+    out = []
+    for p in passages:
+        if p.text not in seen:
+            seen.add(p.text)
+            out.append(p)
+    return out
+
+
 def budget(passages: list[Passage], tokens: int) -> list[Passage]:
     """The first passages (best first) that fit in `tokens` with their citations; the first one
     that does not fit is cut at a word, when enough room is left for it to say something."""

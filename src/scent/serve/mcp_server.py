@@ -62,6 +62,8 @@ class Hit(BaseModel):
     snippet: str  # no score: results come best first, and a fused rank score means nothing to an agent
     confidence: float | None = Field(None, description="Calibrated chance (0..1) that this is a right answer.")
     weak: bool = Field(False, description="Below the confidence floor: a weak match; all weak means no good match.")
+    copies: list[str] | None = Field(None, description="Other files of the same bytes: this same result; absent "
+                                                     "when it has none.")
 
 
 class SearchOutput(BaseModel):
@@ -158,7 +160,8 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
             found = idx.search(query, k=k, filters=filters, as_user=as_user)
         return _result(SearchOutput(results=[Hit(
             id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
-            date=(iso(r.date) or "")[:10], snippet=r.snippet, confidence=r.confidence, weak=r.weak)
+            date=(iso(r.date) or "")[:10], snippet=r.snippet, confidence=r.confidence, weak=r.weak,
+            copies=list(r.copies) or None)
             for r in found]))
 
     def fetch(id: Annotated[str, Field(pattern=r"^\d{1,19}$", description="A result's id, from search or context.")],
