@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import NamedTuple
 
 from scent.dates import in_words
 from scent.units import UNTIL_OPEN, Extracted
@@ -31,7 +32,12 @@ MAX_COUNTED = 1_000
 
 def _when(line) -> tuple[dt.date, str, str] | None:
     """(the day, its time "09:30" or "" for a whole day, the zone " UTC" or "") of a DTSTART, DTEND or DUE line."""
-    m = _STAMP.match(str(line.value).strip())
+    return _stamped(str(line.value), "".join(line.params.get("TZID", ())[:1]))
+
+
+def _stamped(value: str, tzid: str = "") -> tuple[dt.date, str, str] | None:
+    """_when of a date or date-time as written (a property's value, an RRULE's UNTIL)."""
+    m = _STAMP.match(value.strip())
     if not m:
         return None
     try:
@@ -41,7 +47,7 @@ def _when(line) -> tuple[dt.date, str, str] | None:
         dt.time(int(m[4]), int(m[5]))
     except ValueError:
         return None
-    zone = " UTC" if m[7] else "".join(f" {z}" for z in line.params.get("TZID", ())[:1])
+    zone = " UTC" if m[7] else f" {tzid}" if tzid else ""
     return day, f"{m[4]}:{m[5]}", zone
 
 
@@ -65,22 +71,28 @@ def _span(entry) -> str:
                 parts.append(f"to {_said(*end) if end[1] else _said(end[0] - dt.timedelta(days=1))}")
     if due:
         parts.append(f"due {_said(*due)}")
-    if hasattr(entry, "rrule"):
-        rule = str(entry.rrule.value)
-        freq = re.search(r"FREQ=(\w+)", rule)
+    if rule := _rule(entry):
+        freq = re.search(r"FREQ=(\w+)", rule.text)
         every = _EVERY.get(freq[1], "repeating") if freq else "repeating"
-        until = re.search(r"UNTIL=([^;]+)", rule)
-        count = re.search(r"COUNT=(\d+)", rule)
-        last = _when(_Line(until[1])) if until else None
-        parts.append(f"{every} until {_said(last[0])}" if last else f"{every}, {count[1]} times" if count else every)
+        last = _stamped(rule.until) if rule.until else None
+        parts.append(f"{every} until {_said(last[0])}" if last else f"{every}, {rule.count} times" if rule.count else every)
     return ", ".join(parts)
 
 
-class _Line:
-    """A value read out of an RRULE (its UNTIL), as _when reads a property line."""
+class _Rule(NamedTuple):
+    """A repeating entry's RRULE as written, with its UNTIL and COUNT (None where it has none)."""
+    text: str
+    until: str | None
+    count: int | None
 
-    def __init__(self, value: str):
-        self.value, self.params = value, {}
+
+def _rule(entry) -> _Rule | None:
+    if not hasattr(entry, "rrule"):
+        return None
+    text = str(entry.rrule.value)
+    until = re.search(r"UNTIL=([^;]+)", text)
+    count = re.search(r"COUNT=(\d+)", text)
+    return _Rule(text, until[1] if until else None, int(count[1]) if count else None)
 
 
 def _moment(day: dt.date, time: str, zone: str) -> dt.datetime:
@@ -125,35 +137,33 @@ def _until(entry) -> float | None:
             length = max(end.replace(tzinfo=None) - begin.replace(tzinfo=None), dt.timedelta(0))
             break
     last = begin
-    if hasattr(entry, "rrule"):
-        last = _last_occurrence(str(entry.rrule.value), begin)
+    if rule := _rule(entry):
+        last = _last_occurrence(rule, begin)
         if last is None:
             return UNTIL_OPEN
     stop, at = _stamp(last + length), _stamp(begin)
     return stop if stop is not None and at is not None and stop > at else None
 
 
-def _last_occurrence(rule: str, begin: dt.datetime) -> dt.datetime | None:
+def _last_occurrence(rule: _Rule, begin: dt.datetime) -> dt.datetime | None:
     """The start of the last occurrence of a series that begins at `begin`, or None when it has
     no end (or more than MAX_COUNTED occurrences). An UNTIL is taken as the series' last start
     (its true last falls within one period before it; filters go by days); a COUNT is counted out
     by dateutil. A rule that cannot be read counts as happening once."""
-    until = re.search(r"UNTIL=([^;]+)", rule)
-    if until:
-        when = _when(_Line(until[1]))
+    if rule.until is not None:
+        when = _stamped(rule.until)
         if when is None:
             return begin
         day, time, zone = when
         if not time:  # an UNTIL day includes that day
             return _moment(day, "", zone) + dt.timedelta(days=1, seconds=-1)
         return _moment(*when)
-    count = re.search(r"COUNT=(\d+)", rule)
-    if not count or int(count[1]) > MAX_COUNTED:
+    if rule.count is None or rule.count > MAX_COUNTED:
         return None
     from dateutil.rrule import rrulestr
 
     try:
-        occurrences = list(rrulestr(rule, dtstart=begin))
+        occurrences = list(rrulestr(rule.text, dtstart=begin))
     except (ValueError, TypeError, OverflowError):
         return begin
     return occurrences[-1] if occurrences else begin
