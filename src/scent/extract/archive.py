@@ -21,7 +21,7 @@ import zlib
 
 from scent.errors import ExtractError
 from scent.units import Extracted, Section
-from .base import Limits, _size
+from .base import Limits, _size, named, unreadable
 from .members import RATIO_FLOOR, Entry, MemberReader, attach, bounded
 from .package import zip_entries
 
@@ -66,8 +66,8 @@ def _open_zip(path: str) -> zipfile.ZipFile:
     try:
         return zipfile.ZipFile(path)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, NotImplementedError) as e:
-        raise ExtractError(path, f"not a readable zip archive ({type(e).__name__}: {e}); it may be damaged, cut "
-                                 "short, or another format renamed; add it to .scentignore") from e
+        raise unreadable(path, "zip archive", named(e), "it may be damaged, cut short, or another format renamed",
+                         "add it to .scentignore") from e
 
 
 def _zip_date(info: zipfile.ZipInfo) -> float | None:
@@ -96,8 +96,8 @@ def _open_tar(path: str) -> tarfile.TarFile:
     try:
         return tarfile.open(path, "r:*")
     except (tarfile.TarError, OSError, EOFError, zlib.error) as e:
-        raise ExtractError(path, f"not a readable tar archive ({type(e).__name__}: {e}); it may be damaged, cut "
-                                 "short, or another format renamed; add it to .scentignore") from e
+        raise unreadable(path, "tar archive", named(e), "it may be damaged, cut short, or another format renamed",
+                         "add it to .scentignore") from e
 
 
 def _tar_entries(tar: tarfile.TarFile, path: str, limits: Limits, reader: MemberReader):

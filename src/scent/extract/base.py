@@ -106,6 +106,18 @@ def decode(raw: bytes) -> tuple[str, str]:
     return text.replace("\r\n", "\n").replace("\r", "\n"), encoding
 
 
+def unreadable(path: str, what: str, detail: str, maybe: str = "it may be damaged or another format renamed",
+               fix: str = "open and save it again, or add it to .scentignore") -> ExtractError:
+    """The one line for a file its reader could not read: "not a readable WHAT (DETAIL: the
+    reader's own words); what may be wrong; what to do"."""
+    return ExtractError(path, "; ".join(filter(None, (f"not a readable {what} ({detail})", maybe, fix))))
+
+
+def named(e: BaseException) -> str:
+    """An exception as a reader's error is quoted: "BadZipFile: File is not a zip file"."""
+    return f"{type(e).__name__}: {e}"
+
+
 def held_whole(path: str, limits: Limits, what: str) -> None:
     """Refuse a file its reader holds whole in memory (Word and PowerPoint 97-2003) when it is
     over 4x max_file_mb: the same room a zip package may inflate to."""

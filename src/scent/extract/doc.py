@@ -22,9 +22,9 @@ from struct import error as struct_error
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import html, officeart, rtf, word
-from .base import Limits, held_whole, laid_out, ole_created, span
+from .base import Limits, held_whole, laid_out, ole_created, span, unreadable
 from .package import OLE_MAGIC, ZIP_MAGIC
-from .pictures import decoded, described
+from .pictures import described
 
 EXTENSIONS = (".doc",)
 KIND = "docx"  # a Word document, whichever format holds it
@@ -74,20 +74,8 @@ def _pictures(path: str, limits: Limits, meta: dict) -> list[Section]:
         meta.setdefault("picture_errors", []).append(f"pictures not read ({type(e).__name__}: {e})")
     once = {blob: name for name, blob in reversed(list(blobs.items()))}  # the first of each saved twice
     found = described([("", name) for name in blobs if once[blobs[name]] == name], blobs.__getitem__, limits, meta)
-    return [Section(text=text, kind="docx_image", title=title, picture=Picture(name, partial(_load_picture, path, name)))
+    return [Section(text=text, kind="docx_image", title=title, picture=Picture(name, partial(officeart.load_picture, path, name)))
             for title, text, name in found]
-
-
-def _load_picture(path: str, name: str, side: int):
-    """The picture `name` ("STREAM@OFFSET") of the .doc at `path`, for an image-text model."""
-    import olefile
-
-    stream, _, at = name.rpartition("@")
-    with olefile.OleFileIO(path) as ole:
-        data = officeart.blip(ole.openstream(stream).read(), int(at))
-    if data is None:
-        raise ValueError(f"{name} is not a picture")
-    return decoded(data, side)
 
 
 def _catdoc(path: str, limits: Limits) -> str:
@@ -106,9 +94,7 @@ def _catdoc(path: str, limits: Limits) -> str:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         # Its first sentence: what is wrong ("Broken OLE file"), not catdoc's own flags to try.
         why = said[0].split(". ")[0].rstrip(".") if said else f"exit status {done.returncode}"
-        raise ExtractError(path, f"not a readable Word 97-2003 .doc file (catdoc: {why}); "
-                                 "it may be damaged or cut short; open and save it again, or add it to "
-                                 ".scentignore")
+        raise unreadable(path, "Word 97-2003 .doc file", f"catdoc: {why}", "it may be damaged or cut short")
     if len(done.stdout) > limits.max_text_bytes:
         raise ExtractError(path, f"its text is over the {limits.max_text_bytes // (1024 * 1024)} MB limit; raise "
                                  "the max_file_mb setting (--max-file-mb) or add it to .scentignore")

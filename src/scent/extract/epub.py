@@ -11,10 +11,9 @@ import zipfile
 import zlib
 from functools import partial
 
-from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package
-from .base import Limits, joined, laid_out
+from .base import Limits, joined, laid_out, named, unreadable
 from .html import _BREAK, _CUT, _HEADINGS, _normalise, _parse, _title, _visible_pieces, _words
 from .pictures import described
 from .word import load_picture
@@ -93,8 +92,8 @@ def extract(path: str, limits: Limits) -> Extracted:
         titles = book.get_metadata("DC", "title")  # [(value, attributes), ...]
         title = " ".join(str(titles[0][0] or "").split()) if titles else ""
     except (*_DAMAGED, epub.EpubException) as e:
-        raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged "
-                                 "or DRM-protected; download it again, or add it to .scentignore") from e
+        raise unreadable(path, what, named(e), "it may be damaged or DRM-protected",
+                         "download it again, or add it to .scentignore") from e
     pictures = _pictures(path, book, placed, limits, meta) if placed else []
     sections = laid_out(joined(parts, "epub") + [Section(text=text, kind="epub_image", title=heading, picture=pixels)
                                                  for heading, text, pixels in pictures])

@@ -8,10 +8,9 @@ import zipfile
 import zlib
 from functools import partial
 
-from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package
-from .base import Limits, joined, laid_out
+from .base import Limits, joined, laid_out, named, unreadable
 from .pictures import described
 from .word import load_picture
 
@@ -93,8 +92,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         parts, placed = _parts(document.text, limits.describe)
         title = _title(document)
     except _DAMAGED as e:
-        raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged "
-                                 "or another format renamed; open and save it again, or add it to .scentignore") from e
+        raise unreadable(path, what, named(e)) from e
     headings = [heading for heading, _ in parts if heading] + [heading for heading, _ in placed if heading]
     meta: dict = {}
     pictures = _pictures(path, placed, limits, meta) if placed else []

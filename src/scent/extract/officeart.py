@@ -26,6 +26,21 @@ def _ids(ver_instance: int) -> int:
     return 16 * (2 if (ver_instance >> 4) & 1 else 1) + 1
 
 
+def load_picture(path: str, name: str, side: int):
+    """The picture `name` ("STREAM@OFFSET": the blip at that offset of that stream) of the Office
+    97-2003 file at `path`, as pixels for an image-text model."""
+    import olefile
+
+    from .pictures import decoded
+
+    stream, _, at = name.rpartition("@")
+    with olefile.OleFileIO(path) as ole:
+        data = blip(ole.openstream(stream).read(), int(at))
+    if data is None:
+        raise ValueError(f"{name} is not a picture")
+    return decoded(data, side)
+
+
 def blips(buf: bytes) -> list[int]:
     """Where each bitmap blip record of `buf` starts, in order, for a stream whose drawing records
     are not read (a .doc's Data stream holds a picture's blip after its own headers). Each is found

@@ -8,7 +8,7 @@ import struct
 import zipfile
 
 from scent.errors import ExtractError
-from .base import Limits, _size
+from .base import Limits, _size, named, unreadable
 
 # Office writes an encrypted .xlsx/.pptx/.docx as an OLE compound file (EncryptionInfo and
 # EncryptedPackage streams), not as a zip; so does Office 97-2003 for .xls/.ppt/.doc.
@@ -65,8 +65,8 @@ def check(path: str, limits: Limits, what: str) -> None:
         with zipfile.ZipFile(path) as z:
             infos = z.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as e:
-        raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged, "
-                                 "cut short, or another format renamed; save it again or add it to .scentignore") from e
+        raise unreadable(path, what, named(e), "it may be damaged, cut short, or another format renamed",
+                         "save it again or add it to .scentignore") from e
     if len(infos) > MAX_MEMBERS:
         raise ExtractError(path, f"{what} holds {len(infos)} parts (over {MAX_MEMBERS}); "
                                  "it looks built to exhaust readers, add it to .scentignore")

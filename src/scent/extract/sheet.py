@@ -17,7 +17,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 from scent.errors import ExtractError
 from scent.units import Extracted
 from . import package
-from .base import Limits, joined, ole_created
+from .base import Limits, joined, named, ole_created, unreadable
 from .table import ROWS_PER_SECTION, _line
 
 EXTENSIONS = (".xlsx", ".xlsm", ".ods", ".xls")
@@ -189,14 +189,12 @@ def extract(path: str, limits: Limits) -> Extracted:
     try:
         parts = _parts(_ods_sheets(path) if ods else _xlsx_sheets(path), limits.max_text_bytes, meta)
     except _DAMAGED as e:
-        raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged "
-                                 "or another format renamed; open and save it again, or add it to .scentignore") from e
+        raise unreadable(path, what, named(e)) from e
     except OSError as e:
         if e.errno is not None:  # a real I/O error (the file vanished): extract() says so
             raise
         # openpyxl raises a bare IOError for a package without a workbook part.
-        raise ExtractError(path, f"not a readable {what} ({e}); it may be damaged or another format renamed; "
-                                 "open and save it again, or add it to .scentignore") from e
+        raise unreadable(path, what, str(e)) from e
     name = os.path.basename(path)
     return Extracted(kind="sheet", sections=joined(parts, "sheet"), title=name, meta=meta)
 
@@ -221,8 +219,7 @@ def _extract_xls(path: str, limits: Limits) -> Extracted:
         if package.starts_with(path, b"<"):
             raise ExtractError(path, "a web page saved with an .xls name (as many sites export tables), not an "
                                      "Excel workbook: rename it to .html and it is read as one") from e
-        raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged or cut "
-                                 "short, or another format named .xls; open and save it again, or add it to .scentignore") from e
+        raise unreadable(path, what, named(e), "it may be damaged or cut short, or another format named .xls") from e
     return Extracted(kind="sheet", sections=joined(parts, "sheet"), title=os.path.basename(path), meta=meta,
                      date=ole_created(path))
 

@@ -18,8 +18,8 @@ from pptx.exc import PackageNotFoundError
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import officeart, package, ppt
-from .base import SECTION_SEPARATOR, Limits, held_whole, ole_created
-from .pictures import PICTURES_PER_FILE, decoded, picture_text
+from .base import SECTION_SEPARATOR, Limits, held_whole, named, ole_created, unreadable
+from .pictures import PICTURES_PER_FILE, picture_text
 from .word import load_picture
 
 EXTENSIONS = (".pptx", ".odp", ".ppt")
@@ -87,17 +87,6 @@ def _given(name: str, data: bytes) -> tuple[str, bytes]:
 
 
 PPT_PICTURES = "Pictures"  # the stream of a .ppt's picture files; a picture is named "Pictures@OFFSET"
-
-
-def _load_ppt_picture(path: str, name: str, side: int):
-    """The picture `name` ("Pictures@OFFSET") of the .ppt at `path`, for an image-text model."""
-    import olefile
-
-    with olefile.OleFileIO(path) as ole:
-        data = officeart.blip(ole.openstream(PPT_PICTURES).read(), int(name.rpartition("@")[2]))
-    if data is None:
-        raise ValueError(f"{name} is not a picture")
-    return decoded(data, side)
 
 
 def _pptx_slides(path: str) -> Iterator[_Slide]:
@@ -200,8 +189,7 @@ def extract(path: str, limits: Limits) -> Extracted:
     try:
         slides = list(_odp_slides(path) if odp else _pptx_slides(path))
     except _DAMAGED as e:
-        raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged "
-                                 "or another format renamed; open and save it again, or add it to .scentignore") from e
+        raise unreadable(path, what, named(e)) from e
     meta["slides"] = len(slides)
     sections = _sections(iter(slides), path, limits, meta)
     title = next((s.title for s in slides if s.title), "")
@@ -222,12 +210,10 @@ def _extract_ppt(path: str, limits: Limits) -> Extracted:
     except OSError as e:
         if e.errno is not None:  # a real I/O error (the file vanished): extract() says so
             raise
-        raise ExtractError(path, f"not a readable {what} ({e}); it may be damaged or another format named .ppt; "
-                                 "open and save it again, or add it to .scentignore") from e
+        raise unreadable(path, what, str(e), "it may be damaged or another format named .ppt") from e
     except (ppt.PptError, struct.error, *_DAMAGED) as e:
-        raise ExtractError(path, f"not a readable {what} ({type(e).__name__}: {e}); it may be damaged or cut "
-                                 "short; open and save it again, or add it to .scentignore") from e
+        raise unreadable(path, what, named(e), "it may be damaged or cut short") from e
     meta["slides"] = len(slides)
-    sections = _sections(iter(slides), path, limits, meta, load=_load_ppt_picture)
+    sections = _sections(iter(slides), path, limits, meta, load=officeart.load_picture)
     return Extracted(kind="slides", sections=sections, title=next((s.title for s in slides if s.title), ""), meta=meta,
                      date=ole_created(path))

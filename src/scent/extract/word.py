@@ -15,10 +15,9 @@ from docx.table import Table
 from PIL import Image
 
 from scent.dates import from_datetime
-from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
 from . import package
-from .base import Limits, joined, laid_out
+from .base import Limits, joined, laid_out, named, unreadable
 from .pictures import decoded, described
 
 EXTENSIONS = (".docx",)
@@ -114,8 +113,8 @@ def extract(path: str, limits: Limits) -> Extracted:
             title = (document.core_properties.title or "").strip()
             created = _created(document)
         except _DAMAGED as e:
-            raise ExtractError(path, f"not a readable Word .docx file ({type(e).__name__}: {e}); "
-                                     "it may be damaged, or another format renamed .docx") from e
+            raise unreadable(path, "Word .docx file", named(e), "it may be damaged, or another format renamed .docx",
+                             fix="") from e
     meta: dict = {}
     sections = joined(parts, "docx")
     if limits.describe:
