@@ -18,6 +18,21 @@ EXAMPLES = ROOT / "examples"
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
+def write_epub(path, book, chapters) -> Path:
+    """Write the ebooklib `book` with `chapters` (EpubHtml) as its contents and reading order, as
+    e-book makers do (navigation page first, NCX and nav documents), to `path`."""
+    from ebooklib import epub
+
+    for chapter in chapters:
+        book.add_item(chapter)
+    book.toc = list(chapters)
+    book.spine = ["nav", *chapters]
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    epub.write_epub(str(path), book)
+    return Path(path)
+
+
 def undo_migration(index_dir, name: str, column: str) -> None:
     """The SQLite index in `index_dir` as a scent before migration `name` left it: that migration
     not run and the column it added to `units` gone (what it did to the rows stays)."""

@@ -15,7 +15,7 @@ from scent.errors import ExtractError
 from scent.extract import extract, file_kind
 from scent.settings import Settings
 
-from conftest import FakeEmbedder
+from conftest import FakeEmbedder, write_epub
 
 
 def reason_of(path) -> str:
@@ -515,16 +515,8 @@ def epub_file(tmp_path):
     one.content = "<p>Night of the gale.</p><h2>After</h2><p>They rebuilt the lamp.</p>"
     two = epub.EpubHtml(title="Calm Seas", file_name="ch2.xhtml", lang="en")
     two.content = "<p>Quiet nights on the rock.</p>"
-    for chapter in (one, two):
-        book.add_item(chapter)
-    book.toc = [one, two]
-    book.spine = ["nav", one, two]
-    book.add_item(epub.EpubNcx())
-    book.add_item(epub.EpubNav())
-    path = tmp_path / "books" / "tales.epub"
-    path.parent.mkdir(exist_ok=True)
-    epub.write_epub(str(path), book)
-    return path
+    (tmp_path / "books").mkdir(exist_ok=True)
+    return write_epub(tmp_path / "books" / "tales.epub", book, [one, two])
 
 
 def test_epub_chapters_as_sections(epub_file):

@@ -10,6 +10,7 @@ import pytest
 from fpdf import FPDF
 from PIL import Image, ImageDraw
 
+from conftest import write_epub
 from scent.describe import DESCRIBERS, Describer, describe, describer
 from scent.errors import UsageError
 from scent.extract import Limits, extract
@@ -447,14 +448,7 @@ def make_epub(path):
                    '<img src="../images/chart.png" alt=""/>'
                    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
                    '<image xlink:href="../images/chart.png"/></svg><img src="https://example.org/far.png"/>')
-    for chapter in (one, two):
-        book.add_item(chapter)
-    book.toc = [one, two]
-    book.spine = ["nav", one, two]
-    book.add_item(epub.EpubNcx())
-    book.add_item(epub.EpubNav())
-    epub.write_epub(str(path), book)
-    return path
+    return write_epub(path, book, [one, two])
 
 
 def test_epub_pictures_are_units_titled_by_their_heading(tmp_path):
