@@ -424,6 +424,13 @@ def test_copies_of_a_file_are_one_result_that_names_them(with_copies):
     assert first.to_dict()["copies"] == list(first.copies)
 
 
+def test_copies_picked_by_mmr_still_leave_k_results(with_copies):
+    # lambda 1: MMR ranks by relevance alone, so it picks two of the copies; the third file fills in.
+    results = with_copies.search("boiler service", k=2, strategy="hybrid+mmr", mmr_lambda=1.0)
+    assert [len(results), results[1].path] == [2, "notes/kettle.md"]
+    assert {results[0].path, *results[0].copies} == set(COPIES)
+
+
 def test_a_copy_the_asker_may_not_read_is_not_named(with_copies):
     me = with_copies.search("boiler service", k=2)[0]  # the folder's owner reads every file
     assert "old/boiler copy.md" in {me.path, *me.copies}

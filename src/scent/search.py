@@ -416,10 +416,14 @@ def rerank(r: Request, fused: list[tuple[str, float]], best: dict[str, int],
 
 
 def diversify(r: Request, fused: list[tuple[str, float]], best: dict[str, int], k: int) -> list[tuple[str, float]]:
+    """Under hybrid+mmr, the `k` files MMR picks, then the others in fused order: when two picked
+    files are copies (collapse), the next file fills the place, so a page still shows `k`."""
     if r.settings.strategy != "hybrid+mmr":
         return fused
     vectors = r.engine.vectors.get("unit", [best[p] for p, _ in fused])
-    return mmr(fused, {p: vectors.get(best[p]) for p, _ in fused}, lam=r.settings.mmr_lambda, k=k)
+    picked = mmr(fused, {p: vectors.get(best[p]) for p, _ in fused}, lam=r.settings.mmr_lambda, k=k)
+    chosen = {p for p, _ in picked}
+    return picked + [(p, s) for p, s in fused if p not in chosen]
 
 
 def collapse(r: Request, fused: list[tuple[str, float]], k: int) -> list[tuple[str, tuple[str, ...], float]]:
