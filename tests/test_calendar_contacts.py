@@ -147,7 +147,7 @@ SERIES = "\r\n".join([
 
 
 def test_a_series_lasts_until_its_last_occurrence_ends(tmp_path):
-    from scent.units import UNTIL_OPEN
+    from scent.kinds import UNTIL_OPEN
 
     p = tmp_path / "series.ics"
     p.write_text(SERIES, newline="")
@@ -173,7 +173,7 @@ def test_an_entry_is_text_of_its_own_not_a_picture():
 
 
 def test_a_result_names_its_place_as_the_file_numbers_it():
-    from scent.units import place
+    from scent.kinds import place
 
     assert [place("calendar", 3), place("contacts", 1), place("email", 2), place("slides", 4), place("pdf", 5)] == [
         "entry 3", "contact 1", "message 2", "slide 4", "p.5"]

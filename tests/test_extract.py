@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scent.errors import ExtractError
 from scent.extract import EXTRACTORS, Limits, extract, file_kind
 from scent.extract.base import SECTION_SEPARATOR, name_words
-from scent.units import FILE_KINDS, UNIT_KINDS
+from scent.kinds import FILE_KINDS, UNIT_KINDS
 
 
 def write(path, content) -> str:

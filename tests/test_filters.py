@@ -125,7 +125,7 @@ def test_a_bad_date_names_the_accepted_forms_and_the_parameter():
 def test_every_file_kind_is_accepted_and_an_unknown_one_lists_them_sorted():
     from scent.filters import KNOWN_KINDS
     from scent.syntax import parse
-    from scent.units import FILE_KINDS
+    from scent.kinds import FILE_KINDS
 
     for kind in FILE_KINDS:
         assert Filters.build(kinds=[kind]).kinds == (kind,)
@@ -201,7 +201,7 @@ def test_the_web_ui_offers_every_file_kind():
     from pathlib import Path
 
     import scent
-    from scent.units import FILE_KINDS
+    from scent.kinds import FILE_KINDS
 
     page = (Path(scent.__file__).parent / "serve" / "static" / "index.html").read_text()
     chips = re.findall(r'<input type="checkbox" name="only" value="(\w+)">', page)

@@ -24,7 +24,11 @@ NOT_IN_A_SEARCH = ["scent.indexing", "scent.extract", "scent.ocr", "scent.descri
                    "py3langid.langid", "rapidfuzz", "pathspec", "numpy.ma", "tqdm",
                    "importlib.metadata",  # scent.__version__ is looked up when asked for
                    "scent.multivector",  # no default profile has a multi-vector list
-                   "hashlib"]  # OpenSSL: a search of a named index hashes nothing
+                   "hashlib",  # OpenSSL: a search of a named index hashes nothing
+                   # the extraction's records (scent.kinds holds the names a search needs), the
+                   # walk, passages for `context`, the skipped-files report, and shutil (which
+                   # imports bz2 and lzma)
+                   "scent.units", "scent.walk", "scent.passages", "scent.skipped", "shutil"]
 
 SEARCH = r'''
 import json, re, sys

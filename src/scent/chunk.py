@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from itertools import islice
 
-from .units import PICTURE_KINDS, Section, Unit
+from .kinds import PICTURE_KINDS
+from .units import Section, Unit
 
 # Chinese and Japanese are written without spaces, so each of their characters counts as a word
 # (about a token to the model); otherwise a whole paragraph, or file, was one word and one unit.

@@ -14,7 +14,7 @@ import click
 from .errors import ScentError, UsageError
 from .settings import SETTINGS, load
 from .terminal import ProgressPrinter, json_line, visible, visible_lines
-from .units import FILE_KINDS, place
+from .kinds import FILE_KINDS, place
 
 MAX_COPIES_SHOWN = 3  # a result's copies named under it; the rest are counted
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from . import dates
 from .errors import UsageError
 from .terminal import visible
-from .units import FILE_KINDS, KIND_ALIASES, UNIT_KINDS
+from .kinds import FILE_KINDS, KIND_ALIASES, UNIT_KINDS
 
 KNOWN_KINDS = frozenset(FILE_KINDS) | frozenset(UNIT_KINDS) | frozenset(KIND_ALIASES)
 # Days a filter may name: a UNIX time exists for each in any time zone (year 1 and 9999 have days

@@ -6,7 +6,6 @@ this class and call nothing else.
 """
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -14,7 +13,9 @@ from threading import Lock
 
 from typing import TYPE_CHECKING
 
-from . import access, location, passages, search as pipeline, skipped as not_indexed, syntax
+# What a search does not use (a folder's path checks, passages for `context`, the skipped files'
+# report, removing an index) is imported where it is used: a fresh `scent search` imports the rest.
+from . import access, location, search as pipeline, syntax
 from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError, cannot_write
@@ -26,10 +27,9 @@ from .query import MAX_QUERY_CHARS, parse, valid_text
 from .search import SearchResult
 from .settings import Settings
 from .storage import StoredSuggestion, StoredUnit
-from .walk import is_utf8, shown
 
 if TYPE_CHECKING:
-    from . import image_text
+    from . import image_text, passages
     from .indexing import IndexReport, Indexer, OnSkip, Progress
 
 __all__ = ["Index", "IndexReport", "SearchResult"]
@@ -37,6 +37,15 @@ __all__ = ["Index", "IndexReport", "SearchResult"]
 # scent context: the best units considered, and the budgets a caller may ask for.
 CONTEXT_UNITS = 40
 MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS = 50, 100_000
+
+
+def _check_utf8(folder) -> None:
+    from .walk import is_utf8, shown
+
+    where = str(Path(folder).resolve())
+    if not is_utf8(where):
+        raise ScentError(f"the path of {shown(where)} is not valid UTF-8 (shown as \\xNN), "
+                         "and the index stores it as text; rename the folder (convmv can) and index it again")
 
 
 def __getattr__(name: str):
@@ -58,9 +67,8 @@ class Index:
             raise UsageError("Index needs a folder or an index directory")
         if rebuild and folder is None:
             raise UsageError("a rebuild needs the folder to read again")
-        if folder is not None and not is_utf8(str(Path(folder).resolve())):
-            raise ScentError(f"the path of {shown(str(Path(folder).resolve()))} is not valid UTF-8 (shown as \\xNN), "
-                             "and the index stores it as text; rename the folder (convmv can) and index it again")
+        if folder is not None:
+            _check_utf8(folder)
         self.index_dir = Path(index_dir) if index_dir else location.default_index_dir(folder)
         if not index_dir:
             location.make_home()
@@ -159,6 +167,8 @@ class Index:
         where = location.find_index(folder, index_dir, lambda d: engine.exists(d, settings)).index_dir
         with IndexLock(where):
             engine.destroy(where, settings)
+        import shutil
+
         shutil.rmtree(where, ignore_errors=True)  # the lock file too, now that nobody holds it
         location.forget_last(where)
         return where
@@ -285,6 +295,8 @@ class Index:
         request = self._request(query, filters, overrides, as_user)
         scored = pipeline.best_units(request, CONTEXT_UNITS)
         score = {u.id: sc for u, sc in scored}
+        from . import passages
+
         merged = passages.merge([u for u, _ in scored])
         for p in merged:
             p.score = max(score[uid] for uid in p.unit_ids)
@@ -375,6 +387,8 @@ class Index:
         `not_indexed`: the files walked and not indexed, per extension and cause (scent.skipped)."""
         readers = self.readers(as_user)
         st = self.engine.status(readers)
+        from . import skipped as not_indexed
+
         st["not_indexed"] = not_indexed.counts(st["errors"], self.engine.catalog.unsupported_counts(readers))
         unit = self.engine.vectors.fields().get("unit")
         return {"folder": self.root, "index": str(self.index_dir), "backend": self.engine.name,
@@ -384,6 +398,8 @@ class Index:
         """Every file walked and not indexed that `as_user` may read, with its cause and reason:
         `{"files": [{"path", "cause", "reason"}], "unlisted": [{"ext", "files"}]}` (files of kinds
         scent does not read beyond the first few of each extension are only counted)."""
+        from . import skipped as not_indexed
+
         readers = self.readers(as_user)
         catalog = self.engine.catalog
         return not_indexed.listing(self.engine.status(readers)["errors"], catalog.unsupported_counts(readers),

@@ -31,6 +31,7 @@ from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
 from .extract import CONTAINER_KINDS, Limits, extract, file_kind, reported
+from .kinds import PICTURE_KINDS
 from .gloss import gloss
 from .language import detect
 from .locking import IndexLock
@@ -40,7 +41,7 @@ from .settings import SETTINGS, Settings
 from .skipped import UnsupportedWalk
 from .storage import Engine, FileRecord, FileState, FileWrite, UnitRecord, VectorField, text_key, unit_id
 from .suggest import suggestions
-from .units import PICTURE_KINDS, FileInfo, Picture, Unit
+from .units import FileInfo, Picture, Unit
 from .walk import files_at, walk
 
 # Index-time settings that do not change what a file's units are (how many are embedded at once,

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
 import unicodedata
 import zlib
 from collections import Counter
@@ -108,6 +107,8 @@ def _build(target: Path) -> dict:
     except OSError:
         # A read-only home (every process unpacks the model again: slower, the same answers), or
         # another process wrote the cache first (theirs is the same).
+        import shutil  # here: a search's process never gets this far
+
         shutil.rmtree(tmp, ignore_errors=True)
     return arrays
 

@@ -20,7 +20,7 @@ from .evaluate import paired_bootstrap
 from .fuse import rrf
 from .metrics import BEIR_METRICS, FOLDER_METRICS
 from .search import replaced
-from .units import PICTURE_KINDS
+from .kinds import PICTURE_KINDS
 
 LISTS = ("dense", "keyword", "ids", "pictures")
 # Scores no list can go below: cosine -1, BM25 (as scent negates FTS5's) and ID matches 0.

@@ -28,7 +28,7 @@ from .settings import Settings
 from .snippet import matches, readable, snippet
 from .storage import Engine, Hit, StoredUnit
 from .syntax import Constraints, contains, header_holds, words
-from .units import PICTURE_KINDS, place
+from .kinds import PICTURE_KINDS, place
 
 # Other-language units get a keyword rank stand-in only this near the top of the dense list.
 STAND_IN_TOP = 10

@@ -16,7 +16,8 @@ import re
 from typing import NamedTuple
 
 from scent.dates import in_words
-from scent.units import UNTIL_OPEN, Extracted
+from scent.kinds import UNTIL_OPEN
+from scent.units import Extracted
 from .base import Limits, read_text
 from .vtext import components, numbered
 

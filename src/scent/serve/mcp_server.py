@@ -25,7 +25,7 @@ from ..errors import ScentError
 from ..filters import Filters
 from ..index import MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, Index
 from ..readers import DEFAULT_READERS, Readers
-from ..units import FILE_KINDS, PICTURE_KINDS
+from ..kinds import FILE_KINDS, PICTURE_KINDS
 from .files import Refused, locate, make_thumbnail, member_bytes
 
 INSTRUCTIONS = ("Search the user's own files (notes, code, PDFs, Word files, pictures ...) with `search`, "

@@ -14,7 +14,7 @@ from .. import passages
 from ..query import parse
 from ..snippet import matches
 from ..storage import StoredUnit
-from ..units import PLACE_NAMES
+from ..kinds import PLACE_NAMES
 
 # Enough for any note; a longer file is cut with a line saying so (the file itself is one click away).
 MAX_CHARS = 200_000

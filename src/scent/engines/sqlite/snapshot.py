@@ -17,7 +17,6 @@ SQLite: a kill at any moment leaves either the old snapshot with its tail or the
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,6 +117,8 @@ def write(root: Path, field: str, gen: int, dims: int, chunks, total: int, hnsw_
     description for `meta`. Row i of the chunks goes to row `place[i]` (see layout; None: in the
     order they come). An approximate index is made when there are at least `hnsw_rows` rows (0:
     always)."""
+    import shutil  # writing only: a search reads snapshots without it
+
     root.mkdir(parents=True, exist_ok=True)
     final = folder_for(root, field, gen)
     tmp = final.with_name(final.name + ".tmp")
@@ -172,6 +173,8 @@ def write(root: Path, field: str, gen: int, dims: int, chunks, total: int, hnsw_
 def remove_others(root: Path, field: str, keep: int) -> None:
     """Delete this field's snapshot folders other than `keep` (readers that still map them keep
     their pages: the files go when the last map is closed)."""
+    import shutil
+
     if not root.is_dir():
         return
     for path in root.iterdir():
