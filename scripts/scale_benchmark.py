@@ -120,7 +120,8 @@ def build(args) -> dict:
     from scent.engines import engine_class
     from scent.query import extra_tokens, id_tokens
     from scent.settings import Settings
-    from scent.storage import FileRecord, FileWrite, UnitRecord, VectorField, text_key, unit_id
+    from scent.storage import VectorField, text_key, unit_id
+    from scent.units import FileRecord, FileWrite, UnitRecord
 
     settings = Settings(backend=args.backend, **_engine_settings(args))
     engine = None

@@ -15,8 +15,8 @@ from scent.errors import IndexVersionError
 from scent.filters import Filters
 from scent.query import extra_tokens, id_tokens, parse
 from scent.settings import Settings
-from scent.storage import (FileRecord, FileState, FileWrite, StoredSuggestion, Suggestion, UnitRecord, VectorField,
-                           text_key, unit_id)
+from scent.storage import StoredSuggestion, VectorField, text_key, unit_id
+from scent.units import FileRecord, FileState, FileWrite, Suggestion, UnitRecord
 
 DIMS = 4
 

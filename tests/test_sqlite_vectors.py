@@ -9,7 +9,8 @@ from scent.engines.sqlite import SqliteEngine, codes, vectors
 from scent.errors import ScentError
 from scent.filters import Filters
 from scent.settings import Settings
-from scent.storage import FileRecord, FileWrite, UnitRecord, VectorField, text_key, unit_id
+from scent.storage import VectorField, text_key, unit_id
+from scent.units import FileRecord, FileWrite, UnitRecord
 
 DIMS = 16
 

@@ -1,5 +1,5 @@
 """Example queries made at index time (scent.suggest), with hand-computed expectations."""
-from scent.storage import Suggestion, UnitRecord
+from scent.units import Suggestion, UnitRecord
 from scent.suggest import DETAIL, FILE, MAX_PAGES, MAX_PER_FILE, TOPIC, VISUAL, _picture_query, key_phrases, suggestions
 
 

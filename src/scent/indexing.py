@@ -39,9 +39,9 @@ from .progress import OnProgress, Tracker, relay_to, relayed, reading, tracking
 from .query import clean, extra_tokens, id_tokens
 from .settings import SETTINGS, Settings
 from .skipped import UnsupportedWalk
-from .storage import Engine, FileRecord, FileState, FileWrite, UnitRecord, VectorField, text_key, unit_id
+from .storage import Engine, VectorField, text_key, unit_id
 from .suggest import suggestions
-from .units import FileInfo, Picture, Unit
+from .units import FileInfo, FileRecord, FileState, FileWrite, Picture, Unit, UnitRecord
 from .walk import files_at, walk
 
 # Index-time settings that do not change what a file's units are (how many are embedded at once,

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from .access import Access
-from .storage import Unsupported
+from .units import Unsupported
 from .walk import is_utf8, shown
 
 UNSUPPORTED = "unsupported kind"

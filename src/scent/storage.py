@@ -12,13 +12,16 @@ keep their ids.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from .filters import Filters
 from .query import KeywordQuery
+
+if TYPE_CHECKING:  # what indexing hands the engines (scent.units): a search never makes one
+    from .units import FileState, FileWrite, Unsupported
 
 Hit = tuple[int, float]  # (unit id, score: higher is better)
 # How a field keeps its vectors. Sign codes cannot be rescored, so they are never the record alone:
@@ -42,71 +45,6 @@ def unit_id(file_key: str, place: int) -> int:
 
     digest = hashlib.sha1(f"{file_key}\n{place}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
-
-
-@dataclass(frozen=True)
-class FileState:
-    """What change detection compares: a file is re-read only when size or mtime moved and the
-    bytes' hash changed; its readers are recorded again when they changed (a chmod, a chown, a
-    rule), whatever the bytes did."""
-    path: str
-    size: int
-    mtime_ns: int
-    hash: str
-    access: str = ""  # who may read it (scent.access): space-separated principals
-    # The file this one is inside ("" for a file of the folder). A member carries its container's
-    # size and mtime: change detection looks at the container only (scent.indexing.plan).
-    container: str = ""
-
-
-@dataclass(frozen=True)
-class FileRecord:
-    """A file as the catalog stores it."""
-
-    path: str
-    kind: str
-    size: int
-    mtime_ns: int
-    hash: str
-    date: float
-    title: str = ""
-    key: str = ""  # the file's identity in the catalog (see Catalog.file_key); unit ids derive from it
-    access: str = ""  # who may read it (scent.access); "" is nobody but an unrestricted reader
-    container: str = ""  # the file it is inside (FileState.container)
-
-
-@dataclass(frozen=True)
-class UnitRecord:
-    """A unit ready to store: the text plus what keyword and dense search need."""
-    kind: str
-    text: str
-    text_hash: str
-    page: int | None
-    start: int
-    end: int
-    title: str
-    lang: str | None
-    extra: str
-    ids: str
-    # Sentences of the unit, each embedded too: dense search scores a unit by the best of its
-    # own vector and theirs (see chunk.sentences for why).
-    parts: tuple[str, ...] = ()
-    # Regions of a page or picture (chunk.regions), each embedded into the `regions` field.
-    regions: tuple[str, ...] = ()
-    id: int = 0  # set by the indexer: unit_id(file key, place)
-    date: float | None = None  # its own date (a message's, an event's); None: the file's
-    until: float | None = None  # the last moment it covers, past its date (Section.until); None: none
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """An example query made from a file's own content at index time (scent.suggest). `aspect`
-    says what it was drawn from: `file` (the whole file: title, first heading, codes, key phrases),
-    or a page's `topic`, `detail` or `visual`; `page` is the 1-based page or slide it was written
-    from, None for the whole file or a file without pages."""
-    text: str
-    page: int | None = None
-    aspect: str = "file"
 
 
 @dataclass(frozen=True)
@@ -152,24 +90,6 @@ class VectorField:
 
 # Vectors to store: field name -> unit id -> one vector (dims,) or, for a multi field, (n, dims).
 Vectors = dict[str, dict[int, np.ndarray]]
-
-
-@dataclass
-class FileWrite:
-    """One file's new state, written in one step."""
-    file: FileRecord
-    units: list[UnitRecord]
-    vectors: Vectors
-    suggestions: list[Suggestion] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Unsupported:
-    """The files of kinds scent does not read that one walk of the whole folder found (see
-    scent.skipped): how many per (extension, readers), and the first few paths of each."""
-    counts: dict[tuple[str, str], int] = field(default_factory=dict)  # (extension, readers) -> files
-    listed: list[tuple[str, str, str]] = field(default_factory=list)  # (path, extension, readers)
 
 
 class Catalog(Protocol):

@@ -34,7 +34,7 @@ from itertools import chain
 
 from .query import MARK_CLASS, _chunks, clean, is_id_like
 from .stopwords import STOPWORDS
-from .storage import Suggestion, UnitRecord
+from .units import Suggestion, UnitRecord
 from .kinds import PICTURE_KINDS  # their text says what a picture shows (scent.describe's words first)
 
 MAX_PER_FILE = 5

@@ -1,8 +1,14 @@
-"""The records that flow through the pipeline: walk -> extract -> chunk -> store."""
+"""The records that flow through the pipeline: walk -> extract -> chunk -> store. The engines
+give back what they stored as scent.storage's records; a search imports those, not these."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .storage import Vectors
+
 
 @dataclass(frozen=True)
 class FileInfo:
@@ -83,3 +89,88 @@ class Unit:
     picture: Picture | None = field(default=None, compare=False, repr=False)
     date: float | None = None  # its section's own date (Section.date); None: the file's
     until: float | None = None  # its section's last moment (Section.until)
+
+
+# ---- what indexing hands a storage engine (scent.storage's Catalog and Engine) -----------------
+
+@dataclass(frozen=True)
+class FileState:
+    """What change detection compares: a file is re-read only when size or mtime moved and the
+    bytes' hash changed; its readers are recorded again when they changed (a chmod, a chown, a
+    rule), whatever the bytes did."""
+    path: str
+    size: int
+    mtime_ns: int
+    hash: str
+    access: str = ""  # who may read it (scent.access): space-separated principals
+    # The file this one is inside ("" for a file of the folder). A member carries its container's
+    # size and mtime: change detection looks at the container only (scent.indexing.plan).
+    container: str = ""
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """A file as the catalog stores it."""
+
+    path: str
+    kind: str
+    size: int
+    mtime_ns: int
+    hash: str
+    date: float
+    title: str = ""
+    key: str = ""  # the file's identity in the catalog (see Catalog.file_key); unit ids derive from it
+    access: str = ""  # who may read it (scent.access); "" is nobody but an unrestricted reader
+    container: str = ""  # the file it is inside (FileState.container)
+
+
+@dataclass(frozen=True)
+class UnitRecord:
+    """A unit ready to store: the text plus what keyword and dense search need."""
+    kind: str
+    text: str
+    text_hash: str
+    page: int | None
+    start: int
+    end: int
+    title: str
+    lang: str | None
+    extra: str
+    ids: str
+    # Sentences of the unit, each embedded too: dense search scores a unit by the best of its
+    # own vector and theirs (see chunk.sentences for why).
+    parts: tuple[str, ...] = ()
+    # Regions of a page or picture (chunk.regions), each embedded into the `regions` field.
+    regions: tuple[str, ...] = ()
+    id: int = 0  # set by the indexer: unit_id(file key, place)
+    date: float | None = None  # its own date (a message's, an event's); None: the file's
+    until: float | None = None  # the last moment it covers, past its date (Section.until); None: none
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """An example query made from a file's own content at index time (scent.suggest). `aspect`
+    says what it was drawn from: `file` (the whole file: title, first heading, codes, key phrases),
+    or a page's `topic`, `detail` or `visual`; `page` is the 1-based page or slide it was written
+    from, None for the whole file or a file without pages."""
+    text: str
+    page: int | None = None
+    aspect: str = "file"
+
+
+@dataclass
+class FileWrite:
+    """One file's new state, written in one step."""
+    file: FileRecord
+    units: list[UnitRecord]
+    vectors: Vectors
+    suggestions: list[Suggestion] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Unsupported:
+    """The files of kinds scent does not read that one walk of the whole folder found (see
+    scent.skipped): how many per (extension, readers), and the first few paths of each."""
+    counts: dict[tuple[str, str], int] = field(default_factory=dict)  # (extension, readers) -> files
+    listed: list[tuple[str, str, str]] = field(default_factory=list)  # (path, extension, readers)

@@ -28,7 +28,8 @@ import numpy as np
 from ...errors import IndexVersionError, ScentError, UsageError
 from ...filters import Filters
 from ...locking import clear_index_dir, held_elsewhere
-from ...storage import FileState, FileWrite, Hit, StoredSuggestion, StoredUnit, VectorField, batched
+from ...storage import Hit, StoredSuggestion, StoredUnit, VectorField, batched
+from ...units import FileState, FileWrite
 from ..sqlite import SqliteEngine
 from ..sqlite.catalog import path_keywords
 

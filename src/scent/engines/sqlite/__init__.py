@@ -6,15 +6,19 @@ import os
 import sqlite3
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...errors import IndexVersionError, ScentError, cannot_write, write_refusal
 from ...locking import clear_index_dir
-from ...storage import FileState, FileWrite, Unsupported, unit_id
+from ...storage import unit_id
 from .catalog import SqliteCatalog
 from .db import transaction
 from .keywords import SqliteKeywords
 from .migrations import MIGRATIONS, migrate
 from .vectors import SqliteVectors
+
+if TYPE_CHECKING:
+    from ...units import FileState, FileWrite, Unsupported
 
 DB_NAME = "index.db"
 

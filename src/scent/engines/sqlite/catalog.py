@@ -4,12 +4,15 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from typing import TYPE_CHECKING
 
 from ...query import extra_tokens
 from .db import bump
 from .filters import UNIT_DATE, readers_clause
-from ...storage import (FileRecord, FileState, StoredSuggestion, StoredUnit, Suggestion, UnitRecord, Unsupported,
-                         batched)
+from ...storage import StoredSuggestion, StoredUnit, batched
+
+if TYPE_CHECKING:  # indexing's records: a search opens the catalog without them
+    from ...units import FileRecord, FileState, Suggestion, UnitRecord, Unsupported
 
 _UNIT_COLUMNS = 'u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, ' + UNIT_DATE
 
@@ -32,6 +35,8 @@ class SqliteCatalog:
     # ---- change detection ------------------------------------------------------------------
 
     def file_states(self) -> dict[str, FileState]:
+        from ...units import FileState
+
         return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash, access, container "
                                                      "FROM files")}
 
