@@ -12,9 +12,9 @@ from contextlib import ExitStack, nullcontext
 import click
 
 from .errors import ScentError, UsageError
+from .kinds import FILE_KINDS, place
 from .settings import SETTINGS, load
 from .terminal import ProgressPrinter, json_line, visible, visible_lines
-from .kinds import FILE_KINDS, place
 
 MAX_COPIES_SHOWN = 3  # a result's copies named under it; the rest are counted
 

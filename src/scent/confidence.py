@@ -15,10 +15,10 @@ import re
 from functools import lru_cache
 
 from .filters import Filters
+from .kinds import PICTURE_KINDS
 from .query import WORD, KeywordQuery, id_tokens, normalise_id, split_identifier
 from .snippet import stem
 from .syntax import words
-from .kinds import PICTURE_KINDS
 
 # Words that ask for a picture rather than text (the same list decides which unit of a file answers).
 ASKS_FOR_PICTURE = re.compile(

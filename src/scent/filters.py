@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from . import dates
 from .errors import UsageError
-from .terminal import visible
 from .kinds import FILE_KINDS, KIND_ALIASES, UNIT_KINDS
+from .terminal import visible
 
 KNOWN_KINDS = frozenset(FILE_KINDS) | frozenset(UNIT_KINDS) | frozenset(KIND_ALIASES)
 # Days a filter may name: a UNIX time exists for each in any time zone (year 1 and 9999 have days

@@ -18,9 +18,9 @@ from . import search as pipeline
 from .candidates import OFF_TOPIC, Record
 from .evaluate import paired_bootstrap
 from .fuse import rrf
+from .kinds import PICTURE_KINDS
 from .metrics import BEIR_METRICS, FOLDER_METRICS
 from .search import replaced
-from .kinds import PICTURE_KINDS
 
 LISTS = ("dense", "keyword", "ids", "pictures")
 # Scores no list can go below: cosine -1, BM25 (as scent negates FTS5's) and ID matches 0.

@@ -23,12 +23,12 @@ from .dates import iso
 from .filters import Filters
 from .fuse import mmr, rrf
 from .gloss import GLOSSED
+from .kinds import PICTURE_KINDS, place
 from .query import KeywordQuery, clean, normalise_id
 from .settings import Settings
 from .snippet import matches, readable, snippet
 from .storage import Engine, Hit, StoredUnit
 from .syntax import Constraints, contains, header_holds, words
-from .kinds import PICTURE_KINDS, place
 
 # Other-language units get a keyword rank stand-in only this near the top of the dense list.
 STAND_IN_TOP = 10

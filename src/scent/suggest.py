@@ -32,10 +32,10 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from itertools import chain
 
+from .kinds import PICTURE_KINDS  # their text says what a picture shows (scent.describe's words first)
 from .query import MARK_CLASS, _chunks, clean, is_id_like
 from .stopwords import STOPWORDS
 from .units import Suggestion, UnitRecord
-from .kinds import PICTURE_KINDS  # their text says what a picture shows (scent.describe's words first)
 
 MAX_PER_FILE = 5
 MAX_PAGES = 50  # pages of a file that get queries of their own: the first ones

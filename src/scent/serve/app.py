@@ -27,9 +27,9 @@ from .. import __version__
 from ..errors import ScentError, UsageError
 from ..filters import Filters
 from ..index import MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, Index
+from ..kinds import FILE_KINDS
 from ..query import MAX_QUERY_CHARS
 from ..readers import DEFAULT_READERS, Readers
-from ..kinds import FILE_KINDS
 from ..watch import Live
 from .desktop import OpenRequest, open_on_desktop
 from .files import Refused, Thumbnails, content_type, locate, member_bytes

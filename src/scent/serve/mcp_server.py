@@ -24,8 +24,8 @@ from ..dates import iso
 from ..errors import ScentError
 from ..filters import Filters
 from ..index import MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, Index
-from ..readers import DEFAULT_READERS, Readers
 from ..kinds import FILE_KINDS, PICTURE_KINDS
+from ..readers import DEFAULT_READERS, Readers
 from .files import Refused, locate, make_thumbnail, member_bytes
 
 INSTRUCTIONS = ("Search the user's own files (notes, code, PDFs, Word files, pictures ...) with `search`, "

@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import passages
+from ..kinds import PLACE_NAMES
 from ..query import parse
 from ..snippet import matches
 from ..storage import StoredUnit
-from ..kinds import PLACE_NAMES
 
 # Enough for any note; a longer file is cut with a line saying so (the file itself is one click away).
 MAX_CHARS = 200_000
