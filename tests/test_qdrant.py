@@ -159,6 +159,27 @@ def test_an_edge_folder_reopens_with_its_points_and_metadata(notes, fake_embedde
         assert idx.update().added == 0  # nothing to do: the catalog and the shard agree
 
 
+def test_a_collection_made_before_spans_gets_the_index_of_until(notes, fake_embedder, tmp_path, monkeypatch):
+    pytest.importorskip("qdrant_edge")
+    from scent.engines import qdrant
+
+    def indexes(idx):
+        return set(idx.engine.client._shard(idx.engine.collection).info().payload_schema)
+
+    # As session 15 made them: no `until` among the indexed payload fields, no "spans" in the metadata.
+    with monkeypatch.context() as old:
+        old.setattr(qdrant, "PAYLOAD_INDEXES", {k: v for k, v in qdrant.PAYLOAD_INDEXES.items() if k != "until"})
+        old.setattr(qdrant.QdrantEngine, "_index_spans", lambda self: None)
+        with Index(notes, index_dir=tmp_path / "ix", settings=QDRANT, embedder=fake_embedder) as idx:
+            idx.update()
+            idx.engine._set_info(spans=0)
+            assert "until" not in indexes(idx) and "date" in indexes(idx)
+    with Index(notes, index_dir=tmp_path / "ix", settings=QDRANT, embedder=fake_embedder) as idx:
+        assert indexes(idx) == set(qdrant.PAYLOAD_INDEXES)
+        assert idx.engine._info["spans"] == 1
+        assert [r.path for r in idx.search("deposit refund after:2000", k=1)] == ["lease.md"]
+
+
 def test_an_edge_shard_killed_before_its_flush_keeps_what_it_took(notes, fake_embedder, tmp_path):
     """A process killed (no close, no flush) after the shard took the points and before the catalog
     did: the shard replays its log, the folder is free again, and the next run agrees with it."""

@@ -42,6 +42,11 @@ UPSERT_POINTS = 256
 SERVER_MODE, EDGE_MODE, LOCAL_MODE = "server", "edge", "local"
 MODES = {SERVER_MODE: "server at", EDGE_MODE: "embedded edge shard at", LOCAL_MODE: "qdrant-client local mode at"}
 _PAYLOAD = ["path", "file_kind", "kind", "page", "start", "end", "title", "lang", "text", "date"]
+# The payload fields filters read, each indexed where the mode has payload indexes (a server, an
+# edge shard), so that a filter does not scan every point: field -> Qdrant's PayloadSchemaType.
+PAYLOAD_INDEXES = {**dict.fromkeys(("path", "dirs", "file_kind", "kind", "lang", "ids", "id_grams", "file_key",
+                                    "access"), "keyword"),
+                   "date": "float", "until": "float", "place": "integer"}
 
 
 def _models():
@@ -75,6 +80,7 @@ class QdrantEngine:
         self._paths: list[str] | None = None
         try:
             self._record_access()
+            self._index_spans()
         except BaseException:
             self.close()
             raise
@@ -93,6 +99,20 @@ class QdrantEngine:
             self.client.set_payload(self.collection, {"access": st.access.split()}, wait=True, points=m.Filter(
                 must=[m.FieldCondition(key="file_key", match=m.MatchValue(value=key))]))
         self._set_info(access=1)
+
+    def _index_spans(self) -> None:
+        """A collection made before units had spans (scent.units.Section.until) gets the index
+        of `until` its `after:` filters read; without it they scan every point."""
+        if not self.has_collection or self._info.get("spans"):
+            return
+        self._index_payload(["until"])
+        self._set_info(spans=1)
+
+    def _index_payload(self, keys) -> None:
+        if self.mode == LOCAL_MODE:  # qdrant-client's local mode has no payload indexes (and says so)
+            return
+        for key in keys:
+            self.client.create_payload_index(self.collection, key, self.models.PayloadSchemaType(PAYLOAD_INDEXES[key]))
 
     # ---- where it lives ----------------------------------------------------------------------
 
@@ -166,18 +186,12 @@ class QdrantEngine:
             for name, f in fields.items()}
         quantization = m.ScalarQuantization(scalar=m.ScalarQuantizationConfig(type=m.ScalarType.INT8, always_ram=True)) \
             if any(f["storage"] == "int8" for f in fields.values()) else None
-        info = {**self._info, "scent_schema": SCHEMA, "fields": fields, "access": 1}
+        info = {**self._info, "scent_schema": SCHEMA, "fields": fields, "access": 1, "spans": 1}
         self.client.create_collection(
             self.collection, vectors_config=vectors, quantization_config=quantization,
             sparse_vectors_config={"keywords": m.SparseVectorParams(modifier=m.Modifier.IDF)}, metadata=info, **spread)
         self._info = info
-        if self.mode != LOCAL_MODE:  # qdrant-client's local mode has no payload indexes (and says so)
-            keyword = m.PayloadSchemaType.KEYWORD
-            for key, kind in (("path", keyword), ("dirs", keyword), ("file_kind", keyword), ("kind", keyword),
-                              ("lang", keyword), ("ids", keyword), ("id_grams", keyword), ("file_key", keyword),
-                              ("access", keyword),
-                              ("date", m.PayloadSchemaType.FLOAT), ("until", m.PayloadSchemaType.FLOAT), ("place", m.PayloadSchemaType.INTEGER)):
-                self.client.create_payload_index(self.collection, key, kind)
+        self._index_payload(PAYLOAD_INDEXES)
 
     # ---- writing -----------------------------------------------------------------------------
 
