@@ -199,13 +199,16 @@ def test_tar_gz_members(tmp_path, fake_embedder):
         assert top(idx, "boiler serviced") == "backup.tar.gz#boiler.pdf"
 
 
-def mail_with_pdf(subject="Invoice for the paint") -> EmailMessage:
+INVOICE = ["Lighthouse paint: forty litres of marine white, total 420 euros."]
+
+
+def mail_with_pdf(subject="Invoice for the paint", invoice: bytes | None = None) -> EmailMessage:
     m = EmailMessage()
     m["From"], m["To"], m["Subject"] = "ana@example.org", "ben@example.org", subject
     m["Date"] = "Tue, 03 Mar 2020 10:00:00 +0000"
     m.set_content("Please find the invoice attached.")
-    m.add_attachment(badfiles.pdf_bytes(["Lighthouse paint: forty litres of marine white, total 420 euros."]),
-                     maintype="application", subtype="pdf", filename="invoice.pdf")
+    invoice = invoice or badfiles.pdf_bytes(INVOICE)
+    m.add_attachment(invoice, maintype="application", subtype="pdf", filename="invoice.pdf")
     m.add_attachment(b"Packing list for the boat: rope, flares, biscuits.\n", maintype="text", subtype="plain",
                      filename="list.txt")
     return m
@@ -219,10 +222,12 @@ def test_mbox_attachment_is_found_by_its_words(tmp_path, settings, fake_embedder
     plain["From"], plain["Subject"], plain["Date"] = "c@example.org", "Lunch", "Mon, 02 Mar 2020 12:00:00 +0000"
     plain.set_content("Lunch on Friday?")
     box.add(plain)
-    box.add(mail_with_pdf())
+    # One PDF's bytes in both messages: fpdf stamps each PDF it writes with the second it was made.
+    invoice = badfiles.pdf_bytes(INVOICE)
+    box.add(mail_with_pdf(invoice=invoice))
     box.flush()
     box.close()
-    (root / "note.eml").write_bytes(mail_with_pdf("Second invoice").as_bytes())
+    (root / "note.eml").write_bytes(mail_with_pdf("Second invoice", invoice).as_bytes())
     with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
         idx.update()
         hits = idx.search("marine white litres", k=5, strategy="keyword", filters=Filters.build(["pdf"]))
