@@ -17,6 +17,10 @@ from .settings import SETTINGS, load
 from .terminal import ProgressPrinter, json_line, visible, visible_lines
 
 MAX_COPIES_SHOWN = 3  # a result's copies named under it; the rest are counted
+# The paths the commands take, one click type of each shared by every flag (click's types hold no
+# state; each one made asks gettext for its name, ~0.1 ms of every start, a fresh search's too).
+DIRECTORY, EXISTING_DIRECTORY = click.Path(file_okay=False), click.Path(file_okay=False, exists=True)
+FILE, EXISTING_FILE = click.Path(dir_okay=False), click.Path(dir_okay=False, exists=True)
 
 
 def _setting_options(scope: str):
@@ -85,8 +89,8 @@ def cli():
 
 
 @cli.command("index")
-@click.argument("folder", type=click.Path(file_okay=False, exists=True))
-@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory (default: one per folder under $SCENT_HOME).")
+@click.argument("folder", type=EXISTING_DIRECTORY)
+@click.option("--index", "index_dir", type=DIRECTORY, help="Index directory (default: one per folder under $SCENT_HOME).")
 @click.option("--rebuild", is_flag=True, help="Throw the existing index away and build it again.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress (stage, files, rates, time left) on stderr.")
 @_setting_options("index")
@@ -137,9 +141,9 @@ def _filter_options(fn):
 @_filter_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per result line.")
 @click.option("--explain", is_flag=True, help="Show each result's rank and score in every list and its RRF share.")
-@click.option("--folder", "folders", multiple=True, type=click.Path(file_okay=False),
+@click.option("--folder", "folders", multiple=True, type=DIRECTORY,
               help="Search the index of this folder; repeat it to search several at once.")
-@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Search this index directory.")
+@click.option("--index", "index_dir", type=DIRECTORY, help="Search this index directory.")
 @click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
 @click.option("--no-server", is_flag=True, help="Search in this process even when `scent serve` runs for this index.")
 @_setting_options("search")
@@ -267,8 +271,8 @@ def _show(results, as_json: bool, several: bool) -> None:
               help="About how many tokens the passages may take (estimated, erring high).")
 @_filter_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the passages, their citations and the text.")
-@click.option("--folder", type=click.Path(file_okay=False), help="Use the index of this folder.")
-@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Use this index directory.")
+@click.option("--folder", type=DIRECTORY, help="Use the index of this folder.")
+@click.option("--index", "index_dir", type=DIRECTORY, help="Use this index directory.")
 @click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
 @_setting_options("search")
 @_setting_options("storage")
@@ -323,8 +327,8 @@ def _highlight(text: str, marks) -> str:
 
 
 @cli.command("status")
-@click.option("--folder", type=click.Path(file_okay=False), help="Status of this folder's index.")
-@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Status of this index directory.")
+@click.option("--folder", type=DIRECTORY, help="Status of this folder's index.")
+@click.option("--index", "index_dir", type=DIRECTORY, help="Status of this index directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON object.")
 @click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
 @click.option("--skipped", "list_skipped", is_flag=True,
@@ -365,8 +369,8 @@ def status_cmd(folder, index_dir, as_json, as_user, list_skipped, **params):
 
 
 @cli.command("watch")
-@click.argument("folder", type=click.Path(file_okay=False, exists=True))
-@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory (default: one per folder under $SCENT_HOME).")
+@click.argument("folder", type=EXISTING_DIRECTORY)
+@click.option("--index", "index_dir", type=DIRECTORY, help="Index directory (default: one per folder under $SCENT_HOME).")
 @click.option("-q", "--quiet", is_flag=True, help="Say nothing about each refresh.")
 @_setting_options("index")
 @_setting_options("storage")
@@ -419,8 +423,8 @@ def list_cmd(as_json, **params):
 
 
 @cli.command("forget")
-@click.argument("folder", required=False, type=click.Path(file_okay=False))
-@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Forget this index directory.")
+@click.argument("folder", required=False, type=DIRECTORY)
+@click.option("--index", "index_dir", type=DIRECTORY, help="Forget this index directory.")
 @_setting_options("storage")
 def forget_cmd(folder, index_dir, **params):
     """Remove FOLDER's index from this machine (the folder's own files are not touched)."""
@@ -434,8 +438,8 @@ def forget_cmd(folder, index_dir, **params):
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (local only unless --allow-remote).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port to listen on (0: any free port).")
-@click.option("--folder", type=click.Path(file_okay=False), help="Serve this folder's index.")
-@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
+@click.option("--folder", type=DIRECTORY, help="Serve this folder's index.")
+@click.option("--index", "index_dir", type=DIRECTORY, help="Serve this index directory.")
 @click.option("--allow-remote", is_flag=True, help="Allow a --host other than 127.0.0.1, localhost or ::1; "
               "every request then needs an access token (scent token add USER).")
 @click.option("--watch", "live", is_flag=True, help="Keep the index fresh while serving (as scent watch does).")
@@ -542,8 +546,8 @@ def token_remove(user):
 
 
 @cli.command("mcp")
-@click.option("--folder", type=click.Path(file_okay=False), help="Serve this folder's index.")
-@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Serve this index directory.")
+@click.option("--folder", type=DIRECTORY, help="Serve this folder's index.")
+@click.option("--index", "index_dir", type=DIRECTORY, help="Serve this index directory.")
 @click.option("--as", "as_user", metavar="USER", help="Answer every request as USER sees the folder: only files USER may read (default: you).")
 @_setting_options("storage")
 def mcp_cmd(folder, index_dir, as_user, **params):
@@ -571,22 +575,22 @@ def _parse_variant(text: str) -> dict:
 
 
 @cli.command("eval")
-@click.argument("queries_file", required=False, type=click.Path(dir_okay=False, exists=True))
-@click.option("--folder", type=click.Path(file_okay=False, exists=True), help="The folder the queries are about (indexed if needed).")
-@click.option("--beir", "beir_dir", type=click.Path(file_okay=False, exists=True), help="Evaluate on a BEIR-layout collection instead.")
-@click.option("--index", "index_dir", type=click.Path(file_okay=False), help="Index directory to use.")
+@click.argument("queries_file", required=False, type=EXISTING_FILE)
+@click.option("--folder", type=EXISTING_DIRECTORY, help="The folder the queries are about (indexed if needed).")
+@click.option("--beir", "beir_dir", type=EXISTING_DIRECTORY, help="Evaluate on a BEIR-layout collection instead.")
+@click.option("--index", "index_dir", type=DIRECTORY, help="Index directory to use.")
 @click.option("--synthetic", is_flag=True, help="Evaluate on the queries the index made from its own pages (with --folder or --index); they favour those pages.")
 @click.option("--compare", "variants", multiple=True, help="A variant to compare with the baseline: SETTING=VALUE[,SETTING=VALUE]; repeatable.")
 @click.option("--grid", "grid", multiple=True, help="A setting and the values to try: SETTING=V1,V2,...; repeatable (the grid is their product). Runs split-half cross-validation.")
 @click.option("--folds", type=click.IntRange(min=2), default=50, show_default=True, help="Cross-validation folds for --grid.")
 @click.option("--metric", "metrics", multiple=True, help="Metric(s) the comparison reports (default: mrr@10 / ndcg@10).")
-@click.option("--run-file", type=click.Path(dir_okay=False), help="With --beir: write the baseline run in TREC format here.")
-@click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write a Markdown report with PNG charts into this folder.")
+@click.option("--run-file", type=FILE, help="With --beir: write the baseline run in TREC format here.")
+@click.option("--report", "report_dir", type=DIRECTORY, help="Write a Markdown report with PNG charts into this folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: overall, by_category, hard, queries, comparisons.")
 @click.option("--misses/--no-misses", default=True, help="List where the answers of missed queries sat before fusion.")
 @click.option("--as", "as_user", metavar="USER", help="Evaluate what USER sees: only files USER may read count (default: you).")
-@click.option("--record", "record_file", type=click.Path(dir_okay=False), help="Also write every query's candidate lists, scores and features here (JSON lines), for `scent replay`.")
-@click.option("--off-topic", "off_topic_file", type=click.Path(dir_okay=False, exists=True), help="With --record: queries with no answer in the collection (one a line), recorded too.")
+@click.option("--record", "record_file", type=FILE, help="Also write every query's candidate lists, scores and features here (JSON lines), for `scent replay`.")
+@click.option("--off-topic", "off_topic_file", type=EXISTING_FILE, help="With --record: queries with no answer in the collection (one a line), recorded too.")
 @_setting_options("search")
 @_setting_options("storage")
 def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, grid, folds, metrics, run_file,
@@ -694,7 +698,7 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, gri
 
 
 @cli.command("replay")
-@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
+@click.argument("records", nargs=-1, required=True, type=EXISTING_FILE)
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True, help="Held-out folds.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record file.")
 @click.option("--across", is_flag=True,
