@@ -167,6 +167,21 @@ def test_a_result_names_its_copies_with_links(page, server):
     assert link.get_attribute("href") == "/api/file?path=" + quote(other, safe="")
 
 
+def test_the_status_panel_says_a_run_stopped(page):
+    from playwright.sync_api import expect
+
+    def stopped(route):  # the index's status as after a run stopped midway (tests/test_unfinished_run.py)
+        response = route.fetch()
+        route.fulfill(response=response, json={**response.json(),
+                                                "unfinished_run": {"started": 1764770000.0, "running": False}})
+
+    expect(page.locator("#status-body dl")).to_contain_text("updated")
+    expect(page.locator("#status-body dl")).not_to_contain_text("last run")
+    page.route("**/api/status*", stopped)
+    page.reload()
+    expect(page.locator("#status-body dl")).to_contain_text("stopped before it finished: some files may be missing")
+
+
 def test_explain_and_bad_input_show_in_the_page(page):
     page.check("#explain")
     _search(page, "lentil soup")

@@ -182,6 +182,7 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
     else:
         with Index.open(folders[0] if folders else None, index_dir, settings=settings, embedder=embedder) as idx:
             _say_which(idx)
+            _say_unfinished(idx)
             results = idx.search(text, k=k, filters=filters, explain=explain, as_user=as_user)
     _show(results, as_json, len(folders) > 1)
 
@@ -284,6 +285,7 @@ def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder
     filters = Filters.build(kinds, path, after, before, lang)
     with _index().open(folder, index_dir, settings=_settings(params)) as idx:
         _say_which(idx)
+        _say_unfinished(idx)
         found = idx.context(" ".join(query), tokens=tokens, filters=filters, as_user=as_user)
     if as_json:
         click.echo(json_line(found.to_dict()))
@@ -308,11 +310,32 @@ def _say_which(idx) -> None:
                            "--folder chooses another, scent list shows them)"), err=True)
 
 
+def _say_unfinished(idx) -> None:
+    """A search of an index whose last run stopped midway says that files may be missing."""
+    run = idx.unfinished_run()
+    if run is not None and not run["running"]:
+        click.echo(f"scent: {_unfinished(run, idx.root)}", err=True)
+
+
+def _unfinished(run: dict, folder: str | None) -> str:
+    """What a status or a search says of an index's unfinished run (Index.unfinished_run), printable."""
+    begun = dt.datetime.fromtimestamp(run["started"]).strftime("%Y-%m-%d %H:%M")
+    if run["running"]:
+        return f"being indexed now (a run began {begun})"
+    again = f"`scent index {visible(folder)}`" if folder else "`scent index` of its folder"
+    return f"the indexing run begun {begun} stopped before it finished, so some files may be missing; {again} finishes it"
+
+
 def _iso_dates(st: dict) -> dict:
-    """A status for --json: its time as ISO 8601, as every JSON date scent prints."""
+    """A status for --json: its times as ISO 8601, as every JSON date scent prints."""
     from .dates import iso
 
-    return {**st, "last_indexed": iso(st["last_indexed"])} if st.get("last_indexed") else st
+    out = dict(st)
+    if st.get("last_indexed"):
+        out["last_indexed"] = iso(st["last_indexed"])
+    if st.get("unfinished_run"):
+        out["unfinished_run"] = {**st["unfinished_run"], "started": iso(st["unfinished_run"]["started"])}
+    return out
 
 
 def _highlight(text: str, marks) -> str:
@@ -352,6 +375,8 @@ def status_cmd(folder, index_dir, as_json, as_user, list_skipped, **params):
             click.echo("every file walked at the last run was indexed")
         return
     last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
+    if st.get("unfinished_run"):
+        last += f"; {_unfinished(st['unfinished_run'], st['folder'])}"
     backend = st["backend"] + (f" ({st['backend_detail']})" if st.get("backend_detail") else "")
     click.echo(f"folder   {visible(st['folder'])}\nindex    {visible(st['index'])} ({st['index_bytes'] / 1e6:.1f} MB)\n"
                f"backend  {visible(backend)}\nmodel    {st['model']}\nupdated  {last}\n"

@@ -22,7 +22,7 @@ from .errors import IndexVersionError, ScentError, UsageError, cannot_write
 from .filters import Filters
 from .gloss import translate_query
 from .language import detect
-from .locking import IndexLock
+from .locking import RUN_MARK, IndexLock, still_running
 from .query import MAX_QUERY_CHARS, parse, valid_text
 from .search import SearchResult
 from .settings import Settings
@@ -382,13 +382,29 @@ class Index:
         """Whether `as_user` may read the indexed file `path` (False when it is not indexed)."""
         return self.file_units(path, as_user) is not None
 
+    def unfinished_run(self) -> dict | None:
+        """The indexing run begun after the last one that finished, or None: {"started": unix
+        seconds, "running": whether it still runs}. A run that stopped (Ctrl-C, a kill, a crash,
+        a full disk) left the files it had not reached out of the index, or at their old state;
+        the next run reads them."""
+        catalog = self.engine.catalog
+        mark = catalog.meta(RUN_MARK)
+        if not mark:
+            return None
+        finished, started = catalog.meta("last_indexed"), float(mark.split(" ", 1)[0])
+        if finished and float(finished) >= started:
+            return None
+        return {"started": started, "running": still_running(mark, self.index_dir)}
+
     def status(self, as_user: str | None = None) -> dict:
         """The index's state; file counts and problems only of the files `as_user` may read.
-        `not_indexed`: the files walked and not indexed, per extension and cause (scent.skipped)."""
+        `not_indexed`: the files walked and not indexed, per extension and cause (scent.skipped);
+        `unfinished_run`: see unfinished_run."""
         readers = self.readers(as_user)
         st = self.engine.status(readers)
         from . import skipped as not_indexed
 
+        st["unfinished_run"] = self.unfinished_run()
         st["not_indexed"] = not_indexed.counts(st["errors"], self.engine.catalog.unsupported_counts(readers))
         unit = self.engine.vectors.fields().get("unit")
         return {"folder": self.root, "index": str(self.index_dir), "backend": self.engine.name,

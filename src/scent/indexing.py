@@ -34,7 +34,7 @@ from .extract import CONTAINER_KINDS, Limits, extract, file_kind, reported
 from .kinds import PICTURE_KINDS
 from .gloss import gloss
 from .language import detect
-from .locking import IndexLock
+from .locking import RUN_MARK, IndexLock, run_mark
 from .progress import OnProgress, Tracker, relay_to, relayed, reading, tracking
 from .query import clean, extra_tokens, id_tokens
 from .settings import SETTINGS, Settings
@@ -263,6 +263,8 @@ class Indexer:
         with IndexLock(self.index_dir, owner=self.engine), tracking(tracker):
             tracker.stage("scanning")
             self._prepare_fields()
+            # Until finish_run records this run's end, status and search say it has not finished.
+            catalog.set_meta(RUN_MARK, run_mark())
             catalog.set_meta("access_groups", access.rules.groups_json())
             self._access = access
             states = catalog.file_states()

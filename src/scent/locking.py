@@ -17,6 +17,7 @@ from pathlib import Path
 from .errors import ScentError
 
 LOCK_NAME = "lock"
+RUN_MARK = "run_started"  # the catalog's meta key of run_mark(): the run that began last
 
 _guard = threading.Lock()
 _held: dict[str, list] = {}  # path -> [file, owner, depth]
@@ -62,6 +63,31 @@ class IndexLock:
                 del _held[key]
                 fcntl.flock(held[0], fcntl.LOCK_UN)
                 held[0].close()
+
+
+def run_mark() -> str:
+    """What a run writes when it begins (meta RUN_MARK): when, and which process on which machine."""
+    import time
+
+    return f"{time.time()} {os.getpid()} {os.uname().nodename}"
+
+
+def still_running(mark: str, index_dir: str | Path) -> bool:
+    """Whether the run that wrote `mark` (run_mark) still runs: its process is alive on this machine
+    (in this one, while it holds the index's lock). Another machine's run counts as stopped."""
+    _, pid, host = mark.split(" ", 2)
+    if host != os.uname().nodename:
+        return False
+    if int(pid) == os.getpid():
+        with _guard:
+            return os.path.abspath(Path(index_dir) / LOCK_NAME) in _held
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
 
 
 def clear_index_dir(index_dir: str | Path) -> None:

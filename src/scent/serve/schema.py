@@ -73,6 +73,12 @@ class SkippedList(Open):
                                                        "the first few of each extension, only counted.")
 
 
+class UnfinishedRun(Open):
+    started: float = Field(description="Unix seconds.")
+    running: bool = Field(description="Whether it still runs; false: it stopped (some files may be missing "
+                                      "from the index until the next run).")
+
+
 class StatusResponse(Open):
     folder: str
     index: str = Field(description="The index directory.")
@@ -85,6 +91,8 @@ class StatusResponse(Open):
     units_by_lang: dict[str, int] = Field(description="Units per detected language (ISO code), most first.")
     index_bytes: int
     last_indexed: float | None = Field(description="Unix seconds; null if never.")
+    unfinished_run: UnfinishedRun | None = Field(description="The indexing run begun after the last one that "
+                                                            "finished; null when there is none.")
     errors: list[Skipped] = Field(description="Files skipped or read in part, with the reason.")
     not_indexed: list[NotIndexed] = Field(description="Files walked and not indexed, per extension and cause, "
                                                       "most first (unsupported kinds as of the last whole-folder run).")

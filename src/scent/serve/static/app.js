@@ -335,6 +335,12 @@ async function loadStatus() {
     }
     const updated = when(st.last_indexed);
     row("updated", updated ? updated.toLocaleString() : "never");
+    const run = st.unfinished_run;
+    if (run) {
+      const begun = new Date(run.started * 1000).toLocaleString();
+      row("last run", run.running ? `indexing now (began ${begun})`
+        : `began ${begun} and stopped before it finished: some files may be missing; index the folder again to finish it`);
+    }
     row("size", (st.index_bytes / 1e6).toFixed(1) + " MB");
     row("model", st.model);
     if (st.live) {

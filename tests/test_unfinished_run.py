@@ -1,0 +1,87 @@
+"""An indexing run that stopped midway (Ctrl-C, a kill, a crash) is said by `scent status`, the
+API's status and a search, until a run finishes; a run still going is said to be running."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import FakeEmbedder
+from scent import Index
+from scent.commands import cli
+from scent.locking import RUN_MARK, IndexLock, run_mark, still_running
+
+
+@pytest.fixture
+def stopped(notes, tmp_path, monkeypatch):
+    """An index whose first run was stopped after reading its files, before it recorded its end."""
+    from scent.engines.sqlite import SqliteEngine
+
+    def interrupted(self, unsupported=None):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(SqliteEngine, "finish_run", interrupted)
+        with Index(notes, index_dir=tmp_path / "ix", embedder=FakeEmbedder()) as idx, pytest.raises(KeyboardInterrupt):
+            idx.update()
+    monkeypatch.setattr("scent.index.E5Embedder", FakeEmbedder)  # the commands' own Index.open
+    return tmp_path / "ix"
+
+
+def test_a_stopped_run_is_said_until_a_run_finishes(stopped, notes):
+    before = time.time()
+    with Index.open(index=stopped, embedder=FakeEmbedder()) as idx:
+        run = idx.unfinished_run()
+        assert run["running"] is False and before - 60 < run["started"] <= before
+        assert idx.status()["unfinished_run"] == run and idx.status()["last_indexed"] is None
+        idx.update()
+        assert idx.unfinished_run() is None and idx.status()["unfinished_run"] is None
+
+
+def test_the_commands_say_a_run_stopped(stopped, notes):
+    runner = CliRunner()
+    said = runner.invoke(cli, ["status", "--index", str(stopped)])
+    assert said.exit_code == 0, said.output
+    assert "updated  never; the indexing run begun " in said.output
+    assert f"stopped before it finished, so some files may be missing; `scent index {notes}` finishes it" in said.output
+    as_json = runner.invoke(cli, ["status", "--index", str(stopped), "--json"])
+    assert '"unfinished_run": {"started": "20' in as_json.output and '"running": false}' in as_json.output
+    found = runner.invoke(cli, ["search", "deposit", "--index", str(stopped), "--strategy", "keyword"])
+    assert found.exit_code == 0 and "lease.md" in found.stdout
+    assert "stopped before it finished" in found.stderr and "stopped" not in found.stdout
+    runner.invoke(cli, ["index", str(notes), "--index", str(stopped), "-q"])
+    assert "stopped" not in runner.invoke(cli, ["status", "--index", str(stopped)]).output
+    assert "stopped" not in runner.invoke(cli, ["search", "deposit", "--index", str(stopped), "--strategy",
+                                                "keyword"]).stderr
+
+
+def test_a_run_is_running_while_its_process_lives(tmp_path):
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        at, _, host = run_mark().split(" ", 2)
+        assert still_running(f"{at} {child.pid} {host}", tmp_path)
+    finally:
+        child.kill()
+        child.wait()
+    assert not still_running(f"{at} {child.pid} {host}", tmp_path)  # reaped: the pid is free
+    assert not still_running(f"{at} {os.getppid()} another-machine", tmp_path)  # not ours to ask
+    # In this process: while it holds the index's lock.
+    mine = run_mark()
+    assert not still_running(mine, tmp_path)
+    with IndexLock(tmp_path):
+        assert still_running(mine, tmp_path)
+
+
+def test_a_run_going_on_is_said_to_be_indexing_now(notes, tmp_path):
+    with Index(notes, index_dir=tmp_path / "ix", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        finished = idx.status()["last_indexed"]
+        with IndexLock(tmp_path / "ix"):  # as a run of this process holds it
+            idx.engine.catalog.set_meta(RUN_MARK, run_mark())
+            run = idx.unfinished_run()
+        assert run["running"] is True and run["started"] >= finished
+        assert idx.unfinished_run()["running"] is False  # the lock let go without an end recorded
