@@ -1,4 +1,5 @@
 """Pseudo-relevance feedback for dense search (scent.search.feedback), with a hand-made folder."""
+import numpy as np
 import pytest
 
 from scent import Index
@@ -28,6 +29,17 @@ def test_feedback_moves_the_dense_query_toward_the_file_fused_first(animals, fak
     assert fed["dense"] == ["b.txt", "a.txt"]
     assert fed["keyword"] == plain["keyword"] == ["b.txt"]
 
+
+def test_a_huge_feedback_weight_moves_the_query_all_the_way_without_overflowing(animals, fake_embedder):
+    # 1e308 is finite (the setting takes it) but past float32's range: the moved vector is b.txt's
+    # own, so the dense list searched again scores b.txt 1 (its vector against itself), not NaN.
+    with Index(animals, embedder=fake_embedder) as idx:
+        idx.update()
+        with np.errstate(over="raise", invalid="raise"):  # an underflow to 0 is the right answer
+            results, fed = idx.search_with_lists("zebra yak", k=2, feedback_units=1, feedback_weight=1e308,
+                                                 feedback_floor=0, explain=True)
+    assert fed["dense"] == ["b.txt", "a.txt"]
+    assert all(np.isfinite(r.score) for r in results)
 
 
 def test_only_files_as_sure_as_the_floor_are_fed_back(animals, fake_embedder):

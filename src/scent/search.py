@@ -547,7 +547,11 @@ def feedback(r: Request, lists: dict[str, list[Hit]], fusion: Fusion,
     vectors = [v for v in r.engine.vectors.get("unit", sorted(best.values())).values() if v is not None]
     if not vectors:
         return None
-    moved = query_vector(r) + s.feedback_weight * np.mean(np.asarray(vectors, dtype=np.float32), axis=0)
+    # The direction of query + weight x mean, in float64 and scaled down by a weight above 1, so
+    # that no weight the setting allows (any finite number) overflows into a vector of NaNs.
+    scale = max(1.0, s.feedback_weight)
+    moved = (np.asarray(query_vector(r), np.float64) / scale
+             + (s.feedback_weight / scale) * np.mean(np.asarray(vectors, np.float64), axis=0))
     return dense_search(r, (moved / np.linalg.norm(moved)).astype(np.float32))
 
 
