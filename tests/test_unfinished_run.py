@@ -85,3 +85,28 @@ def test_a_run_going_on_is_said_to_be_indexing_now(notes, tmp_path):
             run = idx.unfinished_run()
         assert run["running"] is True and run["started"] >= finished
         assert idx.unfinished_run()["running"] is False  # the lock let go without an end recorded
+
+
+def test_mcp_status_says_a_run_stopped(stopped):
+    pytest.importorskip("mcp")
+    import asyncio
+
+    from scent.serve.mcp_server import build_server
+    from test_mcp import _payload
+
+    with Index.open(index=stopped, embedder=FakeEmbedder()) as idx:
+        st = _payload(asyncio.run(build_server(idx).call_tool("status", {})))
+    assert st["unfinished_run"]["running"] is False and st["unfinished_run"]["started"][:2] == "20"
+    assert "last_indexed" not in st  # none yet (fields without a value are left out for agents)
+
+
+def test_scent_list_marks_an_index_whose_run_stopped(notes, monkeypatch):
+    from scent.engines.sqlite import SqliteEngine
+
+    with monkeypatch.context() as m:
+        m.setattr(SqliteEngine, "finish_run", lambda self, unsupported=None: (_ for _ in ()).throw(KeyboardInterrupt))
+        with Index(notes, embedder=FakeEmbedder()) as idx, pytest.raises(KeyboardInterrupt):
+            idx.update()
+    monkeypatch.setattr("scent.index.E5Embedder", FakeEmbedder)
+    listed = CliRunner().invoke(cli, ["list"]).output
+    assert f"{notes}  3 files, " in listed and "updated never (the last run stopped midway)" in listed

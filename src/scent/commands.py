@@ -443,6 +443,8 @@ def list_cmd(as_json, **params):
             click.echo(visible(f"?  {st['index']}: {st['error']}"))
             continue
         last = dt.datetime.fromtimestamp(st["last_indexed"]).strftime("%Y-%m-%d %H:%M") if st["last_indexed"] else "never"
+        run = st.get("unfinished_run")
+        last += "" if not run else " (being indexed now)" if run["running"] else " (the last run stopped midway)"
         click.echo(visible(f"{st['folder']}  {st['files']} files, {st['index_bytes'] / 1e6:.1f} MB, updated {last}"))
         click.echo(visible(f"    {st['index']}"))
 

@@ -101,11 +101,14 @@ class StatusOutput(BaseModel):
     files: int
     units: int
     files_by_kind: dict[str, int]
-    last_indexed: str | None
+    last_indexed: str | None = Field(None, description="ISO 8601; null while no run has finished.")
     skipped: int = Field(description="Files not indexed, or indexed in part, at the last run.")
     not_indexed: list[dict[str, Any]] = Field(default_factory=list, description=(
         "`{ext, cause, files}`: files walked and not indexed, per extension and cause (unsupported kind, "
         "not read, too big, damaged ...), most first."))
+    unfinished_run: dict[str, Any] | None = Field(None, description=(
+        "`{started, running}` when an indexing run began after the last one that finished: `running` false "
+        "means it stopped midway, so some files may be missing from the answers until the folder is indexed again."))
 
 
 class StrictTool(Tool):
@@ -214,7 +217,9 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
         return _result(StatusOutput(folder=st["folder"] or "", version=__version__, files=st["files"],
                                     units=st["units"], files_by_kind=st["files_by_kind"],
                                     last_indexed=iso(st["last_indexed"]), skipped=len(st["errors"]),
-                                    not_indexed=st["not_indexed"]))
+                                    not_indexed=st["not_indexed"],
+                                    unfinished_run={**run, "started": iso(run["started"])} if (
+                                        run := st["unfinished_run"]) else None))
 
     tools = [_tool(search, "Search files"), _tool(fetch, "Read a result"),
              _tool(context, "Passages for a question"), _tool(status, "Index status")]
