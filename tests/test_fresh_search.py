@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -151,6 +152,42 @@ def test_prefetched_raises_a_load_failure_where_the_model_is_needed():
         e.embed_queries(["x"])
     with pytest.raises(RuntimeError, match="no model here"):
         e.embed_passages(["x"])
+
+
+EXITING = r'''
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from conftest import FakeEmbedder
+from scent.embed import Prefetched
+
+
+class Slow(FakeEmbedder):
+    def __init__(self):  # a load that takes a while, as the real one's C call does
+        time.sleep(0.5)
+        super().__init__()
+        print("loaded", flush=True)
+
+    def embed_queries(self, texts):
+        time.sleep(0.3)
+        print("embedded", flush=True)
+        return super().embed_queries(texts)
+
+
+Prefetched(*sys.argv[2:], make=Slow)
+sys.exit(2)  # as click does for a bad flag, while the model loads
+'''
+
+
+@pytest.mark.parametrize("asked", [[], ["deposit refund"]])
+def test_a_process_that_exits_while_the_model_loads_waits_for_it(tmp_path, asked):
+    # A daemon thread returning from C into a finalizing interpreter can crash the process
+    # (SIGSEGV, seen in CI for `scent search --bogus`): exit waits for the load and the query asked.
+    script = tmp_path / "exiting.py"
+    script.write_text(EXITING)
+    done = subprocess.run([sys.executable, str(script), str(Path(__file__).parent), *asked],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout.split() == ["loaded", *(["embedded"] if asked else [])]
 
 
 class Counted(FakeEmbedder):

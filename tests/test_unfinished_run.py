@@ -3,6 +3,7 @@ API's status and a search, until a run finishes; a run still going is said to be
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -110,3 +111,20 @@ def test_scent_list_marks_an_index_whose_run_stopped(notes, monkeypatch):
     monkeypatch.setattr("scent.index.E5Embedder", FakeEmbedder)
     listed = CliRunner().invoke(cli, ["list"]).output
     assert f"{notes}  3 files, " in listed and "updated never (the last run stopped midway)" in listed
+
+
+def test_a_searcher_without_the_qdrant_catalog_sees_a_finished_run(notes, tmp_path):
+    pytest.importorskip("qdrant_edge")
+    from scent import Settings
+
+    qdrant = Settings(backend="qdrant")
+    with Index(notes, index_dir=tmp_path / "ix", settings=qdrant, embedder=FakeEmbedder()) as idx:
+        idx.update()
+        assert idx.unfinished_run() is None
+    # As a searcher on another machine, whose catalog holds neither: only the collection is shared.
+    with sqlite3.connect(tmp_path / "ix" / "catalog.db") as db:
+        db.execute("DELETE FROM meta WHERE key IN (?, 'last_indexed')", (RUN_MARK,))
+    with Index(index_dir=tmp_path / "ix", settings=qdrant, embedder=FakeEmbedder()) as idx:
+        assert idx.engine.catalog.meta(RUN_MARK)  # the run's mark is in the collection's metadata
+        assert idx.unfinished_run() is None
+        assert [r.path for r in idx.search("deposit refund", k=1)] == ["lease.md"]

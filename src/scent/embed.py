@@ -1,9 +1,11 @@
 """Embedders: text in, L2-normalised float32 vectors out, behind one small interface."""
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 import threading
+import weakref
 from typing import TYPE_CHECKING, Protocol
 
 from .errors import ScentError
@@ -85,6 +87,23 @@ class E5Embedder:
         return _as_matrix(self._model.passage(texts), self.dim)
 
 
+# How long an exiting process waits for a Prefetched thread's C call to return (a load takes well
+# under a second; a stuck one must not hold the exit forever).
+SETTLE_SECONDS = 30.0
+_prefetching: "weakref.WeakSet[Prefetched]" = weakref.WeakSet()
+
+
+@atexit.register
+def _settle() -> None:
+    """Before the interpreter finalizes, let each model thread's C call (the load; the query, when
+    one was asked) return. A daemon thread that comes back from C into a finalizing interpreter is
+    ended with pthread_exit, which unwinds through ctypes' frames and can crash the process: a
+    `scent search --bogus` that click refused while the model loaded died of SIGSEGV (CI) instead
+    of exiting 2. Atexit handlers run before that, while the thread may still finish."""
+    for model in list(_prefetching):
+        model._settle()
+
+
 class Prefetched:
     """E5Embedder, loading in a thread of its own and embedding there the query about to be
     asked, so that the caller parses its flags and opens the index meanwhile.
@@ -104,6 +123,7 @@ class Prefetched:
         self._asked = threading.Event()     # the query is known
         self._done = threading.Event()      # the query is embedded (or could not be)
         self._model = self._query = self._text = self._vector = self._error = None
+        _prefetching.add(self)
         threading.Thread(target=self._load, args=(make,), name="scent-model", daemon=True).start()
         if query is not None:
             self.ask(query)
@@ -119,6 +139,13 @@ class Prefetched:
         then the caller's own imports would take turns with them for the GIL, and the model's C
         load, which runs beside the caller's work, would start that much later."""
         self._imported.wait()
+
+    def _settle(self) -> None:
+        """Wait for the thread's C work in progress: the load, then the query when one was asked
+        (after the load, an unasked thread waits in a lock, which an exit does not disturb)."""
+        self._loaded.wait(SETTLE_SECONDS)
+        if self._asked.is_set():
+            self._done.wait(SETTLE_SECONDS)
 
     def _load(self, make) -> None:
         try:

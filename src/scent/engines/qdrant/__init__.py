@@ -396,7 +396,10 @@ class QdrantCatalog:
     def meta(self, key: str) -> str | None:
         value = self.local.meta(key)
         if value is None:
-            value = self.engine._info.get("meta", {}).get(key)
+            # A searcher without the catalog (another machine) reads the collection's metadata;
+            # finish_run keeps the last run's end beside its meta, where it always has.
+            shared = self.engine._info
+            value = shared.get("meta", {}).get(key, shared.get(key) if key == "last_indexed" else None)
         return value
 
     def set_meta(self, key: str, value: str) -> None:
