@@ -128,3 +128,23 @@ def test_a_searcher_without_the_qdrant_catalog_sees_a_finished_run(notes, tmp_pa
         assert idx.engine.catalog.meta(RUN_MARK)  # the run's mark is in the collection's metadata
         assert idx.unfinished_run() is None
         assert [r.path for r in idx.search("deposit refund", k=1)] == ["lease.md"]
+
+
+def test_a_search_of_several_folders_names_the_one_whose_run_stopped(notes, tmp_path, monkeypatch):
+    from scent.engines.sqlite import SqliteEngine
+
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "garage.md").write_text("# Garage\n\nThe garage deposit is paid.\n")
+    with Index(other, embedder=FakeEmbedder()) as idx:
+        idx.update()
+    with monkeypatch.context() as m:
+        m.setattr(SqliteEngine, "finish_run", lambda self, unsupported=None: (_ for _ in ()).throw(KeyboardInterrupt))
+        with Index(notes, embedder=FakeEmbedder()) as idx, pytest.raises(KeyboardInterrupt):
+            idx.update()
+    monkeypatch.setattr("scent.index.E5Embedder", FakeEmbedder)
+    found = CliRunner().invoke(cli, ["search", "deposit", "--folder", str(notes), "--folder", str(other),
+                                     "--strategy", "keyword"])
+    assert found.exit_code == 0, found.output
+    assert f"{notes}/lease.md" in found.stdout and f"{other}/garage.md" in found.stdout  # full paths: two folders
+    assert found.stderr.count("stopped before it finished") == 1 and f"`scent index {notes}`" in found.stderr

@@ -300,6 +300,8 @@ def _search_folders(Index, folders, text, k, filters, explain, settings, embedde
         first = stack.enter_context(Index.open(folders[0], settings=settings, embedder=embedder))
         indexes = [first] + [stack.enter_context(Index.open(f, settings=settings, embedder=first.embedder))
                              for f in folders[1:]]  # one model for all
+        for idx in indexes:
+            _say_unfinished(idx)
         return Index.search_many(indexes, text, k=k, filters=filters, explain=explain, as_user=as_user)
 
 
