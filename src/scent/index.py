@@ -162,13 +162,13 @@ class Index:
                settings: Settings | None = None) -> Path:
         """Remove the index of `folder` (or the one in `index_dir`) from this machine, and from its
         engine; the folder's own files are not touched. Refused while an indexer writes it."""
+        import shutil
+
         settings = settings or Settings()
         engine = engine_class(settings.backend)
         where = location.find_index(folder, index_dir, lambda d: engine.exists(d, settings)).index_dir
         with IndexLock(where):
             engine.destroy(where, settings)
-        import shutil
-
         shutil.rmtree(where, ignore_errors=True)  # the lock file too, now that nobody holds it
         location.forget_last(where)
         return where
@@ -292,11 +292,11 @@ class Index:
         pasting into an LLM's prompt. Only files `as_user` may read are used (see `search`)."""
         if not MIN_CONTEXT_TOKENS <= tokens <= MAX_CONTEXT_TOKENS:
             raise UsageError(f"tokens must be between {MIN_CONTEXT_TOKENS} and {MAX_CONTEXT_TOKENS:,}, got {tokens}")
+        from . import passages
+
         request = self._request(query, filters, overrides, as_user)
         scored = pipeline.best_units(request, CONTEXT_UNITS)
         score = {u.id: sc for u, sc in scored}
-        from . import passages
-
         merged = passages.merge([u for u, _ in scored])
         for p in merged:
             p.score = max(score[uid] for uid in p.unit_ids)
@@ -400,10 +400,10 @@ class Index:
         """The index's state; file counts and problems only of the files `as_user` may read.
         `not_indexed`: the files walked and not indexed, per extension and cause (scent.skipped);
         `unfinished_run`: see unfinished_run."""
-        readers = self.readers(as_user)
-        st = self.engine.status(readers)
         from . import skipped as not_indexed
 
+        readers = self.readers(as_user)
+        st = self.engine.status(readers)
         st["unfinished_run"] = self.unfinished_run()
         st["not_indexed"] = not_indexed.counts(st["errors"], self.engine.catalog.unsupported_counts(readers))
         unit = self.engine.vectors.fields().get("unit")

@@ -283,7 +283,10 @@ class QdrantEngine:
 
     def finish_run(self, unsupported=None) -> None:
         self.local.finish_run(unsupported)
-        self._set_info(last_indexed=self.local.catalog.meta("last_indexed"))
+        # Also among the meta a searcher without the catalog reads (QdrantCatalog.meta), so that it
+        # sees this run's end after its start (run_started, written there by set_meta).
+        finished = self.local.catalog.meta("last_indexed")
+        self._set_info(last_indexed=finished, meta={**self._info.get("meta", {}), "last_indexed": finished})
         if self.mode == EDGE_MODE:  # no optimizer runs in the background here: a run ends with one
             self.client.settle(self.collection)
 
@@ -396,10 +399,7 @@ class QdrantCatalog:
     def meta(self, key: str) -> str | None:
         value = self.local.meta(key)
         if value is None:
-            # A searcher without the catalog (another machine) reads the collection's metadata;
-            # finish_run keeps the last run's end beside its meta, where it always has.
-            shared = self.engine._info
-            value = shared.get("meta", {}).get(key, shared.get(key) if key == "last_indexed" else None)
+            value = self.engine._info.get("meta", {}).get(key)
         return value
 
     def set_meta(self, key: str, value: str) -> None:
