@@ -74,6 +74,10 @@ def _camera(exif: Image.Exif) -> str:
 
 
 def _complete(img: Image.Image, path: str) -> None:
+    """Raises when the picture was cut short, by the cheapest check its format allows."""
+    if img.format in _BOXED:
+        _boxes_whole(path)
+        return
     ending = _ENDINGS.get(img.format or "")
     if ending is None:
         return  # no cheap check for this format; trust its header
@@ -83,6 +87,31 @@ def _complete(img: Image.Image, path: str) -> None:
             return
     img.draft("RGB", (1, 1))  # JPEG decodes at 1/8 scale; other formats ignore it
     img.load()
+
+
+# HEIC and AVIF are ISO base media files: a row of boxes, each starting with its length.
+_BOXED = {"HEIF", "AVIF"}
+
+
+def _boxes_whole(path: str) -> None:
+    """EOFError when a top-level box runs past the end of the file. A cut HEIC's header can be
+    whole, and whether the decoder refuses it when opened or only when its pixels are asked for
+    depends on the libheif version (pillow-heif 1.9 opens it)."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        at = 0
+        while at + 8 <= size:
+            f.seek(at)
+            length, kind = struct.unpack(">I4s", f.read(8))
+            if length == 1:  # a 64-bit length follows the type
+                (length,) = struct.unpack(">Q", f.read(8))
+            elif length == 0:  # the last box, to the end of the file
+                return
+            if length < 8:
+                raise EOFError(f"its {kind.decode('latin-1')!r} box has a length of {length}")
+            if at + length > size:
+                raise EOFError(f"the file ends inside its {kind.decode('latin-1')!r} box: it was cut short")
+            at += length
 
 
 def _describe(path: str, size: tuple[int, int] | None, taken: datetime | None, camera: str,
