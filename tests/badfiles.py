@@ -489,6 +489,23 @@ def _(root):
     write(root, "img/truncated.heic", buf.getvalue()[: len(buf.getvalue()) // 2])
 
 
+@kind("garbled HEIC", ["img/garbled.heic"], "index")
+def _(root):
+    # Every box whole, the coded picture in its 'mdat' box overwritten: it opens, its pixels do not decode.
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    buf = io.BytesIO()
+    photo(256, 192).save(buf, "HEIF")
+    data, at = bytearray(buf.getvalue()), 0
+    while at + 8 <= len(data):
+        length, box = struct.unpack(">I4s", data[at:at + 8])
+        if box == b"mdat":
+            data[at + 12:at + length] = b"\xa5" * (length - 12)
+        at += length
+    write(root, "img/garbled.heic", bytes(data))
+
+
 # ---- packages: Office, OpenDocument, EPUB ------------------------------------------------------
 
 _PACKAGES = {  # extension -> (members of a minimal package, the member its reader parses)

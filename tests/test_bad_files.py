@@ -223,8 +223,8 @@ def test_picture_whose_pixels_do_not_decode_is_one_note(tmp_path):
     from scent.extract import Limits, extract
     from scent.ocr import engine
 
-    badfiles._MAKERS["truncated HEIC"](tmp_path)  # was two notes (OCR, description), one ending in a newline
-    got = extract(str(tmp_path / "img/truncated.heic"), Limits(ocr=engine(), describe=True))
+    badfiles._MAKERS["garbled HEIC"](tmp_path)  # was two notes (OCR, description), one ending in a newline
+    got = extract(str(tmp_path / "img/garbled.heic"), Limits(ocr=engine(), describe=True))
     assert "ocr_error" not in got.meta
     assert got.meta["picture_error"].startswith("its pixels did not decode (")
     assert got.meta["picture_error"].endswith("it is indexed by its name and date, without its text or a "
