@@ -126,6 +126,34 @@ def test_logistic_fit_separates_a_separable_feature():
     assert w[0] > 0 and (x[:, 0] * w[0] + w[1] > 0).tolist() == [False] * 3 + [True] * 3
 
 
+def test_a_rows_weight_counts_it_that_many_times():
+    x = np.array([[0.0], [0.3], [0.5], [0.6], [1.0]])
+    y = np.array([0, 1, 0, 1, 1.0])
+    twice = replay.fit_logistic(np.vstack([x, x[2:3]]), np.append(y, 0.0), ridge=0.1)
+    weighted = replay.fit_logistic(x, y, ridge=0.1, weights=np.array([1, 1, 2, 1, 1.0]))
+    assert weighted == pytest.approx(twice, abs=1e-6)
+    # a row weighed 0 is as good as absent
+    assert replay.fit_logistic(x, y, ridge=0.1, weights=np.array([1, 1, 0, 1, 1.0])) == pytest.approx(
+        replay.fit_logistic(np.delete(x, 2, axis=0), np.delete(y, 2), ridge=0.1), abs=1e-6)
+
+
+def test_trade_off_counts_the_confident_results_that_are_not_right():
+    from scent.replay import OFF_TOPIC, Record
+
+    recs = [Record(id=n, query=n, category=c, hard=False, qrels={}, lists={}, stand_in=[], units={})
+            for n, c in (("a", "text"), ("b", "text"), ("c", OFF_TOPIC))]
+    # query a: its answer first (0.9), then a wrong result at 0.6 and one at 0.2; query b: a wrong
+    # result at 0.7, its answer at 0.4; query c (off-topic): 0.55 and 0.1
+    p = np.array([0.9, 0.6, 0.2, 0.7, 0.4, 0.55, 0.1])
+    y = np.array([1, 0, 0, 0, 1, 0, 0.0])
+    qi = np.array([0, 0, 0, 1, 1, 2, 2])
+    answer = y == 1
+    at = {r["floor"]: r for r in replay.trade_off(recs, p, qi, answer, (0.5, 0.65), y)}
+    assert at[0.5] == {"floor": 0.5, "answers_weak": 0.5, "off_topic_confident": 1.0, "answered": 2,
+                       "off_topic": 1, "others_confident": 1.0}  # (0.6 and 0.7) over 2 queries
+    assert at[0.65]["others_confident"] == 0.5 and at[0.65]["off_topic_confident"] == 0.0
+
+
 def test_a_record_replays_to_the_pipelines_own_answer(notes, fake_embedder, tmp_path):
     idx = Index(notes, embedder=fake_embedder)
     idx.update()
@@ -179,7 +207,9 @@ def test_confidence_report_measures_each_collection_on_held_out_folds(notes, fak
     # a higher floor flags more answers weak and leaves fewer off-topic queries confident
     assert [r["answers_weak"] for r in table] == sorted(r["answers_weak"] for r in table)
     assert [r["off_topic_confident"] for r in table] == sorted((r["off_topic_confident"] for r in table), reverse=True)
-    assert sum(c["n"] for c in out["calibration"]) == 5 + sum(len(r.run[:10]) for r in off)
+    # every shown result is in the calibration, the answered queries' other results too
+    assert sum(c["n"] for c in out["calibration"]) == sum(len(r.run[:10]) for r in answered + off)
+    assert all(r["others_confident"] >= 0 for r in table)
 
 
 @pytest.mark.slow

@@ -155,15 +155,15 @@ def result_inputs(lists: dict[str, list], path_of, shown: list[tuple[str, int]],
 
 # Fitted by scent.replay.fit_confidence (scripts/confidence_figures.py --fit) on recorded lists of
 # bench/ (159 queries, 60 off-topic in bench/offtopic.txt), Cranfield, chart-pages and photo-captions
-# (with the 52 off-topic queries of bench/offtopic-shared.txt each), recorded with the picture
-# descriptions and English glosses of session 8: right answers against every result of an off-topic
-# query. docs/retrieval-tuning.md (2026-12-02, session 9) gives the held-out trade-off table.
+# (with the 52 off-topic queries of bench/offtopic-shared.txt each), recorded at 9aa8c29 (session 17):
+# right answers and every result of an off-topic query, and the other results of answered queries
+# at replay.CONFIDENCE_OTHERS each. docs/retrieval-tuning.md (session 17) gives the held-out table.
 MODEL: dict[str, float] = {
-    "bias": -11.4820, "dense": 3.0298, "dense_margin": 3.1211, "coverage": 6.3876, "in_index": 6.8643,
-    "no_word_in_index": -0.8041, "keyword_listed": 0.2000, "other_language": 2.8082, "picture": 2.6680,
-    "picture_cov": 4.6136, "id_match": 0.0758, "inv_rank": -0.6450, "inv_dense_rank": 2.9511,
-    "inv_keyword_rank": 1.3418, "other_language_dense": 0.5515, "keyword_score": 0.3592,
-    "top_keyword_score": -0.4224, "dense_gap": 3.2421, "below_top_dense": -0.1210
+    "bias": -11.9834, "dense": 4.8238, "dense_margin": 2.6666, "coverage": 5.1159, "in_index": 5.2259,
+    "no_word_in_index": -0.8642, "keyword_listed": 0.1611, "other_language": 2.6679, "picture": 2.2595,
+    "picture_cov": 2.0545, "id_match": -0.0742, "inv_rank": -0.4629, "inv_dense_rank": 2.8263,
+    "inv_keyword_rank": 1.1909, "other_language_dense": 0.4726, "keyword_score": 0.3418,
+    "top_keyword_score": -0.2456, "dense_gap": 1.7976, "below_top_dense": 0.8690
 }
 
 

@@ -165,16 +165,19 @@ def file_labels(q: Replayed, paths: list[str]) -> np.ndarray:
     return np.array([float(p in rel_paths) for p in paths])
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0, steps: int = 30) -> np.ndarray:
-    """Weights (bias last) of an L2-regularised logistic regression, by Newton's method."""
+def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0, steps: int = 30,
+                 weights: np.ndarray | None = None) -> np.ndarray:
+    """Weights (bias last) of an L2-regularised logistic regression, by Newton's method; `weights`
+    counts each row that many times (default: once)."""
     x = np.column_stack([x, np.ones(len(x))])
+    s = np.ones(len(x)) if weights is None else np.asarray(weights, float)
     w = np.zeros(x.shape[1])
     penalty = np.full(x.shape[1], ridge)
     penalty[-1] = 0.0
     for _ in range(steps):
         p = 1 / (1 + np.exp(-np.clip(x @ w, -30, 30)))
-        grad = x.T @ (p - y) + penalty * w
-        hess = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty) + 1e-9 * np.eye(len(w))
+        grad = x.T @ (s * (p - y)) + penalty * w
+        hess = (x * (s * p * (1 - p))[:, None]).T @ x + np.diag(penalty) + 1e-9 * np.eye(len(w))
         step = np.linalg.solve(hess, grad)
         w -= step
         if np.abs(step).max() < 1e-6:
@@ -389,45 +392,45 @@ def confidence_rows(records: list[Record], depth: int = 10):
     return np.array(xs), np.array(ys), np.array(qs), np.array(answer)
 
 
-def _labelled(records: list[Record], qi: np.ndarray, answer: np.ndarray) -> np.ndarray:
-    """The rows a confidence model learns from: right answers (1) against every result an off-topic
-    query shows (0, filler by construction). The other results of answered queries stay out: a
-    neighbouring note or the right file's sibling is no clear negative, and as negatives they teach
-    the model that rank 2 is never right (then every answer below rank 1 would be flagged weak)."""
+def _row_weights(records: list[Record], qi: np.ndarray, answer: np.ndarray) -> np.ndarray:
+    """How much each row counts in a confidence model's fit. Right answers (1) and every result an
+    off-topic query shows (0, filler by construction) count fully. The other results of answered
+    queries count `CONFIDENCE_OTHERS` each (labelled by their judgments): a neighbouring note or the
+    right file's sibling is no clear negative, and counted fully they teach the model that rank 2 is
+    never right (every answer below rank 1 flagged weak); left out, the model never learns that a
+    result sharing one common word with the question is not an answer, and an answered query
+    showed 3 such results "sure" besides its answer (docs/retrieval-tuning.md, session 17)."""
     off = np.array([records[i].category == OFF_TOPIC for i in qi], dtype=bool)
-    return answer | off
+    return np.where(answer | off, 1.0, CONFIDENCE_OTHERS)
 
 
 CONFIDENCE_RIDGE = 0.3
+CONFIDENCE_OTHERS = 0.005
 
 
-def held_out_confidence(records: list[Record], folds: int = 5, seed: int = 0, ridge: float = CONFIDENCE_RIDGE):
-    """Each shown result's confidence from a model fitted on the other folds' queries."""
-    x, y, qi, answer = confidence_rows(records)
-    keep = _labelled(records, qi, answer)
-    fold_of_query = folds_of([Replayed(r) for r in records], folds, seed)
-    fold = np.array([fold_of_query[i] for i in qi])
-    p = np.zeros(len(y))
-    for f in range(folds):
-        train = keep & (fold != f)
-        w = fit_logistic(x[train][:, 1:], y[train], ridge)  # column 0 is the bias
-        p[fold == f] = 1 / (1 + np.exp(-np.clip(x[fold == f][:, 1:] @ w[:-1] + w[-1], -30, 30)))
-    return p, y, qi, answer
+def _fit_rows(x: np.ndarray, y: np.ndarray, weights: np.ndarray, rows: np.ndarray, ridge: float) -> np.ndarray:
+    return fit_logistic(x[rows][:, 1:], y[rows], ridge, weights=weights[rows])  # column 0 is the bias
 
 
 def trade_off(records: list[Record], p: np.ndarray, qi: np.ndarray, answer: np.ndarray,
-              floors=tuple(round(float(f), 2) for f in np.arange(0.05, 0.96, 0.05))) -> list[dict]:
-    """Per floor: the share of answered queries whose answer is flagged weak, and the share of
-    off-topic queries that still show a confident result."""
+              floors=tuple(round(float(f), 2) for f in np.arange(0.05, 0.96, 0.05)),
+              y: np.ndarray | None = None) -> list[dict]:
+    """Per floor: the share of answered queries whose answer is flagged weak, the share of
+    off-topic queries that still show a confident result, and (given `y`, each row's relevance) how
+    many confident results that are not right an answered query shows on average."""
     answered = sorted(set(qi[answer].tolist()))
     off_queries = sorted({i for i, r in enumerate(records) if r.category == OFF_TOPIC})
+    on_topic = np.isin(qi, answered)
     rows = []
     for f in floors:
         weak = float(np.mean(p[answer] < f)) if answered else 0.0
         confident = [bool(np.any(p[(qi == i)] >= f)) for i in off_queries]
-        rows.append({"floor": f, "answers_weak": weak, "off_topic_confident":
-                     float(np.mean(confident)) if confident else 0.0,
-                     "answered": len(answered), "off_topic": len(off_queries)})
+        row = {"floor": f, "answers_weak": weak, "off_topic_confident":
+               float(np.mean(confident)) if confident else 0.0,
+               "answered": len(answered), "off_topic": len(off_queries)}
+        if y is not None:
+            row["others_confident"] = float(np.sum(on_topic & (p >= f) & (y == 0)) / max(1, len(answered)))
+        rows.append(row)
     return rows
 
 
@@ -448,8 +451,8 @@ def fit_confidence(records: list[Record], ridge: float = CONFIDENCE_RIDGE) -> di
     from .confidence import FEATURES
 
     x, y, qi, answer = confidence_rows(records)
-    keep = _labelled(records, qi, answer)
-    w = fit_logistic(x[keep][:, 1:], y[keep], ridge)
+    weights = _row_weights(records, qi, answer)
+    w = _fit_rows(x, y, weights, weights > 0, ridge)
     return {"bias": float(w[-1]), **{name: float(v) for name, v in zip(FEATURES[1:], w[:-1])}}
 
 
@@ -472,22 +475,21 @@ def confidence_report(collections: dict[str, list[Record]], folds: int = 5, seed
         records += recs
         names += [name] * len(recs)
     x, y, qi, answer = confidence_rows(records)
-    keep = _labelled(records, qi, answer)
+    weights = _row_weights(records, qi, answer)
     strata = [Replayed(Record(**{**vars(r), "category": f"{n}:{r.category}"})) for r, n in zip(records, names)]
     fold_of_query = folds_of(strata, folds, seed)
     fold = np.array([fold_of_query[i] for i in qi])
     p = np.zeros(len(y))
     for f in range(folds):
-        train = keep & (fold != f)
-        w = fit_logistic(x[train][:, 1:], y[train], CONFIDENCE_RIDGE)
+        w = _fit_rows(x, y, weights, (weights > 0) & (fold != f), CONFIDENCE_RIDGE)
         p[fold == f] = 1 / (1 + np.exp(-np.clip(x[fold == f][:, 1:] @ w[:-1] + w[-1], -30, 30)))
     row_names = np.array([names[i] for i in qi])
-    out = {"collections": {}, "calibration": calibration(p[keep], y[keep])}
+    out = {"collections": {}, "calibration": calibration(p, y)}
     for name in collections:
         at = [i for i, n in enumerate(names) if n == name]
         renumber = {old: new for new, old in enumerate(at)}
         m = row_names == name
         out["collections"][name] = trade_off([records[i] for i in at], p[m],
-                                             np.array([renumber[i] for i in qi[m]]), answer[m], floors)
-    out["all"] = trade_off(records, p, qi, answer, floors)
+                                             np.array([renumber[i] for i in qi[m]]), answer[m], floors, y[m])
+    out["all"] = trade_off(records, p, qi, answer, floors, y)
     return out
