@@ -48,18 +48,29 @@ def coverage(query: KeywordQuery, text: str) -> float:
     if not query.terms:
         return 0.0
     have = _unit_stems(text)
-    have_ids = set(id_tokens(text).split()) if query.ids else set()
+    have_ids = _unit_ids(text) if query.ids else frozenset()
     found = 0
     for term in query.terms:
         found += any(_holds(text, term.is_id, have, have_ids) for text in term.texts)
     return found / len(query.terms)
 
 
-def _holds(text: str, is_id: bool, have: frozenset[str], have_ids: set[str]) -> bool:
+@lru_cache(maxsize=4096)
+def _unit_ids(text: str) -> frozenset[str]:
+    return frozenset(id_tokens(text).split())
+
+
+@lru_cache(maxsize=1024)
+def _term_stems(text: str) -> tuple[str, ...]:
+    """A query term's stems, identifiers split (worked out once, not once per result)."""
+    return tuple(stem(p) for w in words(text) for p in (split_identifier(w) if "_" in w else [w]))
+
+
+def _holds(text: str, is_id: bool, have: frozenset[str], have_ids: frozenset[str]) -> bool:
     if is_id and normalise_id(text) in have_ids:
         return True
-    pieces = [p for w in words(text) for p in (split_identifier(w) if "_" in w else [w])]
-    return bool(pieces) and all(stem(p) in have for p in pieces)
+    stems = _term_stems(text)
+    return bool(stems) and all(s in have for s in stems)
 
 
 def query_facts(request) -> dict:
