@@ -1,5 +1,6 @@
-"""How sure a result is: cheap facts about a query and a result unit, and the calibrated
-confidence (0..1) a logistic model gives them (fitted by scent.replay on recorded lists).
+"""How sure a result is: cheap facts about a query and a result unit, and the confidence (0..1)
+a logistic model gives them (fitted by scent.replay on recorded lists: true to its word for a
+query's answer and for filler, too high for a wrong result that shares the query's words).
 
 Why these facts: a dense cosine alone says almost nothing (nonsense strings reach the cosines of
 right answers, e5's scores sit in a narrow band), while whether the index holds the query's

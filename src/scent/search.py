@@ -51,7 +51,7 @@ class SearchResult:
     unit_id: int        # stable: the same unit keeps it while its file keeps its place in the index
     explain: dict | None = None
     folder: str = ""    # the indexed folder `path` is relative to
-    confidence: float | None = None  # calibrated chance (0..1) that this is a right answer; None: not assessed
+    confidence: float | None = None  # chance (0..1) that this is a right answer; None: not assessed
     weak: bool = False  # confidence below the floor: shown under "weak matches"
     copies: tuple[str, ...] = ()  # other files of the same bytes, shown as this one (collapse)
 

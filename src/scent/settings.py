@@ -154,7 +154,7 @@ SETTINGS = (
             "language under an English query: absent (only when the keyword list lacks it, as for any other "
             "language), better (when its keyword rank is worse than its dense rank: a word-by-word gloss matches "
             "weakly), none.", "search", choices=("absent", "better", "none")),
-    Setting("confidence_floor", 0.5, "Results whose confidence (the calibrated chance, 0..1, that a result is a right "
+    Setting("confidence_floor", 0.5, "Results whose confidence (the chance, 0..1, that a result is a right "
             "answer) is below this are weak matches: shown under a \"weak matches\" line and flagged `weak`; when "
             "every result is weak, scent says there is no good match. 0 flags nothing.", "search",
             check=_at_most(1, "confidence_floor")),
@@ -167,7 +167,7 @@ SETTINGS = (
     Setting("feedback_units", 5, "Pseudo-relevance feedback for dense search: the query's vector is moved toward "
             "the answering units of this many files fused first (where meaning and keywords agree), and the dense "
             "list is searched again with it; 0 = off.", "search", check=_at_least(0, "feedback_units")),
-    Setting("feedback_floor", 0.5, "With feedback_units, feed back only the files whose confidence (the calibrated "
+    Setting("feedback_floor", 0.5, "With feedback_units, feed back only the files whose confidence (the "
             "chance that a result is right) is at least this; 0 = every one.", "search",
             check=_at_most(1, "feedback_floor")),
     Setting("feedback_weight", 0.5, "With feedback_units, the weight of the fed-back units' mean vector beside the "

@@ -60,7 +60,7 @@ class Hit(BaseModel):
     title: str | None = None
     date: str = Field(description="ISO 8601 day the file's content is dated.")
     snippet: str  # no score: results come best first, and a fused rank score means nothing to an agent
-    confidence: float | None = Field(None, description="Calibrated chance (0..1) that this is a right answer.")
+    confidence: float | None = Field(None, description="Chance (0..1) that this is a right answer, as judged on held-out collections (README: how far it can be trusted).")
     weak: bool = Field(False, description="Below the confidence floor: a weak match; all weak means no good match.")
     copies: list[str] | None = Field(None, description="Other files of the same bytes: this same result; absent "
                                                      "when it has none.")

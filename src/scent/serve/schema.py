@@ -34,7 +34,7 @@ class Result(Open):
                                           "null for whole files.")
     unit_id: int = Field(description="Stable id of the matched part while its file keeps its place in the index.")
     folder: str = Field(description="The indexed folder.")
-    confidence: float | None = Field(None, description="Calibrated chance (0..1) that this is a right answer.")
+    confidence: float | None = Field(None, description="Chance (0..1) that this is a right answer, as judged on held-out collections (README: how far it can be trusted).")
     weak: bool = Field(False, description="Confidence below the floor: a weak match (all weak: no good match).")
     copies: list[str] = Field(default_factory=list, description="Other files of the same bytes that you may read, "
                                                                 "shown as this result (not results of their own).")
