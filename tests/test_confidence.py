@@ -72,6 +72,9 @@ def test_cli_says_no_good_match_and_lists_weak_ones(monkeypatch):
         commands.click.style("f1.txt", bold=True).join([" 1. ", "  [text]  0.0100  90% sure"]), "weak matches:",
         commands.click.style("f2.txt", bold=True).join([" 2. ", "  [text]  0.0100  10% sure"])]
     shown.clear()
+    commands._show([result(1, False, 0.998)], as_json=False, several=False)
+    assert shown[0].endswith("  [text]  0.0100  99% sure")  # never 100%
+    shown.clear()
     commands._show([result(1, True, 0.1)], as_json=False, several=False)
     assert shown[0].startswith("no good match")
     shown.clear()

@@ -16,6 +16,8 @@ from .kinds import FILE_KINDS, place
 from .settings import SETTINGS, load
 from .terminal import ProgressPrinter, json_line, visible, visible_lines
 
+SURE_AT_MOST = 0.99  # the most a result is shown sure (the web page's app.js says the same)
+
 MAX_COPIES_SHOWN = 3  # a result's copies named under it; the rest are counted
 # The paths the commands take, one click type of each shared by every flag (click's types hold no
 # state; each one made asks gettext for its name, ~0.1 ms of every start, a fresh search's too).
@@ -249,7 +251,9 @@ def _show(results, as_json: bool, several: bool) -> None:
         page = f"  {place(r.kind, r.page)}" if r.page else ""
         shown = os.path.join(r.folder, r.path) if several else r.path
         sure = getattr(r, "confidence", None)
-        sure = f"  {sure:.0%} sure" if sure is not None else ""
+        # Never "100% sure": the figure is the model's estimate, and even its top answers are sometimes
+        # wrong (docs/retrieval-tuning.md, session 17).
+        sure = f"  {min(sure, SURE_AT_MOST):.0%} sure" if sure is not None else ""
         click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {r.score:.4f}{sure}")
         click.echo(f"    {_highlight(r.snippet, r.highlights)}")
         copies = [os.path.join(r.folder, c) if several else c for c in getattr(r, "copies", None) or ()]

@@ -100,7 +100,8 @@ function resultNode(r) {
   if (r.date) meta.push(typeof r.date === "string" ? r.date.slice(0, 10) : when(r.date).toISOString().slice(0, 10));
   if (r.place) meta.push(r.place);
   meta.push("score " + Number(r.score).toFixed(4));
-  if (r.confidence != null) meta.push("confidence " + Math.round(r.confidence * 100) + "%");
+  // Never 100%: scent's SURE_AT_MOST (commands.py).
+  if (r.confidence != null) meta.push("confidence " + Math.min(99, Math.round(r.confidence * 100)) + "%");
   head.append(el("span", { class: "meta" }, meta.join(" \u00b7 ")));
   const open = el("a", { class: "open", href: fileUrl(r), target: "_blank", rel: "noopener noreferrer" },
                   r.page && r.kind === "pdf" ? "Open page " + r.page : "Open");
