@@ -497,12 +497,12 @@ def _(root):
     pillow_heif.register_heif_opener()
     buf = io.BytesIO()
     photo(256, 192).save(buf, "HEIF")
-    data, at = bytearray(buf.getvalue()), 0
-    while at + 8 <= len(data):
-        length, box = struct.unpack(">I4s", data[at:at + 8])
+    from scent.extract.image import iso_boxes
+
+    data = bytearray(buf.getvalue())
+    for at, length, box in iso_boxes(io.BytesIO(bytes(data)), len(data)):
         if box == b"mdat":
             data[at + 12:at + length] = b"\xa5" * (length - 12)
-        at += length
     write(root, "img/garbled.heic", bytes(data))
 
 

@@ -409,6 +409,8 @@ CONFIDENCE_OTHERS = 0.005
 
 
 def _fit_rows(x: np.ndarray, y: np.ndarray, weights: np.ndarray, rows: np.ndarray, ridge: float) -> np.ndarray:
+    """The confidence model fitted on `rows` (a mask) that count at all."""
+    rows = rows & (weights > 0)
     return fit_logistic(x[rows][:, 1:], y[rows], ridge, weights=weights[rows])  # column 0 is the bias
 
 
@@ -452,7 +454,7 @@ def fit_confidence(records: list[Record], ridge: float = CONFIDENCE_RIDGE) -> di
 
     x, y, qi, answer = confidence_rows(records)
     weights = _row_weights(records, qi, answer)
-    w = _fit_rows(x, y, weights, weights > 0, ridge)
+    w = _fit_rows(x, y, weights, np.ones(len(y), bool), ridge)
     return {"bias": float(w[-1]), **{name: float(v) for name, v in zip(FEATURES[1:], w[:-1])}}
 
 
@@ -481,7 +483,7 @@ def confidence_report(collections: dict[str, list[Record]], folds: int = 5, seed
     fold = np.array([fold_of_query[i] for i in qi])
     p = np.zeros(len(y))
     for f in range(folds):
-        w = _fit_rows(x, y, weights, (weights > 0) & (fold != f), CONFIDENCE_RIDGE)
+        w = _fit_rows(x, y, weights, fold != f, CONFIDENCE_RIDGE)
         p[fold == f] = 1 / (1 + np.exp(-np.clip(x[fold == f][:, 1:] @ w[:-1] + w[-1], -30, 30)))
     row_names = np.array([names[i] for i in qi])
     out = {"collections": {}, "calibration": calibration(p, y)}

@@ -93,25 +93,32 @@ def _complete(img: Image.Image, path: str) -> None:
 _BOXED = {"HEIF", "AVIF"}
 
 
+def iso_boxes(f, size: int):
+    """(offset, length, type) of each top-level box of an ISO base media file open as `f`, whose
+    length is `size`; a box of length 0 runs to the end. EOFError for a length no box can have."""
+    at = 0
+    while at + 8 <= size:
+        f.seek(at)
+        length, kind = struct.unpack(">I4s", f.read(8))
+        if length == 1:  # a 64-bit length follows the type
+            (length,) = struct.unpack(">Q", f.read(8))
+        elif length == 0:
+            length = size - at
+        if length < 8:
+            raise EOFError(f"its {kind.decode('latin-1')!r} box has a length of {length}")
+        yield at, length, kind
+        at += length
+
+
 def _boxes_whole(path: str) -> None:
     """EOFError when a top-level box runs past the end of the file. A cut HEIC's header can be
     whole, and whether the decoder refuses it when opened or only when its pixels are asked for
     depends on the libheif version (pillow-heif 1.9 opens it)."""
     size = os.path.getsize(path)
     with open(path, "rb") as f:
-        at = 0
-        while at + 8 <= size:
-            f.seek(at)
-            length, kind = struct.unpack(">I4s", f.read(8))
-            if length == 1:  # a 64-bit length follows the type
-                (length,) = struct.unpack(">Q", f.read(8))
-            elif length == 0:  # the last box, to the end of the file
-                return
-            if length < 8:
-                raise EOFError(f"its {kind.decode('latin-1')!r} box has a length of {length}")
+        for at, length, kind in iso_boxes(f, size):
             if at + length > size:
                 raise EOFError(f"the file ends inside its {kind.decode('latin-1')!r} box: it was cut short")
-            at += length
 
 
 def _describe(path: str, size: tuple[int, int] | None, taken: datetime | None, camera: str,
