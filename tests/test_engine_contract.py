@@ -334,6 +334,15 @@ def test_keyword_holds_says_which_terms_exist_under_the_filters(engine, three_fi
     assert engine.keywords.holds(parse(""), Filters()) == []
 
 
+def test_keyword_word_counts_count_the_units_holding_each_word(engine, three_files):
+    # Words as the index keeps them: "boilers" is held as boiler's stem; words none holds are left out.
+    words = ["boiler", "boilers", "deposit", "xyzzyplugh"]
+    assert engine.keywords.word_counts(words, Filters(), 10) == {"boiler": 2, "boilers": 2, "deposit": 1}
+    assert engine.keywords.word_counts(words, Filters.build(kinds=["pdf"]), 10) == {"boiler": 2, "boilers": 2}
+    assert engine.keywords.word_counts(["boiler"], Filters(), 1) == {"boiler": 1}
+    assert engine.keywords.word_counts([], Filters(), 10) == {}
+
+
 def test_ids_exact_and_one_character_off(engine, three_files):
     deposit = three_files["lease"][0].id
     boiler1 = three_files["scan"][0].id
@@ -531,6 +540,15 @@ def visible(engine, filters: Filters) -> dict[str, set[str]]:
         "generated_queries": {q.path for q in engine.catalog.generated_queries(filters.readers)},
         "status_errors": {e["path"] for e in engine.status(filters.readers)["errors"]},
     }
+
+
+def test_spelling_corrects_only_to_words_the_reader_may_read(engine, guarded):
+    # deposit is only in lease.md, which bob may not read: naming it would tell him what the file holds.
+    from scent.spelling import corrections
+
+    query = parse("boilr repair deposti refund")
+    assert corrections(engine.keywords, query, BOB) == {"boilr": "boiler"}
+    assert corrections(engine.keywords, query, ALICE) == {"boilr": "boiler", "deposti": "deposit"}
 
 
 def test_each_reader_sees_only_what_they_may_read(engine, guarded):

@@ -130,6 +130,9 @@ class KeywordIndex(Protocol):
     def search(self, query: KeywordQuery, mode: str, min_share: str, filters: Filters, limit: int) -> list[Hit]: ...
     def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]: ...
     def holds(self, query: KeywordQuery, filters: Filters) -> list[bool]: ...  # per term: found under filters
+    # How many units under filters (up to `limit`) hold each word, as the index tokenizes it; words
+    # none holds are left out (scent.spelling).
+    def word_counts(self, words: list[str], filters: Filters, limit: int) -> dict[str, int]: ...
 
 
 class VectorIndex(Protocol):

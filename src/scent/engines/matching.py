@@ -1,7 +1,9 @@
 """Keyword matching rules every engine applies the same way, whatever answers its queries."""
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
+from functools import lru_cache
 
 from ..filters import Filters
 from ..query import KeywordQuery
@@ -46,3 +48,25 @@ def one_off(token: str, wanted: str) -> bool:
     from rapidfuzz.distance import Levenshtein  # only queries with IDs get here: not in every search's start
 
     return Levenshtein.distance(token, wanted, score_cutoff=1) <= 1
+
+
+@lru_cache(maxsize=1 << 16)
+def token(word: str) -> str:
+    """One word as the keyword index keeps it: what SQLite's FTS5 tokenizer (unicode61, Latin
+    diacritics removed, then Porter) makes of it, so an engine without FTS5 keeps the same tokens
+    and a word can be looked up in FTS5's vocabulary."""
+    out = []
+    for ch in word.lower():
+        if ord(ch) > 127 and unicodedata.category(ch).startswith("L"):
+            base = unicodedata.normalize("NFKD", ch)[0]
+            ch = base if base.isascii() else ch
+        out.append(ch)
+    word = "".join(out)
+    return _porter().stemWord(word) if word.isascii() else word
+
+
+@lru_cache(maxsize=1)
+def _porter():
+    import snowballstemmer  # here: only the Qdrant engine's writes and a spelling check stem in Python
+
+    return snowballstemmer.stemmer("porter")

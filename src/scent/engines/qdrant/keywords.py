@@ -11,34 +11,16 @@ count, in the `limit x 5` best, the query terms each unit holds, as the SQLite e
 from __future__ import annotations
 
 import re
-import unicodedata
 import zlib
-from functools import lru_cache
-
-import snowballstemmer
 
 from ...filters import Filters
 from ...query import WORD, KeywordQuery, Term, _parts, is_id_like, normalise_id, required_terms
 from ...storage import Hit
-from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, share_first, then_or, trigrams
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, share_first, then_or, token, trigrams
 
 K1, B = 1.2, 0.75
 EXTRA_WEIGHT = 0.5
 _TOKEN = re.compile(WORD)
-_PORTER = snowballstemmer.stemmer("porter")
-
-
-@lru_cache(maxsize=1 << 16)
-def token(word: str) -> str:
-    """One word as the keyword index keeps it."""
-    out = []
-    for ch in word.lower():
-        if ord(ch) > 127 and unicodedata.category(ch).startswith("L"):
-            base = unicodedata.normalize("NFKD", ch)[0]
-            ch = base if base.isascii() else ch
-        out.append(ch)
-    word = "".join(out)
-    return _PORTER.stemWord(word) if word.isascii() else word
 
 
 def tokens(text: str) -> list[str]:
@@ -102,6 +84,18 @@ class QdrantKeywords:
     def holds(self, query: KeywordQuery, filters: Filters) -> list[bool]:
         """For each term: does any unit under `filters` hold it?"""
         return [bool(self.search(KeywordQuery((t,), ()), "or", "1", filters, 1)) for t in query.terms]
+
+    def word_counts(self, words: list[str], filters: Filters, limit: int) -> dict[str, int]:
+        """How many of the `limit` units under `filters` that hold most of `words` hold each one (a
+        sparse index lists no vocabulary: this counts in one search what it finds); words none of
+        them holds are left out."""
+        ids = {w: token_id(token(w)) for w in words}
+        found = self.engine.sparse_search(sorted(set(ids.values())), filters, limit, with_vector=True)
+        counts: dict[int, int] = {}
+        for _, _, held in found:
+            for i in held:
+                counts[i] = counts.get(i, 0) + 1
+        return {w: counts[i] for w, i in ids.items() if i in counts}
 
     def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]:
         """Units holding each ID exactly (score 2), or, for an ID found nowhere, one character off (score 1)."""

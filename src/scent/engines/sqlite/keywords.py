@@ -6,9 +6,9 @@ import sqlite3
 
 from ...errors import ScentError
 from ...filters import Filters
-from ...query import KeywordQuery, match_expression, required_terms
+from ...query import KeywordQuery, match_expression, quote_fts, required_terms
 from ...storage import Hit, batched
-from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, share_first, then_or, trigrams
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, share_first, then_or, token, trigrams
 from .filters import where
 
 # bm25 column weights for (text, title, path, extra)
@@ -45,6 +45,29 @@ class SqliteKeywords:
         sql = ("SELECT 1 FROM units_fts JOIN units u ON u.row = units_fts.rowid JOIN files f ON f.id = u.file_id "
                f"WHERE units_fts MATCH ? AND {condition} LIMIT 1")
         return [self.db.execute(sql, (t.fts, *params)).fetchone() is not None for t in query.terms]
+
+    def word_counts(self, words: list[str], filters: Filters, limit: int) -> dict[str, int]:
+        """How many units under `filters` hold each of `words` (up to `limit`); words none holds are
+        left out. FTS5's vocabulary (every unit) says first which words any unit holds, in one
+        lookup, so only those are counted under the filters."""
+        by_token: dict[str, list[str]] = {}
+        for w in words:
+            by_token.setdefault(token(w), []).append(w)
+        # A temp table is this connection's own: a read-only index can have it too.
+        self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.units_vocab USING fts5vocab(main, units_fts, row)")
+        held = []
+        for part in batched(list(by_token)):
+            held += [t for (t,) in self.db.execute(
+                f"SELECT term FROM temp.units_vocab WHERE term IN ({', '.join('?' * len(part))})", part)]
+        condition, params = where(filters)
+        sql = ("SELECT count(*) FROM (SELECT 1 FROM units_fts JOIN units u ON u.row = units_fts.rowid "
+               f"JOIN files f ON f.id = u.file_id WHERE units_fts MATCH ? AND {condition} LIMIT ?)")
+        counts = {}
+        for t in held:
+            n = self.db.execute(sql, (quote_fts(by_token[t][0]), *params, limit)).fetchone()[0]
+            if n:
+                counts.update(dict.fromkeys(by_token[t], n))
+        return counts
 
     def _terms_matched(self, query: KeywordQuery, uids: list[int]) -> dict[int, int]:
         # One plain MATCH per term, intersected here: a `rowid IN (...)` condition would make
