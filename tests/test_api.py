@@ -85,6 +85,15 @@ def test_search_returns_results_as_library_dicts(client, index):
     assert all(r["place"] is None for r in body["results"] if r["page"] is None)
 
 
+def test_search_says_which_words_it_read_as_misspelt(client):
+    body = client.get("/api/search", params={"q": "deposti refund", "k": 3}).json()
+    assert body["query"] == "deposti refund" and body["corrected"] == {"deposti": "deposit"}
+    assert body["results"][0]["path"] in ("lease.md", "lease.pdf")  # both hold "deposit refund"
+    assert "corrected" not in client.get("/api/search", params={"q": "deposit refund"}).json()
+    # only what the asker may read: a word under the filters' files alone
+    assert "corrected" not in client.get("/api/search", params={"q": "deposti refund", "only": "code"}).json()
+
+
 def test_search_filters_and_explain(client):
     r = client.get("/api/search?q=lease+deposit&only=pdf&explain=true")
     assert r.status_code == 200

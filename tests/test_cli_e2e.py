@@ -184,6 +184,25 @@ def test_question_answered_by_one_pdf_page(e2e, query, page):
     assert (first["path"], first["page"]) == ("docs/apartment-lease.pdf", page)
 
 
+def test_misspelt_words_are_searched_as_the_words_the_folder_holds(e2e):
+    # No file holds "securty" or "depost"; the lease holds "security deposit" (p.4, the deposit refund).
+    out = e2e.search("how much is the securty depost refund", "-k", "3", "--no-server")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == ("searched for security (not securty), deposit (not depost): no file holds it as typed; "
+                        "put a word in quotes to search it as typed")
+    assert "docs/apartment-lease.pdf" in lines[1] and "p.4" in lines[1]
+    # --json: stdout stays one result a line, the correction goes to stderr
+    out = e2e.search("how much is the securty depost refund", "-k", "3", "--json", "--no-server")
+    assert "scent: searched for security (not securty), deposit (not depost)" in out.stderr
+    first = json.loads(out.stdout.splitlines()[0])
+    assert (first["path"], first["page"]) == ("docs/apartment-lease.pdf", 4)
+    # a quoted word is searched as typed; so is every word with --spelling false
+    for args in (['"securty" deposit'], ["securty deposit", "--spelling", "false"]):
+        out = e2e.search(*args, "-k", "3", "--no-server")
+        assert out.returncode == 0 and "searched for" not in out.stdout + out.stderr, args
+
+
 # ---- filters -------------------------------------------------------------------------------
 
 def test_kind_filter_excludes_the_unfiltered_winner(e2e):

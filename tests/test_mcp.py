@@ -74,8 +74,10 @@ def test_mcp_tools_search_and_fetch(index_dir):
         assert only_code and all(r["kind"] == "code" for r in only_code)
         in_code = _payload(await session.call_tool("search", {"query": "file", "path": "code/"}))["results"]
         assert in_code and all(r["path"].startswith("code/") for r in in_code)
-        phrase = _payload(await session.call_tool("search", {"query": '"deposit refund"'}))["results"]
-        assert [r["path"] for r in phrase] == ["lease.md"]
+        phrase = _payload(await session.call_tool("search", {"query": '"deposit refund"'}))
+        assert [r["path"] for r in phrase["results"]] == ["lease.md"] and "corrected" not in phrase
+        misspelt = _payload(await session.call_tool("search", {"query": "deposti refund", "k": 1}))
+        assert misspelt["corrected"] == {"deposti": "deposit"} and misspelt["results"][0]["path"] == "lease.md"
         future = _payload(await session.call_tool("search", {"query": "deposit", "after": "9998-01-01"}))
         assert future["results"] == []
 

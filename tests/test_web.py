@@ -202,6 +202,23 @@ def test_nonsense_says_no_good_match_and_lists_weak_matches(page):
     assert "weak" not in (first.get_attribute("class") or "") and "%" in first.inner_text()
 
 
+def test_a_misspelt_search_says_what_it_searched_and_offers_the_words_as_typed(page):
+    from playwright.sync_api import expect
+
+    # No file holds "securty" or "depost": the lease's deposit page answers "security deposit".
+    assert _search(page, "securty depost refund")[0][:3] == ["docs/apartment-lease.pdf", "pdf", "4"]
+    corrected = page.locator("#corrected")
+    expect(corrected).to_have_text('Searched for security, deposit (no file holds securty, depost). '
+                                   'Search as typed: "securty" "depost" refund')
+    page.click("#as-typed")
+    page.wait_for_function("""() => document.body.dataset.query === '"securty" "depost" refund'""")
+    expect(page.locator("#message")).to_have_text("no results")
+    expect(corrected).to_be_hidden()
+    # a word held as typed: nothing to say
+    _search(page, "security deposit refund")
+    expect(corrected).to_be_hidden()
+
+
 def test_empty_page_shows_suggestions_and_a_click_searches(page):
     from playwright.sync_api import expect
 

@@ -169,7 +169,8 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
         answered = _ask_server(folders[0] if folders else None, index_dir, text, k, kinds, path, after, before,
                                lang, explain)
         if answered is not None:
-            return _show(answered, as_json, len(folders) > 1)
+            results, corrected = answered
+            return _show(results, as_json, len(folders) > 1, corrected)
     from .embed import Prefetched
 
     # The model loads and embeds the query while the index is found and opened (`started`: the
@@ -180,13 +181,14 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
         embedder.ask(text)
     Index = _index()
     if len(folders) > 1:
-        results = _search_folders(Index, folders, text, k, filters, explain, settings, embedder, as_user)
+        results, corrected = _search_folders(Index, folders, text, k, filters, explain, settings, embedder, as_user)
     else:
         with Index.open(folders[0] if folders else None, index_dir, settings=settings, embedder=embedder) as idx:
             _say_which(idx)
             _say_unfinished(idx)
             results = idx.search(text, k=k, filters=filters, explain=explain, as_user=as_user)
-    _show(results, as_json, len(folders) > 1)
+            corrected = idx.spelling(text, filters=filters, as_user=as_user)
+    _show(results, as_json, len(folders) > 1, corrected)
 
 
 class _Answered(dict):
@@ -204,9 +206,9 @@ class _Answered(dict):
         return dict(self)
 
 
-def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, explain) -> list | None:
-    """The results of the `scent serve` running for this index, or None (none runs, or it did
-    not answer): see scent.serve.discovery."""
+def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, explain) -> tuple[list, dict] | None:
+    """The results of the `scent serve` running for this index and the words it corrected, or
+    None (none runs, or it did not answer): see scent.serve.discovery."""
     from .errors import IndexNotFound
     from .serve import discovery
     from . import location
@@ -229,10 +231,13 @@ def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, ex
                            "--folder chooses another, scent list shows them)"), err=True)
     click.echo(visible(f"scent: answered by the server at {discovery.url(server)} (scent serve, pid {server['pid']}); "
                        "--no-server searches in this process"), err=True)
-    return [_Answered(r) for r in answer["results"]]
+    return [_Answered(r) for r in answer["results"]], answer.get("corrected") or {}
 
 
-def _show(results, as_json: bool, several: bool) -> None:
+def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | None = None) -> None:
+    if corrected:
+        # On stderr under --json, whose stdout holds only result lines.
+        click.echo(("scent: " if as_json else "") + corrected_line(corrected), err=as_json)
     if as_json:
         for r in results:
             click.echo(json_line(r.to_dict()))
@@ -291,12 +296,21 @@ def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder
         _say_which(idx)
         _say_unfinished(idx)
         found = idx.context(" ".join(query), tokens=tokens, filters=filters, as_user=as_user)
+        corrected = idx.spelling(" ".join(query), filters=filters, as_user=as_user)
+    if corrected:
+        click.echo("scent: " + corrected_line(corrected), err=True)
     if as_json:
         click.echo(json_line(found.to_dict()))
     elif not found.passages:
         click.echo("no passages found", err=True)
     else:
         click.echo(visible_lines(found.text))
+
+
+def corrected_line(corrected: dict[str, str]) -> str:
+    """What the output says of words searched as others (scent.spelling)."""
+    fixed = ", ".join(f"{word} (not {typed})" for typed, word in corrected.items())
+    return visible(f"searched for {fixed}: no file holds it as typed; put a word in quotes to search it as typed")
 
 
 def _search_folders(Index, folders, text, k, filters, explain, settings, embedder, as_user):
@@ -306,7 +320,12 @@ def _search_folders(Index, folders, text, k, filters, explain, settings, embedde
                              for f in folders[1:]]  # one model for all
         for idx in indexes:
             _say_unfinished(idx)
-        return Index.search_many(indexes, text, k=k, filters=filters, explain=explain, as_user=as_user)
+        results = Index.search_many(indexes, text, k=k, filters=filters, explain=explain, as_user=as_user)
+        # What any folder corrected is said (a folder that holds the word searched it as typed).
+        corrected: dict[str, str] = {}
+        for idx in indexes:
+            corrected = {**idx.spelling(text, filters=filters, as_user=as_user), **corrected}
+        return results, corrected
 
 
 def _say_which(idx) -> None:

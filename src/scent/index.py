@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 # What a search does not use (a folder's path checks, passages for `context`, the skipped files'
 # report, removing an index) is imported where it is used: a fresh `scent search` imports the rest.
-from . import access, location, search as pipeline, syntax
+from . import access, location, search as pipeline, spelling, syntax
 from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError, cannot_write
@@ -319,12 +319,26 @@ class Index:
         filters = replace(filters, readers=self.readers(as_user))
         if s.exclude_kinds:
             filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
-        lang = detect(parsed.text)
-        keywords = translate_query(parse(parsed.keyword_text, s.stopwords, parsed.alternatives), lang,
-                                   s.translate_query)
-        return pipeline.Request(parsed.text, keywords, filters, s, self.engine,
+        keywords = parse(parsed.keyword_text, s.stopwords, parsed.alternatives)
+        text = parsed.text
+        fixed = self._corrections(parsed, keywords, filters) if s.spelling else {}
+        if fixed:
+            keywords, text = spelling.corrected_query(keywords, fixed), spelling.corrected_text(text, fixed)
+        lang = detect(text)
+        keywords = translate_query(keywords, lang, s.translate_query)
+        return pipeline.Request(text, keywords, filters, s, self.engine,
                                    lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
-                                   parsed.constraints, self._multivector_query(s), lang=lang)
+                                   parsed.constraints, self._multivector_query(s), lang=lang, corrected=fixed)
+
+    def spelling(self, query: str, filters: Filters | None = None, as_user: str | None = None,
+                 **overrides) -> dict[str, str]:
+        """The words of `query` that `search` reads as misspelt -> the words it searches instead
+        ({} when none is, or the `spelling` setting is off): see scent.spelling."""
+        return self._request(query, filters, overrides, as_user).corrected
+
+    def _corrections(self, parsed, keywords, filters: Filters) -> dict[str, str]:
+        exact = frozenset(w for group in parsed.constraints.required for phrase in group for w in phrase)
+        return spelling.corrections(self.engine.keywords, keywords, filters, exact)
 
     @staticmethod
     def search_many(indexes: list["Index"], query: str, k: int = 10, filters: Filters | None = None,

@@ -134,12 +134,15 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         explain: bool = Query(False, description="Add each result's rank in every list and its RRF share."),
     ) -> dict:
         """Files ranked for `q`, best first: `{"query", "results": [SearchResult...], "took_ms", "index"}`
-        (`index`: the index directory answering, which `scent search` checks before it shows the answer)."""
+        (`index`: the index directory answering, which `scent search` checks before it shows the answer),
+        and `corrected` when words no file holds were searched as others (scent.spelling)."""
         started = time.perf_counter()
         with pool.use() as idx:
             results = idx.search(q, k=k, filters=filters, explain=explain, as_user=_user(request))
-        return {"query": q, "results": [r.to_dict() for r in results],
+            corrected = idx.spelling(q, filters=filters, as_user=_user(request))
+        body = {"query": q, "results": [r.to_dict() for r in results],
                 "took_ms": round((time.perf_counter() - started) * 1000, 1), "index": answering}
+        return {**body, "corrected": corrected} if corrected else body
 
     @app.get("/api/context", summary="Passages for an LLM prompt")
     def context(

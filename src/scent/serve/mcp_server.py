@@ -68,6 +68,8 @@ class Hit(BaseModel):
 
 class SearchOutput(BaseModel):
     results: list[Hit]
+    corrected: dict[str, str] | None = Field(None, description="Words of the query no file holds, read as misspelt "
+                                             "-> the words searched instead; quote a word to search it as typed.")
 
 
 class FetchOutput(BaseModel):
@@ -161,7 +163,8 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
         with _tool_errors(), pool.use() as idx:
             filters = Filters.build(kinds or (), path, after, before, lang, spell=str)
             found = idx.search(query, k=k, filters=filters, as_user=as_user)
-        return _result(SearchOutput(results=[Hit(
+            corrected = idx.spelling(query, filters=filters, as_user=as_user) or None
+        return _result(SearchOutput(corrected=corrected, results=[Hit(
             id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
             date=(iso(r.date) or "")[:10], snippet=r.snippet, confidence=r.confidence, weak=r.weak,
             copies=list(r.copies) or None)

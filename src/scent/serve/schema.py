@@ -46,6 +46,8 @@ class SearchResponse(Open):
     query: str
     results: list[Result]
     took_ms: float
+    corrected: dict[str, str] | None = Field(None, description="Words of the query no file holds, read as "
+                                             "misspelt -> the words searched instead (absent when none was).")
     index: str = Field(description="The index directory that answered (scent search checks it).")
 
 

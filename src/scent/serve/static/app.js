@@ -142,6 +142,7 @@ async function search() {
   if (!q) {
     show([]);
     showMessage("");
+    showCorrected("", {});
     return;
   }
   const mine = ++seq;
@@ -156,6 +157,7 @@ async function search() {
     if (err.name === "AbortError" || mine !== seq) return;
     show([]);
     showMessage(err.message, true);
+    showCorrected("", {});
     return;
   }
   if (mine !== seq) return;
@@ -165,7 +167,30 @@ async function search() {
   showMessage(!body.results.length ? "no results"
     : good ? `${body.results.length} results in ${body.took_ms} ms`
     : `no good match: ${body.results.length} weak matches in ${body.took_ms} ms`);
+  showCorrected(body.query, body.corrected || {});
   document.body.setAttribute("data-query", body.query);
+}
+
+// Words no file holds were searched as the word one slip away (scent.spelling): say which, and
+// offer the query as typed, those words quoted (a quoted word is never corrected).
+function showCorrected(query, fixed) {
+  const box = $("#corrected");
+  const typed = Object.keys(fixed);
+  box.hidden = !typed.length;
+  if (!typed.length) {
+    box.replaceChildren();
+    return;
+  }
+  const escaped = typed.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const asTyped = query.replace(new RegExp(`\\b(${escaped.join("|")})\\b`, "gi"), (w) => `"${w}"`);
+  const link = el("a", { href: "#", id: "as-typed" }, asTyped);
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    $("#q").value = asTyped;
+    search();
+  });
+  box.replaceChildren("Searched for ", el("b", {}, typed.map((w) => fixed[w]).join(", ")),
+    ` (no file holds ${typed.join(", ")}). Search as typed: `, link);
 }
 
 function show(results) {

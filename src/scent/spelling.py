@@ -1,0 +1,163 @@
+"""Query words no file holds, read as the word one typing slip away that files do hold.
+
+Why: a misspelt word matches nothing in the keyword list, and the confidence reads a query word
+the index lacks as a sign that there is no answer: one letter dropped from a query's longest word
+cost bench/ MRR@10 0.855 -> 0.763 and flagged a quarter of the found answers weak
+(docs/retrieval-tuning.md, sessions 17 and 18).
+
+A word is corrected only when no unit the asker may read holds it, it has at least MIN_LENGTH
+letters (a short word is one slip from too many others), and no dictionary knows it: a real word
+the folder lacks ("chess") is searched as typed, not turned into one the folder holds ("cheese").
+The dictionaries are WordNet's English words (data/words, with regular endings by rule), English
+function words, and the headwords of scent.gloss's Spanish, French, Portuguese and German lists.
+
+Its correction is a word one slip away (a letter dropped, added or changed, two neighbours
+swapped) that units the asker may read hold, ranked by: the same first letter (a slip of the
+first letter is rare), held in one unit with the query's other words, known to a dictionary,
+in how many units with the other words, in how many units, the longer (a dropped letter is the
+commonest slip). A word whose first letter differs is taken only with the other words.
+A quoted word is never corrected: that is how to search a word as typed.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+
+from .filters import Filters
+from .query import KeywordQuery, Term, any_of, quote_fts
+from .storage import KeywordIndex
+
+MIN_LENGTH = 5
+# Units counted per candidate word: enough to rank candidates, bounded for a common word.
+COUNT_LIMIT = 1000
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_PLAIN = re.compile(r"[a-z]+")
+
+
+@lru_cache(maxsize=1)
+def _english() -> frozenset[str]:
+    """WordNet's one-word lemmas and irregular forms (tools/make_words.py)."""
+    import lzma
+    from importlib.resources import files
+
+    from .errors import ScentError
+
+    try:
+        packed = files("scent").joinpath("data/words/en.txt.xz").read_bytes()
+    except OSError as err:
+        raise ScentError(f"scent's English word list is missing ({err.strerror}): reinstall scent, or "
+                         "search with --spelling false") from None
+    return frozenset(lzma.decompress(packed).decode().split())
+
+
+@lru_cache(maxsize=1)
+def _other_languages() -> frozenset[str]:
+    from .gloss import STEMMERS, _table
+
+    return frozenset(w for lang in STEMMERS if lang != "hi" for w in _table(lang)[0])
+
+
+# Words of five letters or more that WordNet leaves out (it lists nouns, verbs, adjectives and
+# adverbs): prepositions, pronouns, determiners, conjunctions, auxiliaries.
+FUNCTION_WORDS = frozenset(
+    "about above across after against along among amongst around before behind below beneath beside besides "
+    "between beyond concerning despite during except inside into near onto opposite outside regarding since "
+    "through throughout toward towards under underneath unlike until unto upon versus within without myself "
+    "yours yourself yourselves himself herself itself ourselves themselves whose which whatever whoever "
+    "whichever these those someone somebody something anyone anybody anything everyone everybody everything "
+    "nobody nothing either neither several fewer least other another enough because although though while "
+    "whilst whereas unless whether whenever where wherever would should could might shall cannot ought doing "
+    "having being their theirs there".split())
+
+
+def is_word(word: str) -> bool:
+    """Whether a dictionary lists `word` (lowercase) as it is."""
+    return word in _english() or word in FUNCTION_WORDS or word in _other_languages()
+
+
+# English endings WordNet does not list forms with: (ending, what the base ends with instead).
+# Rules, not a stemmer: a Porter stem is shared by too many slips ("certifiate" and "certify").
+_ENDINGS = (("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ed", "e"), ("ied", "y"), ("ing", ""), ("ing", "e"),
+            ("er", ""), ("er", "e"), ("ier", "y"), ("est", ""), ("est", "e"), ("iest", "y"), ("ly", ""),
+            ("ily", "y"), ("less", ""), ("ness", ""), ("iness", "y"), ("ful", ""), ("able", ""), ("able", "e"),
+            ("ish", ""), ("ment", ""))
+
+
+def is_known(word: str) -> bool:
+    """Whether `word` is a dictionary's word, or an English one with an ending of _ENDINGS
+    ("rigs", "largest", "flourless", "running")."""
+    if is_word(word):
+        return True
+    english = _english()
+    for ending, instead in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 2:
+            base = word[:-len(ending)] + instead
+            if base in english or instead == "" and len(base) > 2 and base[-1] == base[-2] and base[:-1] in english:
+                return True
+    return False
+
+
+def slips(word: str) -> set[str]:
+    """The words one typing slip from `word`: a letter dropped, added or changed, two neighbours swapped."""
+    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return ({a + b[1:] for a, b in cuts if b}
+            | {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+            | {a + c + b[1:] for a, b in cuts if b for c in _LETTERS}
+            | {a + c + b for a, b in cuts for c in _LETTERS}) - {word}
+
+
+def _checked(term: Term, exact: frozenset[str]) -> str | None:
+    """The word a term is, when it is one spelling can correct (None: an ID, an OR group, a
+    phrase, a quoted or short word, a word not of plain letters a-z)."""
+    word = term.text.lower()
+    if term.is_id or term.also or term.fts != quote_fts(term.text) or word in exact:
+        return None
+    return word if len(word) >= MIN_LENGTH and _PLAIN.fullmatch(word) else None
+
+
+def corrections(keywords: KeywordIndex, query: KeywordQuery, filters: Filters,
+                exact: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Each misspelt word of `query` (as typed, lowercase) -> the word to search instead; `exact`:
+    words searched as typed (the quoted ones)."""
+    from .engines.matching import token
+
+    words = {t: w for t in query.terms if (w := _checked(t, exact))}
+    if not words:
+        return {}
+    held = keywords.holds(KeywordQuery(tuple(words), ()), filters)
+    missing = {t: w for (t, w), h in zip(words.items(), held) if not h and not is_known(w)}
+    out = {}
+    for term, word in missing.items():
+        counts = keywords.word_counts(sorted(slips(word)), filters, COUNT_LIMIT)
+        # A word no dictionary lists stands only as itself (its own stem), not as a form of
+        # what the index holds ("covereation" is held as "cover": no).
+        counts = {c: n for c, n in counts.items() if is_known(c) or token(c) == c}
+        others = [t for t in query.terms if t is not term and t not in missing and not t.is_stopword]
+        together = {c: _together(keywords, c, others, filters) if others else 0 for c in counts}
+        # Without the other words, a word the folder lacks ("aarti") would become one it holds ("parti").
+        counts = {c: n for c, n in counts.items() if together[c] or c[0] == word[0]}
+        if counts:
+            out[word] = max(counts, key=lambda c: (c[0] == word[0], together[c] > 0, is_known(c), together[c],
+                                                   counts[c], len(c), c))
+    return out
+
+
+def _together(keywords: KeywordIndex, word: str, others: list[Term], filters: Filters) -> int:
+    """How many units hold `word` and one of `others` (up to COUNT_LIMIT)."""
+    both = KeywordQuery((Term(word, quote_fts(word)), any_of(others[0], others[1:])), ())
+    return len(keywords.search(both, "and", "1", filters, COUNT_LIMIT))
+
+
+def corrected_query(query: KeywordQuery, fixed: dict[str, str]) -> KeywordQuery:
+    """`query` with each misspelt word's term matching its correction instead."""
+    terms = tuple(Term(fixed[w], quote_fts(fixed[w])) if (w := t.text.lower()) in fixed else t for t in query.terms)
+    return replace(query, terms=terms)
+
+
+def corrected_text(text: str, fixed: dict[str, str]) -> str:
+    """`text` with each misspelt word (any case) replaced by its correction."""
+    if not fixed:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, fixed)) + r")\b", re.I)
+    return pattern.sub(lambda m: fixed[m.group(0).lower()], text)

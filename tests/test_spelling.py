@@ -1,0 +1,73 @@
+"""Misspelt query words (scent.spelling): which words are corrected, to what, and how a search says so.
+The index is real (SQLite, the `notes` files of conftest); the embedder is the fake one."""
+from __future__ import annotations
+
+import pytest
+
+from scent import Index
+from scent.query import parse
+from scent.spelling import corrected_query, corrected_text, is_known, slips
+
+
+def test_slips_are_one_letter_dropped_added_changed_or_two_swapped():
+    assert {"bc", "ac", "ab", "bac", "acb", "abcd", "xbc"} <= slips("abc")
+    assert "abc" not in slips("abc") and "ca" not in slips("abc")  # two slips away
+    # "ab", counted by hand: 2 dropped (b, a), 1 swapped (ba), 2 x 25 changed, 3 x 26 added of which
+    # aab and abb are made twice (an a before or after the a, a b before or after the b).
+    assert len(slips("ab")) == 2 + 1 + 50 + (78 - 2)
+
+
+@pytest.mark.parametrize("word", ["chess", "stone", "ibex", "rigs", "largest", "running", "flourless", "happier",
+                                  "tortilla", "kartoffel"])
+def test_a_dictionary_word_or_a_regular_form_of_one_is_known(word):
+    assert is_known(word)
+
+
+@pytest.mark.parametrize("word", ["securty", "depost", "paymets", "xyzzyplugh", "monitring"])
+def test_a_slip_is_not_known(word):
+    assert not is_known(word)
+
+
+def test_a_correction_replaces_the_word_in_the_keywords_and_the_text():
+    query = corrected_query(parse("Depost refund"), {"depost": "deposit"})
+    assert [t.text for t in query.terms] == ["deposit", "refund"]
+    assert query.terms[0].fts == '"deposit"'
+    assert corrected_text("Depost refund, depost slip", {"depost": "deposit"}) == "deposit refund, deposit slip"
+    assert corrected_text("deposted", {"depost": "deposit"}) == "deposted"  # whole words only
+
+
+@pytest.fixture
+def index(notes, fake_embedder, tmp_path):
+    with Index(notes, index_dir=tmp_path / "idx", embedder=fake_embedder) as idx:
+        idx.update()
+        yield idx
+
+
+def test_a_word_no_file_holds_is_searched_as_the_word_one_slip_away(index):
+    # lease.md: "The deposit refund is due within 30 days."
+    assert index.spelling("deposti refnd") == {"deposti": "deposit", "refnd": "refund"}
+    assert index.search("deposti refnd", k=1)[0].path == "lease.md"
+
+
+@pytest.mark.parametrize("query", [
+    '"deposti" refund',      # quoted: searched as typed
+    "chess refund",          # a real word the folder lacks
+    "soop refund",           # four letters: one slip from too many words
+    "deposit refund",        # every word held
+    "LD-2026-0418",          # an ID (one character off is the ID list's job)
+])
+def test_words_that_are_searched_as_typed(index, query):
+    assert index.spelling(query) == {}
+
+
+def test_spelling_can_be_turned_off(index):
+    assert index.spelling("deposti refund", spelling=False) == {}
+    assert index.search("deposti", k=3, spelling=False, strategy="keyword") == []
+    assert [r.path for r in index.search("deposti", k=3, strategy="keyword")] == ["lease.md"]
+
+
+def test_a_slip_of_the_first_letter_needs_the_other_words(index):
+    # "tefund" is one slip from "refund" (lease.md), but its first letter: taken only beside words held with it.
+    assert index.spelling("tefund deposit") == {"tefund": "refund"}
+    assert index.spelling("tefund garlic") == {}
+    assert index.spelling("tefund") == {}
