@@ -71,3 +71,15 @@ def test_a_slip_of_the_first_letter_needs_the_other_words(index):
     assert index.spelling("tefund deposit") == {"tefund": "refund"}
     assert index.spelling("tefund garlic") == {}
     assert index.spelling("tefund") == {}
+
+
+def test_a_word_only_the_folder_knows_is_a_correction_too(tmp_path, fake_embedder):
+    (tmp_path / "ui.md").write_text("Debounce the search box input. Kubernetes drains the node. Covers and covering.\n")
+    with Index(tmp_path, index_dir=tmp_path / "idx", embedder=fake_embedder) as idx:
+        idx.update()
+        # no dictionary has them; the index holds them as "debounc" and "kubernet"
+        assert idx.spelling("debouce input") == {"debouce": "debounce"}
+        assert idx.spelling("kubrnetes node") == {"kubrnetes": "kubernetes"}
+        assert idx.spelling("kubernets node") == {}  # held as it is: "kubernet", the stem of kubernetes
+        # "coveration" (one slip from "coveraton") is held as "cover", five letters short of it: no word
+        assert idx.spelling("coveraton node") == {}

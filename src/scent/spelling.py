@@ -130,9 +130,10 @@ def corrections(keywords: KeywordIndex, query: KeywordQuery, filters: Filters,
     out = {}
     for term, word in missing.items():
         counts = keywords.word_counts(sorted(slips(word)), filters, COUNT_LIMIT)
-        # A word no dictionary lists stands only as itself (its own stem), not as a form of
-        # what the index holds ("covereation" is held as "cover": no).
-        counts = {c: n for c, n in counts.items() if is_known(c) or token(c) == c}
+        # A word no dictionary lists stands only as itself or with a short ending ("debounce" is
+        # held as "debounc"), not as a longer form of what the index holds ("covereation" is held
+        # as "cover": no).
+        counts = {c: n for c, n in counts.items() if is_known(c) or c.startswith(t := token(c)) and len(c) - len(t) <= 2}
         others = [t for t in query.terms if t is not term and t not in missing and not t.is_stopword]
         together = {c: _together(keywords, c, others, filters) if others else 0 for c in counts}
         # Without the other words, a word the folder lacks ("aarti") would become one it holds ("parti").
