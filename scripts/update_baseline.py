@@ -24,9 +24,10 @@ def main() -> None:
         subprocess.run([sys.executable, str(ROOT / "bench" / "make_bench.py"), str(folder)], check=True)
         env = {**os.environ, "SCENT_HOME": str(Path(tmp) / "home")}
         scent = Path(sys.executable).with_name("scent")
-        out = subprocess.run([str(scent), "eval", str(ROOT / "bench" / "queries.jsonl"), "--folder", str(folder),
-                              "--json"], check=True, capture_output=True, text=True, env=env).stdout
-    result = json.loads(out)
+        result, typos = (json.loads(subprocess.run(
+            [str(scent), "eval", str(ROOT / "bench" / queries), "--folder", str(folder), "--json"],
+            check=True, capture_output=True, text=True, env=env).stdout)
+            for queries in ("queries.jsonl", "queries-typos.jsonl"))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
     baseline = {
         "measured": dt.date.today().isoformat(),
@@ -35,11 +36,12 @@ def main() -> None:
         "overall": result["overall"],
         "hard": result["hard"],
         "by_category": result["by_category"],
+        "typos": typos["overall"],  # bench/queries-typos.jsonl: the same queries, one letter dropped
     }
     path = ROOT / "bench" / "baseline.json"
     path.write_text(json.dumps(baseline, indent=2) + "\n")
     print(f"wrote {path}: overall mrr@10 {result['overall']['mrr@10']:.3f}, hit@5 {result['overall']['hit@5']:.3f}, "
-          f"hard mrr@10 {result['hard']['mrr@10']:.3f}")
+          f"hard mrr@10 {result['hard']['mrr@10']:.3f}, typos mrr@10 {typos['overall']['mrr@10']:.3f}")
 
 
 if __name__ == "__main__":
