@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from conftest import FakeEmbedder
 from scent import Index
 from scent.commands import cli
-from scent.locking import RUN_MARK, IndexLock, run_mark, still_running
+from scent.locking import LOCK_NAME, RUN_MARK, IndexLock, lock_holders, run_mark, still_running
 
 
 @pytest.fixture
@@ -60,14 +60,24 @@ def test_the_commands_say_a_run_stopped(stopped, notes):
                                                 "keyword"]).stderr
 
 
-def test_a_run_is_running_while_its_process_lives(tmp_path):
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+def test_a_run_is_running_while_its_process_holds_the_index_lock(tmp_path):
+    holding = ("import sys, time; from scent.locking import IndexLock\n"
+               "with IndexLock(sys.argv[1]):\n    print('held', flush=True); time.sleep(60)")
+    child = subprocess.Popen([sys.executable, "-c", holding, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
+        assert child.stdout.readline() == "held\n"
         at, _, host = run_mark().split(" ", 2)
         assert still_running(f"{at} {child.pid} {host}", tmp_path)
+        holders = lock_holders(tmp_path / LOCK_NAME)
+        if holders is not None:  # Linux: the kernel's list of locks says who holds it
+            assert holders == {child.pid}
+            # A live process that does not hold the lock: a stopped run's pid, another process's since.
+            assert not still_running(f"{at} {alive.pid} {host}", tmp_path)
     finally:
-        child.kill()
-        child.wait()
+        for p in (child, alive):
+            p.kill()
+            p.wait()
     assert not still_running(f"{at} {child.pid} {host}", tmp_path)  # reaped: the pid is free
     assert not still_running(f"{at} {os.getppid()} another-machine", tmp_path)  # not ours to ask
     # In this process: while it holds the index's lock.

@@ -73,14 +73,19 @@ def run_mark() -> str:
 
 
 def still_running(mark: str, index_dir: str | Path) -> bool:
-    """Whether the run that wrote `mark` (run_mark) still runs: its process is alive on this machine
-    (in this one, while it holds the index's lock). Another machine's run counts as stopped."""
+    """Whether the run that wrote `mark` (run_mark) still runs: its process holds the index's lock
+    on this machine (where the kernel's list of locks cannot be read: its process is alive). Another
+    machine's run counts as stopped."""
     _, pid, host = mark.split(" ", 2)
     if host != os.uname().nodename:
         return False
     if int(pid) == os.getpid():
         with _guard:
             return os.path.abspath(Path(index_dir) / LOCK_NAME) in _held
+    holders = lock_holders(Path(index_dir) / LOCK_NAME)
+    if holders is not None:
+        # Not "is the pid alive": a stopped run's pid may be another process's by now.
+        return int(pid) in holders
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
@@ -88,6 +93,22 @@ def still_running(mark: str, index_dir: str | Path) -> bool:
     except PermissionError:  # alive, another user's
         return True
     return True
+
+
+def lock_holders(path: Path) -> set[int] | None:
+    """The processes holding a flock on `path`, from Linux's /proc/locks; None where it cannot be
+    read (another system). A file no one locks (or that is missing): the empty set."""
+    try:
+        text = Path("/proc/locks").read_text()
+    except OSError:
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return set()
+    # "1: FLOCK  ADVISORY  WRITE 6632 fe:00:2310606 0 EOF": the holder's pid, then major:minor:inode
+    where = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    return {int(f[4]) for f in map(str.split, text.splitlines()) if len(f) > 5 and f[1] == "FLOCK" and f[5] == where}
 
 
 def clear_index_dir(index_dir: str | Path) -> None:
