@@ -306,6 +306,17 @@ class Index:
     def _request(self, query: str, filters: Filters | None, overrides: dict,
                  as_user: str | None = None) -> pipeline.Request:
         """A query checked and parsed (query language included) into what the pipeline runs."""
+        parsed, s, filters, keywords, fixed = self._read_query(query, filters, overrides, as_user)
+        text = spelling.corrected_text(parsed.text, fixed)
+        lang = detect(text)
+        keywords = translate_query(keywords, lang, s.translate_query)
+        return pipeline.Request(text, keywords, filters, s, self.engine,
+                                   lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
+                                   parsed.constraints, self._multivector_query(s), lang=lang)
+
+    def _read_query(self, query: str, filters: Filters | None, overrides: dict, as_user: str | None):
+        """`query` checked and parsed: (its syntax.Parsed, the settings, the filters it runs under, its
+        keywords, its misspelt words -> the words searched instead)."""
         query = valid_text(query)
         if not query or not query.strip():
             raise UsageError("the query is empty; type some words to search for")
@@ -320,25 +331,17 @@ class Index:
         if s.exclude_kinds:
             filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
         keywords = parse(parsed.keyword_text, s.stopwords, parsed.alternatives)
-        text = parsed.text
-        fixed = self._corrections(parsed, keywords, filters) if s.spelling else {}
-        if fixed:
-            keywords, text = spelling.corrected_query(keywords, fixed), spelling.corrected_text(text, fixed)
-        lang = detect(text)
-        keywords = translate_query(keywords, lang, s.translate_query)
-        return pipeline.Request(text, keywords, filters, s, self.engine,
-                                   lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
-                                   parsed.constraints, self._multivector_query(s), lang=lang, corrected=fixed)
+        fixed = {}
+        if s.spelling:
+            quoted = frozenset(w for group in parsed.constraints.required for phrase in group for w in phrase)
+            fixed = spelling.corrections(self.engine.keywords, keywords, filters, quoted)
+        return parsed, s, filters, spelling.corrected_query(keywords, fixed), fixed
 
     def spelling(self, query: str, filters: Filters | None = None, as_user: str | None = None,
                  **overrides) -> dict[str, str]:
         """The words of `query` that `search` reads as misspelt -> the words it searches instead
         ({} when none is, or the `spelling` setting is off): see scent.spelling."""
-        return self._request(query, filters, overrides, as_user).corrected
-
-    def _corrections(self, parsed, keywords, filters: Filters) -> dict[str, str]:
-        exact = frozenset(w for group in parsed.constraints.required for phrase in group for w in phrase)
-        return spelling.corrections(self.engine.keywords, keywords, filters, exact)
+        return self._read_query(query, filters, overrides, as_user)[-1]
 
     @staticmethod
     def search_many(indexes: list["Index"], query: str, k: int = 10, filters: Filters | None = None,

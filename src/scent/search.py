@@ -82,7 +82,6 @@ class Request:
     vector: np.ndarray | None = None  # the query's own vector, once embedded (query_vector)
     facts: dict | None = None  # the query's facts for the confidence model, once looked up (_assess)
     lang: str | None = None  # the query's language (scent.language.detect), or None when unsure
-    corrected: dict[str, str] = field(default_factory=dict)  # misspelt word -> the word searched (scent.spelling)
 
 
 def query_vector(r: Request) -> np.ndarray:

@@ -152,6 +152,8 @@ def _together(keywords: KeywordIndex, word: str, others: list[Term], filters: Fi
 
 def corrected_query(query: KeywordQuery, fixed: dict[str, str]) -> KeywordQuery:
     """`query` with each misspelt word's term matching its correction instead."""
+    if not fixed:
+        return query
     terms = tuple(Term(fixed[w], quote_fts(fixed[w])) if (w := t.text.lower()) in fixed else t for t in query.terms)
     return replace(query, terms=terms)
 
