@@ -317,6 +317,43 @@ def test_no_directory_listing(client):
 
 # ---- thumbnails --------------------------------------------------------------------------
 
+PDFS_AT_ONCE = r'''
+import sys, threading
+from pathlib import Path
+from scent.extract.base import Limits
+from scent.extract.pdf import extract
+from scent.serve.files import make_thumbnail
+
+pdfs = [Path(p) for p in sys.argv[1:]]
+failed = []
+def thumbnails(i):
+    for n in range(12):
+        make_thumbnail(pdfs[(i + n) % len(pdfs)], "pdf", 1 + n % 2)
+def index():  # what `scent serve --watch` does in its own thread meanwhile
+    for p in pdfs * 2:
+        extract(str(p), Limits(ocr=None, describe=False))
+threads = [threading.Thread(target=thumbnails, args=(i,)) for i in range(6)] + [threading.Thread(target=index)]
+for t in threads: t.start()
+for t in threads: t.join()
+print("ok")
+'''
+
+
+def test_pdfs_drawn_and_read_in_many_threads_at_once_do_not_crash_the_server(tmp_path):
+    # PDFium is not thread-safe (scent.pdfium_lock): unguarded, this crashed 3 runs of 3.
+    pdfs = [EXAMPLES / "docs" / "apartment-lease.pdf"]
+    for n, colour in enumerate(["red", "green", "blue"]):
+        pages = [Image.new("RGB", (400, 500), colour), Image.new("RGB", (400, 500), "white")]
+        pdfs.append(tmp_path / f"made-{n}.pdf")
+        pages[0].save(pdfs[-1], save_all=True, append_images=pages[1:])
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", PDFS_AT_ONCE, *map(str, pdfs)], capture_output=True, text=True,
+                          timeout=300)
+    assert (done.returncode, done.stdout) == (0, "ok\n"), done.stderr[-2000:]
+
+
 @pytest.mark.parametrize("query", ["path=canal.jpg", "path=lease.pdf&page=4", "path=lease.pdf"])
 def test_thumbnails(client, query):
     r = client.get("/api/thumb?" + query)

@@ -26,6 +26,7 @@ from scent import layout, ocr
 from scent.dates import from_pdf
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
+from scent.pdfium_lock import PDFIUM
 from scent.units import Extracted, Picture, Section
 from .base import Limits
 
@@ -220,6 +221,11 @@ def _page_pictures(document: pdfium.PdfDocument, index: int, text: str, page_ocr
 def load_picture(path: str, number: int, position: int | None, side: int) -> Image.Image:
     """Page `number`'s embedded image object `position` (in `_pictures`' order), or with
     position None the page drawn, at most `side` px; for an image-text model."""
+    with PDFIUM:
+        return _load_picture(path, number, position, side)
+
+
+def _load_picture(path: str, number: int, position: int | None, side: int) -> Image.Image:
     document = _open(path)
     try:
         page = document[number - 1]
@@ -264,6 +270,13 @@ def _read_page(document: pdfium.PdfDocument, index: int, limits: Limits, meta: d
 
 
 def extract(path: str, limits: Limits) -> Extracted:
+    # The whole file: its pages' OCR and pictures' descriptions run between PDFium's calls, and a
+    # thumbnail waiting for them is better than a crash (scent.pdfium_lock).
+    with PDFIUM:
+        return _extract(path, limits)
+
+
+def _extract(path: str, limits: Limits) -> Extracted:
     document = _open(path)
     try:
         page_count = len(document)

@@ -145,18 +145,21 @@ def make_thumbnail(path: Path | bytes, kind: str, page: int | None, px: int = TH
     import pypdfium2 as pdfium
     from PIL import Image, ImageOps, UnidentifiedImageError
 
+    from ..pdfium_lock import PDFIUM
+
     data = isinstance(path, bytes)
     name = name or (path.name if not data else "the file")
     try:
         if kind == "pdf":
-            doc = pdfium.PdfDocument(path if data else str(path))
-            try:
-                number = page or 1
-                if not 1 <= number <= len(doc):
-                    raise Refused(404, f"{name} has no page {number} (it has {len(doc)})")
-                img = doc[number - 1].render(scale=PDF_THUMB_SCALE * px / THUMB_PX).to_pil()
-            finally:
-                doc.close()
+            with PDFIUM:
+                doc = pdfium.PdfDocument(path if data else str(path))
+                try:
+                    number = page or 1
+                    if not 1 <= number <= len(doc):
+                        raise Refused(404, f"{name} has no page {number} (it has {len(doc)})")
+                    img = doc[number - 1].render(scale=PDF_THUMB_SCALE * px / THUMB_PX).to_pil()
+                finally:
+                    doc.close()
         elif kind == "image":
             with Image.open(io.BytesIO(path) if data else path) as src:
                 img = ImageOps.exif_transpose(src)
