@@ -60,6 +60,15 @@ def test_words_that_are_searched_as_typed(index, query):
     assert index.spelling(query) == {}
 
 
+def test_a_stop_word_with_two_letters_swapped_is_that_stop_word(index):
+    # ("adn" is not "and": French has "adn")
+    assert index.spelling("teh deposit taht refund") == {"teh": "the", "taht": "that"}
+    # left out as stop words are: the keyword list reads what "deposit refund" reads
+    assert [(r.path, r.confidence) for r in index.search("teh deposit taht refund", strategy="keyword")] == \
+        [(r.path, r.confidence) for r in index.search("deposit refund", strategy="keyword")]
+    assert index.spelling("tge deposit") == {}  # a changed letter: a short word has too many neighbours
+
+
 def test_spelling_can_be_turned_off(index):
     assert index.spelling("deposti refund", spelling=False) == {}
     assert index.search("deposti", k=3, spelling=False, strategy="keyword") == []

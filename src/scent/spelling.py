@@ -6,7 +6,8 @@ cost bench/ MRR@10 0.855 -> 0.763 and flagged a quarter of the found answers wea
 (docs/retrieval-tuning.md, sessions 17 and 18).
 
 A word is corrected only when no unit the asker may read holds it, it has at least MIN_LENGTH
-letters (a short word is one slip from too many others), and no dictionary knows it: a real word
+letters (a short word is one slip from too many others; but a stop word with two letters swapped,
+"teh", is read as that stop word), and no dictionary knows it: a real word
 the folder lacks ("chess") is searched as typed, not turned into one the folder holds ("cheese").
 The dictionaries are WordNet's English words (data/words, with regular endings by rule), English
 function words, and the headwords of scent.gloss's Spanish, French, Portuguese and German lists.
@@ -113,7 +114,15 @@ def _checked(term: Term, exact: frozenset[str]) -> str | None:
     word = term.text.lower()
     if term.is_id or term.also or term.fts != quote_fts(term.text) or word in exact:
         return None
-    return word if len(word) >= MIN_LENGTH and _PLAIN.fullmatch(word) else None
+    return word if len(word) >= 2 and _PLAIN.fullmatch(word) else None
+
+
+def _swapped_stop_word(word: str) -> str | None:
+    """The stop word `word` is with two neighbouring letters swapped ("teh", "adn"), or None."""
+    from .stopwords import STOPWORDS
+
+    swaps = (word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1))
+    return next((w for w in swaps if w in STOPWORDS), None)
 
 
 def corrections(keywords: KeywordIndex, query: KeywordQuery, filters: Filters,
@@ -129,6 +138,12 @@ def corrections(keywords: KeywordIndex, query: KeywordQuery, filters: Filters,
     missing = {t: w for (t, w), h in zip(words.items(), held) if not h and not is_known(w)}
     out = {}
     for term, word in missing.items():
+        if len(word) < MIN_LENGTH:
+            # Too many words are one slip from a short one, but a stop word typed with two letters
+            # swapped is common and reads as no answer to the confidence.
+            if swapped := _swapped_stop_word(word):
+                out[word] = swapped
+            continue
         counts = keywords.word_counts(sorted(slips(word)), filters, COUNT_LIMIT)
         # A word no dictionary lists stands only as itself or with a short ending ("debounce" is
         # held as "debounc"), not as a longer form of what the index holds ("covereation" is held
@@ -150,12 +165,18 @@ def _together(keywords: KeywordIndex, word: str, others: list[Term], filters: Fi
     return len(keywords.search(both, "and", "1", filters, COUNT_LIMIT))
 
 
-def corrected_query(query: KeywordQuery, fixed: dict[str, str]) -> KeywordQuery:
-    """`query` with each misspelt word's term matching its correction instead."""
+def corrected_query(query: KeywordQuery, fixed: dict[str, str], stopwords: bool = True) -> KeywordQuery:
+    """`query` with each misspelt word's term matching its correction instead; a correction that is
+    a stop word is left out with `stopwords` (as query.parse leaves them out), unless all are."""
+    from .stopwords import STOPWORDS
+
     if not fixed:
         return query
-    terms = tuple(Term(fixed[w], quote_fts(fixed[w])) if (w := t.text.lower()) in fixed else t for t in query.terms)
-    return replace(query, terms=terms)
+    terms = [Term(fixed[w], quote_fts(fixed[w]), is_stopword=fixed[w] in STOPWORDS) if (w := t.text.lower()) in fixed
+             else t for t in query.terms]
+    if stopwords and any(not t.is_stopword for t in terms):
+        terms = [t for t in terms if not t.is_stopword]
+    return replace(query, terms=tuple(terms))
 
 
 def corrected_text(text: str, fixed: dict[str, str]) -> str:
