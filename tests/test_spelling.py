@@ -60,13 +60,15 @@ def test_words_that_are_searched_as_typed(index, query):
     assert index.spelling(query) == {}
 
 
-def test_a_stop_word_with_two_letters_swapped_is_that_stop_word(index):
+def test_a_stop_word_with_two_letters_swapped_or_one_dropped_is_that_stop_word(index):
     # ("adn" is not "and": French has "adn")
     assert index.spelling("teh deposit taht refund") == {"teh": "the", "taht": "that"}
     # left out as stop words are: the keyword list reads what "deposit refund" reads
     assert [(r.path, r.confidence) for r in index.search("teh deposit taht refund", strategy="keyword")] == \
         [(r.path, r.confidence) for r in index.search("deposit refund", strategy="keyword")]
+    assert index.spelling("deposit refund abou lease") == {"abou": "about"}  # a letter dropped
     assert index.spelling("tge deposit") == {}  # a changed letter: a short word has too many neighbours
+    assert index.spelling("hte deposit") == {}  # "the", but not with its first letter kept
 
 
 def test_spelling_can_be_turned_off(index):

@@ -6,8 +6,9 @@ cost bench/ MRR@10 0.855 -> 0.763 and flagged a quarter of the found answers wea
 (docs/retrieval-tuning.md, sessions 17 and 18).
 
 A word is corrected only when no unit the asker may read holds it, it has at least MIN_LENGTH
-letters (a short word is one slip from too many others; but a stop word with two letters swapped,
-"teh", is read as that stop word), and no dictionary knows it: a real word
+letters (a short word is one slip from too many others; but a stop word with two letters swapped
+or one dropped, its first letter kept, "teh" or "abou", is read as that stop word), and no
+dictionary knows it: a real word
 the folder lacks ("chess") is searched as typed, not turned into one the folder holds ("cheese").
 The dictionaries are WordNet's English words (data/words, with regular endings by rule), English
 function words, and the headwords of scent.gloss's Spanish, French, Portuguese and German lists.
@@ -118,11 +119,13 @@ def _checked(term: Term, exact: frozenset[str]) -> str | None:
 
 
 def _swapped_stop_word(word: str) -> str | None:
-    """The stop word `word` is with two neighbouring letters swapped ("teh", "adn"), or None."""
+    """The stop word `word` is with two neighbouring letters swapped ("teh") or one letter dropped
+    ("abou"), its first letter kept; or None."""
     from .stopwords import STOPWORDS
 
-    swaps = (word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1))
-    return next((w for w in swaps if w in STOPWORDS), None)
+    swaps = [word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)]
+    drops = [word[:i] + c + word[i:] for i in range(1, len(word) + 1) for c in _LETTERS]
+    return next((w for w in swaps + drops if w in STOPWORDS and w[0] == word[0]), None)
 
 
 def corrections(keywords: KeywordIndex, query: KeywordQuery, filters: Filters,
@@ -140,7 +143,7 @@ def corrections(keywords: KeywordIndex, query: KeywordQuery, filters: Filters,
     for term, word in missing.items():
         if len(word) < MIN_LENGTH:
             # Too many words are one slip from a short one, but a stop word typed with two letters
-            # swapped is common and reads as no answer to the confidence.
+            # swapped or one dropped is common, and reads as no answer to the confidence.
             if swapped := _swapped_stop_word(word):
                 out[word] = swapped
             continue
