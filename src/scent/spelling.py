@@ -5,11 +5,11 @@ the index lacks as a sign that there is no answer: one letter dropped from a que
 cost bench/ MRR@10 0.855 -> 0.763 and flagged a quarter of the found answers weak
 (docs/retrieval-tuning.md, sessions 17 and 18).
 
-A word is corrected only when no unit the asker may read holds it, it has at least MIN_LENGTH
-letters (a short word is one slip from too many others; but a stop word with two letters swapped
-or one dropped, its first letter kept, "teh" or "abou", is read as that stop word), and no
-dictionary knows it: a real word
-the folder lacks ("chess") is searched as typed, not turned into one the folder holds ("cheese").
+A word is corrected only when no unit the asker may read holds it, no dictionary knows it (a
+real word the folder lacks, "chess", is searched as typed, not turned into one the folder holds,
+"cheese"), and it has at least MIN_LENGTH letters: a short word is one slip from too many others,
+but a stop word with two letters swapped or one dropped, its first letter kept ("teh", "abou"),
+is read as that stop word.
 The dictionaries are WordNet's English words (data/words, with regular endings by rule), English
 function words, and the headwords of scent.gloss's Spanish, French, Portuguese and German lists.
 
@@ -111,14 +111,14 @@ def slips(word: str) -> set[str]:
 
 def _checked(term: Term, exact: frozenset[str]) -> str | None:
     """The word a term is, when it is one spelling can correct (None: an ID, an OR group, a
-    phrase, a quoted or short word, a word not of plain letters a-z)."""
+    phrase, a quoted word, one letter, a word not of plain letters a-z)."""
     word = term.text.lower()
     if term.is_id or term.also or term.fts != quote_fts(term.text) or word in exact:
         return None
     return word if len(word) >= 2 and _PLAIN.fullmatch(word) else None
 
 
-def _swapped_stop_word(word: str) -> str | None:
+def _slipped_stop_word(word: str) -> str | None:
     """The stop word `word` is with two neighbouring letters swapped ("teh") or one letter dropped
     ("abou"), its first letter kept; or None."""
     from .stopwords import STOPWORDS
@@ -144,14 +144,15 @@ def corrections(keywords: KeywordIndex, query: KeywordQuery, filters: Filters,
         if len(word) < MIN_LENGTH:
             # Too many words are one slip from a short one, but a stop word typed with two letters
             # swapped or one dropped is common, and reads as no answer to the confidence.
-            if swapped := _swapped_stop_word(word):
-                out[word] = swapped
+            if stop_word := _slipped_stop_word(word):
+                out[word] = stop_word
             continue
         counts = keywords.word_counts(sorted(slips(word)), filters, COUNT_LIMIT)
         # A word no dictionary lists stands only as itself or with a short ending ("debounce" is
         # held as "debounc"), not as a longer form of what the index holds ("covereation" is held
         # as "cover": no).
-        counts = {c: n for c, n in counts.items() if is_known(c) or c.startswith(t := token(c)) and len(c) - len(t) <= 2}
+        counts = {c: n for c, n in counts.items()
+                  if is_known(c) or c.startswith(stem := token(c)) and len(c) - len(stem) <= 2}
         others = [t for t in query.terms if t is not term and t not in missing and not t.is_stopword]
         together = {c: _together(keywords, c, others, filters) if others else 0 for c in counts}
         # Without the other words, a word the folder lacks ("aarti") would become one it holds ("parti").
