@@ -354,6 +354,41 @@ def test_pdfs_drawn_and_read_in_many_threads_at_once_do_not_crash_the_server(tmp
     assert (done.returncode, done.stdout) == (0, "ok\n"), done.stderr[-2000:]
 
 
+def test_a_thumbnail_does_not_wait_for_a_pdfs_pictures_to_be_described(tmp_path, monkeypatch):
+    # While the indexer describes a PDF's picture (seconds, with OCR), PDFium is free for a thumbnail.
+    import threading
+
+    from scent.extract import pdf
+    from scent.extract.base import Limits
+    from scent.serve.files import make_thumbnail
+
+    scan = tmp_path / "scan.pdf"
+    Image.new("RGB", (600, 800), "navy").save(scan)
+    describing, go_on = threading.Event(), threading.Event()
+
+    def slow_describe(image, ocr_text=""):
+        describing.set()
+        assert go_on.wait(30)
+        return "a navy page"
+
+    monkeypatch.setattr(pdf, "describe", slow_describe)
+    found = []
+    indexer = threading.Thread(target=lambda: found.append(pdf.extract(str(scan), Limits(describe=True))))
+    indexer.start()
+    try:
+        assert describing.wait(30)
+        drawn = []
+        drawer = threading.Thread(target=lambda: drawn.append(make_thumbnail(EXAMPLES / "docs" / "apartment-lease.pdf",
+                                                                             "pdf", 1)))
+        drawer.start()
+        drawer.join(10)
+        assert drawn and drawn[0][:2] == b"\xff\xd8"  # a JPEG, drawn while the picture was being described
+    finally:
+        go_on.set()
+        indexer.join(30)
+    assert [s.text for s in found[0].sections if s.kind == "pdf_image"] == ["a navy page"]
+
+
 @pytest.mark.parametrize("query", ["path=canal.jpg", "path=lease.pdf&page=4", "path=lease.pdf"])
 def test_thumbnails(client, query):
     r = client.get("/api/thumb?" + query)

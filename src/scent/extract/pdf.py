@@ -26,7 +26,7 @@ from scent import layout, ocr
 from scent.dates import from_pdf
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
-from scent.pdfium_lock import PDFIUM
+from scent.pdfium_lock import PDFIUM, released
 from scent.units import Extracted, Picture, Section
 from .base import Limits
 
@@ -114,7 +114,8 @@ def _page_ocr(page: pdfium.PdfPage, limits: Limits) -> str:
         image = bitmap.to_pil()
     finally:
         bitmap.close()
-    return ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side, dpi=round(scale * 72))
+    with released():
+        return ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side, dpi=round(scale * 72))
 
 
 def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str, meta: dict, number: int,
@@ -137,12 +138,14 @@ def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str, meta: dict, n
                 or (right - left) * (top - bottom) < MIN_PICTURE_SHARE * width * height):
             continue
         try:
-            # pypdfium2 frees this bitmap itself (closing it by hand warns "foreign").
-            image = obj.get_bitmap(render=False).to_pil()
+            # A copy, made while the bitmap lives: PIL may share its buffer, which PDFium frees with it
+            # (pypdfium2 frees this bitmap itself; closing it by hand warns "foreign").
+            image = obj.get_bitmap(render=False).to_pil().copy()
             seen = ""
-            if limits.ocr is not None and not page_ocr:
-                seen = ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
-            words = describe(image, ocr_text=seen or page_ocr)
+            with released():
+                if limits.ocr is not None and not page_ocr:
+                    seen = ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
+                words = describe(image, ocr_text=seen or page_ocr)
         except OcrFailed as e:
             meta.setdefault("ocr_error", f"a picture on page {number} was not read by OCR ({e})")
             continue
@@ -177,13 +180,16 @@ def _drawn(page: pdfium.PdfPage, text: str, page_ocr: str) -> str | None:
     finally:
         bitmap.close()
     if mostly_text:
-        figures = [r for r in layout.regions(image) if r.label == "figure" and r.score >= layout.FIGURE_MIN]
+        with released():
+            regions = layout.regions(image)
+        figures = [r for r in regions if r.label == "figure" and r.score >= layout.FIGURE_MIN]
         if not figures:
             return ""
         x0, y0, x1, y1 = max(figures, key=lambda r: r.area).box
         image = image.crop((int(x0), int(y0), int(x1 + 1), int(y1 + 1)))
         text = _text_in(page, (x0 / scale, height - y1 / scale, x1 / scale, height - y0 / scale))
-    words = describe(image, ocr_text=page_ocr or text)
+    with released():
+        words = describe(image, ocr_text=page_ocr or text)
     # It is drawn with lines and shapes whatever the pixels say.
     return words if "drawing" in words.split(", ") else f"drawing, {words}"
 
@@ -270,8 +276,7 @@ def _read_page(document: pdfium.PdfDocument, index: int, limits: Limits, meta: d
 
 
 def extract(path: str, limits: Limits) -> Extracted:
-    # The whole file: its pages' OCR and pictures' descriptions run between PDFium's calls, and a
-    # thumbnail waiting for them is better than a crash (scent.pdfium_lock).
+    # The whole file, but for its pages' OCR and its pictures' descriptions (scent.pdfium_lock).
     with PDFIUM:
         return _extract(path, limits)
 
