@@ -92,6 +92,10 @@ def test_search_says_which_words_it_read_as_misspelt(client):
     assert "corrected" not in client.get("/api/search", params={"q": "deposit refund"}).json()
     # only what the asker may read: a word under the filters' files alone
     assert "corrected" not in client.get("/api/search", params={"q": "deposti refund", "only": "code"}).json()
+    # the passages for a prompt say it too
+    told = client.get("/api/context", params={"q": "deposti refund", "tokens": 200}).json()
+    assert told["corrected"] == {"deposti": "deposit"} and told["passages"]
+    assert "corrected" not in client.get("/api/context", params={"q": "deposit refund"}).json()
 
 
 def test_search_filters_and_explain(client):

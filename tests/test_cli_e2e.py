@@ -197,6 +197,12 @@ def test_misspelt_words_are_searched_as_the_words_the_folder_holds(e2e):
     assert "scent: searched for security (not securty), deposit (not depost)" in out.stderr
     first = json.loads(out.stdout.splitlines()[0])
     assert (first["path"], first["page"]) == ("docs/apartment-lease.pdf", 4)
+    # `scent context` says it on stderr, and in its JSON object
+    out = e2e.run("context", "securty depost", "--index", str(e2e.index), "--tokens", "300", "--json")
+    assert "scent: searched for security (not securty), deposit (not depost)" in out.stderr
+    body = json.loads(out.stdout)
+    assert body["corrected"] == {"securty": "security", "depost": "deposit"}
+    assert body["passages"][0]["path"] == "docs/apartment-lease.pdf"
     # a quoted word is searched as typed; so is every word with --spelling false
     for args in (['"securty" deposit'], ["securty deposit", "--spelling", "false"]):
         out = e2e.search(*args, "-k", "3", "--no-server")

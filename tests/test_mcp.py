@@ -105,6 +105,9 @@ def test_mcp_tools_search_and_fetch(index_dir):
         told = await session.call_tool("context", {"question": "when is the deposit refunded", "tokens": 200})
         assert not _is_error(told)
         assert told.content[0].text.startswith("[1] lease.md") and "deposit refund" in told.content[0].text
+        assert "corrected" not in _payload(told)
+        misspelt = _payload(await session.call_tool("context", {"question": "when is the deposti refunded"}))
+        assert misspelt["corrected"] == {"deposti": "deposit"} and misspelt["passages"][0]["path"] == "lease.md"
 
     asyncio.run(_session(index_dir, work))
 

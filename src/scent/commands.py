@@ -300,7 +300,7 @@ def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder
     if corrected:
         click.echo("scent: " + corrected_line(corrected), err=True)
     if as_json:
-        click.echo(json_line(found.to_dict()))
+        click.echo(json_line({**found.to_dict(), "corrected": corrected} if corrected else found.to_dict()))
     elif not found.passages:
         click.echo("no passages found", err=True)
     else:

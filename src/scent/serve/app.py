@@ -153,9 +153,12 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         filters: Filters = Depends(_filters),
     ) -> dict:
         """The best passages for `q`, overlapping chunks merged, cited, within about `tokens` tokens:
-        `{"query", "budget", "tokens", "passages": [{path, page, title, score, unit_ids, text}], "text"}`."""
+        `{"query", "budget", "tokens", "passages": [{path, page, title, score, unit_ids, text}], "text"}`, and
+        `corrected` as in /api/search."""
         with pool.use() as idx:
-            return idx.context(q, tokens=tokens, filters=filters, as_user=_user(request)).to_dict()
+            body = idx.context(q, tokens=tokens, filters=filters, as_user=_user(request)).to_dict()
+            corrected = idx.spelling(q, filters=filters, as_user=_user(request))
+        return {**body, "corrected": corrected} if corrected else body
 
     @app.get("/api/status", summary="Index status", response_model=StatusResponse,
              response_model_exclude_unset=True)

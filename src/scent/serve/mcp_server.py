@@ -95,6 +95,8 @@ class Passage(BaseModel):
 class ContextOutput(BaseModel):
     tokens: int = Field(description="Estimated tokens of the passages with their citations.")
     passages: list[Passage]
+    corrected: dict[str, str] | None = Field(None, description="Words of the question no file holds, read as "
+                                             "misspelt -> the words searched instead; quote a word to search it as typed.")
 
 
 class StatusOutput(BaseModel):
@@ -208,7 +210,8 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
         with _tool_errors(), pool.use() as idx:
             filters = Filters.build(kinds or (), path, after, before, lang, spell=str)
             found = idx.context(question, tokens=tokens, filters=filters, as_user=as_user)
-        out = ContextOutput(tokens=passages.estimate_tokens(found.text), passages=[
+            corrected = idx.spelling(question, filters=filters, as_user=as_user) or None
+        out = ContextOutput(tokens=passages.estimate_tokens(found.text), corrected=corrected, passages=[
             Passage(path=p.path, page=p.page, title=_title(p.title, p.path), ids=[str(i) for i in p.unit_ids], text=p.text)
             for p in found.passages])
         return _result(out, text=found.text or "no passages found")
