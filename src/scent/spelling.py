@@ -103,10 +103,18 @@ def is_known(word: str) -> bool:
 def slips(word: str) -> set[str]:
     """The words one typing slip from `word`: a letter dropped, added or changed, two neighbours swapped."""
     cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    return ({a + b[1:] for a, b in cuts if b}
-            | {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
-            | {a + c + b[1:] for a, b in cuts if b for c in _LETTERS}
-            | {a + c + b for a, b in cuts for c in _LETTERS}) - {word}
+    return ({a + b[1:] for a, b in cuts if b} | set(_swapped(word))
+            | {a + c + b[1:] for a, b in cuts if b for c in _LETTERS} | set(_added(word))) - {word}
+
+
+def _swapped(word: str) -> list[str]:
+    """`word` with two neighbouring letters swapped, each way, in order."""
+    return [word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)]
+
+
+def _added(word: str, start: int = 0) -> list[str]:
+    """`word` with a letter added at `start` or after, each way, in order."""
+    return [word[:i] + c + word[i:] for i in range(start, len(word) + 1) for c in _LETTERS]
 
 
 def _checked(term: Term, exact: frozenset[str]) -> str | None:
@@ -123,9 +131,7 @@ def _slipped_stop_word(word: str) -> str | None:
     ("abou"), its first letter kept; or None."""
     from .stopwords import STOPWORDS
 
-    swaps = [word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)]
-    drops = [word[:i] + c + word[i:] for i in range(1, len(word) + 1) for c in _LETTERS]
-    return next((w for w in swaps + drops if w in STOPWORDS and w[0] == word[0]), None)
+    return next((w for w in _swapped(word) + _added(word, 1) if w in STOPWORDS and w[0] == word[0]), None)
 
 
 def corrections(keywords: KeywordIndex, query: KeywordQuery, filters: Filters,
