@@ -181,14 +181,13 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
         embedder.ask(text)
     Index = _index()
     if len(folders) > 1:
-        results, corrected = _search_folders(Index, folders, text, k, filters, explain, settings, embedder, as_user)
+        results = _search_folders(Index, folders, text, k, filters, explain, settings, embedder, as_user)
     else:
         with Index.open(folders[0] if folders else None, index_dir, settings=settings, embedder=embedder) as idx:
             _say_which(idx)
             _say_unfinished(idx)
             results = idx.search(text, k=k, filters=filters, explain=explain, as_user=as_user)
-            corrected = idx.spelling(text, filters=filters, as_user=as_user)
-    _show(results, as_json, len(folders) > 1, corrected)
+    _show(results, as_json, len(folders) > 1, results.corrected)
 
 
 class _Answered(dict):
@@ -296,11 +295,10 @@ def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder
         _say_which(idx)
         _say_unfinished(idx)
         found = idx.context(" ".join(query), tokens=tokens, filters=filters, as_user=as_user)
-        corrected = idx.spelling(" ".join(query), filters=filters, as_user=as_user)
-    if corrected:
-        click.echo("scent: " + corrected_line(corrected), err=True)
+    if found.corrected:
+        click.echo("scent: " + corrected_line(found.corrected), err=True)
     if as_json:
-        click.echo(json_line({**found.to_dict(), "corrected": corrected} if corrected else found.to_dict()))
+        click.echo(json_line(found.to_dict()))
     elif not found.passages:
         click.echo("no passages found", err=True)
     else:
@@ -320,12 +318,7 @@ def _search_folders(Index, folders, text, k, filters, explain, settings, embedde
                              for f in folders[1:]]  # one model for all
         for idx in indexes:
             _say_unfinished(idx)
-        results = Index.search_many(indexes, text, k=k, filters=filters, explain=explain, as_user=as_user)
-        # What any folder corrected is said (a folder that holds the word searched it as typed).
-        corrected: dict[str, str] = {}
-        for idx in indexes:
-            corrected = {**idx.spelling(text, filters=filters, as_user=as_user), **corrected}
-        return results, corrected
+        return Index.search_many(indexes, text, k=k, filters=filters, explain=explain, as_user=as_user)
 
 
 def _say_which(idx) -> None:

@@ -264,8 +264,9 @@ class Index:
     # ---- searching -----------------------------------------------------------------------
 
     def search(self, query: str, k: int = 10, filters: Filters | None = None, explain: bool = False,
-               as_user: str | None = None, **overrides) -> list[SearchResult]:
-        """Files ranked for `query`, best first, each with its best unit (page, chunk) and a snippet.
+               as_user: str | None = None, **overrides) -> pipeline.Results:
+        """Files ranked for `query`, best first, each with its best unit (page, chunk) and a snippet;
+        the list's `corrected` says which words were read as misspelt (scent.spelling).
         `query` may use the query language (scent.syntax): "a phrase", -word, OR, ext: dir: kind:
         lang: after: before:; its filters hold together with `filters`.
 
@@ -275,7 +276,7 @@ class Index:
         return self.search_with_lists(query, k, filters, explain, as_user, **overrides)[0]
 
     def search_with_lists(self, query: str, k: int = 10, filters: Filters | None = None, explain: bool = False,
-                          as_user: str | None = None, **overrides) -> tuple[list[SearchResult], dict[str, list[str]]]:
+                          as_user: str | None = None, **overrides) -> tuple[pipeline.Results, dict[str, list[str]]]:
         """`search`, plus each candidate list's ranking of files before fusion (for diagnostics)."""
         request = self._request(query, filters, overrides, as_user)
         if k < 1:
@@ -283,7 +284,7 @@ class Index:
         results, lists = pipeline.run(request, k, explain)
         for r in results:
             r.folder = self.root or ""
-        return results, lists
+        return pipeline.Results(results, request.corrected), lists
 
     def context(self, query: str, tokens: int = 2000, filters: Filters | None = None,
                 as_user: str | None = None, **overrides) -> passages.Context:
@@ -301,7 +302,7 @@ class Index:
         for p in merged:
             p.score = max(score[uid] for uid in p.unit_ids)
         merged.sort(key=lambda p: -p.score)
-        return passages.Context(query, tokens, passages.budget(passages.once(merged), tokens))
+        return passages.Context(query, tokens, passages.budget(passages.once(merged), tokens), request.corrected)
 
     def _request(self, query: str, filters: Filters | None, overrides: dict,
                  as_user: str | None = None) -> pipeline.Request:
@@ -312,7 +313,7 @@ class Index:
         keywords = translate_query(keywords, lang, s.translate_query)
         return pipeline.Request(text, keywords, filters, s, self.engine,
                                    lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
-                                   parsed.constraints, self._multivector_query(s), lang=lang)
+                                   parsed.constraints, self._multivector_query(s), lang=lang, corrected=fixed)
 
     def _read_query(self, query: str, filters: Filters | None, overrides: dict, as_user: str | None):
         """`query` checked and parsed: (its syntax.Parsed, the settings, the filters it runs under, its
@@ -345,16 +346,19 @@ class Index:
 
     @staticmethod
     def search_many(indexes: list["Index"], query: str, k: int = 10, filters: Filters | None = None,
-                    as_user: str | None = None, **overrides) -> list[SearchResult]:
+                    as_user: str | None = None, **overrides) -> pipeline.Results:
         """`query` over several indexes at once: each one's `k` best, merged by their fused scores and
-        ranked again; each result's `folder` says which index it came from.
+        ranked again; each result's `folder` says which index it came from. `corrected` holds what
+        any index read as misspelt (one that holds the word searched it as typed; the first named
+        wins).
 
         A fused score is rank-based (reciprocal ranks in each candidate list), so a folder whose raw
         scores run high does not crowd out another; ties go to the folder named first."""
-        merged = [(r.score, -i, -r.rank, r) for i, idx in enumerate(indexes)
-                  for r in idx.search(query, k, filters, as_user=as_user, **overrides)]
+        found = [idx.search(query, k, filters, as_user=as_user, **overrides) for idx in indexes]
+        merged = [(r.score, -i, -r.rank, r) for i, results in enumerate(found) for r in results]
         merged.sort(key=lambda t: t[:3], reverse=True)
-        return [replace(r, rank=n) for n, (*_, r) in enumerate(merged[:k], start=1)]
+        corrected = {typed: word for results in reversed(found) for typed, word in results.corrected.items()}
+        return pipeline.Results([replace(r, rank=n) for n, (*_, r) in enumerate(merged[:k], start=1)], corrected)
 
     def _multivector_query(self, s):
         """How a query becomes its many vectors for the multivector list: the text model over its

@@ -7,7 +7,7 @@ character spans (start, end) say exactly how much. Pages and pictures never over
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .storage import StoredUnit
 
@@ -45,16 +45,18 @@ class Context:
     query: str
     tokens: int
     passages: list[Passage]
+    corrected: dict[str, str] = field(default_factory=dict)  # misspelt word -> the word searched (scent.spelling)
 
     @property
     def text(self) -> str:
         return render(self.passages)
 
     def to_dict(self) -> dict:
-        return {"query": self.query, "budget": self.tokens, "tokens": estimate_tokens(self.text),
-                "passages": [{"path": p.path, "page": p.page, "title": p.title, "score": round(p.score, 4),
-                              "unit_ids": p.unit_ids, "text": p.text} for p in self.passages],
-                "text": self.text}
+        out = {"query": self.query, "budget": self.tokens, "tokens": estimate_tokens(self.text),
+               "passages": [{"path": p.path, "page": p.page, "title": p.title, "score": round(p.score, 4),
+                             "unit_ids": p.unit_ids, "text": p.text} for p in self.passages],
+               "text": self.text}
+        return {**out, "corrected": self.corrected} if self.corrected else out
 
 
 def merge(units: list[StoredUnit]) -> list[Passage]:

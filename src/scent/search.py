@@ -66,6 +66,15 @@ class SearchResult:
         return d
 
 
+class Results(list):
+    """SearchResults, best first, and `corrected`: the words of the query read as misspelt -> the
+    words searched instead (scent.spelling; {} when none was)."""
+
+    def __init__(self, results=(), corrected: dict[str, str] | None = None):
+        super().__init__(results)
+        self.corrected = corrected or {}
+
+
 @dataclass
 class Request:
     """One query and everything the stages need to answer it."""
@@ -82,6 +91,7 @@ class Request:
     vector: np.ndarray | None = None  # the query's own vector, once embedded (query_vector)
     facts: dict | None = None  # the query's facts for the confidence model, once looked up (_assess)
     lang: str | None = None  # the query's language (scent.language.detect), or None when unsure
+    corrected: dict[str, str] = field(default_factory=dict)  # misspelt word -> the word searched (scent.spelling)
 
 
 def query_vector(r: Request) -> np.ndarray:

@@ -139,10 +139,9 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         started = time.perf_counter()
         with pool.use() as idx:
             results = idx.search(q, k=k, filters=filters, explain=explain, as_user=_user(request))
-            corrected = idx.spelling(q, filters=filters, as_user=_user(request))
         body = {"query": q, "results": [r.to_dict() for r in results],
                 "took_ms": round((time.perf_counter() - started) * 1000, 1), "index": answering}
-        return {**body, "corrected": corrected} if corrected else body
+        return {**body, "corrected": results.corrected} if results.corrected else body
 
     @app.get("/api/context", summary="Passages for an LLM prompt")
     def context(
@@ -156,9 +155,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         `{"query", "budget", "tokens", "passages": [{path, page, title, score, unit_ids, text}], "text"}`, and
         `corrected` as in /api/search."""
         with pool.use() as idx:
-            body = idx.context(q, tokens=tokens, filters=filters, as_user=_user(request)).to_dict()
-            corrected = idx.spelling(q, filters=filters, as_user=_user(request))
-        return {**body, "corrected": corrected} if corrected else body
+            return idx.context(q, tokens=tokens, filters=filters, as_user=_user(request)).to_dict()
 
     @app.get("/api/status", summary="Index status", response_model=StatusResponse,
              response_model_exclude_unset=True)

@@ -60,7 +60,8 @@ class Hit(BaseModel):
     title: str | None = None
     date: str = Field(description="ISO 8601 day the file's content is dated.")
     snippet: str  # no score: results come best first, and a fused rank score means nothing to an agent
-    confidence: float | None = Field(None, description="Chance (0..1) that this is a right answer, as judged on held-out collections (README: how far it can be trusted).")
+    confidence: float | None = Field(None, description="Chance (0..1) that this is a right answer, as judged on "
+                                     "held-out collections (README: how far it can be trusted).")
     weak: bool = Field(False, description="Below the confidence floor: a weak match; all weak means no good match.")
     copies: list[str] | None = Field(None, description="Other files of the same bytes: this same result; absent "
                                                      "when it has none.")
@@ -96,7 +97,8 @@ class ContextOutput(BaseModel):
     tokens: int = Field(description="Estimated tokens of the passages with their citations.")
     passages: list[Passage]
     corrected: dict[str, str] | None = Field(None, description="Words of the question no file holds, read as "
-                                             "misspelt -> the words searched instead; quote a word to search it as typed.")
+                                             "misspelt -> the words searched instead; quote a word to search it "
+                                             "as typed.")
 
 
 class StatusOutput(BaseModel):
@@ -165,8 +167,7 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
         with _tool_errors(), pool.use() as idx:
             filters = Filters.build(kinds or (), path, after, before, lang, spell=str)
             found = idx.search(query, k=k, filters=filters, as_user=as_user)
-            corrected = idx.spelling(query, filters=filters, as_user=as_user) or None
-        return _result(SearchOutput(corrected=corrected, results=[Hit(
+        return _result(SearchOutput(corrected=found.corrected or None, results=[Hit(
             id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
             date=(iso(r.date) or "")[:10], snippet=r.snippet, confidence=r.confidence, weak=r.weak,
             copies=list(r.copies) or None)
@@ -210,8 +211,7 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
         with _tool_errors(), pool.use() as idx:
             filters = Filters.build(kinds or (), path, after, before, lang, spell=str)
             found = idx.context(question, tokens=tokens, filters=filters, as_user=as_user)
-            corrected = idx.spelling(question, filters=filters, as_user=as_user) or None
-        out = ContextOutput(tokens=passages.estimate_tokens(found.text), corrected=corrected, passages=[
+        out = ContextOutput(tokens=passages.estimate_tokens(found.text), corrected=found.corrected or None, passages=[
             Passage(path=p.path, page=p.page, title=_title(p.title, p.path), ids=[str(i) for i in p.unit_ids], text=p.text)
             for p in found.passages])
         return _result(out, text=found.text or "no passages found")
