@@ -547,8 +547,24 @@ def test_spelling_corrects_only_to_words_the_reader_may_read(engine, guarded):
     from scent.spelling import corrections
 
     query = parse("boilr repair deposti refund")
-    assert corrections(engine.keywords, query, BOB) == {"boilr": "boiler"}
-    assert corrections(engine.keywords, query, ALICE) == {"boilr": "boiler", "deposti": "deposit"}
+    assert corrections(engine, query, BOB) == {"boilr": "boiler"}
+    assert corrections(engine, query, ALICE) == {"boilr": "boiler", "deposti": "deposit"}
+
+
+def test_spelling_reads_a_joined_word_as_files_hyphenate_it_for_the_reader(engine):
+    # "second-hand" only in alice's note; "sign on" with a space is no hyphenated word
+    from scent.spelling import corrections
+
+    note = unit("shop.md", 0, "A second-hand bike with a read-only lock code. The sign on the door says closed.")
+    write(engine, "shop.md", "text", [note], {note.id: axis(1, 0, 0, 0)}, access="u:alice")
+    flyer = unit("flyer.md", 0, "Pop-up shop on Saturday, on-call staff.")
+    write(engine, "flyer.md", "text", [flyer], {flyer.id: axis(0, 1, 0, 0)}, access="*")
+    if engine.snapshot_each_write:
+        engine.finish_run()
+    query = parse("secondhand readonly popup signon")
+    assert corrections(engine, query, ALICE) == {"secondhand": "second-hand", "readonly": "read-only",
+                                                 "popup": "pop-up"}
+    assert corrections(engine, query, BOB) == {"popup": "pop-up"}
 
 
 def test_each_reader_sees_only_what_they_may_read(engine, guarded):

@@ -94,3 +94,22 @@ def test_a_word_only_the_folder_knows_is_a_correction_too(tmp_path, fake_embedde
         assert idx.spelling("kubernets node") == {}  # held as it is: "kubernet", the stem of kubernetes
         # "coveration" (one slip from "coveraton") is held as "cover", five letters short of it: no word
         assert idx.spelling("coveraton node") == {}
+
+
+def test_a_joined_word_is_searched_as_the_files_hyphenate_it(tmp_path, fake_embedder):
+    (tmp_path / "shop.md").write_text("Bought a second-hand bike and a non-stick pan. The replica is read-only.\n"
+                                      "The oncall rota. The rapist was caught. We set up the router.\n")
+    with Index(tmp_path, index_dir=tmp_path / "idx", embedder=fake_embedder) as idx:
+        idx.update()
+        # dictionary words or not, written with a hyphen in the file
+        assert idx.spelling("secondhand nonstick pan") == {"secondhand": "second-hand", "nonstick": "non-stick"}
+        assert idx.spelling("readonly replica") == {"readonly": "read-only"}
+        # two words side by side with a space are no hyphenated word: "therapist", "setup" stay
+        assert idx.spelling("therapist") == {}
+        assert idx.spelling("setup router") == {}
+        # the other way: a hyphenated word no file holds, which files write joined
+        assert idx.spelling("on-call rota") == {"on-call": "oncall"}
+        assert idx.spelling('"readonly" replica') == {}  # quoted: as typed
+        # the keyword list reads the hyphenated word as the phrase the file holds
+        hits = idx.search("readonly", k=1, strategy="keyword")
+        assert [h.path for h in hits] == ["shop.md"] and hits.corrected == {"readonly": "read-only"}

@@ -148,7 +148,8 @@ SETTINGS = (
             "search",
             choices=("off", "to_english", "all")),
     Setting("spelling", True, "Search a query word that no file holds, no dictionary knows and that is not quoted "
-            "as the word one typing slip away that files hold (securty -> security); the output says so "
+            "as the word one typing slip away that files hold (securty -> security), or as files hyphenate it "
+            "(secondhand -> second-hand); the output says so "
             "(docs/retrieval-tuning.md).", "search"),
     Setting("other_language_stand_in", True, "A unit in another language than the query (both detected) cannot match "
             "its words: within the first 10 of the dense list, its dense rank stands in for its missing keyword rank "

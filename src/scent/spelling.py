@@ -19,6 +19,12 @@ first letter is rare), held in one unit with the query's other words, known to a
 in how many units with the other words, in how many units, the longer (a dropped letter is the
 commonest slip). A word whose first letter differs is taken only with the other words.
 A quoted word is never corrected: that is how to search a word as typed.
+
+A word no unit holds that files write with a hyphen ("readonly", files "read-only"; "secondhand",
+files "second-hand") is searched as they write it, before any slip, dictionary word or not: the
+two parts side by side in a unit the asker may read, joined there by a hyphen (side by side with
+a space is no evidence: "therapist" is not "the rapist"). The other way, a hyphenated word no unit
+holds ("on-call") is searched joined ("oncall") when units hold that.
 """
 from __future__ import annotations
 
@@ -28,13 +34,20 @@ from functools import lru_cache
 
 from .filters import Filters
 from .query import KeywordQuery, Term, any_of, quote_fts
-from .storage import KeywordIndex
+from .storage import Engine, KeywordIndex
 
 MIN_LENGTH = 5
+# A word this short is not looked for as two hyphenated parts.
+MIN_SPLIT = 4
+# Units read for a hyphen between the two parts of a split: the phrase's best keyword matches.
+SPLIT_EVIDENCE = 20
 # Units counted per candidate word: enough to rank candidates, bounded for a common word.
 COUNT_LIMIT = 1000
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _PLAIN = re.compile(r"[a-z]+")
+_HYPHENATED = re.compile(r"[a-z]+(?:-[a-z]+)+")
+# The hyphens a text may join a word's parts with (ASCII, Unicode's hyphen and non-breaking hyphen).
+_HYPHENS = "-\u2010\u2011"
 
 
 @lru_cache(maxsize=1)
@@ -119,11 +132,15 @@ def _added(word: str, start: int = 0) -> list[str]:
 
 def _checked(term: Term, exact: frozenset[str]) -> str | None:
     """The word a term is, when it is one spelling can correct (None: an ID, an OR group, a
-    phrase, a quoted word, one letter, a word not of plain letters a-z)."""
+    phrase, a quoted word, one letter, a word not of plain letters a-z, or of such words joined
+    by hyphens)."""
     word = term.text.lower()
-    if term.is_id or term.also or term.fts != quote_fts(term.text) or word in exact:
+    if term.is_id or term.also or word in exact:
         return None
-    return word if len(word) >= 2 and _PLAIN.fullmatch(word) else None
+    if _HYPHENATED.fullmatch(word):
+        parts = word.split("-")
+        return word if term.fts == quote_fts(" ".join(parts)) and not exact.intersection(parts) else None
+    return word if len(word) >= 2 and term.fts == quote_fts(term.text) and _PLAIN.fullmatch(word) else None
 
 
 def _slipped_stop_word(word: str) -> str | None:
@@ -134,18 +151,28 @@ def _slipped_stop_word(word: str) -> str | None:
     return next((w for w in _swapped(word) + _added(word, 1) if w in STOPWORDS and w[0] == word[0]), None)
 
 
-def corrections(keywords: KeywordIndex, query: KeywordQuery, filters: Filters,
+def corrections(engine: Engine, query: KeywordQuery, filters: Filters,
                 exact: frozenset[str] = frozenset()) -> dict[str, str]:
     """Each misspelt word of `query` (as typed, lowercase) -> the word to search instead; `exact`:
     words searched as typed (the quoted ones)."""
     from .engines.matching import token
 
+    keywords = engine.keywords
     words = {t: w for t in query.terms if (w := _checked(t, exact))}
     if not words:
         return {}
     held = keywords.holds(KeywordQuery(tuple(words), ()), filters)
-    missing = {t: w for (t, w), h in zip(words.items(), held) if not h and not is_known(w)}
-    out = {}
+    out, missing = {}, {}
+    for (term, word), h in zip(words.items(), held):
+        if h:
+            continue
+        if "-" in word:
+            if keywords.word_counts([joined := word.replace("-", "")], filters, 1):
+                out[word] = joined
+        elif len(word) >= MIN_SPLIT and (split := _hyphenated(engine, word, filters)):
+            out[word] = split
+        elif not is_known(word):
+            missing[term] = word
     for term, word in missing.items():
         if len(word) < MIN_LENGTH:
             # Too many words are one slip from a short one, but a stop word typed with two letters
@@ -169,6 +196,19 @@ def corrections(keywords: KeywordIndex, query: KeywordQuery, filters: Filters,
     return out
 
 
+def _hyphenated(engine: Engine, word: str, filters: Filters) -> str | None:
+    """`word` as units the asker may read write it with a hyphen ("readonly" -> "read-only"), or None."""
+    cuts = [(word[:i], word[i:]) for i in range(1, len(word))]
+    held = engine.keywords.word_counts(sorted({part for cut in cuts for part in cut}), filters, 1)
+    for a, b in sorted((c for c in cuts if c[0] in held and c[1] in held), key=lambda c: -min(map(len, c))):
+        phrase = KeywordQuery((Term(f"{a}-{b}", quote_fts(f"{a} {b}")),), ())
+        hits = engine.keywords.search(phrase, "and", "1", filters, SPLIT_EVIDENCE)
+        joined = re.compile(rf"(?<!\w){a}[{_HYPHENS}]{b}(?!\w)", re.I)
+        if any(joined.search(f"{u.title}\n{u.text}") for u in engine.catalog.units([uid for uid, _ in hits]).values()):
+            return f"{a}-{b}"
+    return None
+
+
 def _together(keywords: KeywordIndex, word: str, others: list[Term], filters: Filters) -> int:
     """How many units hold `word` and one of `others` (up to COUNT_LIMIT)."""
     both = KeywordQuery((Term(word, quote_fts(word)), any_of(others[0], others[1:])), ())
@@ -178,15 +218,20 @@ def _together(keywords: KeywordIndex, word: str, others: list[Term], filters: Fi
 def corrected_query(query: KeywordQuery, fixed: dict[str, str], stopwords: bool = True) -> KeywordQuery:
     """`query` with each misspelt word's term matching its correction instead; a correction that is
     a stop word is left out with `stopwords` (as query.parse leaves them out), unless all are."""
-    from .stopwords import STOPWORDS
-
     if not fixed:
         return query
-    terms = [Term(fixed[w], quote_fts(fixed[w]), is_stopword=fixed[w] in STOPWORDS) if (w := t.text.lower()) in fixed
-             else t for t in query.terms]
+    terms = [_term(fixed[w]) if (w := t.text.lower()) in fixed else t for t in query.terms]
     if stopwords and any(not t.is_stopword for t in terms):
         terms = [t for t in terms if not t.is_stopword]
     return replace(query, terms=tuple(terms))
+
+
+def _term(word: str) -> Term:
+    """The term a correction is searched as: a word, or hyphenated parts side by side ("read-only")."""
+    from .stopwords import STOPWORDS
+
+    parts = word.split("-")
+    return Term(word, quote_fts(" ".join(parts)), is_stopword=len(parts) == 1 and word in STOPWORDS)
 
 
 def corrected_text(text: str, fixed: dict[str, str]) -> str:
