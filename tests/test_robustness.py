@@ -274,6 +274,34 @@ def test_one_line_without_spaces_becomes_a_few_bounded_units(tmp_path, fake_embe
     assert "after the blob, more prose." in idx.file_units("notes.md")[-1].text
 
 
+def test_a_blob_in_text_is_embedded_by_its_head_and_without_sentences(tmp_path, fake_embedder):
+    # A mail saved with its attachment: 100 lines of base64 after the prose.
+    import base64
+
+    from scent.chunk import wordless
+    from scent.indexing import WORDLESS_EMBED_CHARS
+
+    root = tmp_path / "mail"
+    root.mkdir()
+    blob = "\n".join(base64.b64encode(bytes(range(i, i + 57))).decode() for i in range(100))
+    (root / "saved.txt").write_text("The invoice is attached. Please pay it by Friday. Thanks, Ana.\n\n" + blob)
+    seen = []
+
+    class Recording(type(fake_embedder)):
+        def embed_passages(self, texts):
+            seen.extend(texts)
+            return super().embed_passages(texts)
+
+    idx = Index(root, embedder=Recording())
+    idx.update()
+    blobs = [u for u in idx.file_units("saved.txt") if wordless(u.text)]
+    assert len(blobs) >= 2 and all(len(u.text) > 1000 for u in blobs)  # the keyword index keeps all of it
+    embedded = [t for t in seen if wordless(t)]
+    # each blob unit once (its lines are no sentences), and only its head
+    assert len(embedded) == len(blobs)
+    assert all(len(t) <= len("saved\n") + WORDLESS_EMBED_CHARS for t in embedded)
+
+
 def test_units_past_max_units_per_file_are_left_out_with_a_warning(tmp_path, fake_embedder):
     root = tmp_path / "long"
     root.mkdir()
