@@ -760,17 +760,17 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
 
 def _embed_text(text: str, title: str, kind: str) -> str:
     """What the embedder sees: the heading or document title gives a chunk its context. Of a
-    run of base64 or a hex dump in text, only the head: its meaning is nil however much is read,
-    and all of it took the model 20 times a unit of prose (2.8 s, not 0.14; the keyword index
-    keeps all of its text). Code and JSON read as wordless too (long identifiers and keys), but
-    their words mean something."""
+    run of base64 or a hex dump in text, or of minified code (one line), only the head: its
+    meaning is nil however much is read, and all of it took the model 20 times a unit of prose
+    (2.8 s, not 0.14; the keyword index keeps all of its text). Code and JSON in lines read as
+    wordless too (long identifiers and keys), but their words mean something."""
     if _noise(text, kind):
         text = text[:WORDLESS_EMBED_CHARS]
     return text if not title or text.startswith(title) else f"{title}\n{text}"
 
 
 def _noise(text: str, kind: str) -> bool:
-    return kind in PART_KINDS and wordless(text)
+    return wordless(text) and (kind in PART_KINDS or "\n" not in text)
 
 
 def _hash_file(path: str) -> str:
