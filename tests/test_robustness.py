@@ -308,6 +308,23 @@ def test_a_blob_in_text_is_embedded_by_its_head_and_without_sentences(tmp_path, 
     assert wordless(code[0].text) and any(len(t) >= len(code[0].text) and "SettingNumber019" in t for t in seen)
 
 
+def test_a_long_table_has_vectors_for_its_first_units_and_keywords_for_all(tmp_path, fake_embedder):
+    from scent.indexing import TABLE_UNITS_EMBEDDED
+
+    root = tmp_path / "bank"
+    root.mkdir()
+    rows = [f"2024-01-{i % 28 + 1:02d},card payment {i},{i % 97}.50" for i in range(3000)]
+    rows[2900] = "2024-12-24,Pawsworth Vet Clinic dental,212.00"
+    (root / "export.csv").write_text("date,what,amount\n" + "\n".join(rows) + "\n")
+    idx = Index(root, embedder=fake_embedder)
+    report = idx.update()
+    assert report.units > TABLE_UNITS_EMBEDDED + 40
+    assert fake_embedder.passages_seen == TABLE_UNITS_EMBEDDED
+    # a row past them is found by its words, and the file by meaning through its first units
+    assert paths(idx.search("Pawsworth dental", strategy="keyword")) == ["export.csv"]
+    assert paths(idx.search("card payment", strategy="dense")) == ["export.csv"]
+
+
 def test_units_past_max_units_per_file_are_left_out_with_a_warning(tmp_path, fake_embedder):
     root = tmp_path / "long"
     root.mkdir()
