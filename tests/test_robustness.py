@@ -279,7 +279,7 @@ def test_a_blob_in_text_is_embedded_by_its_head_and_without_sentences(tmp_path, 
     import base64
 
     from scent.chunk import wordless
-    from scent.indexing import WORDLESS_EMBED_CHARS
+    from scent.indexing import EMBED_HEAD_CHARS
 
     root = tmp_path / "mail"
     root.mkdir()
@@ -302,10 +302,48 @@ def test_a_blob_in_text_is_embedded_by_its_head_and_without_sentences(tmp_path, 
     heads = [t for t in seen if wordless(t) and "SettingNumber" not in t]
     # each blob unit once (its lines are no sentences), and only its head
     assert len(heads) == len(blobs)
-    assert all(len(t) <= len("app.min.js\n") + WORDLESS_EMBED_CHARS for t in heads)
+    assert all(len(t) <= len("app.min.js\n") + EMBED_HEAD_CHARS for t in heads)
     # code in lines reads as wordless too (long names), but is embedded whole
     code = idx.file_units("app.js")
     assert wordless(code[0].text) and any(len(t) >= len(code[0].text) and "SettingNumber019" in t for t in seen)
+
+
+def test_a_log_is_embedded_by_the_head_of_its_first_units_without_sentences(tmp_path, fake_embedder):
+    from scent.chunk import log_lines
+    from scent.indexing import EMBED_HEAD_CHARS, TABLE_UNITS_EMBEDDED
+
+    root = tmp_path / "logs"
+    root.mkdir()
+    lines = [f"2025-03-{i % 28 + 1:02d}T10:{i % 60:02d}:00Z api method=GET path=/v2/items/{i} status=200 duration_ms={i % 90}"
+             for i in range(3000)]
+    lines[2950] = "2025-03-30T23:59:00Z api payment gateway timeout for merchant Kestrel Books"
+    (root / "api.log").write_text("\n".join(lines) + "\n")
+    seen = []
+
+    class Recording(type(fake_embedder)):
+        def embed_passages(self, texts):
+            seen.extend(texts)
+            return super().embed_passages(texts)
+
+    idx = Index(root, embedder=Recording())
+    report = idx.update()
+    units = idx.file_units("api.log")
+    assert all(log_lines(u.text) for u in units) and len(units) > TABLE_UNITS_EMBEDDED
+    # no sentence vectors (a log's lines are records), the first units only, each by its head
+    assert len(seen) == report.embedded == TABLE_UNITS_EMBEDDED
+    assert all(len(t) <= len("api\n") + EMBED_HEAD_CHARS for t in seen)
+    assert paths(idx.search("Kestrel Books gateway timeout", strategy="keyword")) == ["api.log"]
+
+
+def test_log_lines_are_mostly_time_stamped():
+    from scent.chunk import log_lines
+
+    stamped = ["2025-02-10T14:00:00Z tollgate-api status=409", "2025-10-01 03:00:01 backup-nas: starting",
+               "Mar  4 10:01:02 host sshd[311]: Accepted key", "[2025-06-09 02:00:40] INFO indexed", "10:01:02 done"]
+    assert log_lines("\n".join(stamped))
+    assert not log_lines("\n".join(stamped[:4]))  # fewer than five lines
+    assert not log_lines("\n".join(stamped + ["a note", "about", "the", "backup", "run", "today"]))  # 5 of 11
+    assert not log_lines("Met on 2025-03-04 at 10:00.\nAgreed the plan.\nNext steps.\nBudget.\nDates.")
 
 
 def test_a_long_table_has_vectors_for_its_first_units_and_keywords_for_all(tmp_path, fake_embedder):

@@ -32,6 +32,19 @@ def wordless(text: str) -> bool:
     return 2 * sum(len(m) for m in _LONG_RUN.findall(text)) > len(text)
 
 
+# A line that starts with a date and time (ISO 8601, syslog's "Mar  4 10:01:02", a bare time), as a log's do.
+_STAMPED = re.compile(r"\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2})")
+
+
+def log_lines(text: str) -> bool:
+    """Whether most of `text`'s lines (five or more) are time-stamped records, as a log's are.
+
+    Why it matters: a log's lines are records, like a table's rows, not sentences; a vector for
+    each (up to 24 a unit) made a 1.6 MB server log 20,000 embeddings, about half an hour."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return len(lines) >= 5 and 2 * sum(bool(_STAMPED.match(line.lstrip())) for line in lines) > len(lines)
+
+
 def chunk(sections: list[Section], words: int = 180, overlap: int = 30, max_units: int | None = None) -> list[Unit]:
     """The units of `sections`, in reading order; at most `max_units` of them (the first ones),
     and the words of a section are looked at only as far as those units reach."""
