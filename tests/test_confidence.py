@@ -27,6 +27,16 @@ def test_coverage_counts_an_or_group_once_held_by_any_member():
     assert sure.coverage(q, "sales in March") == 0.5  # half a phrase holds nothing
 
 
+def test_coverage_holds_words_joined_by_hyphens_only_side_by_side():
+    # as the keyword list matches them: a phrase
+    assert sure.coverage(parse("second-hand shop"), "the second-hand shop on Vale Street") == 1.0
+    assert sure.coverage(parse("second-hand shop"), "Second hand shop") == 1.0
+    assert sure.coverage(parse("second-hand shop"), "the shop's second year, all made by hand") == 0.5
+    q = parse("march", alternatives=(("invoice", "sales receipt"),))
+    assert sure.coverage(q, "the receipt for the sales in March") == 0.5
+    assert sure.coverage(parse("parse_http_header"), "parseHttpHeader") == 1.0  # identifier parts: anywhere
+
+
 def test_coverage_of_no_terms_is_zero():
     assert sure.coverage(parse(""), "anything") == 0.0
 

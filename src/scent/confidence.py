@@ -19,7 +19,7 @@ from .filters import Filters
 from .kinds import PICTURE_KINDS
 from .query import WORD, KeywordQuery, id_tokens, normalise_id, split_identifier
 from .snippet import stem
-from .syntax import words
+from .syntax import contains, words
 
 # Words that ask for a picture rather than text (the same list decides which unit of a file answers).
 ASKS_FOR_PICTURE = re.compile(
@@ -52,7 +52,7 @@ def coverage(query: KeywordQuery, text: str) -> float:
     have_ids = _unit_ids(text) if query.ids else frozenset()
     found = 0
     for term in query.terms:
-        found += any(_holds(text, term.is_id, have, have_ids) for text in term.texts)
+        found += any(_holds(typed, term.is_id, have, have_ids, text) for typed in term.texts)
     return found / len(query.terms)
 
 
@@ -67,11 +67,22 @@ def _term_stems(text: str) -> tuple[str, ...]:
     return tuple(stem(p) for w in words(text) for p in (split_identifier(w) if "_" in w else [w]))
 
 
-def _holds(text: str, is_id: bool, have: frozenset[str], have_ids: frozenset[str]) -> bool:
-    if is_id and normalise_id(text) in have_ids:
+def _holds(term: str, is_id: bool, have: frozenset[str], have_ids: frozenset[str], text: str) -> bool:
+    """Whether `text` (whose stems are `have`, IDs `have_ids`) holds the query term `term`. Words
+    joined by hyphens ("second-hand") are one term, matched by the keyword list as a phrase: held
+    side by side, not anywhere ("the second time ... by hand" is not second-hand)."""
+    if is_id and normalise_id(term) in have_ids:
         return True
-    stems = _term_stems(text)
-    return bool(stems) and all(s in have for s in stems)
+    stems = _term_stems(term)
+    if not stems or not all(s in have for s in stems):
+        return False
+    return len(stems) == 1 or "_" in term or contains(_unit_words(text), stems)
+
+
+@lru_cache(maxsize=1024)
+def _unit_words(text: str) -> tuple[str, ...]:
+    """A text's word stems in order (for terms of several words)."""
+    return tuple(stem(w) for w in words(text))
 
 
 def query_facts(request) -> dict:
