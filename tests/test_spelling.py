@@ -113,3 +113,15 @@ def test_a_joined_word_is_searched_as_the_files_hyphenate_it(tmp_path, fake_embe
         # the keyword list reads the hyphenated word as the phrase the file holds
         hits = idx.search("readonly", k=1, strategy="keyword")
         assert [h.path for h in hits] == ["shop.md"] and hits.corrected == {"readonly": "read-only"}
+
+
+def test_the_words_of_a_query_in_another_language_are_not_corrected(tmp_path, fake_embedder):
+    from scent.language import query_language
+
+    (tmp_path / "bake.md").write_text("Combine the flour and the butter, then bake for an hour.\n")
+    with Index(tmp_path, index_dir=tmp_path / "idx", embedder=fake_embedder) as idx:
+        idx.update()
+        assert query_language("combien coûte le beurre") == "fr"  # 19 letters: short, but a French word
+        assert idx.spelling("combien coûte le beurre") == {}  # "how much is the butter", not "combine"
+        assert idx.spelling("combien the flour") == {"combien": "combine"}  # an English query: a slip
+        assert query_language("garage door opener") is None  # the guesser says Dutch; no word bears it out

@@ -335,7 +335,7 @@ class Index:
         fixed = {}
         if s.spelling:
             quoted = frozenset(w for group in parsed.constraints.required for phrase in group for w in phrase)
-            fixed = spelling.corrections(self.engine, keywords, filters, quoted)
+            fixed = spelling.corrections(self.engine, keywords, filters, quoted, parsed.text)
         return parsed, s, filters, spelling.corrected_query(keywords, fixed, s.stopwords), fixed
 
     def spelling(self, query: str, filters: Filters | None = None, as_user: str | None = None,

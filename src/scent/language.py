@@ -128,3 +128,29 @@ def detect(text: str, kind: str = "text") -> str | None:
         return None
     lang, prob = _identifier().classify(text[:2000])
     return lang if prob >= MIN_CONFIDENCE else None
+
+
+# A short text's guess counts when the guesser is this sure of it (and a word bears it out).
+SHORT_TEXT_CONFIDENCE = 0.5
+
+
+def query_language(text: str) -> str | None:
+    """A query's language: as `detect` for a text of MIN_LETTERS letters or more; a shorter one
+    ("combien coûte le loyer", 19 letters) only when the guesser names a language other than
+    English and a word of it is no English word but that language's (a headword of its glossary,
+    or a word written with letters beyond a-z). Of the collections' 92 short English queries, none
+    is read as another language."""
+    if sum(ch.isalpha() for ch in text[:2000]) >= MIN_LETTERS:
+        return detect(text)
+    lang, prob = _identifier().classify(text)
+    if lang == "en" or prob < SHORT_TEXT_CONFIDENCE:
+        return None
+    import re
+
+    from .gloss import GLOSSED, _table
+    from .spelling import is_known
+
+    headwords = _table(lang)[0] if lang in GLOSSED else {}
+    words = (w for w in re.findall(r"[^\W\d_]+", text.lower()) if not is_known(w))
+    return lang if any(w in headwords or not w.isascii() for w in words) else None
+

@@ -18,7 +18,8 @@ swapped) that units the asker may read hold, ranked by: the same first letter (a
 first letter is rare), held in one unit with the query's other words, known to a dictionary,
 in how many units with the other words, in how many units, the longer (a dropped letter is the
 commonest slip). A word whose first letter differs is taken only with the other words.
-A quoted word is never corrected: that is how to search a word as typed.
+A quoted word is never corrected: that is how to search a word as typed. Nor is a word of a query in
+another language than English (scent.language.query_language): the dictionaries are English.
 
 A word no unit holds that files write with a hyphen ("readonly", files "read-only"; "secondhand",
 files "second-hand") is searched as they write it, before any slip, dictionary word or not: the
@@ -33,6 +34,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from .filters import Filters
+from .language import query_language
 from .query import KeywordQuery, Term, any_of, quote_fts
 from .storage import Engine, KeywordIndex
 
@@ -152,9 +154,10 @@ def _slipped_stop_word(word: str) -> str | None:
 
 
 def corrections(engine: Engine, query: KeywordQuery, filters: Filters,
-                exact: frozenset[str] = frozenset()) -> dict[str, str]:
+                exact: frozenset[str] = frozenset(), text: str = "") -> dict[str, str]:
     """Each misspelt word of `query` (as typed, lowercase) -> the word to search instead; `exact`:
-    words searched as typed (the quoted ones)."""
+    words searched as typed (the quoted ones); `text`: the query as typed, whose language says
+    whether its words are English ones to correct."""
     from .engines.matching import token
 
     keywords = engine.keywords
@@ -173,6 +176,10 @@ def corrections(engine: Engine, query: KeywordQuery, filters: Filters,
             out[word] = split
         elif not is_known(word):
             missing[term] = word
+    if missing and query_language(text) not in (None, "en"):
+        # The dictionaries are English (other languages' are a few thousand headwords): in
+        # "combien coûte le loyer", combien is no slip of "combine".
+        missing = {}
     for term, word in missing.items():
         if len(word) < MIN_LENGTH:
             # Too many words are one slip from a short one, but a stop word typed with two letters
