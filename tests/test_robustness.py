@@ -363,6 +363,27 @@ def test_a_long_table_has_vectors_for_its_first_units_and_keywords_for_all(tmp_p
     assert paths(idx.search("card payment", strategy="dense")) == ["export.csv"]
 
 
+def test_each_sheet_of_a_workbook_is_a_table_of_its_own(tmp_path, fake_embedder):
+    import openpyxl
+
+    from scent.indexing import TABLE_UNITS_EMBEDDED
+
+    root = tmp_path / "book"
+    root.mkdir()
+    book = openpyxl.Workbook()
+    for n, name in enumerate(("Shop sales", "Wedding budget")):
+        sheet = book.active if n == 0 else book.create_sheet(name)
+        sheet.title = name
+        sheet.append(["date", "what", "amount"])
+        for i in range(2500):
+            sheet.append([f"2024-01-{i % 28 + 1:02d}", f"{name.lower()} item {i}", i % 97])
+    book.save(root / "money.xlsx")
+    idx = Index(root, embedder=fake_embedder)
+    report = idx.update()
+    assert report.units > 2 * TABLE_UNITS_EMBEDDED + 20
+    assert fake_embedder.passages_seen == 2 * TABLE_UNITS_EMBEDDED  # the first units of each sheet
+
+
 def test_units_past_max_units_per_file_are_left_out_with_a_warning(tmp_path, fake_embedder):
     root = tmp_path / "long"
     root.mkdir()

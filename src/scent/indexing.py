@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -730,10 +731,17 @@ EMBED_HEAD_CHARS = 500  # of a wordless unit's or a log's text, what the model r
 
 
 def _keyword_only(units: list[UnitRecord]) -> set[int]:
-    """The ids of a table's or a log's units past its first TABLE_UNITS_EMBEDDED: found by
-    keywords only."""
-    records = [u.id for u in units if u.kind in TABLE_KINDS or _log(u.text, u.kind)]
-    return set(records[TABLE_UNITS_EMBEDDED:])
+    """The ids of each table's (a sheet of a workbook is a table of its own) or log's units past
+    its first TABLE_UNITS_EMBEDDED: found by keywords only."""
+    tables: dict[str, list[int]] = {}
+    for u in units:
+        if u.kind in TABLE_KINDS or _log(u.text, u.kind):
+            tables.setdefault(_ROWS.sub("", u.title), []).append(u.id)
+    return {uid for ids in tables.values() for uid in ids[TABLE_UNITS_EMBEDDED:]}
+
+
+# A table's section titles: "Budget rows 26-50" (a sheet), "export.csv rows 1-25".
+_ROWS = re.compile(r" rows \d+-\d+$")
 
 
 def _few_wordless(pieces: list) -> tuple[list, int]:
