@@ -346,6 +346,24 @@ def test_log_lines_are_mostly_time_stamped():
     assert not log_lines("Met on 2025-03-04 at 10:00.\nAgreed the plan.\nNext steps.\nBudget.\nDates.")
 
 
+def test_code_with_long_names_is_kept_whole(tmp_path, fake_embedder):
+    # Long identifiers make code read as wordless (chunk.wordless), but it is no blob: every unit stays.
+    from scent.chunk import wordless
+
+    root = tmp_path / "src"
+    root.mkdir()
+    body = "".join(f"def compute_the_settlement_total_{i:02d}(previous_balance_amount, outstanding_charges):\n"
+                   f"    adjusted_settlement_value = previous_balance_amount - outstanding_charges_{i:02d}\n"
+                   f"    return round_to_the_nearest_penny(adjusted_settlement_value)\n\n" for i in range(60))
+    (root / "settlement.py").write_text(body)
+    idx = Index(root, embedder=fake_embedder)
+    report = idx.update()
+    units = idx.file_units("settlement.py")
+    assert sum(wordless(u.text) for u in units) > 16 and report.warnings == []
+    assert "compute_the_settlement_total_59" in units[-1].text
+    assert paths(idx.search("compute_the_settlement_total_59", strategy="keyword")) == ["settlement.py"]
+
+
 def test_a_long_table_has_vectors_for_its_first_units_and_keywords_for_all(tmp_path, fake_embedder):
     from scent.indexing import TABLE_UNITS_EMBEDDED
 

@@ -745,10 +745,10 @@ _ROWS = re.compile(r" rows \d+-\d+$")
 
 
 def _few_wordless(pieces: list) -> tuple[list, int]:
-    """`pieces` without the wordless ones past the first MAX_WORDLESS_UNITS, and how many went."""
+    """`pieces` without the noise ones (_noise) past the first MAX_WORDLESS_UNITS, and how many went."""
     kept, seen = [], 0
     for p in pieces:
-        if wordless(p.text):
+        if _noise(p.text, p.kind):
             seen += 1
             if seen > MAX_WORDLESS_UNITS:
                 continue
@@ -797,7 +797,14 @@ def _embed_text(text: str, title: str, kind: str) -> str:
 
 def _headed(text: str, kind: str) -> bool:
     """Whether the model reads only the head of this unit (noise or a log: see _embed_text)."""
-    return wordless(text) and (kind in PART_KINDS or "\n" not in text) or _log(text, kind)
+    return _noise(text, kind) or _log(text, kind)
+
+
+def _noise(text: str, kind: str) -> bool:
+    """Base64, a hex dump or a minified line: wordless text (chunk.wordless) in a kind of prose,
+    or one line of it in code. Code in lines reads as wordless too (long identifiers: a third of
+    a real module's units), but it is code: all of it is kept and embedded."""
+    return wordless(text) and (kind in PART_KINDS or "\n" not in text)
 
 
 def _log(text: str, kind: str) -> bool:
