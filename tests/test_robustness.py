@@ -257,6 +257,18 @@ def test_damaged_exif_is_one_warning_line_not_raw_pillow_warnings(tmp_path, fake
 
 # ---- text that is too long -------------------------------------------------------------------
 
+def recording(fake_embedder):
+    """An embedder like `fake_embedder` and the list of every passage text it is given."""
+    seen = []
+
+    class Recording(type(fake_embedder)):
+        def embed_passages(self, texts):
+            seen.extend(texts)
+            return super().embed_passages(texts)
+
+    return Recording(), seen
+
+
 def test_one_line_without_spaces_becomes_a_few_bounded_units(tmp_path, fake_embedder):
     root = tmp_path / "long"
     root.mkdir()
@@ -288,14 +300,8 @@ def test_a_blob_in_text_is_embedded_by_its_head_and_without_sentences(tmp_path, 
     (root / "app.min.js").write_text("".join(f"function f{i}(a){{return a.map(g{i}).filter(h{i})}};" for i in range(500)))
     (root / "app.js").write_text("".join(f"export const applicationSettingNumber{i:03d} = loadTheApplicationSetting('{i}');\n"
                                          for i in range(20)))
-    seen = []
-
-    class Recording(type(fake_embedder)):
-        def embed_passages(self, texts):
-            seen.extend(texts)
-            return super().embed_passages(texts)
-
-    idx = Index(root, embedder=Recording())
+    embedder, seen = recording(fake_embedder)
+    idx = Index(root, embedder=embedder)
     idx.update()
     blobs = [u for u in idx.file_units("saved.txt") + idx.file_units("app.min.js") if wordless(u.text)]
     assert len(blobs) >= 3 and all(len(u.text) > 1000 for u in blobs)  # the keyword index keeps all of it
@@ -318,14 +324,8 @@ def test_a_log_is_embedded_by_the_head_of_its_first_units_without_sentences(tmp_
              for i in range(3000)]
     lines[2950] = "2025-03-30T23:59:00Z api payment gateway timeout for merchant Kestrel Books"
     (root / "api.log").write_text("\n".join(lines) + "\n")
-    seen = []
-
-    class Recording(type(fake_embedder)):
-        def embed_passages(self, texts):
-            seen.extend(texts)
-            return super().embed_passages(texts)
-
-    idx = Index(root, embedder=Recording())
+    embedder, seen = recording(fake_embedder)
+    idx = Index(root, embedder=embedder)
     report = idx.update()
     units = idx.file_units("api.log")
     assert all(log_lines(u.text) for u in units) and len(units) > TABLE_UNITS_EMBEDDED

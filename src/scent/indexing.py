@@ -178,6 +178,7 @@ class _Waiting:
     pictures: dict[int, tuple[Picture, str, list[str]]]  # unit id -> (pixels, file, its notes)
     counted: bool = True  # a file of the run's count (files inside a container go with it)
     pages: dict[int, tuple[Picture, str, list[str]]] = field(default_factory=dict)  # for a multivector model
+    unembedded: set[int] = field(default_factory=set)  # units found by keywords only (_keyword_only)
 
     def ready(self, made: _Made) -> bool:
         return (all(k in made.texts for k in self.texts) and all(i in made.pictures_done for i in self.pictures)
@@ -534,11 +535,14 @@ class Indexer:
         for note in notes:
             warn(f.rel, note)
         write = FileWrite(record, units, {}, suggestions(record.title, units), notes)
-        return _Waiting(write, new, self._reused_vectors(write), pictures, counted=not container, pages=pages)
+        unembedded = _keyword_only(units)
+        return _Waiting(write, new, self._reused_vectors(write, unembedded), pictures, counted=not container,
+                        pages=pages, unembedded=unembedded)
 
-    def _reused_vectors(self, w: FileWrite) -> dict[str, str]:
+    def _reused_vectors(self, w: FileWrite, unembedded: set[int]) -> dict[str, str]:
         """Fill the write's `unit` and `sentences` vectors of units whose text the file already had
-        (they keep the vectors they had); returns the texts the rest need (text key -> text)."""
+        (they keep the vectors they had); returns the texts the rest need (text key -> text), but
+        none for the `unembedded` units."""
         vectors = self.engine.vectors
         old = self.engine.catalog.unit_hashes(w.file.path)
         reuse = {u.id: old[u.text_hash] for u in w.units if u.text_hash in old}
@@ -549,7 +553,6 @@ class Indexer:
         has_regions = any(u.regions for u in w.units)
         kept_regions = vectors.get(multivector.FIELD, old_ids) if old_ids and has_regions else {}
         own, parts, regions_, texts = {}, {}, {}, {}
-        unembedded = _keyword_only(w.units)
         for u in w.units:
             if not u.text.strip() or u.id in unembedded:
                 continue
@@ -575,9 +578,8 @@ class Indexer:
         while queue and queue[0].ready(made):
             waiting = queue.popleft()
             w = waiting.write
-            unembedded = _keyword_only(w.units)
             for u in w.units:
-                if u.text.strip() and u.id not in w.vectors["unit"] and u.id not in unembedded:
+                if u.text.strip() and u.id not in w.vectors["unit"] and u.id not in waiting.unembedded:
                     w.vectors["unit"][u.id] = made.texts[u.text_hash]
                     if u.parts:
                         w.vectors["sentences"][u.id] = np.stack([made.texts[text_key(p)] for p in u.parts])

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import unicodedata
 import zlib
 from collections import Counter
@@ -145,8 +146,6 @@ def query_language(text: str) -> str | None:
     lang, prob = _identifier().classify(text)
     if lang == "en" or prob < SHORT_TEXT_CONFIDENCE:
         return None
-    import re
-
     from .gloss import GLOSSED, _table
     from .spelling import is_known
 

@@ -35,7 +35,7 @@ from functools import lru_cache
 
 from .filters import Filters
 from .language import query_language
-from .query import KeywordQuery, Term, any_of, quote_fts
+from .query import KeywordQuery, Term, any_of, parse, quote_fts
 from .storage import Engine, KeywordIndex
 
 MIN_LENGTH = 5
@@ -234,11 +234,9 @@ def corrected_query(query: KeywordQuery, fixed: dict[str, str], stopwords: bool 
 
 
 def _term(word: str) -> Term:
-    """The term a correction is searched as: a word, or hyphenated parts side by side ("read-only")."""
-    from .stopwords import STOPWORDS
-
-    parts = word.split("-")
-    return Term(word, quote_fts(" ".join(parts)), is_stopword=len(parts) == 1 and word in STOPWORDS)
+    """The term a correction is searched as, as the query parser reads it: a word, or hyphenated
+    parts side by side ("read-only")."""
+    return parse(word, stopwords=False).terms[0]
 
 
 def corrected_text(text: str, fixed: dict[str, str]) -> str:
