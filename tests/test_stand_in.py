@@ -46,8 +46,38 @@ def test_glossed_languages_under_an_english_query():
     # "absent": as any other language (the found unit 3 gets none).
     assert _stand_in({"dense": DENSE, "keyword": [(2, 5.0), (3, 4.0)]}, UNITS, "en", top=10,
                      glossed=(fr_hi, "absent"))[0] == [1, None, None, 4, None, 6]
-    # A French query: its words cannot match a Hindi note's English gloss, so the rule is "absent".
-    assert _stand_in(lists, UNITS, "fr", top=10, glossed=(fr_hi, "none"))[0] == [1, None, None, 4, None, 6]
+
+
+def test_which_units_a_gloss_reaches_depends_on_the_query_language():
+    from scent.gloss import GLOSSED
+    from scent.search import glossed
+    from scent.settings import Settings
+
+    s = Settings()
+    # An English query reaches the glossed languages' units through their stored English gloss.
+    assert glossed(s, "en") == (GLOSSED, "better")
+    assert glossed(s.with_values(english_gloss=False), "en") == (frozenset(), "better")
+    # A French query is searched in English too (translate_query): English units can hold its words,
+    # a Hindi note's English gloss cannot match French words.
+    assert glossed(s, "fr") == (frozenset({"en"}), "better")
+    assert glossed(s.with_values(translate_query="off"), "fr") == (frozenset(), "better")
+    # No word list for Tamil, and an unknown language is no language.
+    assert glossed(s, "ta") == (frozenset(), "better")
+    assert glossed(s, None) == (frozenset(), "better")
+
+
+def test_english_units_under_a_query_searched_in_english_too():
+    # A German query (searched in English too): the English unit 2 (dense rank 2) is absent from
+    # the keyword list, so "better" gives it its dense rank; found there first, it gets none.
+    units = {**UNITS, 3: stored(3, "de.md", "de")}
+    en = (frozenset({"en"}), "better")
+    assert _stand_in({"dense": DENSE, "keyword": [(3, 5.0)]}, units, "de", top=10, glossed=en)[0] == \
+        [1, 2, None, 4, None, 6]
+    assert _stand_in({"dense": DENSE, "keyword": [(2, 5.0)]}, units, "de", top=10, glossed=en)[0] == \
+        [1, None, None, 4, None, 6]
+    # "none": English units never stand in under such a query; Tamil and Hindi still do.
+    assert _stand_in({"dense": DENSE, "keyword": [(3, 5.0)]}, units, "de", top=10,
+                     glossed=(frozenset({"en"}), "none"))[0] == [1, None, None, 4, None, 6]
 
 
 def test_a_stand_in_replaces_the_keyword_rank():

@@ -43,7 +43,7 @@ def record(index: Index, text: str, key, **ident) -> Record:
     request = index._request(text, ident.pop("filters", None), dict(ident.pop("overrides", {})))
     lists, units, fusion = pipeline._fused(request)
     used = {uid for hits in lists.values() for uid, _ in hits}
-    stand = (pipeline.stand_in(lists, units, request.lang, glossed=pipeline.glossed(request.settings))[0]
+    stand = (pipeline.stand_in(lists, units, request.lang, glossed=pipeline.glossed(request.settings, request.lang))[0]
              if "stand_in" in fusion.file_runs else [])
     # The pipeline's own answer, without snippets: what a replay of RRF must give back.
     depth = ident.pop("depth", RUN_DEPTH)

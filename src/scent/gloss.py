@@ -141,6 +141,12 @@ def _inverse(lang: str) -> dict[str, tuple[str, ...]]:
     return {e: tuple(w for *_, w in sorted(c)[:PER_LANGUAGE]) for e, c in ranked.items()}
 
 
+def to_english(lang: str | None, mode: str) -> bool:
+    """Whether a query in `lang` is also searched by its words' English gloss (translate_query):
+    then English units can hold its words."""
+    return mode != "off" and lang in GLOSSED
+
+
 def translate_query(query: KeywordQuery, lang: str | None, mode: str) -> KeywordQuery:
     """`query` with each plain word term widened to (word OR its translations).
 
@@ -151,8 +157,8 @@ def translate_query(query: KeywordQuery, lang: str | None, mode: str) -> Keyword
     a word and its translation as one."""
     if mode == "off" or not query.terms:
         return query
-    to_english = lang in GLOSSED
-    if not to_english and (mode != "all" or lang not in (None, "en")):
+    english = to_english(lang, mode)
+    if not english and (mode != "all" or lang not in (None, "en")):
         return query
     from .query import Term, any_of, quote_fts
     from .snippet import stem
@@ -163,7 +169,7 @@ def translate_query(query: KeywordQuery, lang: str | None, mode: str) -> Keyword
             terms.append(t)
             continue
         word = t.text.lower()
-        if to_english:
+        if english:
             others = gloss(word, lang).split()
         else:
             others = [w for g in sorted(GLOSSED) for w in _inverse(g).get(stem(word), ())]

@@ -154,10 +154,11 @@ SETTINGS = (
     Setting("other_language_stand_in", True, "A unit in another language than the query (both detected) cannot match "
             "its words: within the first 10 of the dense list, its dense rank stands in for its missing keyword rank "
             "in fusion.", "search"),
-    Setting("glossed_stand_in", "better", "With english_gloss, the other-language stand-in of a unit in a glossed "
-            "language under an English query: absent (only when the keyword list lacks it, as for any other "
-            "language), better (when its keyword rank is worse than its dense rank: a word-by-word gloss matches "
-            "weakly), none.", "search", choices=("absent", "better", "none")),
+    Setting("glossed_stand_in", "better", "The other-language stand-in of a unit a word-by-word gloss lets the "
+            "query reach (with english_gloss, a unit in a glossed language under an English query; with "
+            "translate_query, an English unit under a Spanish, French, German, Portuguese or Hindi query): absent "
+            "(only when the keyword list lacks it, as for any other language), better (when its keyword rank is "
+            "worse than its dense rank: a gloss matches weakly), none.", "search", choices=("absent", "better", "none")),
     Setting("confidence_floor", 0.5, "Results whose confidence (the chance, 0..1, that a result is a right "
             "answer) is below this are weak matches: shown under a \"weak matches\" line and flagged `weak`; when "
             "every result is weak, scent says there is no good match. 0 flags nothing.", "search",
