@@ -90,6 +90,50 @@ def test_an_english_query_is_widened_only_with_all():
     assert '"patata"' in widened[0] and '"batata"' in widened[0] and '"tortilla"' in widened[1]
 
 
+def test_a_query_searched_in_english_too_is_moved_toward_its_gloss():
+    import numpy as np
+
+    from scent.filters import Filters
+    from scent.search import GLOSS_VECTOR_WEIGHT, Request, query_vector
+    from scent.settings import Settings
+
+    seen = []
+
+    def embed(text):
+        seen.append(text)
+        return np.array([1.0, 0.0], np.float32) if text == "bolo de chocolate" else np.array([0.0, 1.0], np.float32)
+
+    r = Request("bolo de chocolate", parse("bolo de chocolate"), Filters(), Settings(), None, embed,
+                gloss="cake chocolate")
+    v = query_vector(r)
+    # Its own vector plus the gloss's at a quarter weight, back to unit length: (1, 0.25) / |(1, 0.25)|.
+    assert GLOSS_VECTOR_WEIGHT == 0.25
+    assert np.allclose(v, [1 / 1.0625 ** 0.5, 0.25 / 1.0625 ** 0.5])
+    assert seen == ["bolo de chocolate", "cake chocolate"]
+    query_vector(r)
+    assert len(seen) == 2  # once per request
+    plain = Request("chocolate cake", parse("chocolate cake"), Filters(), Settings(), None, embed)
+    assert np.allclose(query_vector(plain), [0.0, 1.0])
+
+
+def test_only_a_query_in_a_glossed_language_gets_a_gloss(tmp_path, fake_embedder):
+    from scent.index import Index
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "cake.md").write_text("# Chocolate cake\n\nMelt the chocolate with the butter.\n")
+    idx = Index(str(notes), index_dir=tmp_path / "ix", embedder=fake_embedder)
+    idx.update()
+    try:
+        portuguese = idx._request("receita de bolo de chocolate para o aniversário", None, {})
+        assert portuguese.lang == "pt" and "cake" in portuguese.gloss.split()
+        assert idx._request("chocolate cake recipe for the birthday party", None, {}).gloss == ""
+        assert idx._request("receita de bolo de chocolate para o aniversário", None,
+                            {"translate_query": "off"}).gloss == ""
+    finally:
+        idx.close()
+
+
 def test_ids_are_never_translated():
     q = parse("invoice INV-00042")
     assert translate_query(q, "en", "all").terms[1] == q.terms[1]

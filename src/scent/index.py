@@ -20,7 +20,7 @@ from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError, cannot_write
 from .filters import Filters
-from .gloss import translate_query
+from .gloss import gloss, to_english, translate_query
 from .language import detect
 from .locking import RUN_MARK, IndexLock, still_running
 from .query import MAX_QUERY_CHARS, parse, valid_text
@@ -313,7 +313,8 @@ class Index:
         keywords = translate_query(keywords, lang, s.translate_query)
         return pipeline.Request(text, keywords, filters, s, self.engine,
                                    lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
-                                   parsed.constraints, self._multivector_query(s), lang=lang, corrected=fixed)
+                                   parsed.constraints, self._multivector_query(s), lang=lang, corrected=fixed,
+                                   gloss=gloss(text, lang) if to_english(lang, s.translate_query) else "")
 
     def _read_query(self, query: str, filters: Filters | None, overrides: dict, as_user: str | None):
         """`query` checked and parsed: (its syntax.Parsed, the settings, the filters it runs under, its

@@ -91,13 +91,26 @@ class Request:
     vector: np.ndarray | None = None  # the query's own vector, once embedded (query_vector)
     facts: dict | None = None  # the query's facts for the confidence model, once looked up (_assess)
     lang: str | None = None  # the query's language (scent.language.detect), or None when unsure
+    gloss: str = ""  # its words in English (scent.gloss) when it is searched in English too, else ""
     corrected: dict[str, str] = field(default_factory=dict)  # misspelt word -> the word searched (scent.spelling)
 
 
+# How far a query's vector moves toward its English gloss's (a query searched in English too).
+GLOSS_VECTOR_WEIGHT = 0.25
+
+
 def query_vector(r: Request) -> np.ndarray:
-    """The query's vector, embedded once per request (dense search and its feedback round read it)."""
+    """The query's vector, embedded once per request (dense search and its feedback round read it).
+
+    A query in a glossed language is moved toward the vector of its words' English gloss: e5-small
+    matches a Portuguese question with English files less well than an English one, and the gloss's
+    English words pull it toward them (docs/retrieval-tuning.md, session 20)."""
     if r.vector is None:
-        r.vector = r.embed_query(clean(r.text))
+        v = r.embed_query(clean(r.text))
+        if r.gloss:
+            v = v + GLOSS_VECTOR_WEIGHT * r.embed_query(r.gloss)
+            v = (v / np.linalg.norm(v)).astype(np.float32)
+        r.vector = v
     return r.vector
 
 

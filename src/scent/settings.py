@@ -143,8 +143,8 @@ SETTINGS = (
             "for the multivector list's MaxSim.", "search"),
     Setting("translate_query", "to_english", "Widen each keyword of the query to (word OR its translations) with "
             "the word lists of scent.gloss: to_english (a Spanish, French, German, Portuguese or Hindi query also "
-            "matches English words), all (an English query also matches its words in those languages; lost on "
-            "bench/), off (docs/retrieval-tuning.md).",
+            "matches English words, and its vector is moved toward its English gloss's), all (an English query also "
+            "matches its words in those languages; lost on bench/), off (docs/retrieval-tuning.md).",
             "search",
             choices=("off", "to_english", "all")),
     Setting("spelling", True, "Search a query word that no file holds, no dictionary knows and that is not quoted "
