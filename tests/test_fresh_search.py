@@ -86,8 +86,11 @@ def test_pystemmer_stems_as_the_python_snowball_stemmer_does():
 
 
 def test_a_fresh_search_imports_no_indexing_picture_web_or_eval_library(notes, tmp_path, fake_embedder):
-    from scent import Index
+    from scent import Index, language
 
+    # The index run unpacks the language guesser into this test's SCENT_HOME, as a real first run
+    # does (kept from an earlier test, this process's guesser would not be written here again).
+    language._identifier.cache_clear()
     with Index(notes, index_dir=tmp_path / "idx", embedder=fake_embedder) as idx:
         idx.update()
     out = subprocess.run([sys.executable, "-c", SEARCH, str(tmp_path / "idx")], capture_output=True, text=True,

@@ -134,6 +134,32 @@ def test_only_a_query_in_a_glossed_language_gets_a_gloss(tmp_path, fake_embedder
         idx.close()
 
 
+def test_question_words_are_stop_words_in_every_language():
+    # As "when" in English: "wann" was glossed as Wanne (vat), and three terms had to be held.
+    assert [t.text for t in parse("wann ist die Miete fällig").terms] == ["Miete", "fällig"]
+    assert [t.text for t in parse("¿cuándo hay que pagar el alquiler?").terms] == ["hay", "pagar", "alquiler"]
+    assert [t.text for t in parse("combien coûte le loyer").terms] == ["coûte", "loyer"]
+    # "comment" is an English word too: kept.
+    assert [t.text for t in parse("comment on the chart").terms] == ["comment", "chart"]
+
+
+def test_a_short_query_in_another_language_is_searched_in_english_too(tmp_path, fake_embedder):
+    from scent.index import Index
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "lease.md").write_text("# Lease\n\nThe rent is due on the first day of each month.\n")
+    idx = Index(str(notes), index_dir=tmp_path / "ix", embedder=fake_embedder)
+    idx.update()
+    try:
+        short = idx._request("combien coûte le loyer", None, {})  # 19 letters: read by query_language
+        assert short.lang == "fr"
+        assert [t.fts for t in short.keywords.terms] == ['("coûte" OR "cost")', '("loyer" OR "rent" OR "money")']
+        assert idx._request("red bicycle", None, {}).lang is None
+    finally:
+        idx.close()
+
+
 def test_ids_are_never_translated():
     q = parse("invoice INV-00042")
     assert translate_query(q, "en", "all").terms[1] == q.terms[1]

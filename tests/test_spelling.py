@@ -123,5 +123,7 @@ def test_the_words_of_a_query_in_another_language_are_not_corrected(tmp_path, fa
         idx.update()
         assert query_language("combien coûte le beurre") == "fr"  # 19 letters: short, but a French word
         assert idx.spelling("combien coûte le beurre") == {}  # "how much is the butter", not "combine"
-        assert idx.spelling("combien the flour") == {"combien": "combine"}  # an English query: a slip
+        assert idx.spelling("conbine the flour") == {"conbine": "combine"}  # an English query: a slip
+        # "combien" itself is a French question word, a stop word in every query (stopwords.py).
+        assert idx.spelling("combien the flour") == {}
         assert query_language("garage door opener") is None  # the guesser says Dutch; no word bears it out

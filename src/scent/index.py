@@ -21,7 +21,7 @@ from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError, cannot_write
 from .filters import Filters
 from .gloss import gloss, to_english, translate_query
-from .language import detect
+from .language import query_language
 from .locking import RUN_MARK, IndexLock, still_running
 from .query import MAX_QUERY_CHARS, parse, valid_text
 from .search import SearchResult
@@ -309,7 +309,7 @@ class Index:
         """A query checked and parsed (query language included) into what the pipeline runs."""
         parsed, s, filters, keywords, fixed = self._read_query(query, filters, overrides, as_user)
         text = spelling.corrected_text(parsed.text, fixed)
-        lang = detect(text)
+        lang = query_language(text)
         keywords = translate_query(keywords, lang, s.translate_query)
         return pipeline.Request(text, keywords, filters, s, self.engine,
                                    lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),

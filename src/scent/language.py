@@ -150,6 +150,8 @@ def query_language(text: str) -> str | None:
     from .spelling import is_known
 
     headwords = _table(lang)[0] if lang in GLOSSED else {}
-    words = (w for w in re.findall(r"[^\W\d_]+", text.lower()) if not is_known(w))
-    return lang if any(w in headwords or not w.isascii() for w in words) else None
+    # The language's own words first: the English word list (~50 ms to load) is read only for them,
+    # not for every short English query the guesser calls Dutch.
+    own = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if w in headwords or not w.isascii()]
+    return lang if any(not is_known(w) for w in own) else None
 

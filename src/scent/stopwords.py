@@ -14,9 +14,15 @@ every both either neither such than then so too very just also as if else while 
 off again further once only own same other more most few much many please find show give get look
 looking search searching me i'm where's what's which's did doesn't don't isn't wasn't
 """
-_ES = "el la los las un una unos unas de del al y o que en con por para se su sus es lo como más pero"
-_FR = "le la les un une des du de et ou que qui en dans avec pour par sur au aux est ce cette son sa ses"
-_DE = "der die das den dem des ein eine einer und oder ist im mit von zu auf für nicht sich"
-_PT = "o a os as um uma de do da dos das e ou que em no na nos nas com por para se"
+# Their question words too, as English's what/when/where/how: kept, a gloss read them as content words
+# ("wann" as Wanne: vat), and a keyword query of three terms had to hold all three.
+_ES = ("el la los las un una unos unas de del al y o que en con por para se su sus es lo como más pero "
+       "qué cuándo cuando dónde donde cómo cuál cuáles cuánto cuánta cuántos cuántas quién quiénes")
+_FR = ("le la les un une des du de et ou que qui en dans avec pour par sur au aux est ce cette son sa ses "
+       "quand où pourquoi quel quelle quels quelles combien")
+_DE = ("der die das den dem des ein eine einer und oder ist im mit von zu auf für nicht sich "
+       "wann wie wo warum wieso weshalb welche welcher welches welchen wer wen wem wieviel")
+_PT = ("o a os as um uma de do da dos das e ou que em no na nos nas com por para se "
+       "quando onde porque porquê qual quais quanto quanta quantos quantas quem")
 
 STOPWORDS = frozenset(" ".join([_EN, _ES, _FR, _DE, _PT]).split())
