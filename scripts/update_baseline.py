@@ -24,10 +24,11 @@ def main() -> None:
         subprocess.run([sys.executable, str(ROOT / "bench" / "make_bench.py"), str(folder)], check=True)
         env = {**os.environ, "SCENT_HOME": str(Path(tmp) / "home")}
         scent = Path(sys.executable).with_name("scent")
-        result, typos = (json.loads(subprocess.run(
+        result, typos, reverse_pt, reverse_es = (json.loads(subprocess.run(
             [str(scent), "eval", str(ROOT / "bench" / queries), "--folder", str(folder), "--json"],
             check=True, capture_output=True, text=True, env=env).stdout)
-            for queries in ("queries.jsonl", "queries-typos.jsonl"))
+            for queries in ("queries.jsonl", "queries-typos.jsonl", "queries-reverse-pt.jsonl",
+                            "queries-reverse-es.jsonl"))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
     baseline = {
         "measured": dt.date.today().isoformat(),
@@ -37,11 +38,15 @@ def main() -> None:
         "hard": result["hard"],
         "by_category": result["by_category"],
         "typos": typos["overall"],  # bench/queries-typos.jsonl: the same queries, one letter dropped
+        # bench/queries-reverse-*.jsonl: the same queries machine-translated (tools/translate_queries.py)
+        "reverse_pt": reverse_pt["overall"],
+        "reverse_es": reverse_es["overall"],
     }
     path = ROOT / "bench" / "baseline.json"
     path.write_text(json.dumps(baseline, indent=2) + "\n")
     print(f"wrote {path}: overall mrr@10 {result['overall']['mrr@10']:.3f}, hit@5 {result['overall']['hit@5']:.3f}, "
-          f"hard mrr@10 {result['hard']['mrr@10']:.3f}, typos mrr@10 {typos['overall']['mrr@10']:.3f}")
+          f"hard mrr@10 {result['hard']['mrr@10']:.3f}, typos mrr@10 {typos['overall']['mrr@10']:.3f}, "
+          f"reverse pt / es mrr@10 {reverse_pt['overall']['mrr@10']:.3f} / {reverse_es['overall']['mrr@10']:.3f}")
 
 
 if __name__ == "__main__":
