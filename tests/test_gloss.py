@@ -116,22 +116,27 @@ def test_a_query_searched_in_english_too_is_moved_toward_its_gloss():
     assert np.allclose(query_vector(plain), [0.0, 1.0])
 
 
-def test_only_a_query_in_a_glossed_language_gets_a_gloss(tmp_path, fake_embedder):
+@pytest.fixture
+def one_note(tmp_path, fake_embedder):
+    """An index of one English note, for reading how queries are prepared (Index._request)."""
     from scent.index import Index
 
     notes = tmp_path / "notes"
     notes.mkdir()
-    (notes / "cake.md").write_text("# Chocolate cake\n\nMelt the chocolate with the butter.\n")
+    (notes / "note.md").write_text("# Chocolate cake\n\nMelt the chocolate with the butter. The rent is due on "
+                                   "the first day of each month.\n")
     idx = Index(str(notes), index_dir=tmp_path / "ix", embedder=fake_embedder)
     idx.update()
-    try:
-        portuguese = idx._request("receita de bolo de chocolate para o aniversário", None, {})
-        assert portuguese.lang == "pt" and "cake" in portuguese.gloss.split()
-        assert idx._request("chocolate cake recipe for the birthday party", None, {}).gloss == ""
-        assert idx._request("receita de bolo de chocolate para o aniversário", None,
-                            {"translate_query": "off"}).gloss == ""
-    finally:
-        idx.close()
+    yield idx
+    idx.close()
+
+
+def test_only_a_query_in_a_glossed_language_gets_a_gloss(one_note):
+    portuguese = one_note._request("receita de bolo de chocolate para o aniversário", None, {})
+    assert portuguese.lang == "pt" and "cake" in portuguese.gloss.split()
+    assert one_note._request("chocolate cake recipe for the birthday party", None, {}).gloss == ""
+    assert one_note._request("receita de bolo de chocolate para o aniversário", None,
+                             {"translate_query": "off"}).gloss == ""
 
 
 def test_question_words_are_stop_words_in_every_language():
@@ -143,21 +148,11 @@ def test_question_words_are_stop_words_in_every_language():
     assert [t.text for t in parse("comment on the chart").terms] == ["comment", "chart"]
 
 
-def test_a_short_query_in_another_language_is_searched_in_english_too(tmp_path, fake_embedder):
-    from scent.index import Index
-
-    notes = tmp_path / "notes"
-    notes.mkdir()
-    (notes / "lease.md").write_text("# Lease\n\nThe rent is due on the first day of each month.\n")
-    idx = Index(str(notes), index_dir=tmp_path / "ix", embedder=fake_embedder)
-    idx.update()
-    try:
-        short = idx._request("combien coûte le loyer", None, {})  # 19 letters: read by query_language
-        assert short.lang == "fr"
-        assert [t.fts for t in short.keywords.terms] == ['("coûte" OR "cost")', '("loyer" OR "rent" OR "money")']
-        assert idx._request("red bicycle", None, {}).lang is None
-    finally:
-        idx.close()
+def test_a_short_query_in_another_language_is_searched_in_english_too(one_note):
+    short = one_note._request("combien coûte le loyer", None, {})  # 19 letters: read by query_language
+    assert short.lang == "fr"
+    assert [t.fts for t in short.keywords.terms] == ['("coûte" OR "cost")', '("loyer" OR "rent" OR "money")']
+    assert one_note._request("red bicycle", None, {}).lang is None
 
 
 def test_ids_are_never_translated():
