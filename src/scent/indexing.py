@@ -565,7 +565,7 @@ class Indexer:
                 if u.regions:
                     regions_[u.id] = kept_regions[was]
                 continue
-            texts[u.text_hash] = _embed_text(u.text, u.title, u.kind)
+            texts[u.text_hash] = _embed_text(u.text, u.title, _headed(u.text, u.kind))
             texts.update((text_key(p), p) for p in u.parts)
             texts.update((text_key(r), r) for r in u.regions)
         w.vectors["unit"], w.vectors["sentences"], w.vectors[multivector.FIELD] = own, parts, regions_
@@ -769,14 +769,15 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
     lang = detect(text, unit.kind)
     # Lines of base64, a hex dump or a log are no sentences: up to 24 more embeddings a unit
     # (a 4 MB base64 file took 75 s to index for 16 units kept).
-    with_parts = sentence_vectors and unit.kind in PART_KINDS and not _headed(text, unit.kind)
+    headed = _headed(text, unit.kind)
+    with_parts = sentence_vectors and unit.kind in PART_KINDS and not headed
     extra = extra_tokens(text)
     if english_gloss and lang != "en":
         # English words for a unit in another language, beside its identifier parts: keyword
         # search then finds it for an English query (scent.gloss).
         extra = " ".join(filter(None, (extra, gloss(text if text.startswith(title) else f"{title}\n{text}", lang))))
     return UnitRecord(
-        kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title, unit.kind)),
+        kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title, headed)),
         page=unit.page, start=unit.start, end=unit.end, title=title, lang=lang,
         extra=extra, ids=id_tokens(text),
         parts=tuple(sentences(text)) if with_parts else (),
@@ -784,15 +785,16 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
         until=unit.until)
 
 
-def _embed_text(text: str, title: str, kind: str) -> str:
+def _embed_text(text: str, title: str, headed: bool) -> str:
     """What the embedder sees: the heading or document title gives a chunk its context. Of a
     run of base64 or a hex dump in text, or of minified code (one line), only the head: its
     meaning is nil however much is read, and all of it took the model 20 times a unit of prose
     (2.8 s, not 0.14). Code and JSON in lines read as wordless too (long identifiers and keys),
     but their words mean something. Of a log's lines, the head too: what kind of records they are
     is in the first few, the rest differ in values the keywords hold (a unit of 180 log "words"
-    was 913 tokens, 0.9 s of the model). The keyword index keeps every unit's whole text."""
-    if _headed(text, kind):
+    was 913 tokens, 0.9 s of the model). `headed`: the unit is such noise or a log (_headed, worked
+    out once per unit by _record). The keyword index keeps every unit's whole text."""
+    if headed:
         text = text[:EMBED_HEAD_CHARS]
     return text if not title or text.startswith(title) else f"{title}\n{text}"
 

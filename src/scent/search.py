@@ -90,7 +90,7 @@ class Request:
     embed_multivector_query: Callable[[str], np.ndarray] | None = None
     vector: np.ndarray | None = None  # the query's own vector, once embedded (query_vector)
     facts: dict | None = None  # the query's facts for the confidence model, once looked up (_assess)
-    lang: str | None = None  # the query's language (scent.language.detect), or None when unsure
+    lang: str | None = None  # the query's language (scent.language.query_language), or None when unsure
     gloss: str = ""  # its words in English (scent.gloss) when it is searched in English too, else ""
     corrected: dict[str, str] = field(default_factory=dict)  # misspelt word -> the word searched (scent.spelling)
 
