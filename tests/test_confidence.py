@@ -114,6 +114,11 @@ def test_a_query_of_stop_words_holds_no_word_of_a_topic(notes, fake_embedder):
         only = sure.query_facts(idx._request("what is the", None, {}))
         mixed = sure.query_facts(idx._request("the deposit", None, {}))
         phrase = sure.query_facts(idx._request('"the deposit"', None, {}))
+        group = sure.query_facts(idx._request("a AND OR NOT", None, {}))
+        named = sure.query_facts(idx._request("the OR deposit", None, {}))
     assert (only["terms"], only["terms_in_index"]) == (3, 0)
+    # "a" and the group ("AND" OR "NOT", searched as typed): every note holds both, neither names a topic.
+    assert (group["terms"], group["terms_in_index"]) == (2, 0)
+    assert (named["terms"], named["terms_in_index"]) == (1, 1)
     assert (mixed["terms"], mixed["terms_in_index"]) == (1, 1)
     assert (phrase["terms"], phrase["terms_in_index"]) == (1, 1)

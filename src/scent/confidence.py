@@ -17,8 +17,9 @@ from functools import lru_cache
 
 from .filters import Filters
 from .kinds import PICTURE_KINDS
-from .query import WORD, KeywordQuery, id_tokens, normalise_id, split_identifier
+from .query import WORD, KeywordQuery, Term, id_tokens, normalise_id, split_identifier
 from .snippet import stem
+from .stopwords import STOPWORDS
 from .syntax import contains, words
 
 # Words that ask for a picture rather than text (the same list decides which unit of a file answers).
@@ -96,16 +97,23 @@ def query_facts(request) -> dict:
 
     A query of stop words only ("a", "what is it") is kept whole by the keyword list, and every
     note holds its words: counted as held, they made any result look sure (99% for "a"). They say
-    nothing of a topic, so none counts; a quoted phrase ("to be or not to be") is no stop word."""
+    nothing of a topic, so none counts; nor does an OR group of stop words, which the keyword list
+    searches as typed ("a AND OR NOT" was 99% sure too); a quoted phrase ("to be or not to be") is
+    no stop word."""
 
     terms = request.keywords.terms
     readable = Filters(readers=request.filters.readers) if request.filters else Filters()
-    if terms and all(t.is_stopword for t in terms):
+    if terms and all(_names_no_topic(t) for t in terms):
         in_index = 0
     else:
         in_index = sum(request.engine.keywords.holds(request.keywords, readable))
     return {"lang": request.lang, "picture_intent": bool(ASKS_FOR_PICTURE.search(request.text)),
             "terms": len(terms), "terms_in_index": in_index, "has_ids": bool(request.keywords.ids)}
+
+
+def _names_no_topic(term: Term) -> bool:
+    """A stop word, or an OR group whose every alternative is one (`the OR a`)."""
+    return term.is_stopword or bool(term.also) and all(t.lower() in STOPWORDS for t in term.texts)
 
 
 # ---- the model -------------------------------------------------------------------------------
