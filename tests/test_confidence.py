@@ -122,3 +122,32 @@ def test_a_query_of_stop_words_holds_no_word_of_a_topic(notes, fake_embedder):
     assert (named["terms"], named["terms_in_index"]) == (1, 1)
     assert (mixed["terms"], mixed["terms_in_index"]) == (1, 1)
     assert (phrase["terms"], phrase["terms_in_index"]) == (1, 1)
+
+
+@pytest.mark.parametrize("lang, langs, text, settled", [
+    (None, ["es", "en"], "Spanish potato omelette", "en"),  # a result in Spanish, a query of English words
+    (None, ["en", None], "Spanish potato omelette", None),  # no other-language result: left open
+    (None, ["es"], "receta de pan", None),  # not English words
+    ("pt", ["en"], "receita de pão", "pt"),  # a language already read stays
+])
+def test_an_open_language_is_english_only_for_english_words_beside_another_language(lang, langs, text, settled):
+    assert sure.settle_language({"lang": lang}, text, langs)["lang"] == settled
+
+
+def test_a_short_english_query_weighs_a_spanish_answer_as_another_language(notes, fake_embedder):
+    """"potato omelette" is too short for its language to be read (scent.language.query_language),
+    but its words are English: with the Spanish note among the results the query's facts say English,
+    and the note's other_language fact is 1 (hand-checked: features' 8th value)."""
+    from scent import search
+
+    (notes / "tortilla.md").write_text("# Tortilla de patatas\n\nPelar las patatas y cortarlas en láminas finas. "
+                                       "Freírlas despacio en aceite de oliva con la cebolla, batir los huevos y "
+                                       "cuajar la tortilla en la sartén por los dos lados.\n")
+    with Index(notes, embedder=fake_embedder) as idx:
+        idx.update()
+        request = idx._request("potato omelette", None, {})
+        assert request.lang is None
+        results, _ = search.run(request, 10)
+    spanish = next(r for r in results if r.path == "tortilla.md")
+    assert request.facts["lang"] == "en"
+    assert sure.features({"lang": "es", "rank": spanish.rank}, request.facts)[sure.FEATURES.index("other_language")] == 1.0

@@ -69,3 +69,12 @@ def test_a_read_only_home_still_detects(fresh, scent_home, monkeypatch):
         assert not list(scent_home.glob("cache/langid-*"))  # nor a half-written one
     finally:
         os.chmod(scent_home, 0o700)
+
+
+@pytest.mark.parametrize("text, english", [("Spanish potato omelette", True), ("red bicycle", True),
+                                           ("how much deposit do I get back", True), ("receta de pan", False),
+                                           ("dépôt de garantie", False), ("K7Q2ZP", False), ("2025", False), ("", False)])
+def test_a_text_reads_as_english_when_every_word_is_an_english_word(text, english):
+    # "receta" is a Spanish headword, "dépôt" has letters beyond a-z, K7Q2ZP's parts (k, q, zp) are no words
+    # together, and a text of no words reads as nothing.
+    assert language.reads_as_english(text) is english

@@ -6,7 +6,7 @@ import pytest
 
 from scent import Index
 from scent.query import parse
-from scent.spelling import corrected_query, corrected_text, is_known, slips
+from scent.spelling import corrected_query, corrected_text, is_english, is_known, slips
 
 
 def test_slips_are_one_letter_dropped_added_changed_or_two_swapped():
@@ -127,3 +127,10 @@ def test_the_words_of_a_query_in_another_language_are_not_corrected(tmp_path, fa
         # "combien" itself is a French question word, a stop word in every query (stopwords.py).
         assert idx.spelling("combien the flour") == {}
         assert query_language("garage door opener") is None  # the guesser says Dutch; no word bears it out
+
+
+@pytest.mark.parametrize("word, english", [("potato", True), ("omelettes", True), ("the", True), ("whose", True),
+                                           ("receta", False), ("kartoffel", False), ("securty", False)])
+def test_an_english_word_is_one_of_english_s_lists_not_another_language_s(word, english):
+    """`is_known` holds the glossed languages' headwords too ("receta", "kartoffel"); `is_english` not."""
+    assert is_english(word) is english

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import search as pipeline
-from .confidence import coverage, query_facts
+from .confidence import coverage, query_facts, settle_language
 from .evaluate import RUN_DEPTH, LabelledQuery, _unsafe
 from .index import Index
 
@@ -53,7 +53,7 @@ def record(index: Index, text: str, key, **ident) -> Record:
         lists={name: [[uid, float(score)] for uid, score in hits] for name, hits in lists.items()},
         units=_units(request, units, used, key),
         stand_in=stand,
-        facts=query_facts(request),
+        facts=settle_language(query_facts(request), request.text, (units[uid].lang for uid in used)),
         run=list(dict.fromkeys(key(path, units[best[path]].page) for path, _ in fused[:depth])),
         query=text, **ident)
 

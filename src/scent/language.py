@@ -135,6 +135,15 @@ def detect(text: str, kind: str = "text") -> str | None:
 SHORT_TEXT_CONFIDENCE = 0.5
 
 
+def reads_as_english(text: str) -> bool:
+    """Whether every word of `text` is an English word (scent.spelling's dictionary: ~40 ms to load
+    once, so asked only where the answer matters)."""
+    from .spelling import is_english
+
+    found = re.findall(r"[^\W\d_]+", text.lower())
+    return bool(found) and all(w.isascii() and is_english(w) for w in found)
+
+
 def query_language(text: str) -> str | None:
     """A query's language: as `detect` for a text of MIN_LETTERS letters or more; a shorter one
     ("combien coûte le loyer", 19 letters) only when the guesser names a language other than

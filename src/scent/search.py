@@ -526,7 +526,7 @@ def _assess(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit
         return []
     if r.facts is None:  # feedback assesses the files fused first, then the results are assessed
         r.facts = sure.query_facts(r)
-    facts = r.facts
+    facts = sure.settle_language(r.facts, r.text, (units[uid].lang for _, uid in shown))
 
     def unit_facts(uid: int) -> dict:
         u = units[uid]

@@ -36,6 +36,7 @@ from functools import lru_cache
 from .filters import Filters
 from .language import query_language
 from .query import KeywordQuery, Term, any_of, parse, quote_fts
+from .stopwords import ENGLISH as ENGLISH_STOPWORDS
 from .storage import Engine, KeywordIndex
 
 MIN_LENGTH = 5
@@ -104,8 +105,16 @@ _ENDINGS = (("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ed", "e"), ("ied"
 def is_known(word: str) -> bool:
     """Whether `word` is a dictionary's word, or an English one with an ending of _ENDINGS
     ("rigs", "largest", "flourless", "running")."""
-    if is_word(word):
-        return True
+    return is_word(word) or _english_form(word)
+
+
+def is_english(word: str) -> bool:
+    """Whether `word` (lowercase) is an English word: WordNet's, a function or stop word, or one
+    of those with an English ending. Other languages' words are not, even where spelling knows them."""
+    return word in _english() or word in FUNCTION_WORDS or word in ENGLISH_STOPWORDS or _english_form(word)
+
+
+def _english_form(word: str) -> bool:
     english = _english()
     for ending, instead in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 2:

@@ -25,4 +25,5 @@ _DE = ("der die das den dem des ein eine einer und oder ist im mit von zu auf fÃ
 _PT = ("o a os as um uma de do da dos das e ou que em no na nos nas com por para se "
        "quando onde porque porquÃª qual quais quanto quanta quantos quantas quem")
 
+ENGLISH = frozenset(_EN.split())
 STOPWORDS = frozenset(" ".join([_EN, _ES, _FR, _DE, _PT]).split())
