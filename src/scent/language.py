@@ -133,6 +133,7 @@ def detect(text: str, kind: str = "text") -> str | None:
 
 # A short text's guess counts when the guesser is this sure of it (and a word bears it out).
 SHORT_TEXT_CONFIDENCE = 0.5
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")  # a query's words as the language tests read them: runs of letters
 
 
 def reads_as_english(text: str) -> bool:
@@ -140,7 +141,7 @@ def reads_as_english(text: str) -> bool:
     once, so asked only where the answer matters)."""
     from .spelling import is_english
 
-    found = re.findall(r"[^\W\d_]+", text.lower())
+    found = _LETTER_RUNS.findall(text.lower())
     return bool(found) and all(w.isascii() and is_english(w) for w in found)
 
 
@@ -161,6 +162,6 @@ def query_language(text: str) -> str | None:
     headwords = _table(lang)[0] if lang in GLOSSED else {}
     # The language's own words first: the English word list (~50 ms to load) is read only for them,
     # not for every short English query the guesser calls Dutch.
-    own = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if w in headwords or not w.isascii()]
+    own = [w for w in _LETTER_RUNS.findall(text.lower()) if w in headwords or not w.isascii()]
     return lang if any(not is_known(w) for w in own) else None
 
