@@ -177,10 +177,13 @@ def fresh_search(index_dir: Path, runs: int, src: Path | None, before: Path | No
     search = _search_command(index_dir, src)
     times: dict[str, list[float]] = {"search": [], **{k: [] for k in floors}, "model_query_as_scent": []}
     env = _env(src)
-    # scent shortens OpenMP's spin (scent.embed): the bare model run the same way is the fair floor.
-    from scent.embed import OPENMP_SPIN
+    # scent shortens OpenMP's spin and OpenBLAS's (scent.embed.settle_threads): the bare model run
+    # the same way is the fair floor. OpenBLAS's alone takes ~25 ms off the bare model's fresh
+    # query on 2 cores (its idle threads spin through numpy's import and the load).
+    from scent.embed import OPENBLAS_TIMEOUT, OPENMP_SPIN
 
-    as_scent = {k: v for k, v in _env(None).items() if k != "OMP_WAIT_POLICY"} | {"GOMP_SPINCOUNT": OPENMP_SPIN}
+    as_scent = {k: v for k, v in _env(None).items() if k != "OMP_WAIT_POLICY"} | {
+        "GOMP_SPINCOUNT": OPENMP_SPIN, "OPENBLAS_THREAD_TIMEOUT": OPENBLAS_TIMEOUT}
     for cmd in (search, *floors.values()):  # once untimed: bytecode written, files in the page cache
         timed(cmd, env)
     if before is not None:
