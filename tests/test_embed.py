@@ -23,9 +23,19 @@ def test_a_short_openmp_spin_and_openblas_threads_that_sleep_at_once():
     assert _run() == ["None", "1000", "4"]
 
 
-def test_never_spinning_where_numpy_came_first():
-    # OpenBLAS already read its settings: its thread would spin through the next query.
-    assert _run("import numpy; ") == ["PASSIVE", "None", "None"]
+def test_the_same_spin_where_numpy_came_first():
+    # OpenBLAS already read its settings, but scent's products never wake its threads (row_dots).
+    assert _run("import numpy; ") == ["None", "1000", "4"]
+
+
+def test_row_dots_by_hand():
+    import numpy as np
+
+    from scent.embed import row_dots
+
+    m = np.array([[1, 2, 3], [0, -1, 0.5], [0, 0, 0]], np.float32)
+    assert row_dots(m, np.array([2, 1, 2], np.float32)).tolist() == [10.0, 0.0, 0.0]
+    assert row_dots(m.T, np.array([1, 1, 1], np.float32)).tolist() == [1.0, 1.0, 3.5]
 
 
 @pytest.mark.parametrize("env, expected", [({"OMP_WAIT_POLICY": "ACTIVE"}, ["ACTIVE", "None", "None"]),

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import atexit
 import os
-import sys
 import threading
 import weakref
 from typing import TYPE_CHECKING, Protocol
@@ -37,15 +36,27 @@ def settle_threads() -> None:
     thread spins ~0.1 s after the dense product, through the next query, so it is told to sleep
     at once. Warm search on 2 cores (docs/benchmarks.md, session 8), quiet: bench/ p50 34 -> 25
     ms, p95 51 -> 35 ms; under a load of 6 about the same (p50 125 -> 136 ms, p95 191 -> 189 ms).
-    Where numpy was imported before scent, its threads can no longer be told, and the model's
-    never spin. A user's own OpenMP setting wins."""
+    Where numpy was imported before scent, its threads can no longer be told, but scent's own
+    products do not wake them (row_dots), so the model's threads spin there too. A user's own
+    OpenMP setting wins."""
     if "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
-        return
-    if "numpy" in sys.modules:
-        os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
         return
     os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", OPENBLAS_TIMEOUT)
     os.environ["GOMP_SPINCOUNT"] = OPENMP_SPIN
+
+
+def row_dots(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """Each row of `matrix` times `vector`, summed: numpy's own loop, not its BLAS.
+
+    Why: OpenBLAS hands a product of more than ~9,000 numbers to its threads, which then spin
+    ~0.1 s unless told before numpy loaded (settle_threads), taking the cores from the model's
+    threads in the next query. A library user who imported numpy first could not tell them, and
+    their queries were ~1.5x slower (bench/ warm p50 25 against 17 ms). Without BLAS, a search
+    wakes none of those threads. It costs ~16 us on a query's few hundred rows and nothing at
+    65,536 rows (reading the rows is the time)."""
+    import numpy as np
+
+    return np.einsum("ij,j->i", matrix, vector)
 
 
 class Embedder(Protocol):

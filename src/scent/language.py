@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .embed import row_dots
 from .settings import scent_home
 
 # Below this many letters a guess is noise (file names, a table cell).
@@ -60,7 +61,7 @@ class _Model:
         counts = Counter(seen)
         idx = np.fromiter(counts.keys(), dtype=np.intp, count=len(counts))
         n = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
-        scores = np.log1p(n) @ self.ptc[idx] + self.pc
+        scores = row_dots(self.ptc[idx].T, np.log1p(n)) + self.pc
         scores *= 1.0 / math.sqrt(len(data) or 1)
         np.exp(scores - scores.max(), out=scores)
         scores /= scores.sum()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...embed import row_dots
 from ...errors import IndexVersionError, ScentError
 from ...filters import Filters
 from ...storage import Hit, VectorField, batched
@@ -535,7 +536,7 @@ def _exact(rows: Rows, at: np.ndarray | None, query: np.ndarray, limit: int, dim
                                     exact=True, threads=1)
                 picked.append(a + np.asarray(found.keys, np.int64)[:len(found)])
         at_rows = np.sort(np.concatenate(picked))
-        scores = np.asarray(rows.codes[at_rows], np.float32) @ query / rows.norms[at_rows]
+        scores = row_dots(np.asarray(rows.codes[at_rows], np.float32), query) / rows.norms[at_rows]
         top = np.argpartition(-scores, want - 1)[:want] if len(scores) > want else np.arange(len(scores))
         return np.asarray(rows.ids[at_rows[top]]), scores[top]
     best_scores, best_rows = np.zeros(0, np.float32), np.zeros(0, np.int64)
@@ -544,9 +545,9 @@ def _exact(rows: Rows, at: np.ndarray | None, query: np.ndarray, limit: int, dim
         codes = np.asarray(rows.codes[part[0]:part[-1] + 1] if at is None else rows.codes[part], np.float32)
         if dims:
             codes = codes[:, :dims]
-            scores = codes @ query / np.maximum(np.linalg.norm(codes, axis=1), 1e-6)
+            scores = row_dots(codes, query) / np.maximum(np.linalg.norm(codes, axis=1), 1e-6)
         else:
-            scores = codes @ query / rows.norms[part]
+            scores = row_dots(codes, query) / rows.norms[part]
         best_scores = np.concatenate([best_scores, scores])
         best_rows = np.concatenate([best_rows, part])
         if len(best_scores) > want:
@@ -589,7 +590,7 @@ def _approximate(rows: Rows, index, mean: np.ndarray, query: np.ndarray, keep: n
             return None
     # Rows in file order: the memory-mapped pages are read front to back.
     order, rest = np.sort(at[:rescore_depth]), at[rescore_depth:]
-    exact_scores = np.asarray(rows.codes[order], np.float32) @ query / rows.norms[order]
+    exact_scores = row_dots(np.asarray(rows.codes[order], np.float32), query) / rows.norms[order]
     if len(rest):
         floor = float(exact_scores.min()) if len(exact_scores) else 0.0
         rest_scores = floor - 1e-6 * np.arange(1, len(rest) + 1, dtype=np.float32)
