@@ -158,11 +158,11 @@ def query_language(text: str) -> str | None:
     if lang == "en" or prob < SHORT_TEXT_CONFIDENCE:
         return None
     from .gloss import GLOSSED, _table
-    from .spelling import is_known
+    from .spelling import is_english
 
     headwords = _table(lang)[0] if lang in GLOSSED else {}
-    # The language's own words first: the English word list (~50 ms to load) is read only for them,
+    # The language's own words first: the English word list (~30 ms to load) is read only for them,
     # not for every short English query the guesser calls Dutch.
     own = [w for w in _LETTER_RUNS.findall(text.lower()) if w in headwords or not w.isascii()]
-    return lang if any(not is_known(w) for w in own) else None
+    return lang if any(not is_english(w) for w in own) else None
 
