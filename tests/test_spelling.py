@@ -129,8 +129,26 @@ def test_the_words_of_a_query_in_another_language_are_not_corrected(tmp_path, fa
         assert query_language("garage door opener") is None  # the guesser says Dutch; no word bears it out
 
 
+@pytest.mark.parametrize("query", ["receita de lentilha", "notas de reunião", "foto da caminhada"])
+def test_a_short_query_of_another_language_s_headwords_is_read_as_that_language(query):
+    # Each has a Portuguese headword no English list holds (receita, notas, caminhada); glossed
+    # languages' headwords are known words to spelling (is_known) but not English ones.
+    from scent.language import query_language
+
+    assert query_language(query) == "pt"
+
+
 @pytest.mark.parametrize("word, english", [("potato", True), ("omelettes", True), ("the", True), ("whose", True),
                                            ("receta", False), ("kartoffel", False), ("securty", False)])
 def test_an_english_word_is_one_of_english_s_lists_not_another_language_s(word, english):
     """`is_known` holds the glossed languages' headwords too ("receta", "kartoffel"); `is_english` not."""
     assert is_english(word) is english
+
+
+def test_the_headwords_spelling_reads_are_the_glossaries_headwords():
+    # headwords.txt.xz is written from the glossaries (tools/make_glossary.py --headwords); Hindi's
+    # are left out (no Devanagari word is one slip from an English one).
+    from scent.gloss import _table
+    from scent.spelling import _other_languages
+
+    assert _other_languages() == frozenset(w for lang in ("es", "fr", "pt", "de") for w in _table(lang)[0])

@@ -3,6 +3,7 @@
     cd /tmp && apt-get download dict-freedict-spa-eng dict-freedict-fra-eng dict-freedict-deu-eng \
         dict-freedict-por-eng dict-freedict-eng-hin && for f in dict-freedict-*.deb; do dpkg -x $f fd; done
     python tools/make_glossary.py /tmp/fd/usr/share/dictd src/scent/data/glossary
+    python tools/make_glossary.py --headwords src/scent/data/glossary   # headwords.txt.xz alone, from the tables
 
 Each output line is `word<TAB>english english ...` (then `~stem<TAB>english ...`, see stem_lines): a word of the other language (lowercase, one
 token) and the first English words of its first senses, English function words dropped. Only
@@ -138,6 +139,7 @@ def stem_lines(lang: str, table: dict[str, list[str]]) -> str:
 
 STEMMERS = {"es": "spanish", "fr": "french", "pt": "portuguese", "de": "german", "hi": "hindi"}
 LANGUAGES = {"es": ("spa-eng", 30), "fr": ("fra-eng", 30), "pt": ("por-eng", 30), "de": ("deu-eng", 16)}
+SPELLING = ("es", "fr", "pt", "de")  # the tables whose headwords scent.spelling knows as words
 
 
 def main(src: str, dest: str) -> None:
@@ -153,7 +155,24 @@ def main(src: str, dest: str) -> None:
         text = "".join(f"{w}\t{' '.join(e)}\n" for w, e in sorted(table.items())) + stem_lines(lang, table)
         (out / f"{lang}.tsv.xz").write_bytes(lzma.compress(text.encode("utf8"), preset=9 | lzma.PRESET_EXTREME))
         print(lang, len(table), "words", (out / f"{lang}.tsv.xz").stat().st_size, "bytes")
+    write_headwords(out)
+
+
+def write_headwords(out: Path) -> None:
+    """headwords.txt.xz: the headwords of the tables scent.spelling takes for known words (not
+    Hindi's), one a line, so that it need not read and parse every table (~0.12 s) to learn that
+    a misspelt English word is no Spanish, French, Portuguese or German one."""
+    words: set[str] = set()
+    for lang in SPELLING:
+        raw = lzma.decompress((out / f"{lang}.tsv.xz").read_bytes()).decode("utf8")
+        words.update(key for line in raw.splitlines() if not (key := line.partition("\t")[0]).startswith("~"))
+    text = "".join(f"{w}\n" for w in sorted(words))
+    (out / "headwords.txt.xz").write_bytes(lzma.compress(text.encode("utf8"), preset=9 | lzma.PRESET_EXTREME))
+    print("headwords", len(words), "words", (out / "headwords.txt.xz").stat().st_size, "bytes")
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    if sys.argv[1] == "--headwords":
+        write_headwords(Path(sys.argv[2]))
+    else:
+        main(*sys.argv[1:3])

@@ -56,24 +56,28 @@ _HYPHENS = "-\u2010\u2011"
 @lru_cache(maxsize=1)
 def _english() -> frozenset[str]:
     """WordNet's one-word lemmas and irregular forms (tools/make_words.py)."""
+    return frozenset(_data("words/en.txt.xz", "English word list").split())
+
+
+def _data(name: str, what: str) -> str:
     import lzma
     from importlib.resources import files
 
     from .errors import ScentError
 
     try:
-        packed = files("scent").joinpath("data/words/en.txt.xz").read_bytes()
+        packed = files("scent").joinpath(f"data/{name}").read_bytes()
     except OSError as err:
-        raise ScentError(f"scent's English word list is missing ({err.strerror}): reinstall scent, or "
-                         "search with --spelling false") from None
-    return frozenset(lzma.decompress(packed).decode().split())
+        raise ScentError(f"scent's {what} is missing ({err.strerror}): reinstall scent, or search with "
+                         "--spelling false") from None
+    return lzma.decompress(packed).decode()
 
 
 @lru_cache(maxsize=1)
 def _other_languages() -> frozenset[str]:
-    from .gloss import STEMMERS, _table
-
-    return frozenset(w for lang in STEMMERS if lang != "hi" for w in _table(lang)[0])
+    """The Spanish, French, Portuguese and German glossaries' headwords (tools/make_glossary.py
+    writes them apart: reading the glossaries themselves took ~0.12 s of a fresh search)."""
+    return frozenset(_data("glossary/headwords.txt.xz", "its glossaries' headwords").split())
 
 
 # Words of five letters or more that WordNet leaves out (it lists nouns, verbs, adjectives and
@@ -89,11 +93,6 @@ FUNCTION_WORDS = frozenset(
     "having being their theirs there".split())
 
 
-def is_word(word: str) -> bool:
-    """Whether a dictionary lists `word` (lowercase) as it is."""
-    return word in _english() or word in FUNCTION_WORDS or word in _other_languages()
-
-
 # English endings WordNet does not list forms with: (ending, what the base ends with instead).
 # Rules, not a stemmer: a Porter stem is shared by too many slips ("certifiate" and "certify").
 _ENDINGS = (("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ed", "e"), ("ied", "y"), ("ing", ""), ("ing", "e"),
@@ -105,7 +104,9 @@ _ENDINGS = (("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ed", "e"), ("ied"
 def is_known(word: str) -> bool:
     """Whether `word` is a dictionary's word, or an English one with an ending of _ENDINGS
     ("rigs", "largest", "flourless", "running")."""
-    return is_word(word) or _english_form(word)
+    # English first: the other languages' headwords take ~0.12 s to read, which a fresh search
+    # paid for every English plural or past tense its folder does not hold.
+    return word in _english() or word in FUNCTION_WORDS or _english_form(word) or word in _other_languages()
 
 
 def is_english(word: str) -> bool:
@@ -183,12 +184,14 @@ def corrections(engine: Engine, query: KeywordQuery, filters: Filters,
                 out[word] = joined
         elif len(word) >= MIN_SPLIT and (split := _hyphenated(engine, word, filters)):
             out[word] = split
-        elif not is_known(word):
+        else:
             missing[term] = word
     if missing and query_language(text) not in (None, "en"):
         # The dictionaries are English (other languages' are a few thousand headwords): in
-        # "combien coûte le loyer", combien is no slip of "combine".
+        # "combien coûte le loyer", combien is no slip of "combine". Asked before the words are
+        # looked up: reading the dictionaries was ~0.1 s of a fresh search in another language.
         missing = {}
+    missing = {term: word for term, word in missing.items() if not is_known(word)}
     for term, word in missing.items():
         if len(word) < MIN_LENGTH:
             # Too many words are one slip from a short one, but a stop word typed with two letters
