@@ -146,7 +146,7 @@ def test_an_english_word_is_one_of_english_s_lists_not_another_language_s(word, 
 
 
 def test_the_headwords_spelling_reads_are_the_glossaries_headwords():
-    # headwords.txt.xz is written from the glossaries (tools/make_glossary.py --headwords); Hindi's
+    # headwords.txt.gz is written from the glossaries (tools/make_glossary.py --headwords); Hindi's
     # are left out (no Devanagari word is one slip from an English one).
     from scent.gloss import _table
     from scent.spelling import _other_languages
