@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import lru_cache
 
 from .filters import Filters
 from .language import query_language
 from .query import KeywordQuery, Term, any_of, parse, quote_fts
 from .stopwords import ENGLISH as ENGLISH_STOPWORDS
 from .storage import Engine, KeywordIndex
+from .words import Words, load
 
 MIN_LENGTH = 5
 # A word this short is not looked for as two hyphenated parts.
@@ -53,33 +53,15 @@ _HYPHENATED = re.compile(r"[a-z]+(?:-[a-z]+)+")
 _HYPHENS = "-\u2010\u2011"
 
 
-@lru_cache(maxsize=1)
-def _english() -> frozenset[str]:
+def _english() -> Words:
     """WordNet's one-word lemmas and irregular forms (tools/make_words.py)."""
-    return frozenset(_data("words/en.txt.gz", "English word list").split())
+    return load("words/en.txt.gz", "English word list")
 
 
-def _data(name: str, what: str) -> str:
-    """A gzipped word list of scent's data (gzip, not xz: zlib unpacks the English list in ~3 ms, xz
-    took ~12 of a fresh search)."""
-    import zlib
-    from importlib.resources import files
-
-    from .errors import ScentError
-
-    try:
-        packed = files("scent").joinpath(f"data/{name}").read_bytes()
-    except OSError as err:
-        raise ScentError(f"scent's {what} is missing ({err.strerror}): reinstall scent, or search with "
-                         "--spelling false") from None
-    return zlib.decompress(packed, wbits=31).decode()
-
-
-@lru_cache(maxsize=1)
-def _other_languages() -> frozenset[str]:
+def _other_languages() -> Words:
     """The Spanish, French, Portuguese and German glossaries' headwords (tools/make_glossary.py
     writes them apart: reading the glossaries themselves took ~0.12 s of a fresh search)."""
-    return frozenset(_data("glossary/headwords.txt.gz", "its glossaries' headwords").split())
+    return load("glossary/headwords.txt.gz", "glossaries' headwords")
 
 
 # Words of five letters or more that WordNet leaves out (it lists nouns, verbs, adjectives and
