@@ -161,18 +161,35 @@ def test_ids_are_never_translated():
 
 
 def test_a_missing_word_list_says_what_to_do(monkeypatch, tmp_path):
-    import importlib.resources
-
     import scent.gloss as g
     from scent.errors import ScentError
 
     g._table.cache_clear()
-    monkeypatch.setattr(importlib.resources, "files", lambda _pkg: tmp_path)  # a package folder without its data
+    monkeypatch.setattr(g, "GLOSSARIES", tmp_path)  # a package folder without its data
     try:
         with pytest.raises(ScentError, match="reinstall scent, or index with --english-gloss false"):
             gloss("patatas", "es")
     finally:
         g._table.cache_clear()
+
+
+def test_a_glossary_is_read_back_from_the_cache_as_parsed(monkeypatch):
+    import scent.gloss as g
+    from scent import cache
+
+    g._table.cache_clear()
+    parsed = g._table("es")
+    kept = cache.path_for(g.GLOSSARIES / "es.tsv.xz", "gloss-es.marshal")
+    assert kept.is_file()
+    g._table.cache_clear()
+    parse = g._parse
+    monkeypatch.setattr(g, "_parse", lambda *_: pytest.fail("parsed again, though kept"))
+    assert g._table("es") == parsed and g._table("es")[0]["patata"] == parsed[0]["patata"]
+    g._table.cache_clear()
+    kept.write_bytes(b"\x00damaged")
+    monkeypatch.setattr(g, "_parse", parse)
+    assert g._table("es") == parsed  # a damaged cache is derived again
+    g._table.cache_clear()
 
 
 from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402

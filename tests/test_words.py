@@ -5,6 +5,7 @@ import os
 import pytest
 
 from scent import words
+from scent.settings import scent_home
 
 
 @pytest.fixture()
@@ -29,7 +30,7 @@ def test_a_word_is_in_the_list_as_written(listed):
 
 def test_the_list_is_written_once_and_mapped_after(listed):
     words.load("few.txt.gz", "test list")
-    assert len(list((words.scent_home() / "cache").glob("words-few-*.npy"))) == 1
+    assert len(list((scent_home() / "cache").glob("words-few-*.npy"))) == 1
     words.load.cache_clear()
     assert "zebra" in words.load("few.txt.gz", "test list")  # from the cache
     # A changed list is read again, not taken from the cache of the old one.

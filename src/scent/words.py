@@ -3,21 +3,19 @@
 Why not sets: a fresh `scent search` whose query holds a word its folder lacks asks whether it is
 a word at all (scent.spelling), and unpacking the English list into a set took ~20 ms of it, the
 other languages' headwords ~15 ms more. Each list is written once, sorted and uncompressed, under
-$SCENT_HOME/cache and memory-mapped from there (~1 ms); a word is found by binary search (~5 us).
-Where the cache cannot be written (a read-only home) the list is kept in memory: the same answers.
+$SCENT_HOME/cache (scent.cache) and memory-mapped from there (~1 ms); a word is found by binary
+search (~2-5 us).
 """
 from __future__ import annotations
 
-import os
 import zlib
-from contextlib import suppress
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from . import cache
 from .errors import ScentError
-from .settings import scent_home
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -46,20 +44,14 @@ def load(name: str, what: str) -> Words:
     """The list in data/`name` (gzipped text, one word a line); `what` names it in the error."""
     source = DATA / name
     try:
-        st = source.stat()
+        target = cache.path_for(source, f"words-{source.name.split('.')[0]}.npy")
     except OSError as err:
         raise ScentError(f"scent's {what} is missing ({err.strerror}): reinstall scent, or search with "
                          "--spelling false") from None
-    # A checksum, not hashlib: loading OpenSSL for it was milliseconds of every fresh search.
-    key = zlib.crc32(f"{source}|{st.st_size}|{st.st_mtime_ns}".encode())
-    target = scent_home() / "cache" / f"words-{source.name.split('.')[0]}-{key:08x}.npy"
     try:
         return Words(np.load(target, mmap_mode="r", allow_pickle=False))
     except (OSError, ValueError):
-        return Words(_build(source, target, what))
-
-
-def _build(source: Path, target: Path, what: str) -> np.ndarray:
+        pass
     try:
         text = zlib.decompress(source.read_bytes(), wbits=31)
     except (OSError, zlib.error) as err:
@@ -67,13 +59,5 @@ def _build(source: Path, target: Path, what: str) -> np.ndarray:
                          "--spelling false") from None
     found = sorted(set(text.split()))
     words = np.array(found, dtype=f"S{max(1, max(map(len, found), default=1))}")
-    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as f:
-            np.save(f, words, allow_pickle=False)
-        os.replace(tmp, target)
-    except OSError:  # a read-only home: every process builds it again, the same words
-        with suppress(OSError):
-            tmp.unlink(missing_ok=True)
-    return words
+    cache.keep(target, lambda f: np.save(f, words, allow_pickle=False))
+    return Words(words)
