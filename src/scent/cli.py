@@ -53,9 +53,9 @@ def _end_now() -> None:
     memory took ~6 ms of a ~0.15 s fresh search on 2 cores, and nothing is left to do by then:
     the index is closed (its `with` block), the model's thread is done or need not be (its C call
     cannot come back into a finalizing interpreter: there is none), a search starts no other
-    thread, and the one file it may write (the language guesser's cache, on a first run) is
-    written and renamed in full before. Where the output cannot be flushed (a closed pipe), the
-    usual exit says so."""
+    thread, and the files it may write (what scent.cache keeps and the language guesser's arrays,
+    on a first run) are written and renamed in full before. Where the output cannot be flushed
+    (a closed pipe), the usual exit says so."""
     try:
         sys.stdout.flush()
         sys.stderr.flush()
