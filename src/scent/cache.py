@@ -1,17 +1,20 @@
-"""Files scent derives once from its packaged data and keeps under $SCENT_HOME/cache.
+"""Files scent derives once from other files and keeps under $SCENT_HOME/cache.
 
-Why: unpacking a word list or a glossary (xz or gzip text parsed into Python objects) is
-10-80 ms, paid again by every fresh `scent search` that needs it; read back in a ready form
-(a memory-mapped array, a marshalled table) it is 1-20 ms. A cached file is named by its source's
-path, size and time, so an upgraded scent derives its own; it is written whole or not at all (a
-temporary file renamed), and a home that cannot be written is no error: the caller keeps what it
-derived in memory, the same answers every time.
+Why: deriving them again in every process is what a fresh `scent search` or an indexing run's
+reader would otherwise pay: a word list or a glossary unpacked and parsed (10-80 ms; read back
+memory-mapped or marshalled, 1-20 ms), a picture model converted to ONNX (the `onnx` import alone
+~0.4 s). A kept file is named by its sources' paths, sizes and times (a checksum of those, not of
+the bytes: reading 20 MB of weights to hash them would cost what the cache saves), so changed
+sources or an upgraded scent make a new one, and the older ones of the same name are removed. It
+is written whole or not at all (a temporary file renamed), and a home that cannot be written is no
+error: the caller keeps what it derived in memory, the same answers every time.
 """
 from __future__ import annotations
 
 import os
+import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import BinaryIO
@@ -19,24 +22,31 @@ from typing import BinaryIO
 from .settings import scent_home
 
 
-def path_for(source: Path, name: str) -> Path:
-    """Where what is derived from `source` is kept ($SCENT_HOME/cache/NAME-KEY.EXT); `name` is
-    "NAME.EXT". OSError when `source` is missing."""
-    st = source.stat()
+def path_for(sources: Path | Sequence[Path], name: str) -> Path:
+    """Where what is derived from `sources` is kept: $SCENT_HOME/cache/[FOLDER/]NAME-KEY.EXT for
+    `name` "[FOLDER/]NAME.EXT". OSError when a source is missing."""
+    sources = [sources] if isinstance(sources, Path) else list(sources)
     # A checksum, not hashlib: loading OpenSSL for it was milliseconds of every fresh search.
-    key = zlib.crc32(f"{source}|{st.st_size}|{st.st_mtime_ns}".encode())
-    stem, _, ext = name.partition(".")
-    return scent_home() / "cache" / f"{stem}-{key:08x}.{ext}"
+    what = "|".join(f"{p}:{st.st_size}:{st.st_mtime_ns}" for p in sources for st in [p.stat()])
+    folder, _, file = name.rpartition("/")
+    stem, _, ext = file.partition(".")
+    return scent_home() / "cache" / folder / f"{stem}-{zlib.crc32(what.encode()):08x}.{ext}"
 
 
 def keep(target: Path, write: Callable[[BinaryIO], None]) -> None:
-    """`write` into `target`, whole or not at all; nothing when it cannot be written."""
+    """`write` into `target`, whole or not at all, whoever writes it first or last; nothing when
+    it cannot be written. The older files of its name (other keys) are removed: never read again."""
     tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as f:
             write(f)
         os.replace(tmp, target)
+        stem, ext = target.name[:-len(target.suffix) - 9], target.suffix
+        same = re.compile(rf"{re.escape(stem)}-[0-9a-f]{{8}}{re.escape(ext)}")
+        for old in target.parent.iterdir():
+            if old != target and same.fullmatch(old.name):
+                old.unlink(missing_ok=True)
     except OSError:
         with suppress(OSError):
             tmp.unlink(missing_ok=True)

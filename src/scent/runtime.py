@@ -3,16 +3,13 @@ the CPU, one thread each, so indexing keeps one core per process and the numbers
 docs (ms per picture) hold."""
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import threading
-import zlib
 from pathlib import Path
 from typing import Callable, Sequence
 
+from . import cache
 from .progress import stage
-from .settings import scent_home
 
 log = logging.getLogger(__name__)
 
@@ -41,33 +38,12 @@ def converted_session(name: str, sources: Sequence[Path], convert: Callable[[], 
         except Exception as e:  # noqa: BLE001 - onnxruntime's own error types; converted again below
             log.warning("the cached %s model %s did not load (%s); converting it again", name, path, e)
     model = convert()
-    _keep(path, model)
+    cache.keep(path, lambda f: f.write(model))
     return session(model)
 
 
 def converted_path(name: str, sources: Sequence[Path]) -> Path:
-    # A checksum of names, sizes and times, not of the bytes: reading 20 MB to hash it would
-    # cost what the cache saves.
-    stats = [(p, p.stat()) for p in sources]
-    what = "|".join(f"{p}:{st.st_size}:{st.st_mtime_ns}" for p, st in stats)
-    return scent_home() / "cache" / "models" / f"{name}-{zlib.crc32(what.encode()):08x}.onnx"
-
-
-def _keep(path: Path, model: bytes) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(model)
-        os.replace(tmp, path)  # whole or not at all, whoever writes it first or last
-        stem = path.name.rsplit("-", 1)[0]
-        for old in path.parent.glob(f"{stem}-*.onnx"):
-            if old != path:  # made from other weights or older code: never read again
-                old.unlink(missing_ok=True)
-    except OSError as e:
-        # A read-only home: every process converts the model again (slower, the same answers).
-        log.debug("the converted %s model was not kept (%s)", path.name, e)
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+    return cache.path_for(sources, f"models/{name}.onnx")
 
 
 class OptionalModel:
