@@ -244,6 +244,29 @@ def test_text_and_blank_pdf_pages_are_not_read(tmp_path):
     assert [s.kind for s in got.sections] == ["pdf_page", "pdf_page"] and spy.calls == []
 
 
+@needs_tesseract
+def test_a_photo_page_is_read_once(tmp_path):
+    """A page that is one photo and no text layer looks scanned: it is read as a page, which finds
+    no words, and its photo is not read again (the page's reading saw those pixels); the photo is
+    still described. A photo on a page with a text layer is read on its own."""
+    photo = sorted((EXAMPLES / "photos").glob("*/*.jpg"))[0]
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(str(photo), x=0, y=0, w=210, h=297)
+    pdf.set_font("helvetica", size=12)
+    pdf.add_page()
+    pdf.multi_cell(0, 8, "A page with a text layer of its own, long enough that nothing needs OCR on it. " * 2)
+    pdf.image(str(photo), x=10, y=60, w=190)
+    pdf.output(str(tmp_path / "album.pdf"))
+    spy = Spy()
+    got = extract(str(tmp_path / "album.pdf"), Limits(ocr=spy, describe=True))
+    assert [(s.kind, s.page) for s in got.sections] == [("pdf_page", 1), ("pdf_image", 1), ("pdf_page", 2),
+                                                        ("pdf_image", 2)]
+    # Two readings (each an English pass, then a retry in Hindi and Tamil for the photo's poor
+    # "words"): page 1 as a page, page 2's photo; before, page 1's photo was read a third time.
+    assert spy.calls.count("eng") == 2 and len(spy.calls) <= 4
+
+
 def test_any_engine_of_the_interface_plugs_in(tmp_path):
     class Fixed:
         name = "fixed"

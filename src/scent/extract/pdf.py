@@ -118,11 +118,11 @@ def _page_ocr(page: pdfium.PdfPage, limits: Limits) -> str:
         return ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side, dpi=round(scale * 72))
 
 
-def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str, meta: dict, number: int,
+def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str | None, meta: dict, number: int,
               path: str) -> list[tuple[str, Picture]]:
     """(text, where its pixels are) of the page's embedded pictures: the text is what each shows,
-    then the words read in it. The page's own OCR (a scan) already read their words; otherwise
-    each picture is read."""
+    then the words read in it. A page read by OCR as a whole (`page_ocr` not None: it looked
+    scanned) has had their pixels read, found words or not; otherwise each picture is read."""
     width, height = page.get_size()
     texts = []
     for position, obj in enumerate(page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2)):
@@ -143,9 +143,9 @@ def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str, meta: dict, n
             image = obj.get_bitmap(render=False).to_pil().copy()
             seen = ""
             with released():
-                if limits.ocr is not None and not page_ocr:
+                if limits.ocr is not None and page_ocr is None:
                     seen = ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
-                words = describe(image, ocr_text=seen or page_ocr)
+                words = describe(image, ocr_text=seen or page_ocr or "")
         except OcrFailed as e:
             meta.setdefault("ocr_error", f"a picture on page {number} was not read by OCR ({e})")
             continue
@@ -203,7 +203,7 @@ def _text_in(page: pdfium.PdfPage, box: tuple[float, float, float, float]) -> st
         textpage.close()
 
 
-def _page_pictures(document: pdfium.PdfDocument, index: int, text: str, page_ocr: str, limits: Limits,
+def _page_pictures(document: pdfium.PdfDocument, index: int, text: str, page_ocr: str | None, limits: Limits,
                    meta: dict, drawn_left: int, path: str) -> tuple[list[tuple[str, Picture]], bool]:
     """((text, pixels) of the page's pdf_image sections, whether the page was rendered to look
     for a drawing: that is what max_drawn_pages bounds, found or not, since the render and the
@@ -214,7 +214,7 @@ def _page_pictures(document: pdfium.PdfDocument, index: int, text: str, page_ocr
         drawn = None
         if drawn_left > 0:
             try:
-                drawn = _drawn(page, text, page_ocr)
+                drawn = _drawn(page, text, page_ocr or "")
             except pdfium.PdfiumError as e:
                 meta.setdefault("picture_errors", []).append(f"page {index + 1}: not drawn ({e})")
         if drawn:
@@ -259,18 +259,19 @@ def _load_picture(path: str, number: int, position: int | None, side: int) -> Im
         document.close()
 
 
-def _read_page(document: pdfium.PdfDocument, index: int, limits: Limits, meta: dict) -> tuple[str, str]:
-    """(text layer, OCR text). A failure of OCR costs only the OCR text (meta["ocr_error"])."""
+def _read_page(document: pdfium.PdfDocument, index: int, limits: Limits, meta: dict) -> tuple[str, str | None]:
+    """(text layer, OCR text: None when the page was not read by OCR). A failure of OCR costs only
+    the OCR text (meta["ocr_error"])."""
     page = document[index]
     try:
         text = _page_text(page)
         if limits.ocr is None:
-            return text, ""
+            return text, None
         try:
-            return text, _page_ocr(page, limits) if _looks_scanned(page, text) else ""
+            return text, _page_ocr(page, limits) if _looks_scanned(page, text) else None
         except (OcrFailed, pdfium.PdfiumError) as e:
             meta.setdefault("ocr_error", f"page {index + 1} was not read by OCR ({e}); its text layer is indexed")
-            return text, ""
+            return text, None
     finally:
         page.close()
 
@@ -293,7 +294,7 @@ def _extract(path: str, limits: Limits) -> Extracted:
                 text, seen = _read_page(document, index, limits, meta)
             except pdfium.PdfiumError:
                 # One broken page should not cost the rest; it keeps its (empty) place.
-                text, seen = "", ""
+                text, seen = "", None
                 unreadable.append(index + 1)
             sections.append(Section(text=text, kind="pdf_page", page=index + 1, start=0))
             if seen:
