@@ -478,6 +478,18 @@ def test_an_empty_engine_answers_nothing(engine):
     assert engine.status()["files"] == 0
 
 
+def test_fields_read_ahead_still_see_later_writes(engine, three_files):
+    """`prepare` (a fresh search reads the fields while the model computes the query's vector)
+    takes fields that do not exist, and what it read is no stale copy."""
+    engine.vectors.prepare(("unit", "sentences", "no such field"))
+    before = dense(engine, axis(1, 1, 1, 1))
+    extra = unit("new.md", 0, "a new note about the deposit")
+    write(engine, "new.md", "text", [extra], {extra.id: axis(1, 1, 1, 1)})
+    engine.vectors.prepare(("unit",))
+    hits = dense(engine, axis(1, 1, 1, 1))
+    assert len(hits) == len(before) + 1 and hits[0][0] == extra.id
+
+
 def test_writes_are_seen_by_a_second_reader(engine, three_files, tmp_path):
     from scent.engines import engine_class
 

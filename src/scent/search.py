@@ -136,7 +136,11 @@ def dense(r: Request) -> list[Hit] | None:
     """Units by the best of their own text vector and their sentences' (MaxSim with one query vector)."""
     if not _wants(r, "dense"):
         return None
+    r.engine.vectors.prepare(DENSE_FIELDS)  # while the model may still be computing the vector
     return dense_search(r, query_vector(r))
+
+
+DENSE_FIELDS = ("unit", "sentences")
 
 
 def dense_search(r: Request, vector: np.ndarray) -> list[Hit]:
@@ -145,7 +149,7 @@ def dense_search(r: Request, vector: np.ndarray) -> list[Hit]:
     fields = r.engine.vectors.fields()
     lists = [r.engine.vectors.search(field, vector, r.filters, s.candidates, dims=s.dims,
                                      oversample=s.vector_oversample, rescore_depth=s.rescore_depth)
-             for field in ("unit", "sentences") if field in fields]
+             for field in DENSE_FIELDS if field in fields]
     best: dict[int, float] = {}
     for hits in lists:
         for uid, score in hits:

@@ -145,6 +145,9 @@ class VectorIndex(Protocol):
     def search(self, field: str, query: np.ndarray, filters: Filters, limit: int, dims: int = 0,
                oversample: int = 4, rescore_depth: int = 1000) -> list[Hit]: ...
     def get(self, field: str, ids: list[int]) -> dict[int, np.ndarray]: ...
+    # Read what searching these fields needs, before the query's vector exists: a fresh search asks
+    # this while the model is still computing it (scent.search.dense).
+    def prepare(self, fields: tuple[str, ...]) -> None: ...
     # Late interaction over a multi field (scent.multivector): units by MaxSim of `queries`
     # (m, dims) against their vectors; `first_phase` units proposed by the sign codes' hamming
     # MaxSim are scored exactly (an engine that is exact anyway may score them all).

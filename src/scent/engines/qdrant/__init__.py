@@ -507,6 +507,9 @@ class QdrantVectors:
                   field.name: {"model": field.model, "dims": field.dims, "multi": field.multi, "storage": storage}}
         e._create(fields)
 
+    def prepare(self, fields: tuple[str, ...]) -> None:
+        """Nothing to read ahead: the collection is opened with the engine."""
+
     def search(self, field: str, query: np.ndarray, filters: Filters, limit: int, dims: int = 0,
                oversample: int = 4, rescore_depth: int = 1000) -> list[Hit]:
         from .filters import NothingMatches

@@ -273,6 +273,12 @@ class SqliteVectors:
             return []
         return _best_per_unit(np.concatenate(ids), np.concatenate(scores), limit)
 
+    def prepare(self, fields: tuple[str, ...]) -> None:
+        """Load the fields' snapshots and the rows after them (what `search` reads first): ~4 ms of
+        bench/'s 13,000 rows in a fresh process."""
+        for name in fields:
+            self._state(name)
+
     def get(self, field: str, ids: list[int]) -> dict[int, np.ndarray]:
         """Each unit's vector of `field` (for a multi field, its (n, dims) matrix), as stored."""
         info = self.fields().get(field)
