@@ -42,8 +42,8 @@ def keep(target: Path, write: Callable[[BinaryIO], None]) -> None:
         with open(tmp, "wb") as f:
             write(f)
         os.replace(tmp, target)
-        stem, ext = target.name[:-len(target.suffix) - 9], target.suffix
-        same = re.compile(rf"{re.escape(stem)}-[0-9a-f]{{8}}{re.escape(ext)}")
+        keyed, _, ext = target.name.partition(".")  # as path_for splits the name: NAME-KEY.EXT
+        same = re.compile(rf"{re.escape(keyed[:-9])}-[0-9a-f]{{8}}\.{re.escape(ext)}")
         for old in target.parent.iterdir():
             if old != target and same.fullmatch(old.name):
                 old.unlink(missing_ok=True)
