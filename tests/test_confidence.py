@@ -37,6 +37,15 @@ def test_coverage_holds_words_joined_by_hyphens_only_side_by_side():
     assert sure.coverage(parse("parse_http_header"), "parseHttpHeader") == 1.0  # identifier parts: anywhere
 
 
+def test_a_word_naming_a_kind_of_picture_is_no_topic():
+    """Every photo's description holds "photo": "photo of the eiffel tower" is about the tower."""
+    assert sure.coverage(parse("photo of the eiffel tower"), "photo, a bicycle, grey, blue") == 0.0
+    assert sure.coverage(parse("photo of a red bicycle"), "photo, a bicycle, grey, blue") == 0.5
+    assert sure.coverage(parse("bar chart of monthly sales"), "chart, bar chart, sales") == 2 / 3
+    assert sure.coverage(parse("photos"), "photo, a bicycle") == 1.0  # all it says: kept
+    assert sure.coverage(parse("screenshots charts"), "a chart") == 0.5
+
+
 def test_coverage_of_no_terms_is_zero():
     assert sure.coverage(parse(""), "anything") == 0.0
 
@@ -122,6 +131,19 @@ def test_a_query_of_stop_words_holds_no_word_of_a_topic(notes, fake_embedder):
     assert (named["terms"], named["terms_in_index"]) == (1, 1)
     assert (mixed["terms"], mixed["terms_in_index"]) == (1, 1)
     assert (phrase["terms"], phrase["terms_in_index"]) == (1, 1)
+
+
+def test_a_picture_kind_is_not_a_term_the_index_holds(notes, fake_embedder):
+    """"recipe" names no kind and counts; "photo" and "chart" do, so "photo of the tomato soup"
+    has two terms, both held (recipe.txt), and "chart of the garlic" one."""
+    with Index(notes, embedder=fake_embedder) as idx:
+        idx.update()
+        photo = sure.query_facts(idx._request("photo of the tomato soup", None, {}))
+        chart = sure.query_facts(idx._request("chart of the garlic", None, {}))
+        tower = sure.query_facts(idx._request("photo of the eiffel tower", None, {}))
+    assert (photo["terms"], photo["terms_in_index"], photo["picture_intent"]) == (2, 2, True)
+    assert (chart["terms"], chart["terms_in_index"]) == (1, 1)
+    assert (tower["terms"], tower["terms_in_index"]) == (2, 0)
 
 
 @pytest.mark.parametrize("lang, langs, text, settled", [

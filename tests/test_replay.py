@@ -222,11 +222,15 @@ def test_eval_record_and_replay_from_the_command_line(notes, tmp_path):
     qfile.write_text('{"id": "a", "query": "deposit refund", "expect": "lease.md"}\n'
                      '{"id": "b", "query": "tomato soup", "expect": "recipe.txt"}\n')
     off.write_text("# nonsense\nxyzzyplugh\n")
+    pictures = tmp_path / "off-pictures.txt"
+    pictures.write_text("photo of a giraffe\n")
     runner = CliRunner()
     got = runner.invoke(cli, ["eval", str(qfile), "--folder", str(notes), "--index", str(tmp_path / "idx"),
-                              "--record", str(out), "--off-topic", str(off)])
+                              "--record", str(out), "--off-topic", str(off), "--off-topic", str(pictures)])
     assert got.exit_code == 0, got.output
-    assert [r.category for r in candidates.load(out)] == ["uncategorised", "uncategorised", candidates.OFF_TOPIC]
+    recorded = candidates.load(out)
+    assert [r.category for r in recorded] == ["uncategorised", "uncategorised", candidates.OFF_TOPIC, candidates.OFF_TOPIC]
+    assert [r.query for r in recorded[2:]] == ["xyzzyplugh", "photo of a giraffe"]
     got = runner.invoke(cli, ["replay", str(out), "--folds", "2"])
     assert got.exit_code == 0, got.output
     assert "convex minmax" in got.output and "2 queries, 2 held-out folds" in got.output

@@ -635,11 +635,11 @@ def _parse_variant(text: str) -> dict:
 @click.option("--misses/--no-misses", default=True, help="List where the answers of missed queries sat before fusion.")
 @click.option("--as", "as_user", metavar="USER", help="Evaluate what USER sees: only files USER may read count (default: you).")
 @click.option("--record", "record_file", type=FILE, help="Also write every query's candidate lists, scores and features here (JSON lines), for `scent replay`.")
-@click.option("--off-topic", "off_topic_file", type=EXISTING_FILE, help="With --record: queries with no answer in the collection (one a line), recorded too.")
+@click.option("--off-topic", "off_topic_files", type=EXISTING_FILE, multiple=True, help="With --record: queries with no answer in the collection (one a line), recorded too; repeatable.")
 @_setting_options("search")
 @_setting_options("storage")
 def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, grid, folds, metrics, run_file,
-             report_dir, as_json, misses, as_user, record_file, off_topic_file, **params):
+             report_dir, as_json, misses, as_user, record_file, off_topic_files, **params):
     """Measure search quality: QUERIES_FILE (labelled JSONL) over --folder, a --beir collection, or
     the index's own --synthetic queries."""
     from . import evaluate, report
@@ -698,7 +698,7 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, gri
         if record_file:
             from . import candidates
 
-            off = candidates.load_off_topic(off_topic_file) if off_topic_file else []
+            off = [q for f in off_topic_files for q in candidates.load_off_topic(f)]
             idx = ev.index_for({})
             recs = (candidates.record_beir(idx, queries, qrels, off) if beir_dir
                     else candidates.record_folder(idx, queries, off))

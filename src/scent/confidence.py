@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from .filters import Filters
@@ -45,17 +46,33 @@ def _unit_stems(text: str) -> frozenset[str]:
 
 
 def coverage(query: KeywordQuery, text: str) -> float:
-    """The share of the query's terms that `text` holds: words by English stem ("trucks" ~
-    "truck"), identifiers split as the index splits them (`test_settlement_rounding` ~ "settlement
-    rounding"), IDs by their normalised form ("LD-2026-0417" ~ "LD20260417"). 0 for no terms."""
-    if not query.terms:
+    """The share of the query's topic terms (topic_terms) that `text` holds: words by English stem
+    ("trucks" ~ "truck"), identifiers split as the index splits them (`test_settlement_rounding` ~
+    "settlement rounding"), IDs by their normalised form ("LD-2026-0417" ~ "LD20260417"). 0 for no
+    terms."""
+    terms = topic_terms(query)
+    if not terms:
         return 0.0
     have = _unit_stems(text)
     have_ids = _unit_ids(text) if query.ids else frozenset()
     found = 0
-    for term in query.terms:
+    for term in terms:
         found += any(_holds(typed, term.is_id, have, have_ids, text) for typed in term.texts)
-    return found / len(query.terms)
+    return found / len(terms)
+
+
+def topic_terms(query: KeywordQuery) -> tuple[Term, ...]:
+    """The query's terms less those that name a kind of picture ("photo", "chart", "screenshot"),
+    unless that is all it says. "photo of the eiffel tower" asks about the tower: every photo's
+    description holds "photo", and counted as held it made any photo of a folder without the
+    tower look like the answer (72% of 40 such questions on bench/ showed one sure). Which kind is
+    asked still steers the lists and the page shown (scent.search.choose)."""
+    topical = tuple(t for t in query.terms if not _names_kind(t))
+    return topical or query.terms
+
+
+def _names_kind(term: Term) -> bool:
+    return not term.is_id and all(ASKS_FOR_PICTURE.fullmatch(t) for t in term.texts)
 
 
 @lru_cache(maxsize=4096)
@@ -88,8 +105,8 @@ def _unit_words(text: str) -> tuple[str, ...]:
 
 
 def query_facts(request) -> dict:
-    """The query's own facts: its language, whether it asks for a picture, how many keyword terms
-    it has, and how many of them the index holds anywhere the asking user may read (none:
+    """The query's own facts: its language, whether it asks for a picture, how many topic terms
+    it has (topic_terms), and how many of them the index holds anywhere the asking user may read (none:
     nonsense, or a topic the folder never mentions). One unranked keyword lookup per term.
 
     Anywhere, not only under the request's other filters: a narrowed search often holds none of
@@ -102,12 +119,12 @@ def query_facts(request) -> dict:
     searches as typed ("a AND OR NOT" was 99% sure too); a quoted phrase ("to be or not to be") is
     no stop word."""
 
-    terms = request.keywords.terms
+    terms = topic_terms(request.keywords)
     readable = Filters(readers=request.filters.readers) if request.filters else Filters()
     if terms and all(_names_no_topic(t) for t in terms):
         in_index = 0
     else:
-        in_index = sum(request.engine.keywords.holds(request.keywords, readable))
+        in_index = sum(request.engine.keywords.holds(replace(request.keywords, terms=terms), readable))
     return {"lang": request.lang, "picture_intent": bool(ASKS_FOR_PICTURE.search(request.text)),
             "terms": len(terms), "terms_in_index": in_index, "has_ids": bool(request.keywords.ids)}
 
