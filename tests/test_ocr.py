@@ -231,6 +231,15 @@ def test_scanned_pdf_page_is_read_with_its_page_number(tmp_path, engine):
     assert [(s.kind, s.page) for s in extract(str(path)).sections] == [("pdf_page", 1), ("pdf_page", 2)]
 
 
+def test_the_scan_of_a_page_of_text_is_no_picture(tmp_path, engine):
+    """Described, the scan of a letter would be a picture of a "document page, text" (what the
+    page's OCR unit already holds, and a magnet for any "picture of ..." question)."""
+    path = tmp_path / "permit.pdf"
+    _scanned_pdf(path)
+    got = extract(str(path), Limits(ocr=engine, describe=True))
+    assert [(s.kind, s.page) for s in got.sections] == [("pdf_page", 1), ("pdf_page", 2), ("ocr", 2)]
+
+
 @needs_tesseract
 def test_text_and_blank_pdf_pages_are_not_read(tmp_path):
     pdf = FPDF()

@@ -361,6 +361,14 @@ def _kind(rgb: np.ndarray, image: Image.Image, size: tuple[int, int], ocr_text: 
     return ["photo"]
 
 
+def is_text_page(words: str) -> bool:
+    """Whether `describe` said a picture is a page of text: its kind (the first words), or the layout
+    model's summary (which sees text alone where the pixels' measures saw a chart's lines in a
+    letter's signatures)."""
+    said = words.split(", ")
+    return said[0] == "document page" or "page of text" in said
+
+
 def _scene(rgb: np.ndarray, codes: np.ndarray) -> list[str]:
     """Sky above, greenery or water below, in a photo: said when a band is mostly one colour and
     smooth (grass need not be)."""

@@ -24,7 +24,7 @@ from PIL import Image
 
 from scent import layout, ocr
 from scent.dates import from_pdf
-from scent.describe import describe
+from scent.describe import describe, is_text_page
 from scent.errors import ExtractError, OcrFailed
 from scent.pdfium_lock import PDFIUM, released
 from scent.units import Extracted, Picture, Section
@@ -122,7 +122,8 @@ def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str | None, meta: 
               path: str) -> list[tuple[str, Picture]]:
     """(text, where its pixels are) of the page's embedded pictures: the text is what each shows,
     then the words read in it. A page read by OCR as a whole (`page_ocr` not None: it looked
-    scanned) has had their pixels read, found words or not; otherwise each picture is read."""
+    scanned) has had their pixels read, found words or not; otherwise each picture is read. The
+    scan of a page of text gives no section (the page's OCR text is its words)."""
     width, height = page.get_size()
     texts = []
     for position, obj in enumerate(page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2)):
@@ -146,6 +147,11 @@ def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str | None, meta: 
                 if limits.ocr is not None and page_ocr is None:
                     seen = ocr.read_text(image, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
                 words = describe(image, ocr_text=seen or page_ocr or "")
+            if page_ocr and is_text_page(words):
+                # The scan of a page of text is that page, whose words its OCR unit holds. Described,
+                # it added "document page, text", which the dense list put first for any question
+                # beginning "picture of" (a scanned addendum over a shop's photo page on bench/).
+                continue
         except OcrFailed as e:
             meta.setdefault("ocr_error", f"a picture on page {number} was not read by OCR ({e})")
             continue
