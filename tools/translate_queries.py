@@ -26,12 +26,16 @@ def portuguese(lines: list[str]) -> list[str]:
 
 
 def spanish(lines: list[str]) -> list[str]:
-    text = "\n".join(s.replace("\n", " ") for s in lines) + "\n"
+    # Apertium reorders words within a sentence, and a line break does not end one: unended lines
+    # ran together ("bowl of fruit" came out as "de sofá de fruta", the words of the line before).
+    # Each line is ended with a full stop, taken off again where it was added.
+    ended = [not s.rstrip().endswith((".", "?", "!")) for s in lines]
+    text = "\n".join(s.replace("\n", " ").rstrip() + (" ." if e else "") for s, e in zip(lines, ended)) + "\n"
     out = subprocess.run(["apertium", "-u", "eng-spa"], input=text, capture_output=True, text=True, check=True).stdout
     res = [r.strip() for r in out.rstrip("\n").split("\n")]
     if len(res) != len(lines):
         sys.exit(f"apertium gave {len(res)} lines for {len(lines)}")
-    return res
+    return [r[:-1].rstrip() if e and r.endswith(".") else r for r, e in zip(res, ended)]
 
 
 def main(source: str, lang: str, target: str) -> None:
