@@ -198,3 +198,15 @@ def translate_query(query: KeywordQuery, lang: str | None, mode: str) -> Keyword
         others = [w for w in dict.fromkeys(others) if w != word]
         terms.append(any_of(t, [Term(w, quote_fts(w)) for w in others]) if others else t)
     return replace(query, terms=tuple(terms))
+
+
+def with_translation(query: KeywordQuery, english: str) -> KeywordQuery:
+    """`query`'s terms (each widened by its gloss), then those of its sentence translation
+    (scent.translate) that it lacks: the translation's words hold the sense a word-by-word gloss
+    loses ("a que horas" is "at what time"), the query's own words the names and terms a
+    translation may render wrongly or drop."""
+    from .query import MAX_TERMS, parse
+
+    seen = {x.casefold() for t in query.terms for x in t.texts}  # a word the gloss gave already counts once
+    added = tuple(t for t in parse(english).terms if t.text.casefold() not in seen and not seen.add(t.text.casefold()))
+    return replace(query, terms=(query.terms + added)[:MAX_TERMS])

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 # What a search does not use (a folder's path checks, passages for `context`, the skipped files'
 # report, removing an index) is imported where it is used: a fresh `scent search` imports the rest.
-from . import access, location, search as pipeline, spelling, syntax
+from . import access, location, search as pipeline, spelling, syntax, translate
 from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError, cannot_write
 from .filters import Filters
-from .gloss import gloss, to_english, translate_query
+from .gloss import gloss, to_english, translate_query, with_translation
 from .language import query_language
 from .locking import RUN_MARK, IndexLock, still_running
 from .query import MAX_QUERY_CHARS, parse, valid_text
@@ -311,10 +311,14 @@ class Index:
         text = spelling.corrected_text(parsed.text, fixed)
         lang = query_language(text)
         keywords = translate_query(keywords, lang, s.translate_query)
+        english = translate.to_english(text, lang) if to_english(lang, s.translate_query) else None
+        if english:
+            keywords = with_translation(keywords, english)
         return pipeline.Request(text, keywords, filters, s, self.engine,
                                    lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
                                    parsed.constraints, self._multivector_query(s), lang=lang, corrected=fixed,
-                                   gloss=gloss(text, lang) if to_english(lang, s.translate_query) else "")
+                                   gloss=gloss(text, lang) if to_english(lang, s.translate_query) else "",
+                                   translation=english or "")
 
     def _read_query(self, query: str, filters: Filters | None, overrides: dict, as_user: str | None):
         """`query` checked and parsed: (its syntax.Parsed, the settings, the filters it runs under, its

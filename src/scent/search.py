@@ -92,11 +92,14 @@ class Request:
     facts: dict | None = None  # the query's facts for the confidence model, once looked up (_assess)
     lang: str | None = None  # the query's language (scent.language.query_language), or None when unsure
     gloss: str = ""  # its words in English (scent.gloss) when it is searched in English too, else ""
+    translation: str = ""  # the query machine-translated into English (scent.translate), else ""
     corrected: dict[str, str] = field(default_factory=dict)  # misspelt word -> the word searched (scent.spelling)
 
 
-# How far a query's vector moves toward its English gloss's (a query searched in English too).
+# How far a query's vector moves toward its English gloss's (a query searched in English too), or
+# toward its sentence translation's where there is one (docs/retrieval-tuning.md, sessions 20, 24).
 GLOSS_VECTOR_WEIGHT = 0.25
+TRANSLATION_VECTOR_WEIGHT = 1.0
 
 
 def query_vector(r: Request) -> np.ndarray:
@@ -104,11 +107,14 @@ def query_vector(r: Request) -> np.ndarray:
 
     A query in a glossed language is moved toward the vector of its words' English gloss: e5-small
     matches a Portuguese question with English files less well than an English one, and the gloss's
-    English words pull it toward them (docs/retrieval-tuning.md, session 20)."""
+    English words pull it toward them (docs/retrieval-tuning.md, session 20). A machine translation,
+    where there is one, pulls harder: it is English with the query's sense, the gloss a word list."""
     if r.vector is None:
         v = r.embed_query(clean(r.text))
-        if r.gloss:
-            v = v + GLOSS_VECTOR_WEIGHT * r.embed_query(r.gloss)
+        if r.translation or r.gloss:
+            toward, weight = ((r.translation, TRANSLATION_VECTOR_WEIGHT) if r.translation
+                              else (r.gloss, GLOSS_VECTOR_WEIGHT))
+            v = v + weight * r.embed_query(toward)
             v = (v / np.linalg.norm(v)).astype(np.float32)
         r.vector = v
     return r.vector

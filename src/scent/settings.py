@@ -143,7 +143,9 @@ SETTINGS = (
             "for the multivector list's MaxSim.", "search"),
     Setting("translate_query", "to_english", "Widen each keyword of the query to (word OR its translations) with "
             "the word lists of scent.gloss: to_english (a Spanish, French, German, Portuguese or Hindi query also "
-            "matches English words, and its vector is moved toward its English gloss's), all (an English query also "
+            "matches English words, and its vector is moved toward its English gloss's; a Portuguese or Spanish one "
+            "is also machine-translated, offline, and searched by the translation's words too: scent.translate), "
+            "all (an English query also "
             "matches its words in those languages; lost on bench/), off (docs/retrieval-tuning.md).",
             "search",
             choices=("off", "to_english", "all")),

