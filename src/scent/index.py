@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 # What a search does not use (a folder's path checks, passages for `context`, the skipped files'
 # report, removing an index) is imported where it is used: a fresh `scent search` imports the rest.
-from . import access, location, search as pipeline, spelling, syntax, translate
+from . import access, location, search as pipeline, spelling, syntax
 from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
 from .errors import IndexVersionError, ScentError, UsageError, cannot_write
@@ -311,7 +311,11 @@ class Index:
         text = spelling.corrected_text(parsed.text, fixed)
         lang = query_language(text)
         keywords = translate_query(keywords, lang, s.translate_query)
-        english = translate.to_english(text, lang) if to_english(lang, s.translate_query) else None
+        english = None
+        if to_english(lang, s.translate_query):
+            from . import translate  # and its engines: never imported for an English query
+
+            english = translate.to_english(text, lang)
         if english:
             keywords = with_translation(keywords, english)
         return pipeline.Request(text, keywords, filters, s, self.engine,

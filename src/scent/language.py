@@ -148,13 +148,14 @@ def reads_as_english(text: str) -> bool:
 
 def query_language(text: str) -> str | None:
     """A query's language: as `detect` for a text of MIN_LETTERS letters or more; a shorter one
-    ("combien coûte le loyer", 19 letters) only when the guesser names a language other than
-    English and a word of it is no English word but that language's (a headword of its glossary,
-    or a word written with letters beyond a-z). Of the collections' 92 short English queries, none
-    is read as another language."""
-    if sum(ch.isalpha() for ch in text[:2000]) >= MIN_LETTERS:
-        return detect(text)
-    lang, prob = _identifier().classify(text)
+    ("combien coûte le loyer", 19 letters), or a longer one `detect` is unsure of ("foto del faro al
+    atardecer", Spanish at 0.55), only when the guesser names a language other than English and a
+    word of it is no English word but that language's (a headword of its glossary, or a word
+    written with letters beyond a-z). Of the collections' 1,500 English queries, none is read as
+    another language that way (docs/retrieval-tuning.md, sessions 19 and 24)."""
+    if sum(ch.isalpha() for ch in text[:2000]) >= MIN_LETTERS and (found := detect(text)) is not None:
+        return found
+    lang, prob = _identifier().classify(text[:2000])
     if lang == "en" or prob < SHORT_TEXT_CONFIDENCE:
         return None
     from .gloss import GLOSSED, _table

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import shutil
 import subprocess
+import threading
 from functools import lru_cache
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,11 @@ def _portuguese(text: str) -> str:
     translator = _marian()
     if translator is None:
         return ""
-    return translator.translate(text, direction="pt-en")
+    with _MARIAN_LOCK:  # one model, and no word in its docs that it may be shared by threads (scent serve)
+        return translator.translate(text, direction="pt-en")
+
+
+_MARIAN_LOCK = threading.Lock()
 
 
 @lru_cache(maxsize=1)
