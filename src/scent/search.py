@@ -67,12 +67,14 @@ class SearchResult:
 
 
 class Results(list):
-    """SearchResults, best first, and `corrected`: the words of the query read as misspelt -> the
-    words searched instead (scent.spelling; {} when none was)."""
+    """SearchResults, best first; `corrected`: the words of the query read as misspelt -> the words
+    searched instead (scent.spelling; {} when none was); `translation`: the query in English, when it
+    was machine-translated and searched by those words too (scent.translate; "" when not)."""
 
-    def __init__(self, results=(), corrected: dict[str, str] | None = None):
+    def __init__(self, results=(), corrected: dict[str, str] | None = None, translation: str = ""):
         super().__init__(results)
         self.corrected = corrected or {}
+        self.translation = translation
 
 
 @dataclass

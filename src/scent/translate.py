@@ -3,7 +3,7 @@
 Why: a query in Portuguese or Spanish over English files was searched by its words' dictionary
 gloss (scent.gloss), word by word ("a que horas" -> "a to hours"), and found the right file at
 MRR@10 0.56 / 0.62 on questions written by hand in those languages about bench/'s files, against
-0.87 for the English questions. A sentence translation searched beside it reaches 0.70 / 0.70
+0.87 for the English questions. A sentence translation searched beside it reaches 0.69 / 0.77
 (docs/retrieval-tuning.md, session 24).
 
 Engines (both offline, none downloads anything):

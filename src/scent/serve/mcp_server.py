@@ -71,6 +71,8 @@ class SearchOutput(BaseModel):
     results: list[Hit]
     corrected: dict[str, str] | None = Field(None, description="Words of the query no file holds, read as misspelt "
                                              "-> the words searched instead; quote a word to search it as typed.")
+    translation: str | None = Field(None, description="The query machine-translated into English, whose words "
+                                    "were searched too (a Portuguese or Spanish query; absent otherwise).")
 
 
 class FetchOutput(BaseModel):
@@ -167,7 +169,8 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
         with _tool_errors(), pool.use() as idx:
             filters = Filters.build(kinds or (), path, after, before, lang, spell=str)
             found = idx.search(query, k=k, filters=filters, as_user=as_user)
-        return _result(SearchOutput(corrected=found.corrected or None, results=[Hit(
+        return _result(SearchOutput(corrected=found.corrected or None, translation=found.translation or None,
+                                    results=[Hit(
             id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
             date=(iso(r.date) or "")[:10], snippet=r.snippet, confidence=r.confidence, weak=r.weak,
             copies=list(r.copies) or None)

@@ -48,6 +48,8 @@ class SearchResponse(Open):
     took_ms: float
     corrected: dict[str, str] | None = Field(None, description="Words of the query no file holds, read as "
                                              "misspelt -> the words searched instead (absent when none was).")
+    translation: str | None = Field(None, description="The query machine-translated into English, whose words "
+                                    "were searched too (a Portuguese or Spanish query; absent otherwise).")
     index: str = Field(description="The index directory that answered (scent search checks it).")
 
 

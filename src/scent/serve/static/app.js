@@ -167,18 +167,26 @@ async function search() {
   showMessage(!body.results.length ? "no results"
     : good ? `${body.results.length} results in ${body.took_ms} ms`
     : `no good match: ${body.results.length} weak matches in ${body.took_ms} ms`);
-  showCorrected(body.query, body.corrected || {});
+  showCorrected(body.query, body.corrected || {}, body.translation || "");
   document.body.setAttribute("data-query", body.query);
 }
 
 // Words no file holds were searched as the word one slip away (scent.spelling): say which, and
 // offer the query as typed, those words quoted (a quoted word is never corrected).
-function showCorrected(query, fixed) {
+// A Portuguese or Spanish query was machine-translated into English and searched by those words
+// too (scent.translate): say so, beside any correction.
+function showCorrected(query, fixed, translation = "") {
   const box = $("#corrected");
   const typed = Object.keys(fixed);
-  box.hidden = !typed.length;
+  box.hidden = !typed.length && !translation;
+  const translated = [];
+  if (translation) {
+    const span = el("span", { id: "translation" });
+    span.append("Also searched in English as ", el("b", {}, translation), typed.length ? ". " : "");
+    translated.push(span);
+  }
   if (!typed.length) {
-    box.replaceChildren();
+    box.replaceChildren(...translated);
     return;
   }
   const escaped = typed.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
@@ -189,7 +197,7 @@ function showCorrected(query, fixed) {
     $("#q").value = asTyped;
     search();
   });
-  box.replaceChildren("Searched for ", el("b", {}, typed.map((w) => fixed[w]).join(", ")),
+  box.replaceChildren(...translated, "Searched for ", el("b", {}, typed.map((w) => fixed[w]).join(", ")),
     ` (no file holds ${typed.join(", ")}). Search as typed: `, link);
 }
 
