@@ -90,6 +90,8 @@ def test_search_says_how_a_portuguese_query_was_translated(client):
     body = client.get("/api/search", params={"q": "quando devolvem o depósito", "k": 3}).json()
     assert "deposit" in body["translation"].lower()
     assert "translation" not in client.get("/api/search", params={"q": "deposit refund"}).json()
+    told = client.get("/api/context", params={"q": "quando devolvem o depósito", "tokens": 200}).json()
+    assert "deposit" in told["translation"].lower() and told["passages"]
 
 
 def test_search_says_which_words_it_read_as_misspelt(client):

@@ -300,6 +300,8 @@ def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder
         found = idx.context(" ".join(query), tokens=tokens, filters=filters, as_user=as_user)
     if found.corrected:
         click.echo("scent: " + corrected_line(found.corrected), err=True)
+    if found.translation:
+        click.echo("scent: " + translated_line(found.translation), err=True)
     if as_json:
         click.echo(json_line(found.to_dict()))
     elif not found.passages:

@@ -302,7 +302,8 @@ class Index:
         for p in merged:
             p.score = max(score[uid] for uid in p.unit_ids)
         merged.sort(key=lambda p: -p.score)
-        return passages.Context(query, tokens, passages.budget(passages.once(merged), tokens), request.corrected)
+        return passages.Context(query, tokens, passages.budget(passages.once(merged), tokens), request.corrected,
+                                request.translation)
 
     def _request(self, query: str, filters: Filters | None, overrides: dict,
                  as_user: str | None = None) -> pipeline.Request:

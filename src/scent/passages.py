@@ -46,6 +46,7 @@ class Context:
     tokens: int
     passages: list[Passage]
     corrected: dict[str, str] = field(default_factory=dict)  # misspelt word -> the word searched (scent.spelling)
+    translation: str = ""  # the query machine-translated into English and searched too (scent.translate)
 
     @property
     def text(self) -> str:
@@ -56,6 +57,8 @@ class Context:
                "passages": [{"path": p.path, "page": p.page, "title": p.title, "score": round(p.score, 4),
                              "unit_ids": p.unit_ids, "text": p.text} for p in self.passages],
                "text": self.text}
+        if self.translation:
+            out["translation"] = self.translation
         return {**out, "corrected": self.corrected} if self.corrected else out
 
 

@@ -101,6 +101,8 @@ class ContextOutput(BaseModel):
     corrected: dict[str, str] | None = Field(None, description="Words of the question no file holds, read as "
                                              "misspelt -> the words searched instead; quote a word to search it "
                                              "as typed.")
+    translation: str | None = Field(None, description="The question machine-translated into English, whose "
+                                    "words were searched too (a Portuguese or Spanish question; absent otherwise).")
 
 
 class StatusOutput(BaseModel):
@@ -214,7 +216,8 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
         with _tool_errors(), pool.use() as idx:
             filters = Filters.build(kinds or (), path, after, before, lang, spell=str)
             found = idx.context(question, tokens=tokens, filters=filters, as_user=as_user)
-        out = ContextOutput(tokens=passages.estimate_tokens(found.text), corrected=found.corrected or None, passages=[
+        out = ContextOutput(tokens=passages.estimate_tokens(found.text), corrected=found.corrected or None,
+                            translation=found.translation or None, passages=[
             Passage(path=p.path, page=p.page, title=_title(p.title, p.path), ids=[str(i) for i in p.unit_ids], text=p.text)
             for p in found.passages])
         return _result(out, text=found.text or "no passages found")
