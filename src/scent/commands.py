@@ -235,11 +235,9 @@ def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, ex
 
 def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | None = None,
           translation: str = "") -> None:
-    if corrected:
-        # On stderr under --json, whose stdout holds only result lines.
-        click.echo(("scent: " if as_json else "") + corrected_line(corrected), err=as_json)
-    if translation:
-        click.echo(("scent: " if as_json else "") + translated_line(translation), err=as_json)
+    for said in (corrected and corrected_line(corrected), translation and translated_line(translation)):
+        if said:  # on stderr under --json, whose stdout holds only result lines
+            click.echo(("scent: " if as_json else "") + said, err=as_json)
     if as_json:
         for r in results:
             click.echo(json_line(r.to_dict()))

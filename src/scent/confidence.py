@@ -61,6 +61,7 @@ def coverage(query: KeywordQuery, text: str) -> float:
     return found / len(terms)
 
 
+@lru_cache(maxsize=256)
 def topic_terms(query: KeywordQuery) -> tuple[Term, ...]:
     """The query's terms less those that name a kind of picture ("photo", "chart", "screenshot"),
     unless that is all it says. "photo of the eiffel tower" asks about the tower: every photo's

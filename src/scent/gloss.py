@@ -208,5 +208,9 @@ def with_translation(query: KeywordQuery, english: str) -> KeywordQuery:
     from .query import MAX_TERMS, parse
 
     seen = {x.casefold() for t in query.terms for x in t.texts}  # a word the gloss gave already counts once
-    added = tuple(t for t in parse(english).terms if t.text.casefold() not in seen and not seen.add(t.text.casefold()))
-    return replace(query, terms=(query.terms + added)[:MAX_TERMS])
+    added = []
+    for t in parse(english).terms:
+        if t.text.casefold() not in seen:
+            seen.add(t.text.casefold())
+            added.append(t)
+    return replace(query, terms=(*query.terms, *added)[:MAX_TERMS])

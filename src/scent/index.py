@@ -312,18 +312,17 @@ class Index:
         text = spelling.corrected_text(parsed.text, fixed)
         lang = query_language(text)
         keywords = translate_query(keywords, lang, s.translate_query)
-        english = None
+        english, glossed = None, ""
         if to_english(lang, s.translate_query):
             from . import translate  # and its engines: never imported for an English query
 
-            english = translate.to_english(text, lang)
+            english, glossed = translate.to_english(text, lang), gloss(text, lang)
         if english:
             keywords = with_translation(keywords, english)
         return pipeline.Request(text, keywords, filters, s, self.engine,
                                    lambda text: self.embedder.embed_queries([text])[0], self._picture_query(),
                                    parsed.constraints, self._multivector_query(s), lang=lang, corrected=fixed,
-                                   gloss=gloss(text, lang) if to_english(lang, s.translate_query) else "",
-                                   translation=english or "")
+                                   gloss=glossed, translation=english or "")
 
     def _read_query(self, query: str, filters: Filters | None, overrides: dict, as_user: str | None):
         """`query` checked and parsed: (its syntax.Parsed, the settings, the filters it runs under, its

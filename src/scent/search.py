@@ -113,9 +113,8 @@ def query_vector(r: Request) -> np.ndarray:
     where there is one, pulls harder: it is English with the query's sense, the gloss a word list."""
     if r.vector is None:
         v = r.embed_query(clean(r.text))
-        if r.translation or r.gloss:
-            toward, weight = ((r.translation, TRANSLATION_VECTOR_WEIGHT) if r.translation
-                              else (r.gloss, GLOSS_VECTOR_WEIGHT))
+        toward, weight = (r.translation, TRANSLATION_VECTOR_WEIGHT) if r.translation else (r.gloss, GLOSS_VECTOR_WEIGHT)
+        if toward:
             v = v + weight * r.embed_query(toward)
             v = (v / np.linalg.norm(v)).astype(np.float32)
         r.vector = v

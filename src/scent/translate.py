@@ -70,11 +70,22 @@ def _spanish(text: str) -> str:
     if not shutil.which("apertium"):
         _warn_once("Spanish", "Apertium is not installed (Debian: apt install apertium-eng-spa)")
         return ""
-    # Apertium reorders words within a sentence; an unended query is ended so that nothing follows it.
-    ended = text.endswith((".", "?", "!"))
-    out = subprocess.run(["apertium", "-u", "spa-eng"], input=text if ended else text + " .", capture_output=True,
-                         text=True, timeout=APERTIUM_TIMEOUT_S, check=True).stdout.strip()
-    return out if ended or not out.endswith(".") else out[:-1]
+    return apertium([text], "spa-eng")[0]
+
+
+def apertium(lines: list[str], pair: str) -> list[str]:
+    """`lines` translated by Apertium's `pair` ("spa-eng"), a line each (tools/translate_queries.py
+    makes the Spanish query sets with "eng-spa"). Apertium reorders words within a sentence, and a
+    line break does not end one: unended lines ran together ("bowl of fruit" came out as "de sofá de
+    fruta", the words of the line before). Each line is ended with a full stop, taken off again."""
+    ended = [not s.rstrip().endswith((".", "?", "!")) for s in lines]
+    text = "\n".join(s.replace("\n", " ").rstrip() + (" ." if e else "") for s, e in zip(lines, ended)) + "\n"
+    out = subprocess.run(["apertium", "-u", pair], input=text, capture_output=True, text=True,
+                         timeout=APERTIUM_TIMEOUT_S * max(1, len(lines) // 50), check=True).stdout
+    got = [r.strip() for r in out.rstrip("\n").split("\n")]
+    if len(got) != len(lines):
+        raise RuntimeError(f"apertium gave {len(got)} lines for {len(lines)}")
+    return [r[:-1].rstrip() if e and r.endswith(".") else r for r, e in zip(got, ended)]
 
 
 ENGINES = {"pt": _portuguese, "es": _spanish}
