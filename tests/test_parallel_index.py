@@ -50,7 +50,7 @@ def test_a_pool_of_readers_makes_the_index_one_reader_makes(tmp_path, fake_embed
     assert files1 == files2 and errors1 == errors2
     assert units1 == units2
     assert {u[3] for u in units1} >= {"text", "pdf_page", "docx", "image", "code"}  # every kind went through
-    assert vectors1.keys() == vectors2.keys() == {"unit", "sentences"}
+    assert vectors1.keys() == vectors2.keys() == {"unit", "sentences", "english"}
     for name in vectors1:
         assert vectors1[name].keys() == vectors2[name].keys()
         for uid in vectors1[name]:

@@ -2,9 +2,11 @@
 import importlib.util
 import shutil
 
+import numpy as np
 import pytest
 
-from scent import Index, translate
+from scent import Index, search, translate
+from scent.chunk import sentences
 from scent.gloss import with_translation
 from scent.query import KeywordQuery, Term, any_of, parse, quote_fts
 
@@ -34,13 +36,14 @@ def test_no_translation_without_an_engine_for_the_language(text, lang):
 
 
 def test_a_failing_engine_costs_the_translation_only(monkeypatch, caplog):
-    def broken(text):
+    def broken(texts):
         raise RuntimeError("model file is corrupt")
 
     monkeypatch.setitem(translate.ENGINES, "pt", broken)
     with caplog.at_level("WARNING", logger="scent.translate"):
         assert translate.to_english("receita de bolo de laranja", "pt") is None
-    assert "a Portuguese query is not machine-translated: it failed (RuntimeError: model file is corrupt)" in caplog.text
+    assert ("Portuguese text is not machine-translated into English: it failed (RuntimeError: model file is corrupt)"
+            in caplog.text)
 
 
 def test_the_translation_adds_the_words_the_gloss_lacks():
@@ -61,3 +64,118 @@ def test_a_portuguese_question_finds_an_english_note_by_its_translation(notes, f
     assert "deposit" in request.translation.lower()
     assert any(t.texts == ("deposit",) for t in request.keywords.terms)
     assert results[0].path == "lease.md"
+
+
+PORTUGUESE_NOTE = ("# Bacalhau à Brás\n\nDemolhar o bacalhau durante dois dias, mudando a água três vezes por dia. "
+                   "Fritar a batata palha numa frigideira grande e juntar seis ovos batidos com salsa.\n")
+
+
+def _two_notes(tmp_path):
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "bacalhau.md").write_text(PORTUGUESE_NOTE)
+    (root / "shed.md").write_text("# Garden shed\n\nThe shed roof leaks over the potatoes and the eggs box.\n")
+    return root
+
+
+def _vectors(idx, path):
+    [unit] = idx.engine.catalog.file_units(path)
+    return unit, idx.engine.vectors.get("english", [unit.id]).get(unit.id)
+
+
+def _cosine(a, b):
+    return float(a @ b / np.linalg.norm(a) / np.linalg.norm(b))
+
+
+def test_a_note_in_portuguese_gets_its_english_translation_as_a_vector(tmp_path, fake_embedder, monkeypatch):
+    english = "Salt cod with straw potatoes and eggs, soaked for two days."
+    seen = []
+
+    def marian(texts):
+        seen.extend(texts)
+        return [english for _ in texts]
+
+    monkeypatch.setitem(translate.ENGINES, "pt", marian)
+    with Index(_two_notes(tmp_path), embedder=fake_embedder) as idx:
+        idx.update()
+        unit, vector = _vectors(idx, "bacalhau.md")
+        _, english_note = _vectors(idx, "shed.md")
+    assert seen == [unit.text]  # one call for the file's Portuguese units; the English note is not sent
+    assert unit.lang == "pt" and english_note is None
+    assert _cosine(vector, fake_embedder.embed_passages([english])[0]) > 0.99
+
+
+@pytest.mark.parametrize("offset", [0.0, 0.3, 2.0])
+def test_dense_search_counts_a_translation_offset_less(tmp_path, fake_embedder, monkeypatch, offset):
+    monkeypatch.setitem(translate.ENGINES, "pt", lambda texts: ["Salt cod with straw potatoes and eggs."] * len(texts))
+    with Index(_two_notes(tmp_path), embedder=fake_embedder) as idx:
+        idx.update()
+        r = idx._request("salt cod with straw potatoes and eggs", None, {"translation_offset": offset})
+        q = search.query_vector(r)
+        got = dict(search.dense_search(r, q))
+        unit, english = _vectors(idx, "bacalhau.md")
+        own = [idx.engine.vectors.get("unit", [unit.id])[unit.id],
+               *idx.engine.vectors.get("sentences", [unit.id]).get(unit.id, [])]
+    expected = max([_cosine(q, v) for v in own] + [_cosine(q, english) - offset])
+    assert got[unit.id] == pytest.approx(expected, abs=0.01)
+    # the translation (the query's own words) wins unless the offset takes more than it has over the note
+    assert (got[unit.id] > max(_cosine(q, v) for v in own) + 0.01) == (offset < 1)
+
+
+def test_without_a_translator_a_note_keeps_its_own_vectors(tmp_path, fake_embedder, monkeypatch, caplog):
+    def broken(texts):
+        raise RuntimeError("model file is corrupt")
+
+    monkeypatch.setitem(translate.ENGINES, "pt", broken)
+    translate._warn_once.cache_clear()
+    with caplog.at_level("WARNING", logger="scent.translate"), Index(_two_notes(tmp_path), embedder=fake_embedder) as idx:
+        report = idx.update()
+        unit, vector = _vectors(idx, "bacalhau.md")
+    assert report.added == 2 and vector is None and unit.lang == "pt"
+    assert "Portuguese text is not machine-translated into English: it failed" in caplog.text
+
+
+def test_translations_are_batched_across_files_and_kept_with_unchanged_text(tmp_path, fake_embedder, monkeypatch):
+    calls = []
+
+    def marian(texts):
+        calls.append(list(texts))
+        return [f"English of {t[:20]}" for t in texts]
+
+    monkeypatch.setitem(translate.ENGINES, "pt", marian)
+    root = tmp_path / "notes"
+    root.mkdir()
+    soup = "## Caldo verde\n\nCozer as batatas com a cebola e o alho, triturar e juntar a couve cortada muito fina.\n"
+    (root / "sopa.md").write_text(soup)
+    (root / "viagem.md").write_text("# Lisboa\n\nSubimos no elétrico até ao castelo e comemos pastéis de nata.\n\n"
+                                    "# Sintra\n\nApanhámos o comboio para Sintra e visitámos o palácio.\n")
+    with Index(root, embedder=fake_embedder) as idx:
+        idx.update()
+        assert len(calls) == 1 and len(calls[0]) == 3  # both files' units in one call
+        calls.clear()
+        (root / "viagem.md").write_text("# Lisboa\n\nSubimos no elétrico até ao castelo e comemos pastéis de nata.\n\n"
+                                        "# Sintra\n\nApanhámos o autocarro para Sintra e visitámos o palácio.\n")
+        idx.update()
+        units = idx.engine.catalog.file_units("viagem.md")
+        kept = idx.engine.vectors.get("english", [u.id for u in units])
+    assert [[t.split("\n")[-1] for t in c] for c in calls] == [["Apanhámos o autocarro para Sintra e visitámos o palácio."]]
+    assert set(kept) == {u.id for u in units}  # Lisboa's unchanged unit kept its translation's vector
+
+
+def test_a_unit_kept_without_a_translation_gets_one_when_its_file_is_read_again(tmp_path, fake_embedder, monkeypatch):
+    """An index made before (or while the translator was missing) has units without an `english` vector."""
+    monkeypatch.setitem(translate.ENGINES, "pt", lambda texts: [""] * len(texts))
+    root = tmp_path / "notes"
+    root.mkdir()
+    lisboa = "# Lisboa\n\nSubimos no elétrico até ao castelo e comemos pastéis de nata.\n\n"
+    (root / "viagem.md").write_text(lisboa + "# Sintra\n\nApanhámos o comboio para Sintra e visitámos o palácio.\n")
+    with Index(root, embedder=fake_embedder) as idx:
+        idx.update()
+        units = idx.engine.catalog.file_units("viagem.md")
+        assert idx.engine.vectors.get("english", [u.id for u in units]) == {}
+        seen = []
+        monkeypatch.setitem(translate.ENGINES, "pt", lambda texts: seen.extend(texts) or ["In English"] * len(texts))
+        (root / "viagem.md").write_text(lisboa + "# Sintra\n\nApanhámos o autocarro para Sintra.\n")
+        idx.update()
+        units = idx.engine.catalog.file_units("viagem.md")
+        assert len(seen) == 2 and set(idx.engine.vectors.get("english", [u.id for u in units])) == {u.id for u in units}

@@ -24,8 +24,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from . import image_text
-from . import multivector
+from . import image_text, multivector, translate
 from .access import RULES_FILE, Access
 from .chunk import PART_KINDS, REGION_KINDS, chunk, log_lines, regions, sentences, wordless
 from .dates import file_date
@@ -36,11 +35,11 @@ from .kinds import PICTURE_KINDS
 from .gloss import gloss
 from .language import detect
 from .locking import RUN_MARK, IndexLock, run_mark
-from .progress import OnProgress, Tracker, relay_to, relayed, reading, tracking
+from .progress import OnProgress, Tracker, relay_to, relayed, reading, stage, tracking
 from .query import clean, extra_tokens, id_tokens
 from .settings import SETTINGS, Settings
 from .skipped import UnsupportedWalk
-from .storage import Engine, VectorField, text_key, unit_id
+from .storage import ENGLISH_FIELD, Engine, VectorField, text_key, unit_id
 from .suggest import suggestions
 from .units import FileInfo, FileRecord, FileState, FileWrite, Picture, Unit, UnitRecord
 from .walk import files_at, walk
@@ -179,10 +178,11 @@ class _Waiting:
     counted: bool = True  # a file of the run's count (files inside a container go with it)
     pages: dict[int, tuple[Picture, str, list[str]]] = field(default_factory=dict)  # for a multivector model
     unembedded: set[int] = field(default_factory=set)  # units found by keywords only (_keyword_only)
+    untranslated: list[int] = field(default_factory=list)  # places of units still to translate (_translate)
 
     def ready(self, made: _Made) -> bool:
-        return (all(k in made.texts for k in self.texts) and all(i in made.pictures_done for i in self.pictures)
-                and all(i in made.pages_done for i in self.pages))
+        return (not self.untranslated and all(k in made.texts for k in self.texts)
+                and all(i in made.pictures_done for i in self.pictures) and all(i in made.pages_done for i in self.pages))
 
 
 def _decoded(pictures: dict[int, tuple[Picture, str, list[str]]], model: str,
@@ -318,6 +318,8 @@ class Indexer:
         vectors.add_field(VectorField("unit", model, dims))
         if self.settings.sentence_vectors:
             vectors.add_field(VectorField("sentences", model, dims, multi=True))
+        if self.settings.english_gloss:
+            vectors.add_field(VectorField(ENGLISH_FIELD, model, dims))
         self._prepare_regions(model, dims)
         name = self.settings.image_text_model or self.picture_name
         if not name:
@@ -394,6 +396,8 @@ class Indexer:
                     pictures.update(waiting.pictures)
                     pages.update(waiting.pages)
             last = n == len(files)
+            if sum(len(w.untranslated) for w in queue) >= TRANSLATE_BATCH or last:
+                texts.update((k, t) for k, t in _translate(queue).items() if k not in made.texts)
             while len(texts) >= s.embed_batch or (last and texts):
                 keys = list(islice(texts, s.embed_batch))
                 embedder = self._loaded_embedder(tracker)
@@ -536,8 +540,13 @@ class Indexer:
             warn(f.rel, note)
         write = FileWrite(record, units, {}, suggestions(record.title, units), notes)
         unembedded = _keyword_only(units)
-        return _Waiting(write, new, self._reused_vectors(write, unembedded), pictures, counted=not container,
-                        pages=pages, unembedded=unembedded)
+        texts = self._reused_vectors(write, unembedded)
+        # A unit whose vectors are kept keeps its translation's too; one without (an index made before,
+        # or the translator missing then) is translated now
+        untranslated = [i for i, u in enumerate(units) if s.english_gloss and u.lang in translate.ENGINES
+                        and u.text.strip() and u.id not in unembedded and u.id not in write.vectors[ENGLISH_FIELD]]
+        return _Waiting(write, new, texts, pictures, counted=not container, pages=pages, unembedded=unembedded,
+                        untranslated=untranslated)
 
     def _reused_vectors(self, w: FileWrite, unembedded: set[int]) -> dict[str, str]:
         """Fill the write's `unit` and `sentences` vectors of units whose text the file already had
@@ -552,7 +561,8 @@ class Indexer:
         kept_parts = vectors.get("sentences", old_ids) if old_ids and "sentences" in fields else {}
         has_regions = any(u.regions for u in w.units)
         kept_regions = vectors.get(multivector.FIELD, old_ids) if old_ids and has_regions else {}
-        own, parts, regions_, texts = {}, {}, {}, {}
+        kept_english = vectors.get(ENGLISH_FIELD, old_ids) if old_ids and ENGLISH_FIELD in fields else {}
+        own, parts, regions_, english, texts = {}, {}, {}, {}, {}
         for u in w.units:
             if not u.text.strip() or u.id in unembedded:
                 continue
@@ -564,11 +574,14 @@ class Indexer:
                     parts[u.id] = kept_parts[was]
                 if u.regions:
                     regions_[u.id] = kept_regions[was]
+                if was in kept_english:
+                    english[u.id] = kept_english[was]
                 continue
             texts[u.text_hash] = _embed_text(u.text, u.title, _headed(u.text, u.kind))
             texts.update((text_key(p), p) for p in u.parts)
             texts.update((text_key(r), r) for r in u.regions)
         w.vectors["unit"], w.vectors["sentences"], w.vectors[multivector.FIELD] = own, parts, regions_
+        w.vectors[ENGLISH_FIELD] = english
         return texts
 
     def _write_ready(self, queue: deque[_Waiting], made: _Made, report: IndexReport,
@@ -585,9 +598,11 @@ class Indexer:
                         w.vectors["sentences"][u.id] = np.stack([made.texts[text_key(p)] for p in u.parts])
                     if u.regions:
                         w.vectors[multivector.FIELD][u.id] = np.stack([made.texts[text_key(r)] for r in u.regions])
+                if u.english and u.id not in w.vectors[ENGLISH_FIELD]:
+                    w.vectors[ENGLISH_FIELD][u.id] = made.texts[text_key(u.english)]
             w.vectors[multivector.FIELD].update({uid: made.pages.pop(uid) for uid in waiting.pages
                                                  if uid in made.pages})
-            for name in ("sentences", multivector.FIELD):
+            for name in ("sentences", multivector.FIELD, ENGLISH_FIELD):
                 if not w.vectors[name]:
                     del w.vectors[name]
             mine = {uid: made.pictures.pop(uid) for uid in waiting.pictures if uid in made.pictures}
@@ -687,6 +702,8 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
 # Below this many files to read, starting reader processes (each imports the readers and loads
 # its own picture models) costs more than reading them one by one here saves.
 MIN_POOL_FILES = 32
+# Units of consecutive files translated in one engine call (_translate): Apertium starts once a call.
+TRANSLATE_BATCH = 64
 STAGE_POLL = 0.25  # seconds between looks at the readers' stages while waiting for a file
 
 
@@ -785,6 +802,32 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
         until=unit.until)
 
 
+def _translate(queue: deque[_Waiting]) -> dict[str, str]:
+    """The queued files' units still to translate, in a language with a translator (scent.translate:
+    Portuguese, Spanish), get their English translation, embedded into the `english` field: the
+    small multilingual model matches English to English far better than across languages (an
+    English query about a Portuguese note found it at dense rank 30: "salt cod with straw
+    potatoes", bacalhau.md). Dense search counts that vector `translation_offset` less than the
+    unit's own (docs/retrieval-tuning.md, session 25). One engine call a language for a batch of
+    files: Apertium's start (~0.2 s) once a file took longer than the file's embedding.
+    Returns the texts to embed (text key -> text)."""
+    places: dict[str, list[tuple[_Waiting, int]]] = {}
+    for waiting in queue:
+        for i in waiting.untranslated:
+            places.setdefault(waiting.write.units[i].lang, []).append((waiting, i))
+        waiting.untranslated = []
+    texts: dict[str, str] = {}
+    for lang, where in places.items():
+        with stage("translating"):
+            got = translate.texts_to_english([w.write.units[i].text for w, i in where], lang)
+        for (waiting, i), english in zip(where, got):
+            if english:
+                waiting.write.units[i] = replace(waiting.write.units[i], english=english)
+                waiting.texts[text_key(english)] = english
+                texts[text_key(english)] = english
+    return texts
+
+
 def _embed_text(text: str, title: str, headed: bool) -> str:
     """What the embedder sees: the heading or document title gives a chunk its context. Of a
     run of base64 or a hex dump in text, or of minified code (one line), only the head: its
@@ -821,3 +864,4 @@ def _hash_file(path: str) -> str:
         while block := fh.read(1 << 20):
             h.update(block)
     return h.hexdigest()
+

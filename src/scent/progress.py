@@ -2,7 +2,7 @@
 
 The indexer keeps a `Tracker` and hands each change to the caller's callback as a `Progress`
 snapshot; the CLI prints them (scent.terminal.ProgressPrinter). Stages that happen deep inside
-extraction (OCR, describing a picture, loading their models) are announced with `stage(...)`,
+extraction (OCR, describing a picture, loading their models) and translation are announced with `stage(...)`,
 which reaches the run's tracker through a context variable, so the extractors need no extra
 argument and code run outside an index run (a test, a script) announces to nobody.
 """
@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 # In the order a file meets them; "scanning" is the walk and the size/mtime/hash check before.
-STAGES = ("scanning", "models loading", "reading", "OCR", "describing", "embedding", "writing")
+STAGES = ("scanning", "models loading", "reading", "OCR", "describing", "translating", "embedding", "writing")
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from .kinds import PICTURE_KINDS, place
 from .query import KeywordQuery, clean, normalise_id
 from .settings import Settings
 from .snippet import matches, readable, snippet
-from .storage import Engine, Hit, StoredUnit
+from .storage import ENGLISH_FIELD, Engine, Hit, StoredUnit
 from .syntax import Constraints, contains, header_holds, words
 
 # Other-language units get a keyword rank stand-in only this near the top of the dense list.
@@ -147,21 +147,23 @@ def dense(r: Request) -> list[Hit] | None:
     return dense_search(r, query_vector(r))
 
 
-DENSE_FIELDS = ("unit", "sentences")
+DENSE_FIELDS = ("unit", "sentences", ENGLISH_FIELD)
 
 
 def dense_search(r: Request, vector: np.ndarray) -> list[Hit]:
-    """Units by the best of their vectors against `vector` (the query's own, or one moved by feedback)."""
+    """Units by the best of their vectors against `vector` (the query's own, or one moved by feedback);
+    a unit's English translation counts `translation_offset` less than its own words."""
     s = r.settings
     fields = r.engine.vectors.fields()
-    lists = [r.engine.vectors.search(field, vector, r.filters, s.candidates, dims=s.dims,
-                                     oversample=s.vector_oversample, rescore_depth=s.rescore_depth)
+    lists = [(r.engine.vectors.search(field, vector, r.filters, s.candidates, dims=s.dims,
+                                      oversample=s.vector_oversample, rescore_depth=s.rescore_depth),
+              s.translation_offset if field == ENGLISH_FIELD else 0.0)
              for field in DENSE_FIELDS if field in fields]
     best: dict[int, float] = {}
-    for hits in lists:
+    for hits, offset in lists:
         for uid, score in hits:
-            if score > best.get(uid, -np.inf):
-                best[uid] = score
+            if score - offset > best.get(uid, -np.inf):
+                best[uid] = score - offset
     # Each list holds its `candidates` best units, so the merged top `candidates` by best score
     # is exactly the top of one search over both fields.
     return sorted(best.items(), key=lambda h: -h[1])[:s.candidates]

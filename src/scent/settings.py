@@ -130,6 +130,10 @@ SETTINGS = (
     Setting("rrf_k", 60, "Reciprocal Rank Fusion constant k: larger flattens the difference between ranks.", "search"),
     Setting("weight_dense", 1.0, "RRF weight of the dense (embedding) list.", "search"),
     Setting("weight_keyword", 1.0, "RRF weight of the keyword (BM25) list.", "search"),
+    Setting("translation_offset", 0.01, "What dense search takes off the score of a unit's English translation (the "
+            "`english` vector of a unit in Portuguese or Spanish; english_gloss) before it counts beside the unit's "
+            "own vectors: a translation's plain English matched generic English questions better than the notes "
+            "that answer them.", "search"),
     Setting("weight_ids", 1.0, "RRF weight of the exact/fuzzy ID list (only used when the query holds an ID-like token).",
             "search"),
     Setting("weight_pictures", 1.0, "RRF weight of the pictures list (the query against picture vectors; only used "
@@ -200,7 +204,9 @@ SETTINGS = (
             "best sentence or its whole text (finds a one-sentence mention, and other-language notes).", "index"),
     Setting("english_gloss", True, "Store an English gloss (a bilingual dictionary's words for each word) of units in "
             "Spanish, French, German, Portuguese or Hindi as extra keyword tokens, so English queries match them "
-            "(scent.gloss; docs/retrieval-tuning.md). Re-index with --rebuild for an index made before.", "index"),
+            "(scent.gloss); with sentence_vectors, units in Portuguese or Spanish also get their machine translation "
+            "into English as one more sentence vector (scent.translate; docs/retrieval-tuning.md). Re-index with "
+            "--rebuild for an index made before.", "index"),
     Setting("region_vectors", False, "Also embed each region of PDF pages, slides and pictures (a line or block of "
             "its text layer or OCR, a part of its picture description) into the `regions` field, for the "
             "multivector list (late interaction; strategy multivector or hybrid+multivector). Off: on bench/ and "

@@ -78,6 +78,7 @@ class StoredUnit:
 @dataclass(frozen=True)
 class VectorField:
     """A named kind of vector of a unit: `unit` (its text), `sentences` (one per sentence: many),
+    `english` (its machine translation, for a unit in Portuguese or Spanish; scent.translate),
     `picture` (its pixels, from an image-text model), `regions` (one per region of a page or
     picture, for late interaction: many, kept as binary; scent.multivector). A field keeps the model that made its
     vectors; another model's vectors are refused rather than mixed."""
@@ -87,6 +88,8 @@ class VectorField:
     multi: bool = False      # many vectors per unit; a unit scores by its best one (MaxSim)
     storage: str = ""  # one of STORAGE_TYPES; "" for a new field: the engine's vector_storage
 
+
+ENGLISH_FIELD = "english"
 
 # Vectors to store: field name -> unit id -> one vector (dims,) or, for a multi field, (n, dims).
 Vectors = dict[str, dict[int, np.ndarray]]

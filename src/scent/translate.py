@@ -1,10 +1,13 @@
-"""A query machine-translated into English, offline, where a model for its language is installed.
+"""Text machine-translated into English, offline, where a model for its language is installed: a
+query, and the units of a note in that language.
 
 Why: a query in Portuguese or Spanish over English files was searched by its words' dictionary
 gloss (scent.gloss), word by word ("a que horas" -> "a to hours"), and found the right file at
 MRR@10 0.56 / 0.62 on questions written by hand in those languages about bench/'s files, against
 0.87 for the English questions. A sentence translation searched beside it reaches 0.69 / 0.77
-(docs/retrieval-tuning.md, session 24).
+(docs/retrieval-tuning.md, session 24). The other way, a note in Portuguese or Spanish gets its
+translation's vector beside its own (scent.indexing._translate): the small multilingual model
+matches English to English far better than across languages (session 25).
 
 Engines (both offline, none downloads anything):
 - Portuguese: the Marian "tiny" model of Mozilla's Firefox Translations inside the PyPI wheel
@@ -12,8 +15,8 @@ Engines (both offline, none downloads anything):
   process loads it (~0.1 s import, ~0.6 s model).
 - Spanish: Apertium (Debian's apertium-eng-spa, which scripts/setup.sh installs; GPL, run as a
   program), ~0.1 s a query. Literal, and it leaves words it does not know in Spanish.
-Where an engine is missing or fails, `to_english` gives None and the query is searched by its
-gloss alone, as before.
+Where an engine is missing or fails, the query is searched by its gloss alone, and a note keeps its
+own vectors, as before.
 """
 from __future__ import annotations
 
@@ -38,19 +41,28 @@ def to_english(text: str, lang: str | None) -> str | None:
 
 @lru_cache(maxsize=256)
 def _translated(lang: str, text: str) -> str | None:
+    return texts_to_english([text], lang)[0]
+
+
+def texts_to_english(texts: list[str], lang: str | None) -> list[str | None]:
+    """Each of `texts` (in `lang`) in English, in one call of the engine (Apertium starts once for
+    a file's units); None for each where there is no engine for `lang` or it failed."""
+    if (lang or "") not in ENGINES or not texts:
+        return [None] * len(texts)
     try:
-        return " ".join(ENGINES[lang](text).split()) or None
-    except Exception as e:  # an engine's own failure costs the translation, never the search
+        got = ENGINES[lang](texts)
+    except Exception as e:  # an engine's own failure costs the translation, never the search or the index
         _warn_once(LANGUAGES[lang], f"it failed ({e.__class__.__name__}: {e})")
-        return None
+        return [None] * len(texts)
+    return [" ".join(g.split()) or None for g in got]
 
 
-def _portuguese(text: str) -> str:
+def _portuguese(texts: list[str]) -> list[str]:
     translator = _marian()
     if translator is None:
-        return ""
+        return [""] * len(texts)
     with _MARIAN_LOCK:  # one model, and no word in its docs that it may be shared by threads (scent serve)
-        return translator.translate(text, direction="pt-en")
+        return [translator.translate(t, direction="pt-en") for t in texts]
 
 
 _MARIAN_LOCK = threading.Lock()
@@ -66,11 +78,11 @@ def _marian():
     return Translator()
 
 
-def _spanish(text: str) -> str:
+def _spanish(texts: list[str]) -> list[str]:
     if not shutil.which("apertium"):
         _warn_once("Spanish", "Apertium is not installed (Debian: apt install apertium-eng-spa)")
-        return ""
-    return apertium([text], "spa-eng")[0]
+        return [""] * len(texts)
+    return apertium(texts, "spa-eng")
 
 
 def apertium(lines: list[str], pair: str) -> list[str]:
@@ -94,4 +106,5 @@ LANGUAGES = {"pt": "Portuguese", "es": "Spanish"}
 
 @lru_cache(maxsize=None)
 def _warn_once(language: str, why: str) -> None:
-    log.warning("a %s query is not machine-translated: %s; it is searched by its words' gloss", language, why)
+    log.warning("%s text is not machine-translated into English: %s; its words' dictionary gloss stands in",
+                language, why)

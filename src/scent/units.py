@@ -142,6 +142,8 @@ class UnitRecord:
     parts: tuple[str, ...] = ()
     # Regions of a page or picture (chunk.regions), each embedded into the `regions` field.
     regions: tuple[str, ...] = ()
+    # Its machine translation into English (scent.translate), embedded into the `english` field.
+    english: str = ""
     id: int = 0  # set by the indexer: unit_id(file key, place)
     date: float | None = None  # its own date (a message's, an event's); None: the file's
     until: float | None = None  # the last moment it covers, past its date (Section.until); None: none
