@@ -7,6 +7,7 @@ import pytest
 
 from scent import Index, search, translate
 from scent.chunk import sentences
+from scent.settings import Settings
 from scent.gloss import with_translation
 from scent.query import KeywordQuery, Term, any_of, parse, quote_fts
 
@@ -105,10 +106,13 @@ def test_a_note_in_portuguese_gets_its_english_translation_as_a_vector(tmp_path,
     assert _cosine(vector, fake_embedder.embed_passages([english])[0]) > 0.99
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "qdrant"])
 @pytest.mark.parametrize("offset", [0.0, 0.3, 2.0])
-def test_dense_search_counts_a_translation_offset_less(tmp_path, fake_embedder, monkeypatch, offset):
+def test_dense_search_counts_a_translation_offset_less(tmp_path, fake_embedder, monkeypatch, offset, backend):
+    if backend == "qdrant":
+        pytest.importorskip("qdrant_client")
     monkeypatch.setitem(translate.ENGINES, "pt", lambda texts: ["Salt cod with straw potatoes and eggs."] * len(texts))
-    with Index(_two_notes(tmp_path), embedder=fake_embedder) as idx:
+    with Index(_two_notes(tmp_path), embedder=fake_embedder, settings=Settings(backend=backend)) as idx:
         idx.update()
         r = idx._request("salt cod with straw potatoes and eggs", None, {"translation_offset": offset})
         q = search.query_vector(r)
