@@ -182,7 +182,8 @@ class _Waiting:
 
     def ready(self, made: _Made) -> bool:
         return (not self.untranslated and all(k in made.texts for k in self.texts)
-                and all(i in made.pictures_done for i in self.pictures) and all(i in made.pages_done for i in self.pages))
+                and all(i in made.pictures_done for i in self.pictures)
+                and all(i in made.pages_done for i in self.pages))
 
 
 def _decoded(pictures: dict[int, tuple[Picture, str, list[str]]], model: str,
@@ -864,4 +865,3 @@ def _hash_file(path: str) -> str:
         while block := fh.read(1 << 20):
             h.update(block)
     return h.hexdigest()
-

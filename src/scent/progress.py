@@ -2,9 +2,9 @@
 
 The indexer keeps a `Tracker` and hands each change to the caller's callback as a `Progress`
 snapshot; the CLI prints them (scent.terminal.ProgressPrinter). Stages that happen deep inside
-extraction (OCR, describing a picture, loading their models) and translation are announced with `stage(...)`,
-which reaches the run's tracker through a context variable, so the extractors need no extra
-argument and code run outside an index run (a test, a script) announces to nobody.
+extraction (OCR, describing a picture, loading their models), and translating, are announced with
+`stage(...)`, which reaches the run's tracker through a context variable, so the extractors need
+no extra argument and code run outside an index run (a test, a script) announces to nobody.
 """
 from __future__ import annotations
 

@@ -164,8 +164,8 @@ def dense_search(r: Request, vector: np.ndarray) -> list[Hit]:
         for uid, score in hits:
             if score - offset > best.get(uid, -np.inf):
                 best[uid] = score - offset
-    # Each list holds its `candidates` best units, so the merged top `candidates` by best score
-    # is exactly the top of one search over both fields.
+    # Each list holds its `candidates` best units and an offset keeps a list's order, so the merged
+    # top `candidates` by best score is exactly the top of one search over every field.
     return sorted(best.items(), key=lambda h: -h[1])[:s.candidates]
 
 

