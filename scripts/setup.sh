@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # System packages scent needs at run time or in its tests (chromium: the browser test of the web UI;
 # tesseract-ocr and its language data: OCR of pictures and scanned PDF pages, see src/scent/ocr.py;
 # the Lohit fonts: tests/test_ocr.py draws Hindi and Tamil pictures with them; catdoc: Word 97-2003
-# .doc files, see src/scent/extract/doc.py; apertium-eng-spa: a Spanish query in English, see
+# .doc files, see src/scent/extract/doc.py; apertium-eng-spa: Spanish queries and notes in English, see
 # src/scent/translate.py).
 APT_PACKAGES=(chromium
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-hin tesseract-ocr-tam
