@@ -30,6 +30,27 @@ def test_a_spanish_query_in_english():
     assert translate.to_english("¿dónde está la llave?", "es").endswith("?")
 
 
+needs_french_pairs = pytest.mark.skipif(
+    not {"fra-cat", "cat-eng"} <= translate._apertium_pairs(),
+    reason="Apertium's French pairs are not installed (scripts/setup.sh installs apertium-fra-cat, apertium-eng-cat)")
+
+
+@needs_french_pairs
+def test_a_french_query_in_english_through_catalan():
+    # Apertium's words, checked by hand: fra-cat gives "una bicicleta vermella", cat-eng the English
+    assert translate.to_english("une bicyclette rouge", "fr") == "a red bicycle"
+
+
+def test_french_without_its_apertium_pairs_keeps_the_gloss(monkeypatch, caplog):
+    # Apertium itself is there for Spanish; the French pairs are separate Debian packages
+    monkeypatch.setattr(translate, "_apertium_pairs", lambda: frozenset({"spa-eng"}))
+    monkeypatch.setattr(translate, "_warn_once", translate._warn_once.__wrapped__)
+    with caplog.at_level("WARNING", logger="scent.translate"):
+        assert translate.texts_to_english(["une bicyclette rouge", "un chat"], "fr") == [None, None]
+    assert ("French text is not machine-translated into English: Apertium's fra-cat is not installed "
+            "(Debian: apt install apertium-fra-cat)" in caplog.text)
+
+
 @pytest.mark.parametrize("text, lang", [("receita de bolo", "de"), ("red bicycle", "en"), ("red bicycle", None),
                                         ("   ", "pt")])
 def test_no_translation_without_an_engine_for_the_language(text, lang):

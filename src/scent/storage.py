@@ -78,7 +78,7 @@ class StoredUnit:
 @dataclass(frozen=True)
 class VectorField:
     """A named kind of vector of a unit: `unit` (its text), `sentences` (one per sentence: many),
-    `english` (its machine translation, for a unit in Portuguese or Spanish; scent.translate),
+    `english` (its machine translation, for a unit in Portuguese, Spanish or French; scent.translate),
     `picture` (its pixels, from an image-text model), `regions` (one per region of a page or
     picture, for late interaction: many, kept as binary; scent.multivector). A field keeps the model that made its
     vectors; another model's vectors are refused rather than mixed."""

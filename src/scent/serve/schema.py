@@ -49,7 +49,7 @@ class SearchResponse(Open):
     corrected: dict[str, str] | None = Field(None, description="Words of the query no file holds, read as "
                                              "misspelt -> the words searched instead (absent when none was).")
     translation: str | None = Field(None, description="The query machine-translated into English, whose words "
-                                    "were searched too (a Portuguese or Spanish query; absent otherwise).")
+                                    "were searched too (a Portuguese, Spanish or French query; absent otherwise).")
     index: str = Field(description="The index directory that answered (scent search checks it).")
 
 

@@ -173,7 +173,7 @@ async function search() {
 
 // Words no file holds were searched as the word one slip away (scent.spelling): say which, and
 // offer the query as typed, those words quoted (a quoted word is never corrected).
-// A Portuguese or Spanish query was machine-translated into English and searched by those words
+// A Portuguese, Spanish or French query was machine-translated into English and searched by those words
 // too (scent.translate): say so, beside any correction.
 function showCorrected(query, fixed, translation = "") {
   const box = $("#corrected");
