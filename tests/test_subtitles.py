@@ -38,7 +38,7 @@ def test_a_transcript_says_who_speaks_in_sections_of_a_minute(tmp_path):
         ("0:01", "Ana Silva: We should move the budget review to March.\nFinance needs the numbers first.\n"
                  "Tom Baker: Fine by me, if finance agrees."),
         ("1:05", "Tom Baker: Next item: the office move to Harbour Street.")]
-    # 118 characters and a blank line before the second
+    # the first section's 128 characters and the blank line between sections before the second
     assert [s.start for s in got.sections] == [0, 130]
 
 

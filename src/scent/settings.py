@@ -132,8 +132,8 @@ SETTINGS = (
     Setting("weight_keyword", 1.0, "RRF weight of the keyword (BM25) list.", "search"),
     Setting("translation_offset", 0.01, "What dense search takes off the score of a unit's English translation (the "
             "`english` vector of a unit in Portuguese, Spanish or French; english_gloss) before it counts beside the "
-            "unit's own vectors: a translation's plain English matched generic English questions better than the notes "
-            "that answer them.", "search"),
+            "unit's own vectors: a translation's plain English matched generic English questions better than the "
+            "notes that answer them.", "search"),
     Setting("weight_ids", 1.0, "RRF weight of the exact/fuzzy ID list (only used when the query holds an ID-like token).",
             "search"),
     Setting("weight_pictures", 1.0, "RRF weight of the pictures list (the query against picture vectors; only used "
@@ -149,7 +149,8 @@ SETTINGS = (
             "the word lists of scent.gloss: to_english (a Spanish, French, German, Portuguese or Hindi query also "
             "matches English words, and its vector is moved toward its English gloss's; a Portuguese, Spanish or "
             "French one is also machine-translated, offline, and searched by the translation's words too: "
-            "scent.translate), all (an English query also matches its words in those languages; lost on bench/), off (docs/retrieval-tuning.md).",
+            "scent.translate), all (an English query also matches its words in those languages; lost on bench/), "
+            "off (docs/retrieval-tuning.md).",
             "search",
             choices=("off", "to_english", "all")),
     Setting("spelling", True, "Search a query word that no file holds, no dictionary knows and that is not quoted "
@@ -205,7 +206,8 @@ SETTINGS = (
             "Spanish, French, German, Portuguese or Hindi as extra keyword tokens, so English queries match them "
             "(scent.gloss); units in Portuguese, Spanish or French also get their machine translation into English, "
             "embedded into the `english` vector field (scent.translate; translation_offset; "
-            "docs/retrieval-tuning.md). A file indexed before gets them when it is read again (or with --rebuild).", "index"),
+            "docs/retrieval-tuning.md). A file indexed before gets them when it is read again (or with --rebuild).",
+            "index"),
     Setting("region_vectors", False, "Also embed each region of PDF pages, slides and pictures (a line or block of "
             "its text layer or OCR, a part of its picture description) into the `regions` field, for the "
             "multivector list (late interaction; strategy multivector or hybrid+multivector). Off: on bench/ and "

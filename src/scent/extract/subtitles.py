@@ -10,6 +10,7 @@ blocks, the tags within a cue. A file is read by what it holds, not by its name:
 begins "WEBVTT" is read as WebVTT."""
 from __future__ import annotations
 
+import io
 import re
 
 from scent.units import Extracted, Section
@@ -22,8 +23,6 @@ _OVERRIDE = re.compile(r"\{\\[^}]*\}")  # SubStation tags some .srt files carry 
 
 
 def extract(path: str, limits: Limits) -> Extracted:
-    import io
-
     import webvtt
 
     text, encoding = read_text(path, limits)
@@ -50,7 +49,7 @@ def _sections(captions, meta: dict, limits: Limits) -> list[Section]:
     speaker = last = None
     for caption in captions:
         if lines and caption.start_in_seconds >= begin + SECTION_SECONDS:
-            sections.append(Section(text="\n".join(lines), kind="text", title=_clock(begin)))
+            sections.append(_section(lines, begin))
             lines, speaker = [], None
             if len(sections) == limits.max_sections:
                 meta["left_out"] = [f"only its first {limits.max_sections} minutes were indexed (max_units_per_file)"]
@@ -67,8 +66,12 @@ def _sections(captions, meta: dict, limits: Limits) -> list[Section]:
                 line, speaker = f"{voice}: {line}", voice
             lines.append(line)
     if lines:
-        sections.append(Section(text="\n".join(lines), kind="text", title=_clock(begin)))
+        sections.append(_section(lines, begin))
     return sections
+
+
+def _section(lines: list[str], begin: float) -> Section:
+    return Section(text="\n".join(lines), kind="text", title=_clock(begin))
 
 
 def _clock(seconds: float) -> str:
