@@ -194,6 +194,22 @@ def test_a_portuguese_query_says_its_translation(e2e):
     assert all(json.loads(line)["path"] for line in out.stdout.splitlines())  # stdout: result lines only
 
 
+def test_a_spanish_note_shows_its_english_translation(e2e):
+    from scent.translate import _apertium_pairs
+
+    if "spa-eng" not in _apertium_pairs():
+        pytest.skip("Apertium's Spanish-English pair is not installed (scripts/setup.sh installs apertium-eng-spa)")
+    out = e2e.search("how often should I water the tomatoes", "-k", "1", "--no-server")
+    assert out.returncode == 0, out.stderr
+    first, snippet, english = out.stdout.splitlines()[:3]
+    assert "notes/personal/notas-huerto.md" in first and "agua" in snippet
+    assert english.startswith("    in English, machine-translated: ") and "water" in english
+    [found] = e2e.results("how often should I water the tomatoes", "-k", "1", "--no-server")
+    assert "water" in [found["translated"][a:b] for a, b in found["translated_highlights"]]
+    [lentils] = e2e.results("red lentil soup", "-k", "1", "--no-server")  # an English note has none
+    assert lentils["path"] == "notes/personal/recipe-red-lentil-soup.md" and lentils["translated"] == ""
+
+
 def test_misspelt_words_are_searched_as_the_words_the_folder_holds(e2e):
     # No file holds "securty" or "depost"; the lease holds "security deposit" (p.4, the deposit refund).
     out = e2e.search("how much is the securty depost refund", "-k", "3", "--no-server")

@@ -67,8 +67,8 @@ def test_mcp_tools_search_and_fetch(index_dir):
 
         found = _payload(await session.call_tool("search", {"query": "LD-2026-0417", "k": 3}))["results"]
         assert found[0]["path"] == "lease.md" and "LD-2026-0417" in found[0]["snippet"]
-        assert set(found[0]) <= {"id", "path", "page", "kind", "title", "date", "snippet", "confidence", "weak",
-                                 "copies"}
+        assert set(found[0]) <= {"id", "path", "page", "kind", "title", "date", "snippet", "translated", "confidence",
+                                 "weak", "copies"}
         assert found[0]["id"].isdigit() and len(found[0]["date"]) == 10  # an ISO day
 
         only_code = _payload(await session.call_tool("search", {"query": "header", "kinds": ["code"]}))["results"]
@@ -115,6 +115,23 @@ def test_mcp_tools_search_and_fetch(index_dir):
         assert misspelt["corrected"] == {"deposti": "deposit"} and misspelt["passages"][0]["path"] == "lease.md"
 
     asyncio.run(_session(index_dir, work))
+
+
+def test_a_note_in_spanish_comes_with_its_english_translation(notes, tmp_path):
+    from scent.translate import _apertium_pairs
+
+    if "spa-eng" not in _apertium_pairs():
+        pytest.skip("Apertium's Spanish-English pair is not installed (scripts/setup.sh installs apertium-eng-spa)")
+    (notes / "huerto.md").write_text("# Riego\n\nRegar los tomates cada dos días, temprano por la mañana.\n")
+    with Index(notes, index_dir=tmp_path / "idx") as idx:
+        idx.update()
+
+    async def work(session):
+        return _payload(await session.call_tool("search", {"query": "watering the tomatoes", "k": 5}))["results"]
+
+    found = {r["path"]: r for r in asyncio.run(_session(tmp_path / "idx", work))}
+    assert "tomatoes" in found["huerto.md"]["translated"]
+    assert "translated" not in found["lease.md"]  # an English note: absent
 
 
 def test_the_server_names_its_version(index_dir):

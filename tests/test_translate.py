@@ -185,6 +185,8 @@ def test_translations_are_batched_across_files_and_kept_with_unchanged_text(tmp_
         kept = idx.engine.vectors.get("english", [u.id for u in units])
     assert [[t.split("\n")[-1] for t in c] for c in calls] == [["Apanhámos o autocarro para Sintra e visitámos o palácio."]]
     assert set(kept) == {u.id for u in units}  # Lisboa's unchanged unit kept its translation's vector
+    assert [u.english.split()[:4] for u in units] == [["English", "of", "#", "Lisboa"],  # and its text
+                                                      ["English", "of", "#", "Sintra"]]
 
 
 def test_a_unit_kept_without_a_translation_gets_one_when_its_file_is_read_again(tmp_path, fake_embedder, monkeypatch):
@@ -204,3 +206,46 @@ def test_a_unit_kept_without_a_translation_gets_one_when_its_file_is_read_again(
         idx.update()
         units = idx.engine.catalog.file_units("viagem.md")
         assert len(seen) == 2 and set(idx.engine.vectors.get("english", [u.id for u in units])) == {u.id for u in units}
+
+
+def test_a_translation_kept_without_its_text_is_made_again(tmp_path, fake_embedder, monkeypatch):
+    """An index from before m016 kept a unit's translation's vector, not its text: the unit is
+    translated again when its file is read again, so that its translation can be shown."""
+    seen = []
+    monkeypatch.setitem(translate.ENGINES, "pt", lambda texts: seen.extend(texts) or [f"English of {t[:20]}"
+                                                                                       for t in texts])
+    root = tmp_path / "notes"
+    root.mkdir()
+    lisboa = "# Lisboa\n\nSubimos no elétrico até ao castelo e comemos pastéis de nata.\n\n"
+    (root / "viagem.md").write_text(lisboa + "# Sintra\n\nApanhámos o comboio para Sintra e visitámos o palácio.\n")
+    with Index(root, embedder=fake_embedder) as idx:
+        idx.update()
+        idx.engine.db.execute("UPDATE units SET english = ''")
+        seen.clear()
+        (root / "viagem.md").write_text(lisboa + "# Sintra\n\nApanhámos o autocarro para Sintra.\n")
+        idx.update()
+        units = idx.engine.catalog.file_units("viagem.md")
+    assert len(seen) == 2  # Lisboa's unchanged unit too
+    assert [u.english.split()[:4] for u in units] == [["English", "of", "#", "Lisboa"], ["English", "of", "#", "Sintra"]]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "qdrant"])
+def test_a_result_in_another_language_shows_its_translation(tmp_path, fake_embedder, monkeypatch, backend):
+    if backend == "qdrant":
+        pytest.importorskip("qdrant_client")
+    english = "# Salt cod à Brás ## Method Soak the salt cod for two days. Fry the straw potatoes and add six eggs."
+    monkeypatch.setitem(translate.ENGINES, "pt", lambda texts: [english] * len(texts))
+    with Index(_two_notes(tmp_path), embedder=fake_embedder, settings=Settings(backend=backend)) as idx:
+        idx.update()
+        asked = {r.path: r for r in idx.search("salt cod with straw potatoes and eggs", k=5)}
+        # a question in Portuguese: the note's own words are the asker's
+        own = {r.path: r for r in idx.search("como se frita a batata palha para o bacalhau com ovos", k=5)}
+    found = asked["bacalhau.md"]
+    # the markdown's headings left out as in the note's own snippet, inside the one line too
+    assert found.translated == ("Salt cod à Brás Method Soak the salt cod for two days. Fry the straw potatoes and "
+                                "add six eggs.")
+    assert [found.translated[a:b] for a, b in found.translated_highlights] == [
+        "Salt", "cod", "salt", "cod", "straw", "potatoes", "eggs"]
+    assert found.to_dict()["translated"] == found.translated
+    assert asked["shed.md"].translated == "" and asked["shed.md"].translated_highlights == []
+    assert own["bacalhau.md"].translated == ""

@@ -230,6 +230,21 @@ def test_a_portuguese_search_says_how_it_was_translated(page):
     expect(page.locator("#corrected")).to_be_hidden()
 
 
+def test_a_note_in_spanish_shows_its_english_translation(page):
+    from playwright.sync_api import expect
+
+    from scent.translate import _apertium_pairs
+
+    if "spa-eng" not in _apertium_pairs():
+        pytest.skip("Apertium's Spanish-English pair is not installed (scripts/setup.sh installs apertium-eng-spa)")
+    assert _search(page, "how often should I water the tomatoes")[0][0] == "notes/personal/notas-huerto.md"
+    english = page.locator("#results .result").first.locator(".snippet.translated")
+    expect(english).to_contain_text("In English, machine-translated: ")
+    expect(english.locator("mark").first).to_have_text("water")
+    _search(page, "red lentil soup")  # an English note shows none
+    expect(page.locator("#results .result").first.locator(".snippet.translated")).to_have_count(0)
+
+
 def test_empty_page_shows_suggestions_and_a_click_searches(page):
     from playwright.sync_api import expect
 

@@ -261,6 +261,9 @@ def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | Non
         sure = f"  {min(sure, SURE_AT_MOST):.0%} sure" if sure is not None else ""
         click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {r.score:.4f}{sure}")
         click.echo(f"    {_highlight(r.snippet, r.highlights)}")
+        translated = getattr(r, "translated", "")  # (an older server's results carry none)
+        if translated:
+            click.echo(f"    in English, machine-translated: {_highlight(translated, r.translated_highlights)}")
         copies = [os.path.join(r.folder, c) if several else c for c in getattr(r, "copies", None) or ()]
         if copies:  # (an older server's results carry none)
             more = f" and {len(copies) - MAX_COPIES_SHOWN} more" if len(copies) > MAX_COPIES_SHOWN else ""

@@ -563,8 +563,11 @@ class Indexer:
         has_regions = any(u.regions for u in w.units)
         kept_regions = vectors.get(multivector.FIELD, old_ids) if old_ids and has_regions else {}
         kept_english = vectors.get(ENGLISH_FIELD, old_ids) if old_ids and ENGLISH_FIELD in fields else {}
+        if kept_english:  # the translation's text with its vector; an index made before stored no text
+            said = {uid: u.english for uid, u in self.engine.catalog.units(list(kept_english)).items()}
+            kept_english = {uid: v for uid, v in kept_english.items() if said.get(uid)}
         own, parts, regions_, english, texts = {}, {}, {}, {}, {}
-        for u in w.units:
+        for i, u in enumerate(w.units):
             if not u.text.strip() or u.id in unembedded:
                 continue
             was = reuse.get(u.id)
@@ -577,6 +580,7 @@ class Indexer:
                     regions_[u.id] = kept_regions[was]
                 if was in kept_english:
                     english[u.id] = kept_english[was]
+                    w.units[i] = replace(u, english=said[was])
                 continue
             texts[u.text_hash] = _embed_text(u.text, u.title, _headed(u.text, u.kind))
             texts.update((text_key(p), p) for p in u.parts)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -54,10 +55,15 @@ class SearchResult:
     confidence: float | None = None  # chance (0..1) that this is a right answer; None: not assessed
     weak: bool = False  # confidence below the floor: shown under "weak matches"
     copies: tuple[str, ...] = ()  # other files of the same bytes, shown as this one (collapse)
+    # The answering unit's machine translation into English (scent.translate), as a snippet of its
+    # own, where the unit is in another language than the query; "" for none.
+    translated: str = ""
+    translated_highlights: list[tuple[int, int]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         d = asdict(self)
         d["highlights"] = [list(h) for h in self.highlights]
+        d["translated_highlights"] = [list(h) for h in self.translated_highlights]
         d["copies"] = list(self.copies)
         d["date"] = iso(self.date)
         d["place"] = place(self.kind, self.page) if self.page else None  # "p.3", "slide 3": as the CLI says it
@@ -506,14 +512,28 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _, _ in kept])
     for rank, (path, copies, score) in enumerate(kept, start=1):
         unit = _shown(r, units[best[path]])
-        shown = readable(unit.text) if unit.file_kind == "text" else unit.text
-        text, marks = snippet(shown, r.keywords.words, r.keywords.ids)
+        text, marks = snippet(_readable(unit, unit.text), r.keywords.words, r.keywords.ids)
+        # Its translation helps one who asked in another language (an unsure query's language: English
+        # is the likelier, and the passage's own words are shown first anyway).
+        translated, translated_marks = (snippet(_readable(unit, unit.english, one_line=True), r.keywords.words, r.keywords.ids)
+                                        if unit.english and unit.lang != r.lang else ("", []))
         results.append(SearchResult(
             rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
             snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
             explain=_explain(path, lists, fusion, units, r.settings) if explain else None,
-            confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1], copies=copies))
+            confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1], copies=copies,
+            translated=translated, translated_highlights=translated_marks))
     return results, fusion.file_runs
+
+
+# A translation is one line (translate.texts_to_english): its headings' marks sit inside it.
+_INLINE_HEADING = re.compile(r"(?<!\S)#{1,6}\s+")
+
+
+def _readable(unit: StoredUnit, text: str, one_line: bool = False) -> str:
+    if unit.file_kind != "text":
+        return text
+    return readable(_INLINE_HEADING.sub("", text) if one_line else text)
 
 
 def _shown(r: Request, unit: StoredUnit) -> StoredUnit:

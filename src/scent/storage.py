@@ -73,6 +73,7 @@ class StoredUnit:
     lang: str | None
     text: str
     date: float  # its own date where it has one (Unit.date), else its file's
+    english: str = ""  # its machine translation into English (UnitRecord.english), "" for none
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,8 @@ class Hit(BaseModel):
     title: str | None = None
     date: str = Field(description="ISO 8601 day the file's content is dated.")
     snippet: str  # no score: results come best first, and a fused rank score means nothing to an agent
+    translated: str | None = Field(None, description="The snippet's passage machine-translated into English, where "
+                                   "it is in another language than the query; absent otherwise.")
     confidence: float | None = Field(None, description="Chance (0..1) that this is a right answer, as judged on "
                                      "held-out collections (README: how far it can be trusted).")
     weak: bool = Field(False, description="Below the confidence floor: a weak match; all weak means no good match.")
@@ -175,7 +177,7 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
         return _result(SearchOutput(corrected=found.corrected or None, translation=found.translation or None,
                                     results=[Hit(
             id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
-            date=(iso(r.date) or "")[:10], snippet=r.snippet, confidence=r.confidence, weak=r.weak,
+            date=(iso(r.date) or "")[:10], snippet=r.snippet, translated=r.translated or None, confidence=r.confidence, weak=r.weak,
             copies=list(r.copies) or None)
             for r in found]))
 

@@ -27,6 +27,11 @@ class Result(Open):
     score: float = Field(description="Fused score; only the order means something.")
     snippet: str = Field(description="The matching passage, as plain text.")
     highlights: list[tuple[int, int]] = Field(description="[start, end) character spans of `snippet` to mark.")
+    translated: str = Field("", description="The matching passage machine-translated into English, where it is in "
+                                            "another language than the query (Portuguese, Spanish, French); "
+                                            "\"\" otherwise.")
+    translated_highlights: list[tuple[int, int]] = Field(default_factory=list, description="[start, end) character "
+                                                         "spans of `translated` to mark.")
     title: str
     date: str | None = Field(description="Its date (a message's or event's own, else the file's), ISO 8601 in the "
                                          "server's time zone.")

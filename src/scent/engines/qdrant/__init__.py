@@ -41,7 +41,7 @@ AVGDL = 120.0  # BM25's average unit length (tokens) until the first write measu
 UPSERT_POINTS = 256
 SERVER_MODE, EDGE_MODE, LOCAL_MODE = "server", "edge", "local"
 MODES = {SERVER_MODE: "server at", EDGE_MODE: "embedded edge shard at", LOCAL_MODE: "qdrant-client local mode at"}
-_PAYLOAD = ["path", "file_kind", "kind", "page", "start", "end", "title", "lang", "text", "date"]
+_PAYLOAD = ["path", "file_kind", "kind", "page", "start", "end", "title", "lang", "text", "date", "english"]
 # The payload fields filters read, each indexed where the mode has payload indexes (a server, an
 # edge shard), so that a filter does not scan every point: field -> Qdrant's PayloadSchemaType.
 PAYLOAD_INDEXES = {**dict.fromkeys(("path", "dirs", "file_kind", "kind", "lang", "ids", "id_grams", "file_key",
@@ -224,6 +224,7 @@ class QdrantEngine:
                            "kind": u.kind, "place": place, "page": u.page, "start": u.start, "end": u.end,
                            "title": u.title, "lang": u.lang, "date": f.date if u.date is None else u.date, "text": u.text, "extra": u.extra,
                            **({} if u.until is None else {"until": u.until}),
+                           **({"english": u.english} if u.english else {}),
                            "text_hash": u.text_hash, "access": f.access.split(), "ids": ids, "id_grams": sorted({g for i in ids for g in trigrams(i)})}
                 points.append(m.PointStruct(id=u.id, vector=vector, payload=payload))
         for part in batched(points, UPSERT_POINTS):
@@ -575,7 +576,7 @@ class QdrantVectors:
 
 def _stored(uid: int, p: dict) -> StoredUnit:
     return StoredUnit(uid, p["path"], p["file_kind"], p["kind"], p.get("page"), p.get("start", 0), p.get("end", 0),
-                      p.get("title", ""), p.get("lang"), p.get("text", ""), p.get("date", 0.0))
+                      p.get("title", ""), p.get("lang"), p.get("text", ""), p.get("date", 0.0), p.get("english", ""))
 
 
 def collection_name(settings, index_dir: Path) -> str:

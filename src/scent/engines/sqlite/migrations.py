@@ -398,6 +398,17 @@ def m015_unit_spans() -> str:
     """
 
 
+@migration
+def m016_unit_translations() -> str:
+    # A unit's machine translation into English (scent.translate), shown beside its own words when
+    # it answers a question in another language. Only its vector was kept before: a unit of an
+    # upgraded index gets the text when its file is read again (scent.indexing translates a unit
+    # whose kept vector has no text).
+    return """
+    ALTER TABLE units ADD COLUMN english TEXT NOT NULL DEFAULT '';
+    """
+
+
 def _access_function(db: sqlite3.Connection):
     """scent_access(path): the readers of an indexed path, from the folder the index names."""
     try:

@@ -111,6 +111,12 @@ function resultNode(r) {
   head.append(look);
   li.append(head);
   li.append(snippetNode(r.snippet, r.highlights));
+  if (r.translated) {
+    const english = snippetNode(r.translated, r.translated_highlights);
+    english.classList.add("translated");
+    english.prepend(el("span", { class: "label" }, "In English, machine-translated: "));
+    li.append(english);
+  }
   if (r.copies && r.copies.length) {
     // The same bytes elsewhere in the folder: one result, each copy a link of its own.
     const also = el("div", { class: "copies" }, "also at: ");
