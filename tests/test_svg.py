@@ -1,0 +1,102 @@
+"""SVG drawings (.svg): scent.extract.svg, on drawings written here as draw.io and Inkscape write
+them (labels as HTML in a foreignObject with a <text> copy, a title, links to other files)."""
+import io
+
+import pytest
+from PIL import Image
+
+from scent import Index
+from scent.errors import ExtractError
+from scent.extract import Limits, extract, file_kind, svg
+
+# draw.io's export: each label in a <switch>, as HTML and again as <text>; a last switch whose
+# fallback tells viewers without foreignObject that they miss the text.
+DIAGRAM = """<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="421px" height="121px"
+     viewBox="-0.5 -0.5 421 121">
+<title>Checkout flow</title>
+<defs><style>.label { font: 12px Helvetica; }</style></defs>
+<g>
+<rect x="0" y="0" width="120" height="60" fill="#dae8fc" stroke="#6c8ebf"/>
+<switch><foreignObject width="100%" height="100%"><div xmlns="http://www.w3.org/1999/xhtml"><div>Payment<br/>gateway</div>
+</div></foreignObject><text x="60" y="34">Payment gateway</text></switch>
+<rect x="300" y="0" width="120" height="60" fill="#d5e8d4" stroke="#82b366"/>
+<switch><foreignObject width="100%" height="100%"><div xmlns="http://www.w3.org/1999/xhtml">Ledger DB</div>
+</foreignObject><text x="360" y="34">Ledger DB</text></switch>
+<text x="200" y="100" class="label">retries <tspan font-weight="bold">3 times</tspan></text>
+</g>
+<switch><g requiredFeatures="http://www.w3.org/TR/SVG11/feature#Extensibility"/><a xlink:href="https://www.drawio.com/">
+<text x="50%" y="100%">Text is not SVG - cannot display</text></a></switch>
+</svg>
+"""
+
+
+def _write(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_text(content) if isinstance(content, str) else path.write_bytes(content)
+    return str(path)
+
+
+def test_a_diagram_is_a_picture_whose_labels_are_read_once_each(tmp_path):
+    got = extract(_write(tmp_path, "checkout.svg", DIAGRAM))
+    assert file_kind("checkout.svg") == "image" and got.kind == "image" and got.title == "Checkout flow"
+    assert [s.kind for s in got.sections] == ["image", "ocr"]
+    assert got.sections[1].text == "Checkout flow\nPayment gateway\nLedger DB\nretries 3 times"
+    assert got.sections[0].picture is not None  # its pixels, for an image-text model where there is one
+
+
+def test_a_drawing_is_described_as_drawn(tmp_path):
+    got = extract(_write(tmp_path, "checkout.svg", DIAGRAM), Limits(describe=True))
+    # the labels on white would read as a screen's text; a drawing is no screenshot
+    assert got.sections[-1].kind == "image" and got.sections[-1].text.startswith("diagram, drawing")
+
+
+@pytest.mark.parametrize("size, expected", [
+    ('width="100000" height="50000" viewBox="0 0 400 200"', (300, 150)),  # a huge size: the side decides
+    ('width="10cm" height="40cm"', (75, 300)),  # tall, in units: only the ratio counts
+    ("", (300, 300)),  # no size at all: SVG's default square
+])
+def test_a_drawing_renders_at_the_side_asked(size, expected):
+    image = svg.render(f'<svg xmlns="http://www.w3.org/2000/svg" {size}><rect width="5" height="5"/></svg>'.encode(),
+                       300)
+    assert image.size == expected and image.mode == "RGB"
+
+
+def test_a_drawing_never_shows_another_files_pixels(tmp_path):
+    Image.new("RGB", (40, 40), (255, 0, 0)).save(tmp_path / "red.png")
+    inline = io.BytesIO()
+    Image.new("RGB", (40, 40), (0, 0, 255)).save(inline, "PNG")
+    import base64
+    data = "data:image/png;base64," + base64.b64encode(inline.getvalue()).decode()
+    drawing = (f'<svg xmlns="http://www.w3.org/2000/svg" width="80" height="40">'
+               f'<image x="0" y="0" width="40" height="40" href="{tmp_path / "red.png"}"/>'
+               f'<image x="40" y="0" width="40" height="40" href="{data}"/></svg>')
+    image = svg.render(drawing.encode(), 80)
+    assert image.getpixel((20, 20)) == (255, 255, 255)  # the file on disk is not drawn
+    assert image.getpixel((60, 20)) == (0, 0, 255)  # a picture inside the drawing is
+
+
+@pytest.mark.parametrize("content, reason", [
+    ("<svg xmlns='http://www.w3.org/2000/svg'><text>cut short", "its XML does not parse"),
+    ("<html><body>saved as .svg</body></html>", "its XML is a <html>, not an <svg>"),
+    # entities expanding a billion times: expat refuses them
+    ('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">'
+     + "".join(f'<!ENTITY {b} "{("&" + a + ";") * 10}">' for a, b in zip("abcdefgh", "bcdefghi"))
+     + ']><svg xmlns="http://www.w3.org/2000/svg"><text>&i;</text></svg>', "its XML does not parse"),
+])
+def test_what_is_not_a_drawing_is_refused_with_its_reason(tmp_path, content, reason):
+    with pytest.raises(ExtractError, match=rf"not a readable SVG drawing \({reason}"):
+        extract(_write(tmp_path, "bad.svg", content))
+
+
+def test_a_diagram_is_found_by_its_labels_and_has_a_thumbnail(tmp_path, fake_embedder):
+    from scent.serve.files import make_thumbnail
+
+    (tmp_path / "checkout.svg").write_text(DIAGRAM)
+    (tmp_path / "notes.md").write_text("# Groceries\n\nApples, bread and coffee.\n")
+    with Index(tmp_path, embedder=fake_embedder) as idx:
+        assert idx.update().added == 2
+        hit = idx.search("ledger db retries", k=1, strategy="keyword")[0]
+    assert (hit.path, hit.kind) == ("checkout.svg", "image")
+    thumb = Image.open(io.BytesIO(make_thumbnail(tmp_path / "checkout.svg", "image", None)))
+    assert thumb.format == "JPEG" and max(thumb.size) <= 320
