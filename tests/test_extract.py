@@ -630,7 +630,7 @@ def test_unknown_kind(tmp_path):
 
 EXTENSIONS = [".txt", ".md", ".py", ".html", ".csv", ".json", ".jsonl", ".docx", ".pdf", ".jpg",
               ".png", ".gif", ".xlsx", ".xls", ".ods", ".pptx", ".odp", ".odt", ".rtf", ".epub", ".heic", ".eml",
-              ".mbox", ".doc", ".ppt", ".srt", ".vtt", ".svg"]
+              ".mbox", ".doc", ".ppt", ".srt", ".vtt", ".svg", ".msg"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -839,6 +839,42 @@ def test_eml_headers_body_attachment_names_and_date(tmp_path):
     assert got.date == dt.datetime(2025, 7, 14, 17, 32, tzinfo=dt.timezone.utc).timestamp()
 
 
+def _outlook(message, path):
+    """`message` saved as Outlook saves it (.msg: MAPI properties in a compound file)."""
+    from aspose.email_foss import msg
+
+    msg.MapiMessage.from_email_message(message).save(str(path))
+    return path
+
+
+def test_an_outlook_message_is_read_as_its_mail(tmp_path):
+    got = extract(str(_outlook(make_message(), tmp_path / "quote.msg")))
+    # MAPI keeps the time in UTC (19:32 +0200) and a recipient's display name (the address where none was given)
+    assert texts(got) == [("email", "Lamp repair quote", None, QUOTE.replace(
+        "To: board@harbour.example", 'To: "board@harbour.example" <board@harbour.example>').replace(
+        "Mon, 14 Jul 2025 19:32:00 +0200", "Mon, 14 Jul 2025 17:32:00 +0000"))]
+    assert got.date == dt.datetime(2025, 7, 14, 17, 32, tzinfo=dt.timezone.utc).timestamp()
+    assert got.kind == "email" and file_kind("quote.msg") == "email"
+
+
+def test_an_outlook_messages_attachment_is_a_file_of_its_own(tmp_path):
+    (tmp_path / "mail").mkdir()
+    _outlook(make_message(), tmp_path / "mail" / "quote.msg")
+    with Index(tmp_path / "mail", index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        assert idx.update().added == 2
+        found = [(r.path, r.kind) for r in idx.search("quote lamp repair 120 euros", strategy="keyword")]
+    assert set(found) == {("quote.msg", "email"), ("quote.msg#quote.pdf", "pdf")}
+
+
+def test_a_damaged_outlook_message_is_one_line(tmp_path):
+    data = _outlook(make_message(), tmp_path / "whole.msg").read_bytes()
+    (tmp_path / "cut.msg").write_bytes(data[:len(data) // 3])
+    (tmp_path / "junk.msg").write_bytes(b"From: not an Outlook file\n")
+    for name in ("cut.msg", "junk.msg"):
+        reason = reason_of(tmp_path / name)
+        assert reason.startswith("not a readable Outlook message (") and "\n" not in reason, reason
+
+
 def test_mbox_one_unit_per_message_numbered(tmp_path):
     import mailbox
     box = mailbox.mbox(str(tmp_path / "harbour.mbox"))

@@ -1,4 +1,4 @@
-"""Mail (.eml, .mbox): one `email` section per message: its From, To, Cc, Subject and Date lines,
+"""Mail (.eml, .mbox, .msg): one `email` section per message: its From, To, Cc, Subject and Date lines,
 then its body (the plain-text part, or the HTML part read as a page is), then the names of its
 attachments. The subject is the section's title; an .eml file's date is the message's. An .mbox
 gives each message its number as the page, and its date as the unit's own (date filters and
@@ -8,7 +8,11 @@ Attachments are files inside the message (scent.extract.members), each indexed a
 own: `note.eml#invoice.pdf` for an .eml, `mail.mbox#3/invoice.pdf` for message 3 of an mbox (the
 number is the message's page). A name used twice in one message gets " (2)" before its extension;
 an attachment without a name is `attachment-N` with its type's extension; an attached message is
-`.eml`. Each is dated by its message."""
+`.eml`. Each is dated by its message.
+
+An Outlook message saved as .msg (a compound file of MAPI properties, not MIME) is read by
+aspose-email-foss (MIT, pure Python) as the MIME message it stands for, and from there as an
+.eml is: the same lines, body and attachments."""
 from __future__ import annotations
 
 import email
@@ -17,6 +21,7 @@ import mailbox
 import mimetypes
 import os
 import re
+import struct
 from email import policy
 from email.errors import HeaderParseError
 from email.header import decode_header, make_header
@@ -25,11 +30,11 @@ from email.utils import parsedate_to_datetime
 
 from scent.errors import ExtractError
 from scent.units import Extracted, Section
-from .base import SECTION_SEPARATOR, Limits, _size
+from .base import SECTION_SEPARATOR, Limits, _size, named, unreadable
 from .members import Entry, MemberReader, attach, bounded
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
 
-EXTENSIONS = (".eml", ".mbox")
+EXTENSIONS = (".eml", ".mbox", ".msg")
 _HEADERS = ("From", "To", "Cc", "Subject", "Date")
 
 
@@ -147,6 +152,25 @@ def _date(message: EmailMessage) -> float | None:
         return None
 
 
+def _message(path: str) -> EmailMessage:
+    """The one message of an .eml or .msg file."""
+    if not path.lower().endswith(".msg"):
+        with open(path, "rb") as f:
+            return email.message_from_binary_file(f, policy=policy.default)
+    from aspose.email_foss import cfb, msg
+
+    try:
+        with msg.MapiMessage.from_file(path) as message:
+            return message.to_email_message()
+    except (cfb.CFBError, msg.MsgError, *_DAMAGED) as e:
+        raise unreadable(path, "Outlook message", named(e)) from None
+
+
+# What a damaged compound file can make the .msg reader raise besides its own errors.
+_DAMAGED = (EOFError, KeyError, ValueError, TypeError, IndexError, AttributeError, LookupError, OverflowError,
+            struct.error)
+
+
 def _looks_like_mail(message: EmailMessage) -> bool:
     return any(_header(message, name) for name in ("From", "To", "Subject", "Date", "Message-ID"))
 
@@ -158,8 +182,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         raise ExtractError(path, f"message is {_size(size)}, over the {_size(limits.max_text_bytes)} limit; "
                                  "raise the max_file_mb setting (--max-file-mb) or add it to .scentignore")
     if not mbox:
-        with open(path, "rb") as f:
-            message = email.message_from_binary_file(f, policy=policy.default)
+        message = _message(path)
         if not _looks_like_mail(message):
             raise ExtractError(path, "not an e-mail message (no From, To, Subject, Date or Message-ID header); "
                                      "rename it to its real type or add it to .scentignore")
@@ -225,8 +248,7 @@ def read_member(path: str, name: str, max_bytes: int) -> bytes:
         finally:
             box.close()
     else:
-        with open(path, "rb") as f:
-            message = email.message_from_binary_file(f, policy=policy.default)
+        message = _message(path)
     for found, part in attachments(message):
         if found == name:
             data = _payload(part)
