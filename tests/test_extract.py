@@ -644,7 +644,8 @@ def test_any_bytes_give_a_result_or_extract_error(tmp_path, ext, data, prefix):
     except ExtractError as e:
         assert e.reason and "\n" not in e.reason
     else:
-        assert result.kind == file_kind(path)
+        # a .doc that is really RTF or a web page is read as what it is (README, docx row)
+        assert result.kind == file_kind(path) or (ext == ".doc" and result.kind in ("rtf", "html"))
         assert all(s.kind in UNIT_KINDS for s in result.sections)
 
 

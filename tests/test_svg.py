@@ -45,6 +45,22 @@ def test_a_diagram_is_a_picture_whose_labels_are_read_once_each(tmp_path):
     assert got.sections[0].picture is not None  # its pixels, for an image-text model where there is one
 
 
+def test_a_plots_text_drawn_as_outlines_is_read_from_its_comments(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.bar(["Jan", "Feb"], [3, 5])
+    ax.set_title("Monthly rainfall in Lisbon")
+    ax.set_ylabel("mm")
+    fig.savefig(tmp_path / "rain.svg")  # svg.fonttype "path", matplotlib's default: no <text> at all
+    plt.close(fig)
+    assert "<text" not in (tmp_path / "rain.svg").read_text()
+    words = extract(str(tmp_path / "rain.svg")).sections[1].text.split("\n")
+    assert words[:2] == ["Jan", "Feb"] and words[-2:] == ["mm", "Monthly rainfall in Lisbon"]
+
+
 def test_a_drawing_is_described_as_drawn(tmp_path):
     got = extract(_write(tmp_path, "checkout.svg", DIAGRAM), Limits(describe=True))
     # the labels on white would read as a screen's text; a drawing is no screenshot

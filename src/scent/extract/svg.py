@@ -30,6 +30,7 @@ _SVG = "{http://www.w3.org/2000/svg}"
 _LINKS = ("href", "{http://www.w3.org/1999/xlink}href")
 _LABELS = {"title", "desc", "text", "foreignObject"}
 _SKIPPED = {"style", "script", "metadata"}
+_PLOTTED_TEXT = re.compile(r"text_\d+\Z")
 _LENGTH = re.compile(r"^\s*([0-9.eE+-]+)\s*(px|cm|mm|in|pt|pc|em|ex|)\s*$", re.IGNORECASE)
 _UNITS = {"": 1.0, "px": 1.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "in": 96.0, "pt": 96 / 72, "pc": 16.0, "em": 16.0,
           "ex": 8.0}  # CSS pixels per unit (96 an inch; an em of 16 px, as resvg takes by default)
@@ -93,9 +94,10 @@ def render(raw: bytes, side: int):
 
 
 def _parse(raw: bytes) -> ET.Element:
-    """The drawing's root element; ValueError saying why when it is not an SVG's XML."""
+    """The drawing's root element, comments kept (_labels); ValueError saying why when it is not an
+    SVG's XML."""
     try:
-        root = ET.fromstring(raw)
+        root = ET.fromstring(raw, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True)))
     except ET.ParseError as e:
         raise ValueError(f"its XML does not parse: {e}") from None
     if root.tag not in (f"{_SVG}svg", "svg"):
@@ -122,6 +124,11 @@ def _labels(root: ET.Element) -> str:
             if words:
                 seen.setdefault(words)
             return
+        if name == "g" and _PLOTTED_TEXT.match(element.get("id", "")):
+            # matplotlib draws text as glyph outlines and says the string in a comment before them
+            said = " ".join(" ".join(c.text or "" for c in element if c.tag is ET.Comment).split())
+            if said:
+                seen.setdefault(said)
         for child in list(element)[:1] if name == "switch" else element:
             visit(child)
 
