@@ -364,9 +364,7 @@ def test_user_html_and_svg_never_run(index, name):
     assert headers["Content-Security-Policy"].startswith("sandbox; default-src 'none'")
     with make_client(index) as c:
         r = c.get("/api/file", params={"path": name})
-    if name == "evil.svg":  # SVG is not indexed (yet): not even handed out
-        assert r.status_code == 404 and "not in the index" in one_json_line(r)
-    elif name.startswith("evil"):
+    if name.startswith("evil"):  # indexed (an SVG as a picture): handed out as text, sandboxed
         assert r.status_code == 200
         assert r.headers["content-type"] == media
         assert r.headers["content-security-policy"] == headers["Content-Security-Policy"]
@@ -568,7 +566,8 @@ def test_browser_with_a_token_and_user_files_that_hold_scripts(index, chromium, 
         page.wait_for_function("() => [...document.images].some((i) => i.classList.contains('thumb') && i.naturalWidth > 0)")
         assert page.locator("#status-body dl").count() == 1  # the status came too
 
-        for target in ("/api/file?path=evil.html", "/api/file?path=evil.xhtml", "/api/raw?name=evil.svg"):
+        for target in ("/api/file?path=evil.html", "/api/file?path=evil.xhtml", "/api/file?path=evil.svg",
+                       "/api/raw?name=evil.svg"):
             page.goto(url + target)
             page.wait_for_load_state("load")
             assert page.title() != "PWNED" and "PWNED" not in page.evaluate("() => document.title"), target
