@@ -394,6 +394,35 @@ def _(root):
         write(root, f"web/{name}", xml)
 
 
+@kind("SVG of billion laughs", ["web/laughs.svg"], "skip")
+def _(root):
+    entities = "".join(f'<!ENTITY l{n + 1} "{("&l" + str(n) + ";") * 10}">' for n in range(9))
+    write(root, "web/laughs.svg", f'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY l0 "lol">{entities}]>'
+                                  '<svg xmlns="http://www.w3.org/2000/svg"><text>&l9;</text></svg>')
+
+
+@kind("SVG claiming a billion pixels a side", ["web/huge.svg"], "index")
+def _(root):
+    write(root, "web/huge.svg", '<svg xmlns="http://www.w3.org/2000/svg" width="1000000000" height="1000000000">'
+                                '<circle cx="500000000" cy="500000000" r="400000000"/><text y="9">huge</text></svg>')
+
+
+@kind("Outlook .msg cut short", ["mail/cut.msg"], "skip")
+def _(root):
+    from email.message import EmailMessage
+
+    from aspose.email_foss import msg
+
+    message = EmailMessage()
+    message["From"], message["Subject"] = "Ann Keeper <ann@harbour.example>", "Lamp repair"
+    message.set_content("The new lamp costs 120 euros.")
+    path = write(root, "mail/whole.msg", b"")
+    msg.MapiMessage.from_email_message(message).save(str(path))
+    whole = path.read_bytes()
+    path.unlink()
+    write(root, "mail/cut.msg", whole[: len(whole) // 3])
+
+
 @kind("RTF nested 100,000 groups deep", ["text/deep.rtf"], "either")
 def _(root):
     write(root, "text/deep.rtf", "{\\rtf1 " + "{" * 100_000 + "deep" + "}" * 100_000 + "}")
