@@ -116,3 +116,18 @@ def test_a_diagram_is_found_by_its_labels_and_has_a_thumbnail(tmp_path, fake_emb
     assert (hit.path, hit.kind) == ("checkout.svg", "image")
     thumb = Image.open(io.BytesIO(make_thumbnail(tmp_path / "checkout.svg", "image", None)))
     assert thumb.format == "JPEG" and max(thumb.size) <= 320
+
+
+def test_a_picture_shows_the_unit_holding_the_querys_words(tmp_path, fake_embedder):
+    """Whichever of a drawing's units answers, the snippet is the one holding the most of the query's
+    words: its labels for "payment gateway diagram" (two words against the description's one), its
+    description for "diagram"."""
+    (tmp_path / "checkout.svg").write_text(DIAGRAM)
+    with Index(tmp_path, embedder=fake_embedder) as idx:
+        idx.update()
+        kinds = [u.kind for u in idx.engine.catalog.file_units("checkout.svg")]
+        labels = idx.search("payment gateway diagram", k=1)[0]
+        drawn = idx.search("diagram", k=1)[0]
+    assert kinds == ["image", "ocr", "image"]  # name, labels, description
+    assert labels.unit_kind == "ocr" and labels.snippet.startswith("Checkout flow Payment gateway Ledger DB")
+    assert drawn.unit_kind == "image" and drawn.snippet.startswith("diagram, drawing")

@@ -537,19 +537,27 @@ def _readable(unit: StoredUnit, text: str, one_line: bool = False) -> str:
 
 
 def _shown(r: Request, unit: StoredUnit) -> StoredUnit:
-    """The unit a result shows: its answering unit, except that a picture answered by its name and
-    date unit ("IMG 0168 / photos / 200x133") shows its description ("photo, a dog, grass ...")
-    when the description holds as many of the query's words: the name is the picture's label, not
+    """The unit a result shows: its answering unit, except in a picture file, whose units are its
+    name and date ("IMG 0168 / photos / 200x133"), the text read in it (OCR, a drawing's labels)
+    and what it shows ("photo, a dog, grass ..."): there another of them is shown when it holds
+    more of the query's words, so the snippet says why the picture matched. The name unit is
+    shown only when it answered and none holds as many words: a name is the picture's label, not
     what it shows, and that unit often wins only by its folder's word or the picture vector."""
-    if unit.file_kind != "image" or unit.kind != "image" or unit.start != 0:
+    if unit.file_kind != "image" or unit.kind not in ("image", "ocr"):
         return unit
-    others = [o for o in r.engine.catalog.file_units(unit.path) or () if o.kind == "image" and o.start > 0]
+    others = [o for o in r.engine.catalog.file_units(unit.path) or ()
+              if o.kind in ("image", "ocr") and o.start > 0 and o.id != unit.id]
     if not others:
         return unit
-    name = normalise_id(os.path.splitext(unit.title)[0])
-    said = len(matches(unit.text, r.keywords.words, r.keywords.ids)) + sum(i in name for i in r.keywords.ids)
-    description = others[-1]  # after the name unit and any OCR text (scent.extract.image)
-    return description if len(matches(description.text, r.keywords.words, r.keywords.ids)) >= said else unit
+    named = unit.kind == "image" and unit.start == 0
+    words, ids = r.keywords.words, r.keywords.ids
+    said = len(matches(unit.text, words, ids))
+    if named:
+        said += sum(i in normalise_id(os.path.splitext(unit.title)[0]) for i in r.keywords.ids)
+    # most words first; among equals the description, the last unit (scent.extract.image)
+    best = max(reversed(others), key=lambda o: len(matches(o.text, words, ids)))
+    held = len(matches(best.text, words, ids))
+    return best if held > said or (named and held == said) else unit
 
 
 def _assess(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit],
