@@ -189,20 +189,33 @@ def test_translations_are_batched_across_files_and_kept_with_unchanged_text(tmp_
                                                       ["English", "of", "#", "Sintra"]]
 
 
+_LISBOA = "# Lisboa\n\nSubimos no elétrico até ao castelo e comemos pastéis de nata.\n\n"
+
+
+def _journey(tmp_path):
+    """A Portuguese note of two sections (two units)."""
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "viagem.md").write_text(_LISBOA + "# Sintra\n\nApanhámos o comboio para Sintra e visitámos o palácio.\n")
+    return root
+
+
+def _journey_changed(root):
+    """The note with its second section rewritten, its first unchanged."""
+    (root / "viagem.md").write_text(_LISBOA + "# Sintra\n\nApanhámos o autocarro para Sintra.\n")
+
+
 def test_a_unit_kept_without_a_translation_gets_one_when_its_file_is_read_again(tmp_path, fake_embedder, monkeypatch):
     """An index made before (or while the translator was missing) has units without an `english` vector."""
     monkeypatch.setitem(translate.ENGINES, "pt", lambda texts: [""] * len(texts))
-    root = tmp_path / "notes"
-    root.mkdir()
-    lisboa = "# Lisboa\n\nSubimos no elétrico até ao castelo e comemos pastéis de nata.\n\n"
-    (root / "viagem.md").write_text(lisboa + "# Sintra\n\nApanhámos o comboio para Sintra e visitámos o palácio.\n")
+    root = _journey(tmp_path)
     with Index(root, embedder=fake_embedder) as idx:
         idx.update()
         units = idx.engine.catalog.file_units("viagem.md")
         assert idx.engine.vectors.get("english", [u.id for u in units]) == {}
         seen = []
         monkeypatch.setitem(translate.ENGINES, "pt", lambda texts: seen.extend(texts) or ["In English"] * len(texts))
-        (root / "viagem.md").write_text(lisboa + "# Sintra\n\nApanhámos o autocarro para Sintra.\n")
+        _journey_changed(root)
         idx.update()
         units = idx.engine.catalog.file_units("viagem.md")
         assert len(seen) == 2 and set(idx.engine.vectors.get("english", [u.id for u in units])) == {u.id for u in units}
@@ -214,15 +227,12 @@ def test_a_translation_kept_without_its_text_is_made_again(tmp_path, fake_embedd
     seen = []
     monkeypatch.setitem(translate.ENGINES, "pt", lambda texts: seen.extend(texts) or [f"English of {t[:20]}"
                                                                                        for t in texts])
-    root = tmp_path / "notes"
-    root.mkdir()
-    lisboa = "# Lisboa\n\nSubimos no elétrico até ao castelo e comemos pastéis de nata.\n\n"
-    (root / "viagem.md").write_text(lisboa + "# Sintra\n\nApanhámos o comboio para Sintra e visitámos o palácio.\n")
+    root = _journey(tmp_path)
     with Index(root, embedder=fake_embedder) as idx:
         idx.update()
         idx.engine.db.execute("UPDATE units SET english = ''")
         seen.clear()
-        (root / "viagem.md").write_text(lisboa + "# Sintra\n\nApanhámos o autocarro para Sintra.\n")
+        _journey_changed(root)
         idx.update()
         units = idx.engine.catalog.file_units("viagem.md")
     assert len(seen) == 2  # Lisboa's unchanged unit too
