@@ -152,6 +152,11 @@ def _date(message: EmailMessage) -> float | None:
         return None
 
 
+# What a damaged compound file can make the .msg reader raise besides its own errors.
+_DAMAGED = (EOFError, KeyError, ValueError, TypeError, IndexError, AttributeError, LookupError, OverflowError,
+            struct.error)
+
+
 def _message(path: str) -> EmailMessage:
     """The one message of an .eml or .msg file."""
     if not path.lower().endswith(".msg"):
@@ -164,11 +169,6 @@ def _message(path: str) -> EmailMessage:
             return message.to_email_message()
     except (cfb.CFBError, msg.MsgError, *_DAMAGED) as e:
         raise unreadable(path, "Outlook message", named(e)) from None
-
-
-# What a damaged compound file can make the .msg reader raise besides its own errors.
-_DAMAGED = (EOFError, KeyError, ValueError, TypeError, IndexError, AttributeError, LookupError, OverflowError,
-            struct.error)
 
 
 def _looks_like_mail(message: EmailMessage) -> bool:
