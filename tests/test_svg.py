@@ -2,6 +2,7 @@
 them (labels as HTML in a foreignObject with a <text> copy, a title, links to other files)."""
 import io
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -76,6 +77,24 @@ def test_a_drawing_renders_at_the_side_asked(size, expected):
     image = svg.render(f'<svg xmlns="http://www.w3.org/2000/svg" {size}><rect width="5" height="5"/></svg>'.encode(),
                        300)
     assert image.size == expected and image.mode == "RGB"
+
+
+def test_a_drawings_text_is_drawn_for_the_eye_not_for_the_describer():
+    import shutil
+    import subprocess
+
+    if not shutil.which("fc-list") or "DejaVu Sans" not in subprocess.run(["fc-list"], capture_output=True,
+                                                                            text=True).stdout:
+        pytest.skip("the DejaVu fonts are not installed (Debian: fonts-dejavu-core)")
+    drawing = (b'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="50">'
+               b'<text x="10" y="35" font-family="Helvetica" font-size="30">Ledger</text></svg>')
+
+    def inked(image):
+        return int((np.asarray(image)[:, :, 0] < 128).sum())
+
+    # Helvetica is not on the machine: the text is drawn in DejaVu, where resvg alone drew nothing
+    assert inked(svg.render(drawing, 200)) > 100
+    assert inked(svg.render(drawing, 200, text=False)) == 0
 
 
 def test_a_drawing_never_shows_another_files_pixels(tmp_path):

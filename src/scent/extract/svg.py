@@ -26,6 +26,12 @@ from .image import _describe as _name_unit
 EXTENSIONS = (".svg",)
 KIND = "image"
 RENDER_SIDE = 1024  # the longer side of the rendering the description reads (it looks at ~300 px)
+# resvg draws text only in a font it finds, and its defaults (Times New Roman, Arial) are not on a
+# Linux machine: text in fonts the machine lacks (draw.io's Helvetica) is drawn in DejaVu, which
+# Debian and Ubuntu install with any desktop or browser; where it is missing too, the text is not drawn
+# (its words are read from the XML all the same).
+FONTS = {"font_family": "DejaVu Sans", "sans_serif_family": "DejaVu Sans", "serif_family": "DejaVu Serif",
+         "monospace_family": "DejaVu Sans Mono"}
 _SVG = "{http://www.w3.org/2000/svg}"
 _LINKS = ("href", "{http://www.w3.org/1999/xlink}href")
 _LABELS = {"title", "desc", "text", "foreignObject"}
@@ -51,7 +57,9 @@ def extract(path: str, limits: Limits) -> Extracted:
         sections.append(Section(text=labels, kind="ocr", start=len(name) + len(SECTION_SEPARATOR)))
     if limits.describe:
         try:
-            shows = describe(render(raw, RENDER_SIDE), ocr_text=labels)
+            # The describer is given the words as read; drawn too, they made the layout model see a
+            # page of text in a labelled diagram
+            shows = describe(render(raw, RENDER_SIDE, text=False), ocr_text=labels)
             # Labels on a plain background read as a screen's text to the describer; an SVG is drawn
             if shows.startswith("screenshot"):
                 shows = "diagram, drawing" + shows[len("screenshot"):]
@@ -66,10 +74,10 @@ def extract(path: str, limits: Limits) -> Extracted:
     return Extracted(kind=KIND, sections=sections, title=title, meta=meta)
 
 
-def render(raw: bytes, side: int):
+def render(raw: bytes, side: int, text: bool = True):
     """The drawing as a PIL image whose longer side is `side` pixels, on white (a transparent
-    background reads as black to the describers and in a JPEG thumbnail). ValueError when it
-    does not parse or resvg refuses it."""
+    background reads as black to the describers and in a JPEG thumbnail); `text` False leaves
+    its text undrawn. ValueError when it does not parse or resvg refuses it."""
     import resvg_py
     from PIL import Image
 
@@ -84,7 +92,9 @@ def render(raw: bytes, side: int):
     root.set("height", f"{height:g}")
     fit = {"width": side} if width >= height else {"height": side}
     try:
-        png = resvg_py.svg_to_bytes(svg_string=ET.tostring(root, encoding="unicode"), background="white", **fit)
+        fonts = FONTS if text else {"skip_system_fonts": True}
+        png = resvg_py.svg_to_bytes(svg_string=ET.tostring(root, encoding="unicode"), background="white",
+                                    **fonts, **fit)
     except BaseException as e:  # pyo3 raises a PanicException (a BaseException) where resvg panics
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
