@@ -24,9 +24,15 @@ def test_other_language_units_keep_their_dense_rank():
 
 
 def test_only_near_the_top_and_only_with_a_known_query_language():
-    lists = {"dense": DENSE, "keyword": []}
+    lists = {"dense": DENSE, "keyword": [(2, 5.0)]}
     assert _stand_in(lists, UNITS, "en", top=2) == ([1, None], ["ta.md", None])
     assert _stand_in(lists, UNITS, None, top=10) == ([None] * 6, [None] * 5)
+
+
+def test_none_where_the_keyword_list_found_nothing():
+    """No unit of any language holds the query's words: none has a keyword share to make up for."""
+    lists = {"dense": DENSE, "keyword": []}
+    assert _stand_in(lists, UNITS, "en", top=10) == ([None] * 6, [None] * 5)
 
 
 def test_glossed_languages_under_an_english_query():

@@ -340,7 +340,11 @@ def stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_la
     second share it can never get (an English query about neem oil found the Tamil garden note
     first by dense and 16th fused). Only when both languages are known (short queries seldom are),
     and only near the top of the dense list: given to every other-language unit, the stand-ins
-    lifted loosely related notes over right answers (docs/retrieval-tuning.md).
+    lifted loosely related notes over right answers (docs/retrieval-tuning.md). And only when the
+    keyword list found something: where no unit of any language holds the query's words, no unit
+    has a share to make up for, and a stand-in only gave a note in another language a second
+    share of its dense rank ("payment gateway diagram" showed a Spanish garden note above the
+    diagram; session 27).
 
     A unit that a word-by-word gloss lets the query's words reach (`glossed`: the languages and the
     rule; a glossed language's unit under an English query, an English unit under a query searched
@@ -357,7 +361,7 @@ def stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_la
 
     def stands_in(rank: int, uid: int) -> bool:
         lang = units[uid].lang
-        if query_lang is None or lang in (None, query_lang):
+        if query_lang is None or lang in (None, query_lang) or not in_keyword:
             return False
         if lang in languages and rule != "absent":
             return rule == "better" and file_rank.get(units[uid].path, rank + 1) > rank
