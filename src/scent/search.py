@@ -519,8 +519,9 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
         text, marks = snippet(_readable(unit, unit.text), r.keywords.words, r.keywords.ids)
         # Its translation helps one who asked in another language (an unsure query's language: English
         # is the likelier, and the passage's own words are shown first anyway).
-        translated, translated_marks = (snippet(_readable(unit, unit.english, one_line=True), r.keywords.words, r.keywords.ids)
-                                        if unit.english and unit.lang != r.lang else ("", []))
+        translated, translated_marks = (
+            snippet(_readable(unit, unit.english, one_line=True), r.keywords.words, r.keywords.ids)
+            if unit.english and unit.lang != r.lang else ("", []))
         results.append(SearchResult(
             rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
             snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
@@ -559,8 +560,7 @@ def _shown(r: Request, unit: StoredUnit) -> StoredUnit:
     if named:
         said += sum(i in normalise_id(os.path.splitext(unit.title)[0]) for i in r.keywords.ids)
     # most words first; among equals the description, the last unit (scent.extract.image)
-    best = max(reversed(others), key=lambda o: len(matches(o.text, words, ids)))
-    held = len(matches(best.text, words, ids))
+    held, best = max(((len(matches(o.text, words, ids)), o) for o in reversed(others)), key=lambda h: h[0])
     return best if held > said or (named and held == said) else unit
 
 

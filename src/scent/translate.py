@@ -16,8 +16,8 @@ Engines (all offline, none downloads anything):
 - Spanish: Apertium (Debian's apertium-eng-spa, which scripts/setup.sh installs; GPL, run as a
   program), ~0.1 s a query. Literal, and it leaves words it does not know in Spanish.
 - French: Apertium through Catalan (Debian's apertium-fra-cat and apertium-eng-cat; Apertium has
-  no French-English pair), ~0.45 s a query (French-Catalan reads its rules for ~0.35 s at each start). Questions written in French about bench/'s English
-  files: MRR@10 0.71 -> 0.80 (session 26).
+  no French-English pair), ~0.45 s a query (French-Catalan reads its rules for ~0.35 s at each
+  start). Questions written in French about bench/'s English files: MRR@10 0.71 -> 0.80 (session 26).
 Where an engine is missing or fails, the query is searched by its gloss alone, and a note keeps its
 own vectors, as before.
 """

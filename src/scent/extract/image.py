@@ -121,7 +121,7 @@ def _boxes_whole(path: str) -> None:
                 raise EOFError(f"the file ends inside its {kind.decode('latin-1')!r} box: it was cut short")
 
 
-def _describe(path: str, size: tuple[int, int] | None, taken: datetime | None, camera: str,
+def name_unit(path: str, size: tuple[int, int] | None, taken: datetime | None, camera: str,
               root: str | None = None) -> str:
     folder = os.path.dirname(os.path.abspath(path))
     if root:  # only folders inside the indexed one say something about the picture
@@ -173,7 +173,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         meta["bad_exif"] = damaged[0] if damaged else "it does not parse"
     if size:
         meta["width"], meta["height"] = size
-    text = _describe(path, size, taken, camera, limits.root)
+    text = name_unit(path, size, taken, camera, limits.root)
     # The name/date unit is there whatever else is: it carries the pixels for an image-text model.
     pixels = Picture("", partial(load_picture, path)) if size and not meta["too_large"] else None
     sections = [Section(text=text, kind="image", picture=pixels)]

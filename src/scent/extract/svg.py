@@ -21,7 +21,7 @@ from functools import partial
 from scent.describe import describe
 from scent.units import Extracted, Picture, Section
 from .base import SECTION_SEPARATOR, Limits, read_bytes, unreadable
-from .image import _describe as _name_unit
+from .image import name_unit
 
 EXTENSIONS = (".svg",)
 KIND = "image"
@@ -48,9 +48,9 @@ def extract(path: str, limits: Limits) -> Extracted:
         root = _parse(raw)
     except ValueError as e:
         raise unreadable(path, "SVG drawing", str(e)) from None
-    labels = _labels(root)
+    labels, title = _labels(root), _own_title(root) or os.path.basename(path)
     meta: dict = {}
-    name = _name_unit(path, None, None, "", limits.root)
+    name = name_unit(path, None, None, "", limits.root)
     picture = Picture("", partial(render, raw))
     sections = [Section(text=name, kind="image", picture=picture)]
     if labels:
@@ -59,7 +59,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         try:
             # The describer is given the words as read; drawn too, they made the layout model see a
             # page of text in a labelled diagram
-            shows = describe(render(raw, RENDER_SIDE, text=False), ocr_text=labels)
+            shows = describe(_drawn(root, RENDER_SIDE, text=False), ocr_text=labels)
             # Labels on a plain background read as a screen's text to the describer; an SVG is drawn
             if shows.startswith("screenshot"):
                 shows = "diagram, drawing" + shows[len("screenshot"):]
@@ -70,7 +70,6 @@ def extract(path: str, limits: Limits) -> Extracted:
             last = sections[-1]
             sections.append(Section(text=shows, kind="image",
                                     start=last.start + len(last.text) + len(SECTION_SEPARATOR)))
-    title = _own_title(root) or os.path.basename(path)
     return Extracted(kind=KIND, sections=sections, title=title, meta=meta)
 
 
@@ -78,10 +77,14 @@ def render(raw: bytes, side: int, text: bool = True):
     """The drawing as a PIL image whose longer side is `side` pixels, on white (a transparent
     background reads as black to the describers and in a JPEG thumbnail); `text` False leaves
     its text undrawn. ValueError when it does not parse or resvg refuses it."""
+    return _drawn(_parse(raw), side, text)
+
+
+def _drawn(root: ET.Element, side: int, text: bool = True):
+    """`render` of a parsed drawing (its tree is changed: links dropped, its size in pixels)."""
     import resvg_py
     from PIL import Image
 
-    root = _parse(raw)
     for element in root.iter():
         for link in _LINKS:
             if not element.get(link, "#").startswith(("#", "data:")):

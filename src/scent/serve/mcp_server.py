@@ -177,7 +177,8 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
         return _result(SearchOutput(corrected=found.corrected or None, translation=found.translation or None,
                                     results=[Hit(
             id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
-            date=(iso(r.date) or "")[:10], snippet=r.snippet, translated=r.translated or None, confidence=r.confidence, weak=r.weak,
+            date=(iso(r.date) or "")[:10], snippet=r.snippet, translated=r.translated or None,
+            confidence=r.confidence, weak=r.weak,
             copies=list(r.copies) or None)
             for r in found]))
 

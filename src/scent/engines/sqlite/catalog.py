@@ -14,7 +14,8 @@ from ...storage import StoredSuggestion, StoredUnit, batched
 if TYPE_CHECKING:  # indexing's records: a search opens the catalog without them
     from ...units import FileRecord, FileState, Suggestion, UnitRecord, Unsupported
 
-_UNIT_COLUMNS = 'u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, ' + UNIT_DATE + ', u.english'
+_UNIT_COLUMNS = ('u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, '
+                 + UNIT_DATE + ', u.english')
 
 
 class SqliteCatalog:
