@@ -423,6 +423,22 @@ def _(root):
     write(root, "mail/cut.msg", whole[: len(whole) // 3])
 
 
+@kind("Web archive of billion laughs", ["web/laughs.webarchive"], "skip")
+def _(root):
+    # An XML property list (Safari writes binary ones; plistlib reads both) declaring entities.
+    entities = "".join(f'<!ENTITY l{n + 1} "{("&l" + str(n) + ";") * 10}">' for n in range(9))
+    write(root, "web/laughs.webarchive", f'<?xml version="1.0"?><!DOCTYPE plist [<!ENTITY l0 "lol">{entities}]>'
+                                         '<plist version="1.0"><dict><key>WebMainResource</key><dict>'
+                                         '<key>WebResourceData</key><data>&l9;</data></dict></dict></plist>')
+
+
+@kind("MHTML page of 100,000 parts", ["web/parts.mhtml"], "either")
+def _(root):
+    part = "--b\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n\r\niVBORw0KGgo=\r\n"
+    write(root, "web/parts.mhtml", 'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="b"\r\n\r\n'
+                                   + part * 100_000 + "--b\r\nContent-Type: text/html\r\n\r\n<p>the page last</p>\r\n--b--\r\n")
+
+
 @kind("RTF nested 100,000 groups deep", ["text/deep.rtf"], "either")
 def _(root):
     write(root, "text/deep.rtf", "{\\rtf1 " + "{" * 100_000 + "deep" + "}" * 100_000 + "}")

@@ -40,13 +40,15 @@ _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", re.IGNORE
 _AS_CP1252 = {"iso-8859-1", "latin-1", "latin1", "ascii", "us-ascii"}
 
 
-def _decode(raw: bytes) -> tuple[str, str]:
-    """The page's declared charset when it fits the bytes, else the usual text fallbacks.
-    Done here rather than by BeautifulSoup, whose guessing logs to the root logger."""
-    declared = _CHARSET.search(raw[:4096])
-    if declared:
-        charset = declared.group(1).decode("ascii").lower()
-        charset = "cp1252" if charset in _AS_CP1252 else charset
+def decode_page(raw: bytes, charset: str | None = None) -> tuple[str, str]:
+    """A page's text and encoding: `charset` (what a web archive says of the page) or else the
+    charset the page declares, when it fits the bytes; else the usual text fallbacks. Done here
+    rather than by BeautifulSoup, whose guessing logs to the root logger."""
+    if charset is None:
+        declared = _CHARSET.search(raw[:4096])
+        charset = declared and declared.group(1).decode("ascii")
+    if charset:
+        charset = "cp1252" if charset.lower() in _AS_CP1252 else charset.lower()
         try:
             text = raw.decode(charset).lstrip("\ufeff")
             return text.replace("\r\n", "\n").replace("\r", "\n"), charset
@@ -110,9 +112,14 @@ def _title(soup: BeautifulSoup) -> str:
 
 
 def extract(path: str, limits: Limits) -> Extracted:
-    page, encoding = _decode(read_bytes(path, limits))
+    page, encoding = decode_page(read_bytes(path, limits))
+    return read_page(path, page, {"encoding": encoding})
+
+
+def read_page(path: str, page: str, meta: dict) -> Extracted:
+    """The sections of a page's decoded markup (a file's, or one held in a web archive)."""
     soup = _parse(path, page.replace(_CUT, "").replace(_BREAK, ""))
     pieces, titles = _visible_pieces(soup)
     before, *parts = "".join(pieces).split(_CUT)
     sections = joined([("", _normalise(before)), *zip(titles, map(_normalise, parts))], "html")
-    return Extracted(kind="html", sections=sections, title=_title(soup), meta={"encoding": encoding})
+    return Extracted(kind="html", sections=sections, title=_title(soup), meta=meta)
