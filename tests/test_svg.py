@@ -124,6 +124,31 @@ def test_what_is_not_a_drawing_is_refused_with_its_reason(tmp_path, content, rea
         extract(_write(tmp_path, "bad.svg", content))
 
 
+def test_a_gzipped_drawing_is_read_as_the_drawing(tmp_path):
+    import gzip
+
+    got = extract(_write(tmp_path, "checkout.svgz", gzip.compress(DIAGRAM.encode())))
+    assert file_kind("checkout.svgz") == "image" and got.title == "Checkout flow"
+    assert got.sections[1].text == "Checkout flow\nPayment gateway\nLedger DB\nretries 3 times"
+    drawn = got.sections[0].picture.load(64)  # what the describer is given is drawn from the unpacked XML
+    assert max(drawn.size) == 64
+
+
+def test_a_gzipped_drawing_that_is_cut_or_too_big_is_one_line(tmp_path):
+    import gzip
+
+    packed = gzip.compress(DIAGRAM.encode())
+    with pytest.raises(ExtractError, match=r"not a readable gzipped SVG drawing \(\.svgz\) \(its gzip is cut short"):
+        extract(_write(tmp_path, "cut.svgz", packed[:len(packed) // 2]))
+    bomb = gzip.compress(b"<svg xmlns='http://www.w3.org/2000/svg'>" + b" " * 3_000_000 + b"</svg>")
+    assert len(bomb) < 5_000
+    with pytest.raises(ExtractError, match=r"the drawing unpacks to over 2\.0 MB; raise the max_file_mb"):
+        extract(_write(tmp_path, "bomb.svgz", bomb), Limits(max_text_bytes=2 * 1024 * 1024))
+    with pytest.raises(OverflowError):  # the bound the server's thumbnail unpacks to, as the index's
+        svg.unpacked(bomb, 2_000_000)
+    assert svg.unpacked(bomb, 3_000_100).endswith(b" </svg>")
+
+
 def test_a_diagram_is_found_by_its_labels_and_has_a_thumbnail(tmp_path, fake_embedder):
     from scent.serve.files import make_thumbnail
 
@@ -135,6 +160,11 @@ def test_a_diagram_is_found_by_its_labels_and_has_a_thumbnail(tmp_path, fake_emb
     assert (hit.path, hit.kind) == ("checkout.svg", "image")
     thumb = Image.open(io.BytesIO(make_thumbnail(tmp_path / "checkout.svg", "image", None)))
     assert thumb.format == "JPEG" and max(thumb.size) <= 320
+    import gzip
+
+    (tmp_path / "checkout.svgz").write_bytes(gzip.compress(DIAGRAM.encode()))
+    packed = Image.open(io.BytesIO(make_thumbnail(tmp_path / "checkout.svgz", "image", None)))
+    assert packed.size == thumb.size and np.array_equal(np.asarray(packed), np.asarray(thumb))
 
 
 def test_a_picture_shows_the_unit_holding_the_querys_words(tmp_path, fake_embedder):

@@ -1,4 +1,4 @@
-"""SVG drawings (.svg): a picture (kind `image`) whose words are known exactly. Diagrams, charts,
+"""SVG drawings (.svg, and .svgz: the same gzipped): a picture (kind `image`) whose words are known exactly. Diagrams, charts,
 floor plans and icons exported from draw.io, Inkscape, Excalidraw or a plotting library hold
 their labels as text: the title and description, every `<text>`, and the HTML labels a diagram
 tool writes in `<foreignObject>`. They are read from the XML as the section a photo's OCR would
@@ -9,21 +9,26 @@ Python's XML parser fetches no external entity, and its expat (2.4 and later) re
 expands entities past a small factor (the "billion laughs"), so an SVG can neither read another
 file through the parser nor fill memory. Before rendering, every link to something outside the
 drawing (an `<image>` of a local file or a web address) is taken out: a drawing is shown as the
-file holds it, never with another file's pixels, and nothing is fetched."""
+file holds it, never with another file's pixels, and nothing is fetched. A gzipped drawing is
+unpacked to at most max_file_mb (the server's thumbnail to its own bound): no gzip bomb fills
+memory."""
 from __future__ import annotations
 
 import io
 import os
 import re
 import xml.etree.ElementTree as ET
+import zlib
 from functools import partial
 
 from scent.describe import describe
 from scent.units import Extracted, Picture, Section
-from .base import SECTION_SEPARATOR, Limits, read_bytes, unreadable
+from scent.errors import ExtractError
+from .base import SECTION_SEPARATOR, Limits, held_whole, read_bytes, unreadable
+from .base import _size as _bytes_said
 from .image import name_unit
 
-EXTENSIONS = (".svg",)
+EXTENSIONS = (".svg", ".svgz")
 KIND = "image"
 RENDER_SIDE = 1024  # the longer side of the rendering the description reads (it looks at ~300 px)
 # resvg draws text only in a font it finds, and its defaults (Times New Roman, Arial) are not on a
@@ -37,13 +42,30 @@ _LINKS = ("href", "{http://www.w3.org/1999/xlink}href")
 _LABELS = {"title", "desc", "text", "foreignObject"}
 _SKIPPED = {"style", "script", "metadata"}
 _PLOTTED_TEXT = re.compile(r"text_\d+\Z")
+GZIP_MAGIC = b"\x1f\x8b"
+MAX_UNPACKED = 50 * 1024 * 1024  # a gzipped drawing drawn for a thumbnail (the index's bound: max_file_mb)
 _LENGTH = re.compile(r"^\s*([0-9.eE+-]+)\s*(px|cm|mm|in|pt|pc|em|ex|)\s*$", re.IGNORECASE)
 _UNITS = {"": 1.0, "px": 1.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "in": 96.0, "pt": 96 / 72, "pc": 16.0, "em": 16.0,
           "ex": 8.0}  # CSS pixels per unit (96 an inch; an em of 16 px, as resvg takes by default)
 
 
 def extract(path: str, limits: Limits) -> Extracted:
-    raw = read_bytes(path, limits)
+    with open(path, "rb") as f:
+        packed = f.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+    if packed:
+        # No NUL check (read_bytes'): gzip's bytes hold them; the unpacked XML is checked by the parser
+        held_whole(path, limits, "gzipped drawing")
+        with open(path, "rb") as f:
+            raw = f.read()
+        try:
+            raw = unpacked(raw, limits.max_text_bytes)
+        except ValueError as e:
+            raise unreadable(path, "gzipped SVG drawing (.svgz)", str(e)) from None
+        except OverflowError:
+            raise ExtractError(path, f"the drawing unpacks to over {_bytes_said(limits.max_text_bytes)}; raise the "
+                                     "max_file_mb setting (--max-file-mb) or add it to .scentignore") from None
+    else:
+        raw = read_bytes(path, limits)
     try:
         root = _parse(raw)
     except ValueError as e:
@@ -74,10 +96,29 @@ def extract(path: str, limits: Limits) -> Extracted:
 
 
 def render(raw: bytes, side: int, text: bool = True):
-    """The drawing as a PIL image whose longer side is `side` pixels, on white (a transparent
-    background reads as black to the describers and in a JPEG thumbnail); `text` False leaves
-    its text undrawn. ValueError when it does not parse or resvg refuses it."""
+    """The drawing (its XML, or the XML gzipped) as a PIL image whose longer side is `side` pixels,
+    on white (a transparent background reads as black to the describers and in a JPEG thumbnail);
+    `text` False leaves its text undrawn. ValueError when it does not parse or resvg refuses it."""
+    if raw.startswith(GZIP_MAGIC):
+        try:
+            raw = unpacked(raw, MAX_UNPACKED)
+        except OverflowError:
+            raise ValueError(f"it unpacks to over {_bytes_said(MAX_UNPACKED)}") from None
     return _drawn(_parse(raw), side, text)
+
+
+def unpacked(raw: bytes, limit: int) -> bytes:
+    """gzip's `raw` unpacked: ValueError when it is not whole gzip, OverflowError past `limit` bytes."""
+    unzip = zlib.decompressobj(wbits=zlib.MAX_WBITS | 16)
+    try:
+        out = unzip.decompress(raw, limit + 1)
+    except zlib.error as e:
+        raise ValueError(f"its gzip does not unpack: {e}") from None
+    if len(out) > limit:
+        raise OverflowError(limit)
+    if not unzip.eof:
+        raise ValueError("its gzip is cut short")
+    return out
 
 
 def _drawn(root: ET.Element, side: int, text: bool = True):

@@ -160,7 +160,7 @@ def make_thumbnail(path: Path | bytes, kind: str, page: int | None, px: int = TH
                     img = doc[number - 1].render(scale=PDF_THUMB_SCALE * px / THUMB_PX).to_pil()
                 finally:
                     doc.close()
-        elif kind == "image" and name.lower().endswith(".svg"):
+        elif kind == "image" and name.lower().endswith((".svg", ".svgz")):
             from ..extract import svg
 
             img = svg.render(path if data else path.read_bytes(), 2 * px)
