@@ -439,6 +439,30 @@ def _(root):
                                    + part * 100_000 + "--b\r\nContent-Type: text/html\r\n\r\n<p>the page last</p>\r\n--b--\r\n")
 
 
+@kind("Video cut short", ["media/cut.mp4"], "skip")
+def _(root):
+    import av
+    from PIL import Image
+
+    path = write(root, "media/whole.mp4", b"")
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("libx264", rate=25)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+        for _ in range(50):
+            for packet in stream.encode(av.VideoFrame.from_image(Image.new("RGB", (64, 48), "teal"))):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+    whole = path.read_bytes()
+    path.unlink()
+    write(root, "media/cut.mp4", whole[: len(whole) // 2])  # its index (moov) is at the end
+
+
+@kind("A note saved as .mp3", ["media/song.mp3"], "skip")
+def _(root):
+    write(root, "media/song.mp3", "Not a song: lyrics typed into a file named .mp3\n" * 20)
+
+
 @kind("RTF nested 100,000 groups deep", ["text/deep.rtf"], "either")
 def _(root):
     write(root, "text/deep.rtf", "{\\rtf1 " + "{" * 100_000 + "deep" + "}" * 100_000 + "}")

@@ -112,7 +112,7 @@ def test_registry_covers_every_file_kind_and_only_unit_kinds_come_out():
     ("x.json", "json"), ("log.jsonl", "json"), ("map.geojson", "json"), ("r.docx", "docx"),
     ("paper.pdf", "pdf"), ("IMG_4120.JPG", "image"), ("shot.png", "image"), ("a.webp", "image"), ("IMG_1.HEIC", "image"), ("b.avif", "image"),
     ("archive.tar.gz", "archive"), ("backup.gz", None), ("old.doc", "docx"), ("old.ppt", "slides"), (".env", None), ("secrets.env", None),
-    ("noext", None), ("movie.mp4", None),
+    ("noext", None), ("setup.exe", None),
 ])
 def test_file_kind_by_name(name, kind):
     assert file_kind(name) == kind
@@ -623,8 +623,8 @@ def test_not_an_image(tmp_path):
 
 
 def test_unknown_kind(tmp_path):
-    assert reason_of(write(tmp_path / "movie.mp4", b"\x00")) == (
-        f"scent does not index .mp4 files, only {', '.join(sorted(FILE_KINDS))}; "
+    assert reason_of(write(tmp_path / "setup.exe", b"\x00")) == (
+        f"scent does not index .exe files, only {', '.join(sorted(FILE_KINDS))}; "
         "add it to .scentignore to stop seeing this")
 
 

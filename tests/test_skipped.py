@@ -80,7 +80,7 @@ def test_skipped_lists_each_file_with_its_cause_and_not_the_ignored_ones(built):
         ("sub/c.exe", "unsupported kind")]
     assert listed["unlisted"] == []
     reasons = {f["path"]: f["reason"] for f in listed["files"]}
-    assert reasons["b.exe"].startswith("scent does not index .exe files (it reads archive, calendar, code, contacts, csv")
+    assert reasons["b.exe"].startswith("scent does not index .exe files (it reads archive, audio, calendar, code, contacts, csv")
     assert reasons["b.exe"].endswith("add *.exe to .scentignore to stop listing them")
     assert "password-protected" in reasons["locked.xlsx"]
 
@@ -89,13 +89,13 @@ def test_the_list_of_unsupported_files_is_bounded_and_counts_the_rest(tmp_path):
     folder = tmp_path / "f"
     folder.mkdir()
     for i in range(MAX_LISTED_PER_GROUP + 5):
-        (folder / f"track{i:02d}.mp3").write_bytes(b"ID3")
+        (folder / f"disk{i:02d}.iso").write_bytes(b"CD001")
     with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
         idx.update()
-        assert idx.status()["not_indexed"] == [{"ext": ".mp3", "cause": "unsupported kind", "files": 25}]
+        assert idx.status()["not_indexed"] == [{"ext": ".iso", "cause": "unsupported kind", "files": 25}]
         listed = idx.skipped()
-    assert [f["path"] for f in listed["files"]] == [f"track{i:02d}.mp3" for i in range(MAX_LISTED_PER_GROUP)]
-    assert listed["unlisted"] == [{"ext": ".mp3", "files": 5}]
+    assert [f["path"] for f in listed["files"]] == [f"disk{i:02d}.iso" for i in range(MAX_LISTED_PER_GROUP)]
+    assert listed["unlisted"] == [{"ext": ".iso", "files": 5}]
 
 
 def test_a_later_run_replaces_the_record_and_a_refresh_keeps_it(built):

@@ -7,11 +7,12 @@ from __future__ import annotations
 # searchable piece of it is. Picture kinds are here already so that the later
 # picture pipeline (OCR, descriptions, embedded images) only adds producers.
 FILE_KINDS = ("text", "code", "html", "csv", "json", "docx", "pdf", "image", "sheet", "slides",
-              "odt", "rtf", "epub", "email", "archive", "notebook", "calendar", "contacts")
+              "odt", "rtf", "epub", "email", "archive", "notebook", "calendar", "contacts", "video", "audio")
 UNIT_KINDS = (
     "text", "code", "html", "csv", "json", "docx", "pdf_page", "image",
     "ocr", "pdf_image", "docx_image", "sheet", "slide", "slide_image",
     "odt", "rtf", "epub", "email", "archive", "notebook_image", "calendar", "contacts", "odt_image", "epub_image",
+    "video", "audio",
 )
 # Units that are pictures (an image file's, or one inside a PDF, Word file, slide or notebook).
 PICTURE_KINDS = ("image", "pdf_image", "docx_image", "slide_image", "notebook_image", "odt_image", "epub_image")

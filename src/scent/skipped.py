@@ -3,9 +3,9 @@ the counts per extension that `scent status` gives.
 
 Two sources. A file of a kind scent reads that could not be read (damaged, too big, encrypted, an
 old .doc) is in the catalog's errors with its reason, as every run records it. A file of a kind
-scent does not read at all (.exe, .mp3) is never opened: the walk of the whole folder counts such
-files per extension and readers and keeps the first MAX_LISTED_PER_GROUP paths of each (a music
-folder of 20,000 .mp3 files costs a few rows, not 20,000). That record is replaced at the end of
+scent does not read at all (.exe, .iso) is never opened: the walk of the whole folder counts such
+files per extension and readers and keeps the first MAX_LISTED_PER_GROUP paths of each (a folder
+of 20,000 disk images costs a few rows, not 20,000). That record is replaced at the end of
 each whole-folder run, in the transaction that records the run's end (Engine.finish_run), so a
 run killed midway leaves the last complete one's. A refresh of some paths (scent watch) keeps it.
 

@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import (archive, code, doc, epub, html, ical, image, jsondata, mail, notebook, odt, pdf, rtf, sheet, slides,
-               subtitles, svg, table, text, vcard, webarchive, word)
+from . import (archive, audio, code, doc, epub, html, ical, image, jsondata, mail, notebook, odt, pdf, rtf, sheet,
+               slides, subtitles, svg, table, text, vcard, video, webarchive, word)
 from .base import Limits
 
 __all__ = ["CONTAINER_KINDS", "EXTRACTORS", "Limits", "extract", "file_kind", "reported"]
@@ -24,7 +24,8 @@ __all__ = ["CONTAINER_KINDS", "EXTRACTORS", "Limits", "extract", "file_kind", "r
 _MODULES = {"text": text, "code": code, "html": html, "csv": table, "json": jsondata,
             "docx": word, "pdf": pdf, "image": image, "sheet": sheet,
             "slides": slides, "odt": odt, "rtf": rtf, "epub": epub,
-            "email": mail, "archive": archive, "notebook": notebook, "calendar": ical, "contacts": vcard}
+            "email": mail, "archive": archive, "notebook": notebook, "calendar": ical, "contacts": vcard,
+            "video": video, "audio": audio}
 EXTRACTORS: dict[str, Callable[[str, Limits], Extracted]] = {
     kind: module.extract for kind, module in _MODULES.items()}
 _KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in module.EXTENSIONS}

@@ -12,7 +12,9 @@ from ..errors import ScentError
 
 # Types a browser shows without running anything the file holds. Everything else that is text
 # (HTML, SVG, markdown, code ...) goes out as text/plain, so no script from a user's file runs.
-SAFE_TYPES = {"application/pdf", "image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/tiff"}
+SAFE_TYPES = {"application/pdf", "image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/tiff",
+              "video/mp4", "video/webm", "video/quicktime", "audio/mpeg", "audio/mp4", "audio/ogg", "audio/flac",
+              "audio/x-wav", "audio/wav"}
 DOWNLOAD_TYPES = {".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}
 # A user's file shown as a page: sandboxed (no script, no same-origin access even if a browser
 # ever took it for HTML), loading nothing, framed only by scent's own page.
@@ -164,6 +166,10 @@ def make_thumbnail(path: Path | bytes, kind: str, page: int | None, px: int = TH
             from ..extract import svg
 
             img = svg.render(path if data else path.read_bytes(), 2 * px)
+        elif kind == "video":
+            from ..extract import media
+
+            img = media.frame(io.BytesIO(path) if data else str(path), 2 * px)
         elif kind == "image":
             with Image.open(io.BytesIO(path) if data else path) as src:
                 img = ImageOps.exif_transpose(src)

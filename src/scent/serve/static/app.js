@@ -126,7 +126,7 @@ function resultNode(r) {
     });
     li.append(also);
   }
-  if (r.kind === "image" || r.kind === "pdf") {
+  if (r.kind === "image" || r.kind === "pdf" || r.kind === "video") {
     const img = el("img", { class: "thumb", src: thumbUrl(r), alt: "preview of " + r.path, loading: "lazy" });
     li.append(img);
   }
@@ -251,7 +251,7 @@ async function showPreview(r) {
   $("#preview-body").replaceChildren();
   $("#preview-raw").href = fileUrl(r);
   const image = $("#preview-image");
-  image.hidden = !(r.kind === "image" || r.kind === "pdf");
+  image.hidden = !(r.kind === "image" || r.kind === "pdf" || r.kind === "video");
   if (!image.hidden) { image.src = thumbUrl(r); image.alt = "picture of " + r.path + (r.page ? " page " + r.page : ""); }
   $("#preview-message").textContent = "loading ...";
   const p = new URLSearchParams({ path: r.path, q: $("#q").value });
