@@ -26,6 +26,7 @@ from .locking import RUN_MARK, IndexLock, still_running
 from .query import MAX_QUERY_CHARS, parse, valid_text
 from .search import SearchResult
 from .settings import Settings
+from .stems import with_stems
 from .storage import StoredSuggestion, StoredUnit
 
 if TYPE_CHECKING:
@@ -311,7 +312,7 @@ class Index:
         parsed, s, filters, keywords, fixed = self._read_query(query, filters, overrides, as_user)
         text = spelling.corrected_text(parsed.text, fixed)
         lang = query_language(text)
-        keywords = translate_query(keywords, lang, s.translate_query)
+        keywords = with_stems(translate_query(keywords, lang, s.translate_query), lang)
         english, glossed = None, ""
         if to_english(lang, s.translate_query):
             from . import translate  # and its engines: never imported for an English query

@@ -39,6 +39,7 @@ from .progress import OnProgress, Tracker, relay_to, relayed, reading, stage, tr
 from .query import clean, extra_tokens, id_tokens
 from .settings import SETTINGS, Settings
 from .skipped import UnsupportedWalk
+from .stems import stems
 from .storage import ENGLISH_FIELD, Engine, VectorField, text_key, unit_id
 from .suggest import suggestions
 from .units import FileInfo, FileRecord, FileState, FileWrite, Picture, Unit, UnitRecord
@@ -798,6 +799,8 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
         # English words for a unit in another language, beside its identifier parts: keyword
         # search then finds it for an English query (scent.gloss).
         extra = " ".join(filter(None, (extra, gloss(text if text.startswith(title) else f"{title}\n{text}", lang))))
+    # Its words' stems where English's Porter rules would not find them (scent.stems)
+    extra = " ".join(filter(None, (extra, stems(text if text.startswith(title) else f"{title}\n{text}", lang))))
     return UnitRecord(
         kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title, headed)),
         page=unit.page, start=unit.start, end=unit.end, title=title, lang=lang,
