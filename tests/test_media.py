@@ -64,7 +64,7 @@ def test_a_video_is_its_name_folders_day_length_size_and_title(tmp_path):
     got = extract(str(path), Limits(root=str(tmp_path)))
     assert file_kind("VID_2190.mp4") == file_kind("IMG_1.MOV") == got.kind == "video"
     assert [(s.kind, s.text) for s in got.sections] == [
-        ("video", "VID 2190\n2024 12 ana birthday\ntaken 14 December 2024 (2024-12-14)\n320x240\nvideo, 4 s\n"
+        ("video", "VID 2190\n2024 12 ana birthday\ntaken 14 December 2024 (2024-12-14)\n320x240\nvideo, 4 seconds\n"
                   "Chelsea at the party")]
     assert got.title == "Chelsea at the party"
     assert got.date == dt.datetime(2024, 12, 14, 18, 3, 21, tzinfo=dt.timezone.utc).timestamp()
@@ -92,8 +92,9 @@ def test_a_videos_frame_is_a_third_of_the_way_in_and_upright(tmp_path):
     assert upright.getpixel((60, 150)) == (255, 255, 255) and upright.getpixel((60, 10)) == (0, 0, 0)
 
 
-@pytest.mark.parametrize("seconds, words", [(None, ""), (0.4, "1 s"), (45.4, "45 s"), (192, "3 min 12 s"),
-                                            (3725, "1 h 2 min")])
+@pytest.mark.parametrize("seconds, words", [(None, ""), (0.4, "1 second"), (45.4, "45 seconds"), (60, "1 minute"),
+                                            (192, "3 minutes 12 seconds"), (3725, "1 hour 2 minutes"),
+                                            (7200, "2 hours")])
 def test_how_long_it_plays_in_words(seconds, words):
     assert media.duration_words(seconds) == words
 
@@ -115,14 +116,14 @@ def test_a_song_is_its_tags_and_lyrics_and_a_voice_memo_its_day(tmp_path):
     got = extract(str(song), Limits(root=str(tmp_path)))
     assert file_kind("a.flac") == file_kind("b.M4A") == got.kind == "audio" and got.title == "Harbour Lights"
     assert [(s.kind, s.title, s.text) for s in got.sections] == [
-        ("audio", "", "song\naudio, 2 s\ntitle: Harbour Lights\nartist: The Keepers\nalbum: Lamp Room\ngenre: Folk\n"
+        ("audio", "", "song\naudio, 2 seconds\ntitle: Harbour Lights\nartist: The Keepers\nalbum: Lamp Room\ngenre: Folk\n"
                       "date: 1997"),
         ("audio", "lyrics", "the lamp turns all night over the harbour")]
     assert got.date is None  # a song's year is when it came out, not when the file was made
     memo = write_sound(tmp_path / "New Recording 12.m4a", "aac", seconds=3, rate=16000,
                        metadata={"creation_time": "2025-03-02T09:15:00Z"})
     got = extract(str(memo), Limits(root=str(tmp_path)))
-    assert [s.text for s in got.sections] == ["New Recording 12\naudio, 3 s\nrecorded 2 March 2025 (2025-03-02)"]
+    assert [s.text for s in got.sections] == ["New Recording 12\naudio, 3 seconds\nrecorded 2 March 2025 (2025-03-02)"]
     assert got.date == dt.datetime(2025, 3, 2, 9, 15, tzinfo=dt.timezone.utc).timestamp()
 
 

@@ -87,15 +87,17 @@ def camera(tags: dict[str, str]) -> str:
 
 
 def duration_words(seconds: float | None) -> str:
-    """"1 h 2 min", "3 min 12 s", "45 s"."""
+    """"1 hour 2 minutes", "3 minutes 12 seconds", "45 seconds": the words a person searches with
+    (an abbreviated "s" would match the "s" of "Ana's")."""
     if not seconds or seconds < 0:
         return ""
     whole = round(seconds)
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours} h {minutes} min"
-    return f"{minutes} min {secs} s" if minutes else f"{max(secs, 1)} s"
+    if not hours and not minutes:
+        secs = max(secs, 1)  # a clip under half a second still plays for "1 second"
+    parts = [(hours, "hour"), (minutes, "minute")] if hours else [(minutes, "minute"), (secs, "second")]
+    return " ".join(f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in parts if n)
 
 
 def frame(source, side: int):
