@@ -153,3 +153,26 @@ def test_videos_and_sounds_are_found_by_their_words_and_kind(tmp_path):
         assert [r.path for r in idx.search("keepers harbour lights", strategy="keyword")] == ["song.mp3"]
     thumb = Image.open(io.BytesIO(make_thumbnail(folder / "2024-12-ana-birthday" / "VID_2190.mp4", "video", None)))
     assert thumb.format == "JPEG" and thumb.size == (320, 240)
+
+
+def test_subtitles_a_video_carries_are_what_it_says(tmp_path):
+    # A Matroska file made as a muxer makes one: a video's packets and a .srt's, remuxed
+    srt = tmp_path / "talk.srt"
+    srt.write_text("1\n00:00:00,500 --> 00:00:01,700\nWelcome to the kiln workshop.\n\n"
+                   "2\n00:00:02,000 --> 00:00:03,200\nGlaze firing reaches <i>1240</i> degrees.\n\n"
+                   "3\n00:01:05,000 --> 00:01:06,000\nThank you for coming.\n")
+    video = write_video(tmp_path / "picture.mp4", seconds=2)
+    with av.open(str(video)) as pictures, av.open(str(srt)) as said, av.open(str(tmp_path / "talk.mkv"), "w") as out:
+        streams = {pictures.streams.video[0]: out.add_stream_from_template(pictures.streams.video[0]),
+                   said.streams.subtitles[0]: out.add_stream_from_template(said.streams.subtitles[0])}
+        for source, target in streams.items():
+            for packet in source.container.demux(source):
+                if packet.dts is not None:
+                    packet.stream = target
+                    out.mux(packet)
+    got = extract(str(tmp_path / "talk.mkv"), Limits(root=str(tmp_path)))
+    assert [(s.kind, s.title, s.text) for s in got.sections] == [
+        ("video", "", "talk\n320x240\nvideo, 1 minute 6 seconds"),  # the container plays until its last cue ends
+        ("text", "0:00", "Welcome to the kiln workshop.\nGlaze firing reaches 1240 degrees."),
+        ("text", "1:05", "Thank you for coming.")]
+    assert [s.start for s in got.sections] == [0, 40, 106]  # offsets into the sections joined by blank lines

@@ -22,6 +22,17 @@ _MODEL_KEYS = ("com.apple.quicktime.model", "model", "com.android.model")
 # iPhones keep the local time with its offset here; creation_time is UTC.
 _DATE_KEYS = ("com.apple.quicktime.creationdate", "creation_time", "date")
 _OFFSET = re.compile(r"([+-]\d{2})(\d{2})$")
+# Subtitle streams of text (pictures of text, DVD's and Blu-ray's, are not read). FFmpeg gives
+# each cue as a SubStation dialogue line, its line breaks written \N.
+TEXT_SUBTITLES = {"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"}
+_ASS_BREAK = re.compile(r"\\[Nn]")
+
+
+@dataclass
+class Cue:
+    """One subtitle, as scent.extract.subtitles reads a .srt's."""
+    start_in_seconds: float
+    text: str
 
 
 @dataclass
@@ -32,6 +43,7 @@ class Facts:
     size: tuple[int, int] | None = None  # a video's picture, as stored
     video: bool = False  # it has a picture stream (a music file's cover art is not one)
     audio: bool = False
+    subtitles: bool = False  # it carries subtitles as text
 
 
 def facts(path: str, what: str) -> Facts:
@@ -50,7 +62,8 @@ def facts(path: str, what: str) -> Facts:
             size = None
             if pictures and pictures[0].codec_context.width:
                 size = (pictures[0].codec_context.width, pictures[0].codec_context.height)
-            return Facts(seconds, _created(tags), tags, size, bool(pictures), bool(container.streams.audio))
+            return Facts(seconds, _created(tags), tags, size, bool(pictures), bool(container.streams.audio),
+                         _subtitle_stream(container) is not None)
     except av.error.FFmpegError as e:
         if isinstance(e, av.error.FileNotFoundError):
             raise OSError(2, "No such file or directory") from None  # extract() says it vanished
@@ -60,6 +73,38 @@ def facts(path: str, what: str) -> Facts:
 def _said(e) -> str:
     """FFmpeg's words for what went wrong, without its error number and the file's path."""
     return f"{type(e).__name__}: {e.strerror}" if getattr(e, "strerror", None) else named(e)
+
+
+def _subtitle_stream(container):
+    """The text subtitle stream to read: the one marked default, else the first."""
+    texts = [s for s in container.streams.subtitles if s.codec_context.name in TEXT_SUBTITLES]
+    return next((s for s in texts if s.disposition & 0x1), texts[0] if texts else None)  # AV_DISPOSITION_DEFAULT
+
+
+def captions(path: str, max_chars: int) -> list[Cue]:
+    """The cues of the video's text subtitles, in order, up to about `max_chars` characters.
+    ValueError saying why when they cannot be read. (Demuxing one stream reads the whole file.)"""
+    import av
+
+    cues, read = [], 0
+    try:
+        with av.open(path, metadata_errors="ignore") as container:
+            stream = _subtitle_stream(container)
+            if stream is None:
+                return []
+            for packet in container.demux(stream):
+                if packet.pts is None:
+                    continue
+                for cue in packet.decode():
+                    text = _ASS_BREAK.sub("\n", bytes(getattr(cue, "dialogue", b"") or b"").decode("utf-8", "replace"))
+                    if text.strip():
+                        cues.append(Cue(float(packet.pts * stream.time_base), text))
+                        read += len(text)
+                if read > max_chars:
+                    break
+    except av.error.FFmpegError as e:
+        raise ValueError(_said(e)) from None
+    return sorted(cues, key=lambda c: c.start_in_seconds)
 
 
 def _cover_art(stream) -> bool:

@@ -38,11 +38,13 @@ def extract(path: str, limits: Limits) -> Extracted:
     if not captions and "-->" in text:
         raise unreadable(path, what, "webvtt-py: no cue's timing could be read", maybe=maybe)
     meta: dict = {"encoding": encoding}
-    sections = _sections(captions, meta, limits)
+    sections = spoken(captions, meta, limits)
     return Extracted(kind=KIND, sections=laid_out(sections), title="", meta=meta)
 
 
-def _sections(captions, meta: dict, limits: Limits) -> list[Section]:
+def spoken(captions, meta: dict, limits: Limits) -> list[Section]:
+    """Sections of about a minute of `captions` (each with `start_in_seconds`, `text` and maybe
+    `voice`: webvtt-py's, or a video's own subtitles, scent.extract.media.captions)."""
     sections: list[Section] = []
     lines: list[str] = []
     begin = 0.0

@@ -2,8 +2,10 @@
 (name and folders, when it was recorded, the camera, how long it plays, its size, the title its
 container holds), and, as for a photo, a frame a third of the way in read for its text (when OCR
 is on: a screen recording's, a slide filmed in a talk) and described (when `describe` is on:
-"video, birthday cake, candles ..."). A phone's folder of VID_2190.mp4 is found by the folder's
-name, the day, and what the clip shows."""
+"video, birthday cake, candles ..."). Subtitles it carries as text (a film's, a lecture's, a
+screen recording's captions) are read as a .srt beside it would be: what is said, in sections of
+about a minute titled by when they begin. A phone's folder of VID_2190.mp4 is found by the
+folder's name, the day, and what the clip shows."""
 from __future__ import annotations
 
 import os
@@ -13,8 +15,8 @@ from scent import ocr
 from scent.describe import describe
 from scent.errors import OcrFailed
 from scent.units import Extracted, Picture, Section
-from . import media
-from .base import SECTION_SEPARATOR, Limits
+from . import media, subtitles
+from .base import Limits, laid_out
 from .image import name_unit
 
 EXTENSIONS = (".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".3gp", ".mts", ".m2ts", ".wmv", ".mpg", ".mpeg")
@@ -45,11 +47,13 @@ def extract(path: str, limits: Limits) -> Extracted:
         if picture is not None:
             seen = _read_text(picture, limits, meta)
             shows = _shows(picture, seen) if limits.describe else ""
-            for words, kind in ((seen, "ocr"), (shows, KIND)):
-                if words:
-                    last = sections[-1]
-                    sections.append(Section(text=words, kind=kind, start=last.start + len(last.text) + len(SECTION_SEPARATOR)))
-    return Extracted(kind=KIND, sections=sections, title=got.tags.get("title") or os.path.basename(path),
+            sections += [Section(text=words, kind=kind) for words, kind in ((seen, "ocr"), (shows, KIND)) if words]
+    if got.subtitles:
+        try:
+            sections += subtitles.spoken(media.captions(path, limits.max_text_bytes), meta, limits)
+        except ValueError as e:
+            meta.setdefault("left_out", []).append(f"its subtitles were not read ({e}); the rest of it is indexed")
+    return Extracted(kind=KIND, sections=laid_out(sections), title=got.tags.get("title") or os.path.basename(path),
                      date=got.created.timestamp() if got.created else None, meta=meta)
 
 
