@@ -52,3 +52,12 @@ def test_matches_as_the_one_token_at_a_time_reading(parts, words, id_words):
     text = "".join(w + sep for w, sep in parts)
     ids = tuple(normalise_id(w) for w in id_words if any(c.isdigit() for c in w))
     assert matches(text, words, ids) == _one_token_at_a_time(text, words, ids)
+
+
+def test_a_letter_split_off_a_word_is_not_marked_on_its_own():
+    from scent.query import parse
+
+    words = parse("cat video from ana's birthday e-mail vitamin c").words
+    assert words == ["cat", "video", "ana", "birthday", "mail", "vitamin", "c"]
+    text, marks = snippet("Ana's video, 3 s long", words, ())
+    assert [text[a:b] for a, b in marks] == ["Ana", "video"]

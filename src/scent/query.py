@@ -56,8 +56,11 @@ class KeywordQuery:
 
     @property
     def words(self) -> list[str]:
-        """Plain lowercase words, for highlighting."""
-        return [p for t in self.terms for x in t.texts for p in _parts(x.lower())]
+        """Plain lowercase words, for highlighting. A letter split off a longer word is left out
+        (the "s" of "Ana's", the "t" of "don't", the "e" of "e-mail"): marked on its own, it lit up
+        every lone "s" of a snippet. A letter typed as a word ("vitamin c") is kept."""
+        return [p for t in self.terms for x in t.texts for parts in [_parts(x.lower())] for p in parts
+                if len(p) > 1 or len(parts) == 1]
 
 
 # Lone surrogates: what Python makes of bytes that are not UTF-8 (a command line, a file name),
