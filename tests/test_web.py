@@ -21,10 +21,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 
 @pytest.fixture(scope="module")
 def server(examples_copy, tmp_path_factory):
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("uvicorn")
     pytest.importorskip("fastapi")
     from scent import Index
-    from scent.serve.app import create_app
 
     from click.testing import CliRunner
 
@@ -50,6 +49,14 @@ def server(examples_copy, tmp_path_factory):
     idx = Index(folder, index_dir=index_dir)
     idx.update()
     idx.search("warm up the model")
+    yield from _serve(idx)
+
+
+def _serve(idx):
+    """`scent serve`'s app for `idx` on a free local port: its URL, until the test is done."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from scent.serve.app import create_app
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -431,3 +438,53 @@ def test_open_in_its_app_and_show_in_folder(page, tmp_path, monkeypatch):
     opened = log.read_text().splitlines()
     assert opened[0].endswith("/notes/personal/recipe-red-lentil-soup.md")
     assert opened[1].endswith("/notes/personal")
+
+
+@pytest.fixture(scope="module")
+def media_server(tmp_path_factory):
+    """A phone's folder: a video from a birthday and a song, indexed with the tests' embedder."""
+    pytest.importorskip("fastapi")
+    from scent import Index
+
+    from conftest import FakeEmbedder
+    from test_media import PARTY, write_sound, write_video
+
+    folder = tmp_path_factory.mktemp("phone")
+    (folder / "2024-12-ana-birthday").mkdir()
+    write_video(folder / "2024-12-ana-birthday" / "VID_2190.mp4", metadata=PARTY)
+    write_sound(folder / "song.mp3", "libmp3lame", metadata={"title": "Harbour Lights", "artist": "The Keepers"})
+    idx = Index(folder, index_dir=tmp_path_factory.mktemp("phone-index"), embedder=FakeEmbedder())
+    idx.update()
+    yield from _serve(idx)
+
+
+def test_a_video_shows_its_frame_and_plays_in_the_preview(browser, media_server):
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(media_server + "/")
+    assert _search(page, "ana birthday video")[0] == ["2024-12-ana-birthday/VID_2190.mp4", "video", None]
+    first = page.locator("#results .result").first
+    thumb = first.locator("img.thumb")
+    expect(thumb).to_be_visible()
+    page.wait_for_function("img => img.complete && img.naturalWidth === 320", arg=thumb.element_handle())
+    first.locator("text=Preview").click()
+    player = page.locator("#preview-video")
+    expect(player).to_be_visible()
+    page.wait_for_function("v => v.readyState >= 1", arg=player.element_handle())  # its length is known
+    assert page.evaluate("v => [Math.round(v.duration), v.videoWidth]", player.element_handle()) == [4, 320]
+    page.keyboard.press("Escape")
+    expect(player).to_be_hidden()
+    assert player.get_attribute("src") is None  # closed, it lets go of the file
+    assert _search(page, "harbour lights keepers")[0] == ["song.mp3", "audio", None]
+    page.locator("#results .result").first.locator("text=Preview").click()
+    sound = page.locator("#preview-audio")
+    expect(sound).to_be_visible()
+    page.wait_for_function("a => a.readyState >= 1 && Math.round(a.duration) === 2", arg=sound.element_handle())
+    expect(page.locator("#preview-video")).to_be_hidden()
+    context.close()
+    assert not errors, errors

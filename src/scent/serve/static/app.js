@@ -251,8 +251,16 @@ async function showPreview(r) {
   $("#preview-body").replaceChildren();
   $("#preview-raw").href = fileUrl(r);
   const image = $("#preview-image");
-  image.hidden = !(r.kind === "image" || r.kind === "pdf" || r.kind === "video");
+  image.hidden = !(r.kind === "image" || r.kind === "pdf");
   if (!image.hidden) { image.src = thumbUrl(r); image.alt = "picture of " + r.path + (r.page ? " page " + r.page : ""); }
+  // A video or a sound plays here, from the file the server hands out (its own type, no script).
+  stopPlaying();
+  const player = r.kind === "video" ? $("#preview-video") : r.kind === "audio" ? $("#preview-audio") : null;
+  if (player) {
+    if (r.kind === "video") player.poster = thumbUrl(r);
+    player.src = "/api/file?path=" + encodeURIComponent(r.path);
+    player.hidden = false;
+  }
   $("#preview-message").textContent = "loading ...";
   const p = new URLSearchParams({ path: r.path, q: $("#q").value });
   try {
@@ -300,8 +308,19 @@ function moveHit(step) {
   $("#preview-hits").textContent = `match ${hit + 1} of ${marks.length}`;
 }
 
+function stopPlaying() {
+  for (const player of [$("#preview-video"), $("#preview-audio")]) {
+    player.pause();
+    player.removeAttribute("src");
+    player.removeAttribute("poster");
+    player.hidden = true;
+    player.load();  // lets go of the file
+  }
+}
+
 function closePreview() {
   current = null;
+  stopPlaying();
   document.body.classList.remove("previewing");
   $("#preview").hidden = true;
   $("#status-panel").hidden = false;
