@@ -102,11 +102,37 @@ def test_how_long_it_plays_in_words(seconds, words):
 def test_a_videos_frame_is_described_as_a_video(tmp_path):
     from scent import ocr
 
-    path = write_video(tmp_path / "VID_2191.mp4")
+    # 1280x720: a screen's size, which alone makes a picture a screenshot, but every video frame has one
+    path = write_video(tmp_path / "VID_2191.mp4", size=(1280, 720))
     got = extract(str(path), Limits(describe=True, ocr=ocr.engine("tesseract")))
     assert [s.kind for s in got.sections] == ["video", "video"]  # no text in the frame: no ocr unit
     shows = got.sections[1].text.split(", ")
     assert shows[0] == "video" and "cat" in shows
+
+
+def test_a_screen_recording_is_said_to_be_one(tmp_path):
+    from PIL import ImageDraw, ImageFont
+
+    from scent import ocr
+
+    screen = Image.new("RGB", (1280, 720), "white")
+    pen = ImageDraw.Draw(screen)
+    for i, line in enumerate(["Settings > Accounts > Sign-in options", "Use your security key to sign in",
+                              "Windows Hello fingerprint is not available", "Add a new passkey for this device"]):
+        pen.text((60, 80 + 70 * i), line, fill="black", font=ImageFont.load_default(size=40))
+    path = tmp_path / "capture.mp4"
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("libx264", rate=25)
+        stream.width, stream.height, stream.pix_fmt = 1280, 720, "yuv420p"
+        for _ in range(50):
+            for packet in stream.encode(av.VideoFrame.from_image(screen)):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+    got = extract(str(path), Limits(describe=True, ocr=ocr.engine("tesseract")))
+    assert [s.kind for s in got.sections] == ["video", "ocr", "video"]
+    assert "security key" in got.sections[1].text
+    assert got.sections[2].text.startswith("screen recording")
 
 
 def test_a_song_is_its_tags_and_lyrics_and_a_voice_memo_its_day(tmp_path):

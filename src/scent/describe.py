@@ -101,11 +101,12 @@ _TERMINAL = re.compile(r"(^|\n)\s*[$#>] \S|Traceback \(most recent|\w+@[\w-]+:[~
 
 @runtime_checkable
 class Describer(Protocol):
-    """Says in words what a picture shows. `ocr_text` is the text read in it, if any."""
+    """Says in words what a picture shows. `ocr_text` is the text read in it, if any; `video`: it
+    is a frame of a video."""
 
     name: str
 
-    def describe(self, image: Image.Image, ocr_text: str = "") -> str: ...
+    def describe(self, image: Image.Image, ocr_text: str = "", video: bool = False) -> str: ...
 
 
 def _bounded(image: Image.Image) -> Image.Image:
@@ -326,9 +327,10 @@ SCREENS = frozenset({(1280, 720), (1280, 800), (1280, 1024), (1366, 768), (1440,
                      (1170, 2532), (1179, 2556), (1284, 2778), (1290, 2796), (1440, 3200)})
 
 
-def _kind(rgb: np.ndarray, image: Image.Image, size: tuple[int, int], ocr_text: str) -> list[str]:
+def _kind(rgb: np.ndarray, image: Image.Image, size: tuple[int, int], ocr_text: str, video: bool = False) -> list[str]:
     """What kind of picture: chart, document page, screenshot, diagram, drawing or photo.
-    `size` is the original picture's (a screenshot is known by its screen size)."""
+    `size` is the original picture's (a screenshot is known by its screen size, but a video's
+    frame always has one: a screen recording is known by its flat pixels and text instead)."""
     flat, background = _flatness(rgb)
     ink = _ink(rgb)
     words = len([w for w in _WORD.findall(ocr_text) if len(w) > 1])
@@ -336,7 +338,7 @@ def _kind(rgb: np.ndarray, image: Image.Image, size: tuple[int, int], ocr_text: 
     lines = _text_lines(ink)
     width, height = size
     page_shaped = 1.2 <= height / max(width, 1) <= 1.5  # A4 is 1.41, Letter 1.29
-    if size in SCREENS or (width, height) in SCREENS:
+    if not video and size in SCREENS:
         return ["screenshot"]
     if flat >= FLAT_SHARE and background >= PLAIN_BACKGROUND and not _dark_photo(rgb):
         # Bars and axes are measured within the drawn part (a chart on a page has margins).
@@ -505,14 +507,14 @@ class PixelDescriber:
 
     name = "pixels"
 
-    def describe(self, image: Image.Image, ocr_text: str = "") -> str:
+    def describe(self, image: Image.Image, ocr_text: str = "", video: bool = False) -> str:
         size = image.size
         image = _bounded(image)
         rgb = _small(image)
         if rgb.size == 0:
             return ""
         codes = _colour_codes(rgb)
-        kind = _kind(rgb, image, size, ocr_text)
+        kind = _kind(rgb, image, size, ocr_text, video)
         for hint in _ocr_hints(ocr_text):
             if hint not in kind:
                 kind.append(hint)
@@ -545,11 +547,12 @@ def describer(name: str = "pixels") -> Describer:
         raise UsageError(f"unknown describer {name!r}; known: {', '.join(sorted(DESCRIBERS))}") from None
 
 
-def describe(image: Image.Image, *, ocr_text: str = "") -> str:
+def describe(image: Image.Image, *, ocr_text: str = "", video: bool = False) -> str:
     """What `image` shows, as comma-separated words ("photo, orange, dark blue, dark"); "" for an
-    empty picture. `ocr_text` (the text read in it) sharpens the kind: chart, calendar, terminal."""
+    empty picture. `ocr_text` (the text read in it) sharpens the kind: chart, calendar, terminal.
+    `video`: the picture is a frame of a video."""
     global _default
     if _default is None:
         _default = describer()
     with stage("describing"):
-        return _default.describe(image, ocr_text)
+        return _default.describe(image, ocr_text, video)

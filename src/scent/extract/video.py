@@ -68,6 +68,6 @@ def _read_text(picture, limits: Limits, meta: dict) -> str:
 
 
 def _shows(picture, seen: str) -> str:
-    shows = describe(picture, ocr_text=seen)
+    shows = describe(picture, ocr_text=seen, video=True)
     head, _, rest = shows.partition(",")
     return _SAID[head] + ("," + rest if rest else "") if head in _SAID else shows
