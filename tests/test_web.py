@@ -453,6 +453,7 @@ def media_server(tmp_path_factory):
     (folder / "2024-12-ana-birthday").mkdir()
     write_video(folder / "2024-12-ana-birthday" / "VID_2190.mp4", metadata=PARTY)
     write_sound(folder / "song.mp3", "libmp3lame", metadata={"title": "Harbour Lights", "artist": "The Keepers"})
+    write_sound(folder / "interview.mp4", "aac", metadata={"title": "Ana interview, sound only"})  # no frame to show
     idx = Index(folder, index_dir=tmp_path_factory.mktemp("phone-index"), embedder=FakeEmbedder())
     idx.update()
     yield from _serve(idx)
@@ -464,8 +465,10 @@ def test_a_video_shows_its_frame_and_plays_in_the_preview(browser, media_server)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15000)
-    errors = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    errors, missing = [], []
+    # The browser logs each thumbnail the server has none for (a 404); those are checked below
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "status of 404" not in m.text else None)
+    page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
     page.goto(media_server + "/")
     assert _search(page, "ana birthday video")[0] == ["2024-12-ana-birthday/VID_2190.mp4", "video", None]
     first = page.locator("#results .result").first
@@ -480,6 +483,10 @@ def test_a_video_shows_its_frame_and_plays_in_the_preview(browser, media_server)
     page.keyboard.press("Escape")
     expect(player).to_be_hidden()
     assert player.get_attribute("src") is None  # closed, it lets go of the file
+    # a video without a picture has no thumbnail: nothing is shown, not a broken image
+    assert _search(page, "ana interview sound only")[0] == ["interview.mp4", "video", None]
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#results .result").first.locator("img")).to_have_count(0)
     assert _search(page, "harbour lights keepers")[0] == ["song.mp3", "audio", None]
     page.locator("#results .result").first.locator("text=Preview").click()
     sound = page.locator("#preview-audio")
@@ -488,3 +495,4 @@ def test_a_video_shows_its_frame_and_plays_in_the_preview(browser, media_server)
     expect(page.locator("#preview-video")).to_be_hidden()
     context.close()
     assert not errors, errors
+    assert missing and {url.split("?")[1] for url in missing} == {"path=interview.mp4"}, missing

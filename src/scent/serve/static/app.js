@@ -128,6 +128,8 @@ function resultNode(r) {
   }
   if (r.kind === "image" || r.kind === "pdf" || r.kind === "video") {
     const img = el("img", { class: "thumb", src: thumbUrl(r), alt: "preview of " + r.path, loading: "lazy" });
+    // No picture to show (too large, damaged, a video without a frame): nothing, not a broken icon.
+    img.addEventListener("error", () => img.remove());
     li.append(img);
   }
   if (r.explain) li.append(explainNode(r.explain));
@@ -555,6 +557,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("#sort").addEventListener("change", () => show(shown.slice().sort((a, b) => a.rank - b.rank)));
   $("#more").addEventListener("click", () => { limit = Math.min(MAX_K, limit + PAGE); search(); });
   $("#preview-close").addEventListener("click", closePreview);
+  $("#preview-image").addEventListener("error", () => { $("#preview-image").hidden = true; });
   $("#next-hit").addEventListener("click", () => moveHit(1));
   $("#prev-hit").addEventListener("click", () => moveHit(-1));
   $("#open-app").addEventListener("click", () => openOnDesktop("app"));
