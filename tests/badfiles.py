@@ -463,6 +463,17 @@ def _(root):
     write(root, "media/song.mp3", "Not a song: lyrics typed into a file named .mp3\n" * 20)
 
 
+@kind("draw.io page that unpacks to a gigabyte", ["web/bomb.drawio"], "skip")
+def _(root):
+    import base64
+    import zlib
+
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    body = b"".join(deflate.compress(b"%20" * (1 << 20)) for _ in range(350)) + deflate.flush()  # 1.05 GB of "%20"
+    write(root, "web/bomb.drawio", '<mxfile><diagram name="Page-1">' + base64.b64encode(body).decode()
+          + "</diagram></mxfile>")
+
+
 @kind("RTF nested 100,000 groups deep", ["text/deep.rtf"], "either")
 def _(root):
     write(root, "text/deep.rtf", "{\\rtf1 " + "{" * 100_000 + "deep" + "}" * 100_000 + "}")
