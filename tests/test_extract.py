@@ -357,6 +357,17 @@ def test_html_svg_title_nested_hiding_and_deep_nesting(tmp_path):
     assert [(s.title, s.text) for s in result.sections] == [("Only", "Only\ndeep words")]
 
 
+def test_a_page_that_opens_with_its_heading_keeps_its_sites_name(tmp_path):
+    page = ("<html><head><title>Why is my sourdough flat? - Crumb Notes</title></head><body>"
+            "<h1>Why is my sourdough flat?</h1><p>Feed the starter.</p><h2>Steam</h2><p>Use a pot.</p></body></html>")
+    result = extract(write(tmp_path / "flat.html", page))
+    assert [(s.title, s.text) for s in result.sections] == [
+        ("Why is my sourdough flat? - Crumb Notes", "Why is my sourdough flat?\nFeed the starter."),
+        ("Steam", "Steam\nUse a pot.")]
+    other = page.replace("- Crumb Notes", "").replace("<h1>Why is my sourdough flat?</h1>", "<h1>Flat loaves</h1>")
+    assert extract(write(tmp_path / "other.html", other)).sections[0].title == "Flat loaves"  # not the page's
+
+
 def test_html_declared_charset(tmp_path):
     page = '<html><head><meta charset="windows-1252"></head><body><p>café</p></body></html>'
     result = extract(write(tmp_path / "old.htm", page.encode("cp1252")))
