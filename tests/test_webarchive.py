@@ -53,8 +53,9 @@ def test_a_chrome_mhtml_is_read_as_its_page(tmp_path):
     assert got.kind == "html" and file_kind("starter.mhtml") == file_kind("a.mht") == "html"
     assert got.title == "Sourdough starter \u2013 feeding guide"
     assert [(s.title, s.text) for s in got.sections] == [
-        ("Feeding your starter", "Feeding your starter\nFeed the starter every 12 hours with flour and water "
-                                 "\u2014 50 g each."),
+        # the page's opening heading's section titled by the page, "sourdough" in it
+        ("Sourdough starter \u2013 feeding guide", "Feeding your starter\nFeed the starter every 12 hours with "
+                                                  "flour and water \u2014 50 g each."),
         ("Signs it is ready", "Signs it is ready\nDoubled in 4\u20136 hours. Cr\u00e8me fra\u00eeche.")]
     assert got.date == dt.datetime(2026, 3, 14, 9, 30, tzinfo=dt.timezone.utc).timestamp()
     assert got.meta == {"encoding": "utf-8", "url": "https://bread.example/starter"}
@@ -93,7 +94,7 @@ def test_a_safari_webarchive_is_read_as_its_page(tmp_path):
     page = "<html><head><title>Starter</title></head><body><h1>Feeding</h1><p>Every 12 hours.</p></body></html>"
     got = extract(str(_webarchive(tmp_path / "starter.webarchive", page.encode("utf-16"), charset="UTF-16")))
     assert got.kind == "html" and file_kind("starter.webarchive") == "html"
-    assert [(s.title, s.text) for s in got.sections] == [("Feeding", "Feeding\nEvery 12 hours.")]
+    assert [(s.title, s.text) for s in got.sections] == [("Starter", "Feeding\nEvery 12 hours.")]
     assert got.title == "Starter" and got.meta == {"encoding": "utf-16", "url": "https://bread.example/starter"}
 
 

@@ -123,8 +123,9 @@ def read_page(path: str, page: str, meta: dict) -> Extracted:
     before, *parts = "".join(pieces).split(_CUT)
     sections = joined([("", _normalise(before)), *zip(titles, map(_normalise, parts))], "html")
     title = _title(soup)
-    if sections and sections[0].title and sections[0].title != title and sections[0].title in title:
-        # A page that opens with its heading is titled "Heading - Site": the heading's section takes
-        # the page's title, so the site's name is searched too (a section without a heading has it)
+    if sections and sections[0].title and title:
+        # A page that opens with its heading ("Heading", titled "Heading - Site"): the heading's section
+        # takes the page's title, so the title's words are searched too (its text starts with the heading;
+        # a section without a heading has the page's title already)
         sections[0].title = title
     return Extracted(kind="html", sections=sections, title=title, meta=meta)
