@@ -68,8 +68,11 @@ def _taken(exif: Image.Exif) -> datetime | None:
 
 
 def _camera(exif: Image.Exif) -> str:
-    make, model = _clean(exif.get(_MAKE) or ""), _clean(exif.get(_MODEL) or "")
-    # Many cameras repeat the make in the model ("Canon" / "Canon EOS R5").
+    return camera_name(_clean(exif.get(_MAKE) or ""), _clean(exif.get(_MODEL) or ""))
+
+
+def camera_name(make: str, model: str) -> str:
+    """"Canon EOS R5": the make once, though many cameras repeat it in the model ("Canon" / "Canon EOS R5")."""
     return model if make and model.lower().startswith(make.lower()) else f"{make} {model}".strip()
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .base import named, unreadable
+from .image import camera_name
 
 MAX_PACKETS = 600  # packets read for one frame: a keyframe interval is at most a few hundred
 FRAME_AT = 1 / 3  # where in a video its frame is taken
@@ -52,10 +53,11 @@ def facts(path: str, what: str) -> Facts:
 
     try:
         with av.open(path, metadata_errors="ignore") as container:
-            tags = {k.lower(): " ".join(str(v).split()) for k, v in container.metadata.items() if str(v).strip()}
             pictures = [s for s in container.streams.video if not _cover_art(s)]
-            for stream in [*pictures[:1], *container.streams.audio[:1]]:
-                for k, v in stream.metadata.items():
+            tags: dict[str, str] = {}
+            # The container's tags first, then its picture's and sound's streams' (setdefault keeps the first)
+            for metadata in (container.metadata, *(s.metadata for s in [*pictures[:1], *container.streams.audio[:1]])):
+                for k, v in metadata.items():
                     if str(v).strip():
                         tags.setdefault(k.lower(), " ".join(str(v).split()))
             seconds = container.duration / 1_000_000 if container.duration else None
@@ -127,8 +129,7 @@ def _created(tags: dict[str, str]) -> datetime | None:
 
 def camera(tags: dict[str, str]) -> str:
     make = next((tags[k] for k in _MAKE_KEYS if tags.get(k)), "")
-    model = next((tags[k] for k in _MODEL_KEYS if tags.get(k)), "")
-    return model if make and model.lower().startswith(make.lower()) else f"{make} {model}".strip()
+    return camera_name(make, next((tags[k] for k in _MODEL_KEYS if tags.get(k)), ""))
 
 
 def duration_words(seconds: float | None) -> str:
