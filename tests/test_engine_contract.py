@@ -82,14 +82,15 @@ def unit(key: str, place: int, text: str, kind: str = "text", page: int | None =
 
 def write(engine, path: str, kind: str, units: list[UnitRecord], vectors: dict[int, np.ndarray],
           date: float = 0.0, sentences: dict[int, np.ndarray] | None = None, suggestions=(), warnings=(),
-          access: str = "", regions: dict[int, np.ndarray] | None = None, digest: str = ""):
+          access: str = "", regions: dict[int, np.ndarray] | None = None, digest: str = "", part_of: str = ""):
     key = engine.catalog.file_key(path)
     fields = {"unit": vectors}
     if sentences:
         fields["sentences"] = sentences
     if regions:
         fields["regions"] = regions
-    record = FileRecord(path, kind, 10, 1, digest or "hash-" + path, date, path.rsplit("/", 1)[-1], key, access)
+    record = FileRecord(path, kind, 10, 1, digest or "hash-" + path, date, path.rsplit("/", 1)[-1], key, access,
+                        part_of=part_of)
     engine.write_files([FileWrite(record, units, fields, list(suggestions), list(warnings))])
     if engine.snapshot_each_write:
         engine.finish_run()
@@ -146,6 +147,21 @@ def test_copies_are_the_files_of_the_same_bytes_a_reader_may_read(engine, three_
     assert catalog.copies(["downloads/lease.md"]) == {"downloads/lease.md": ["lease.md", "old/lease.md"]}
     assert catalog.copies(["lease.md"], ("u:bob",)) == {"lease.md": ["downloads/lease.md"]}
     assert catalog.copies(["lease.md"], ()) == {} and catalog.copies([]) == {}
+
+
+def test_a_live_photos_two_files_are_each_others_copies(engine, three_files):
+    write(engine, "2024/IMG_1234.HEIC", "image", [unit("2024/IMG_1234.HEIC", 0, "cat on a sofa")],
+          {unit_id("2024/IMG_1234.HEIC", 0): axis(0, 0, 0, 1)})
+    write(engine, "2024/IMG_1234.MOV", "video", [unit("2024/IMG_1234.MOV", 0, "video, 3 seconds")],
+          {unit_id("2024/IMG_1234.MOV", 0): axis(0, 0, 0, 1)}, part_of="2024/IMG_1234.HEIC", access="u:ann")
+    catalog = engine.catalog
+    assert catalog.copies(["2024/IMG_1234.HEIC", "2024/IMG_1234.MOV", "lease.md"]) == {
+        "2024/IMG_1234.HEIC": ["2024/IMG_1234.MOV"], "2024/IMG_1234.MOV": ["2024/IMG_1234.HEIC"]}
+    assert catalog.copies(["2024/IMG_1234.HEIC"], ("u:bob",)) == {}  # the moving part is Ann's alone
+    engine.rename_file("2024/IMG_1234.HEIC", FileState("2024/cat.HEIC", 10, 1, "hash-2024/IMG_1234.HEIC"))
+    assert catalog.copies(["2024/IMG_1234.MOV"]) == {"2024/IMG_1234.MOV": ["2024/cat.HEIC"]}
+    engine.delete_files(["2024/cat.HEIC"])
+    assert catalog.copies(["2024/IMG_1234.MOV"]) == {}
 
 
 def test_file_states_touch_and_errors(engine, three_files):

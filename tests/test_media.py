@@ -22,7 +22,9 @@ def write_video(path, seconds=4, black=1, metadata=None, size=(320, 240)):
     """An H.264 MP4 at 25 frames a second: `black` seconds of black, then the cat of scikit-image's
     samples. FFmpeg writes the index (moov) at the end, as cameras without fast start do."""
     cat = Image.fromarray(skimage_data.chelsea()).resize(size)
-    with av.open(str(path), "w") as out:
+    # QuickTime keeps keys such as Apple's com.apple.quicktime.* only when told to
+    options = {"movflags": "use_metadata_tags"} if str(path).lower().endswith(".mov") else {}
+    with av.open(str(path), "w", options=options) as out:
         for key, value in (metadata or {}).items():
             out.metadata[key] = value
         stream = out.add_stream("libx264", rate=25)
@@ -179,6 +181,39 @@ def test_videos_and_sounds_are_found_by_their_words_and_kind(tmp_path):
         assert [r.path for r in idx.search("keepers harbour lights", strategy="keyword")] == ["song.mp3"]
     thumb = Image.open(io.BytesIO(make_thumbnail(folder / "2024-12-ana-birthday" / "VID_2190.mp4", "video", None)))
     assert thumb.format == "JPEG" and thumb.size == (320, 240)
+
+
+def test_a_live_photos_moving_part_names_its_photo(tmp_path):
+    phone = tmp_path / "2024"
+    phone.mkdir()
+    for name in ("IMG_1234.JPG", "IMG_2000.HEIC", "IMG_3000.jpg", "CLIP.jpg"):
+        Image.fromarray(skimage_data.chelsea()).save(phone / name, format="JPEG")
+    apple = {"com.apple.quicktime.content.identifier": "5E1B3A5C-1234-4D2B-9A11-ABCDEF012345"}
+    write_video(phone / "IMG_1234.MOV", seconds=3, metadata=apple)
+    write_video(phone / "IMG_2000.MOV", seconds=7, metadata=apple)  # Apple's identifier says it, whatever its length
+    write_video(phone / "IMG_3000.mp4", seconds=3)  # short, and named as a photo beside it is
+    write_video(phone / "CLIP.mov", seconds=7)  # a video of its own with its poster
+    write_video(phone / "IMG_4000.MOV", seconds=3, metadata=apple)  # no photo beside it
+    limits = Limits(root=str(tmp_path))
+    assert {name: extract(str(phone / name), limits).part_of
+            for name in ("IMG_1234.MOV", "IMG_2000.MOV", "IMG_3000.mp4", "CLIP.mov", "IMG_4000.MOV")} == {
+        "IMG_1234.MOV": "2024/IMG_1234.JPG", "IMG_2000.MOV": "2024/IMG_2000.HEIC", "IMG_3000.mp4": "2024/IMG_3000.jpg",
+        "CLIP.mov": "", "IMG_4000.MOV": ""}
+    said = {name: extract(str(phone / name), limits).sections[0].text for name in ("IMG_1234.MOV", "CLIP.mov")}
+    assert said["IMG_1234.MOV"].endswith("\nvideo, 3 seconds, the moving part of a Live Photo")
+    assert said["CLIP.mov"].endswith("\nvideo, 7 seconds")
+
+
+def test_a_live_photo_is_one_result(tmp_path):
+    Image.fromarray(skimage_data.chelsea()).save(tmp_path / "IMG_1234.JPG", format="JPEG")
+    write_video(tmp_path / "IMG_1234.MOV", seconds=3)
+    write_video(tmp_path / "IMG_1235.MOV", seconds=8)
+    with Index(tmp_path, index_dir=tmp_path / ".idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        found = {r.path: r.copies for r in idx.search("IMG 1234 1235", strategy="keyword")}
+    assert len(found) == 2 and found.pop("IMG_1235.MOV") == ()
+    [(shown, copies)] = found.items()  # the photo or its moving part, whichever ranks first, the other under it
+    assert {shown, *copies} == {"IMG_1234.JPG", "IMG_1234.MOV"} and len(copies) == 1
 
 
 def test_subtitles_a_video_carries_are_what_it_says(tmp_path):

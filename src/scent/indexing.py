@@ -536,7 +536,7 @@ class Indexer:
             pages = {r.id: (u.picture, f.rel, notes) for u, r in zip(pieces, units) if u.picture}
         record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
                             file_date(got.date, f.rel, date if date is not None else f.mtime_ns / 1e9), got.title, key,
-                            self._access.readers(container or f.rel, f.stat), container)
+                            self._access.readers(container or f.rel, f.stat), container, got.part_of)
         notes += _lost_parts(got.meta, s)
         for note in notes:
             warn(f.rel, note)

@@ -62,6 +62,9 @@ class Extracted:
     # The files inside it (an archive's members, a message's attachments), each indexed as a file of
     # its own at path `CONTAINER#NAME` (scent.extract.members).
     members: list["Member"] = field(default_factory=list)
+    # The file this one is a part of, relative to the indexed folder: a Live Photo's moving part
+    # (IMG_1234.MOV) names its photo (IMG_1234.HEIC). A search shows the two as one result.
+    part_of: str = ""
 
 
 @dataclass
@@ -122,6 +125,7 @@ class FileRecord:
     key: str = ""  # the file's identity in the catalog (see Catalog.file_key); unit ids derive from it
     access: str = ""  # who may read it (scent.access); "" is nobody but an unrestricted reader
     container: str = ""  # the file it is inside (FileState.container)
+    part_of: str = ""  # the file it is a part of (Extracted.part_of)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ folder's name, the day, and what the clip shows."""
 from __future__ import annotations
 
 import os
-from functools import partial
+from functools import lru_cache, partial
 
 from scent import ocr
 from scent.describe import describe
@@ -21,6 +21,11 @@ from .image import name_unit
 
 EXTENSIONS = (".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".3gp", ".mts", ".m2ts", ".wmv", ".mpg", ".mpeg")
 KIND = "video"
+# A Live Photo's moving part: the .mov (or .mp4, as some exports write it) of an iPhone's photo,
+# named as the photo is, about 3 s long; Apple's own files also carry the photo's identifier.
+LIVE_PHOTO_SECONDS = 5
+LIVE_PHOTO_ID = "com.apple.quicktime.content.identifier"
+PHOTO_EXTENSIONS = (".heic", ".HEIC", ".jpg", ".JPG", ".jpeg", ".JPEG", ".heif", ".HEIF")
 # What the describer calls a frame, said as what it is.
 _SAID = {"photo": "video", "screenshot": "screen recording"}
 
@@ -32,8 +37,11 @@ def extract(path: str, limits: Limits) -> Extracted:
         meta["width"], meta["height"] = got.size
     if got.seconds:
         meta["seconds"] = round(got.seconds, 1)
+    photo = live_photo(path, got, limits.root)
     lines = [name_unit(path, got.size, got.created, media.camera(got.tags), limits.root),
-             ", ".join(filter(None, ("video", media.duration_words(got.seconds)))), got.tags.get("title", "")]
+             ", ".join(filter(None, ("video", media.duration_words(got.seconds),
+                                     "the moving part of a Live Photo" if photo else ""))),
+             got.tags.get("title", "")]
     text = "\n".join(line for line in lines if line)
     load = partial(media.frame, path)
     sections = [Section(text=text, kind=KIND, picture=Picture("", load) if got.video else None)]
@@ -54,7 +62,34 @@ def extract(path: str, limits: Limits) -> Extracted:
         except ValueError as e:
             meta.setdefault("left_out", []).append(f"its subtitles were not read ({e}); the rest of it is indexed")
     return Extracted(kind=KIND, sections=laid_out(sections), title=got.tags.get("title") or os.path.basename(path),
-                     date=got.created.timestamp() if got.created else None, meta=meta)
+                     date=got.created.timestamp() if got.created else None, meta=meta, part_of=photo)
+
+
+def live_photo(path: str, got: media.Facts, root: str | None) -> str:
+    """The photo whose moving part the video at `path` is (a Live Photo's IMG_1234.MOV beside
+    IMG_1234.HEIC), as a path relative to `root`; "" when it is a video of its own."""
+    if root is None or os.path.splitext(path)[1].lower() not in (".mov", ".mp4"):
+        return ""
+    if LIVE_PHOTO_ID not in got.tags and not (got.seconds and got.seconds <= LIVE_PHOTO_SECONDS):
+        return ""
+    folder, name = os.path.split(path)
+    try:
+        names = _names(folder, os.stat(folder).st_mtime_ns)
+    except OSError:
+        return ""
+    stem = os.path.splitext(name)[0]
+    for ext in PHOTO_EXTENSIONS:
+        if stem + ext in names:
+            rel = os.path.relpath(os.path.join(folder, stem + ext), root)
+            return "" if rel.startswith("..") else rel.replace(os.sep, "/")
+    return ""
+
+
+@lru_cache(maxsize=16)
+def _names(folder: str, mtime_ns: int) -> frozenset[str]:
+    """The names in `folder` as they are spelt (a case-blind file system finds IMG_1.heic for
+    IMG_1.HEIC), listed once for all its videos; its time changes when a name does."""
+    return frozenset(os.listdir(folder))
 
 
 def _read_text(picture, limits: Limits, meta: dict) -> str:

@@ -65,8 +65,8 @@ class Hit(BaseModel):
     confidence: float | None = Field(None, description="Chance (0..1) that this is a right answer, as judged on "
                                      "held-out collections (README: how far it can be trusted).")
     weak: bool = Field(False, description="Below the confidence floor: a weak match; all weak means no good match.")
-    copies: list[str] | None = Field(None, description="Other files of the same bytes: this same result; absent "
-                                                     "when it has none.")
+    copies: list[str] | None = Field(None, description="Other files of the same bytes, and a Live Photo's other "
+                                                     "part: this same result; absent when it has none.")
 
 
 class SearchOutput(BaseModel):

@@ -42,7 +42,8 @@ class Result(Open):
     confidence: float | None = Field(None, description="Chance (0..1) that this is a right answer, as judged on held-out collections (README: how far it can be trusted).")
     weak: bool = Field(False, description="Confidence below the floor: a weak match (all weak: no good match).")
     copies: list[str] = Field(default_factory=list, description="Other files of the same bytes that you may read, "
-                                                                "shown as this result (not results of their own).")
+                                                                "and a Live Photo's other part (its photo or moving "
+                                                                "part), shown as this result (not results of their own).")
     explain: dict[str, Any] | None = Field(None, description="With explain=true: per list, the rank, score and "
                                                              "RRF contribution (null: not in that list).")
 

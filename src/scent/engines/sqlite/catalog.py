@@ -74,13 +74,13 @@ class SqliteCatalog:
         db = self.db
         db.execute("DELETE FROM units WHERE file_id = (SELECT id FROM files WHERE path = ?)", (file.path,))
         db.execute(
-            "INSERT INTO files (path, key, kind, size, mtime_ns, hash, date, title, indexed_at, access, container) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, "
+            "INSERT INTO files (path, key, kind, size, mtime_ns, hash, date, title, indexed_at, access, container, "
+            "part_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, "
             "size = excluded.size, mtime_ns = excluded.mtime_ns, hash = excluded.hash, date = excluded.date, "
             "title = excluded.title, indexed_at = excluded.indexed_at, access = excluded.access, "
-            "container = excluded.container",
+            "container = excluded.container, part_of = excluded.part_of",
             (file.path, file.key or file.path, file.kind, file.size, file.mtime_ns, file.hash, file.date, file.title,
-             time.time(), file.access, file.container))
+             time.time(), file.access, file.container, file.part_of))
         file_id = db.execute("SELECT id FROM files WHERE path = ?", (file.path,)).fetchone()[0]
         path_text = path_keywords(file.path)
         db.executemany(
@@ -105,6 +105,7 @@ class SqliteCatalog:
                         (new.path, new.size, new.mtime_ns, new.container, old))
         self.db.execute("UPDATE units SET path = ? WHERE file_id = (SELECT id FROM files WHERE path = ?)",
                         (path_keywords(new.path), new.path))
+        self.db.execute("UPDATE files SET part_of = ? WHERE part_of = ?", (new.path, old))
 
     def delete_files(self, paths: list[str]) -> None:
         for path in paths:
@@ -175,15 +176,20 @@ class SqliteCatalog:
         return [StoredUnit(*r) for r in rows]
 
     def copies(self, paths: list[str], readers: tuple[str, ...] | None = None) -> dict[str, list[str]]:
-        """Each of `paths` that has copies `readers` may read (other indexed files of the same
-        bytes; never of an empty file, whose name is all it says) -> their paths, sorted."""
+        """Each of `paths` that has copies `readers` may read -> their paths, sorted. A copy is another
+        indexed file of the same bytes (never of an empty file, whose name is all it says), or the
+        other part of a file made of two (a Live Photo's photo and its moving part: FileRecord.part_of)."""
         condition, params = _readers(readers, "b.access")
         out: dict[str, list[str]] = {}
         for part in batched(list(paths)):
+            where = f"a.path IN ({', '.join('?' * len(part))}) AND {condition}"
+            # Three joins, each on an index (one join ORing the three scanned every file).
             for a, b in self.db.execute(
                     f"SELECT a.path, b.path FROM files a JOIN files b ON b.hash = a.hash AND b.id != a.id "
-                    f"WHERE a.path IN ({', '.join('?' * len(part))}) AND a.size > 0 AND a.hash != '' AND {condition} "
-                    "ORDER BY b.path", (*part, *params)):
+                    f"WHERE {where} AND a.size > 0 AND a.hash != '' "
+                    f"UNION SELECT a.path, b.path FROM files a JOIN files b ON b.part_of = a.path WHERE {where} "
+                    f"UNION SELECT a.path, b.path FROM files a JOIN files b ON b.path = a.part_of WHERE {where} "
+                    "ORDER BY 2", (*part, *params) * 3):
                 out.setdefault(a, []).append(b)
         return out
 

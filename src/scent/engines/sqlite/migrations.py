@@ -409,6 +409,16 @@ def m016_unit_translations() -> str:
     """
 
 
+@migration
+def m017_file_parts() -> str:
+    # The file a file is a part of (a Live Photo's moving part names its photo): a search shows
+    # them as one result. A file of an upgraded index gets it when it is read again.
+    return """
+    ALTER TABLE files ADD COLUMN part_of TEXT NOT NULL DEFAULT '';
+    CREATE INDEX files_part_of ON files(part_of);
+    """
+
+
 def _access_function(db: sqlite3.Connection):
     """scent_access(path): the readers of an indexed path, from the folder the index names."""
     try:
