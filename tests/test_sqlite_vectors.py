@@ -254,3 +254,19 @@ def test_a_small_field_gets_its_first_snapshot_early_and_a_large_one_every_snaps
         assert eng.vectors.snapshots()["unit"]["rows"] == 142  # 50 since
     finally:
         eng.close()
+
+
+def test_a_new_index_gives_back_free_pages_and_opening_one_writes_nothing(tmp_path):
+    engine = SqliteEngine(tmp_path, Settings())
+    engine.vectors.add_field(VectorField("unit", "test/random", DIMS))
+    write(engine, "a.md", [1, 2])
+    engine.close()
+    db = tmp_path / "index.db"
+    stamp = db.stat().st_mtime_ns, db.stat().st_size
+    engine = SqliteEngine(tmp_path, Settings())
+    # incremental: 2. Set on a file with tables, the pragma wrote its header again, and an index on
+    # a full disk could not be opened to search (tests/test_crash.py's full disk).
+    assert engine.db.execute("PRAGMA auto_vacuum").fetchone() == (2,)
+    assert (tmp_path / "index.db-wal").stat().st_size == 0
+    engine.close()
+    assert (db.stat().st_mtime_ns, db.stat().st_size) == stamp

@@ -33,8 +33,11 @@ class SqliteEngine:
             before = _file_id(self.path)
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
             # A new index gives back the pages vector bytes leave when a snapshot takes them over
-            # (set before its first table; an older index keeps its setting).
-            self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+            # (set before its first table; an older index keeps its setting). Only a new file: on
+            # one with tables the pragma writes its header again, and an index on a full disk
+            # could then not even be opened to search.
+            if before is None:
+                self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
