@@ -4,6 +4,7 @@ import importlib.util
 import shutil
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -44,6 +45,13 @@ def test_portuguese_queries_from_threads_that_come_and_go():
     assert run.returncode == 0, run.stderr[-2000:]
     first, second = ast.literal_eval(run.stdout.strip())
     assert "contract" in first.lower() and "banana" in second.lower()
+
+
+@needs_marian
+def test_the_thread_that_keeps_marian_loaded_leaves_indexing_its_reader_processes():
+    translate.to_english("onde fica o contrato", "pt")  # loaded here if no test did before
+    assert any(t.name.startswith(translate.KEEPER) for t in threading.enumerate())
+    assert translate.threads_at_work() == 1
 
 
 @needs_apertium

@@ -428,13 +428,11 @@ class Indexer:
         Read by `index_workers` processes at once when there are enough files to repay their start
         (MIN_POOL_FILES), else here. In order, and at most 2 files ahead per worker: the run writes
         the same index as a serial one, and holds only a few files' text at a time."""
-        import threading
-
         workers = self.settings.index_workers or os.cpu_count() or 1
         # Readers are forked (spawn would run a user's script again in each, unless it guards its
         # __main__), and forking is safe only in a process of one thread: a server or a watcher
         # (threads of their own) reads here.
-        if workers < 2 or len(files) < MIN_POOL_FILES or threading.active_count() > 1:
+        if workers < 2 or len(files) < MIN_POOL_FILES or translate.threads_at_work() > 1:
             for f, digest, new in files:
                 tracker.stage("reading", f.rel)
                 got, notes, limits = self._read_one(f, limits)

@@ -87,6 +87,16 @@ def _marian():
     return Translator()
 
 
+KEEPER = "scent-keeps-"  # the name of a thread that keeps a native library (_load_for_good)
+
+
+def threads_at_work() -> int:
+    """This process's threads but those that only keep a library loaded: they wait on an event
+    nothing else uses, so a fork leaves nothing half-done behind them (scent.indexing forks its
+    readers only where no other thread is at work)."""
+    return sum(1 for t in threading.enumerate() if not t.name.startswith(KEEPER))
+
+
 def _load_for_good(module: str) -> None:
     """Import `module` in a thread that lives as long as the process.
 
@@ -104,7 +114,7 @@ def _load_for_good(module: str) -> None:
         done.set()
         threading.Event().wait()
 
-    threading.Thread(target=load, name=f"scent-keeps-{module}", daemon=True).start()
+    threading.Thread(target=load, name=KEEPER + module, daemon=True).start()
     done.wait()
     if failed:
         raise failed[0]
