@@ -45,6 +45,15 @@ class Slow(FakeEmbedder):
         return super().embed_passages(texts)
 
 scent.index.E5Embedder = Slow
+if os.environ.get("SCENT_CRASH_ON"):  # a reader that dies of a fault (SIGSEGV) on a file holding these words
+    import scent.extract
+
+    def crashing(path, limits, real=scent.extract.EXTRACTORS["text"]):
+        if os.environ["SCENT_CRASH_ON"] in open(path, encoding="utf-8", errors="replace").read():
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return real(path, limits)
+
+    scent.extract.EXTRACTORS["text"] = crashing
 if os.environ.get("SCENT_FSIZE"):  # a full disk without mounting one: writes past this fail (EFBIG)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     n = int(os.environ["SCENT_FSIZE"])
@@ -356,3 +365,30 @@ def test_read_only_index_folder_is_one_line_and_still_answers(tmp_path, scent_in
             unmount(disk)
         elif os.geteuid() != 0:
             os.chmod(index_dir, 0o755)
+
+
+@pytest.mark.parametrize("files", [6, 40])  # read here, one by one; read by a pool of reader processes
+def test_a_file_that_crashes_its_reader_is_skipped_and_the_rest_indexed(tmp_path, scent_index, files):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for i in range(files):
+        (folder / f"n{i:02d}.md").write_text(f"note {i} about pears\n")
+    (folder / "n03b.md").write_text("a note of bytes the reader dies on: FAULT HERE\n")
+    index_dir = tmp_path / "idx"
+
+    def run():
+        proc = scent_index(folder, index_dir, "--index-workers", "2", delay=0, env={"SCENT_CRASH_ON": "FAULT HERE"})
+        return proc, proc.communicate(timeout=300)[1]
+
+    proc, err = run()
+    if files < 32:  # read in the indexing process: it crashed that run, and the next one reads it apart
+        assert proc.returncode == -signal.SIGSEGV, err
+        proc, err = run()
+    assert proc.returncode == 0, err
+    said = [line for line in err.splitlines() if line.startswith("scent: skipped")]
+    assert said == ["scent: skipped n03b.md: reading it crashed the process reading it (a fault in the library that "
+                    "reads .md files, on bytes it could not handle); if it opens in other programs, report it, and "
+                    "add it to .scentignore to stop seeing this"]
+    assert len(units_of(index_dir / "index.db")) == files
+    proc, err = run()  # said again, without a crash
+    assert proc.returncode == 0 and said[0] in err.splitlines(), err

@@ -149,6 +149,15 @@ def test_copies_are_the_files_of_the_same_bytes_a_reader_may_read(engine, three_
     assert catalog.copies(["lease.md"], ()) == {} and catalog.copies([]) == {}
 
 
+def test_skipped_files_are_found_by_how_their_reason_begins(engine):
+    catalog = engine.catalog
+    catalog.record_error("a.pdf", "reading it crashed the process reading it (pdfium)")
+    catalog.record_error("b.pdf", "encrypted PDF")
+    catalog.record_error("c.pdf", "reading it crashed the process reading it (pdfium)")
+    assert catalog.skipped_like("reading it crashed") == {"a.pdf", "c.pdf"}
+    assert catalog.skipped_like("encrypted") == {"b.pdf"} and catalog.skipped_like("zip") == set()
+
+
 def test_a_live_photos_two_files_are_each_others_copies(engine, three_files):
     write(engine, "2024/IMG_1234.HEIC", "image", [unit("2024/IMG_1234.HEIC", 0, "cat on a sofa")],
           {unit_id("2024/IMG_1234.HEIC", 0): axis(0, 0, 0, 1)})

@@ -432,40 +432,65 @@ class Indexer:
         # Readers are forked (spawn would run a user's script again in each, unless it guards its
         # __main__), and forking is safe only in a process of one thread: a server or a watcher
         # (threads of their own) reads here.
-        if workers < 2 or len(files) < MIN_POOL_FILES or translate.threads_at_work() > 1:
-            for f, digest, new in files:
-                tracker.stage("reading", f.rel)
-                got, notes, limits = self._read_one(f, limits)
-                yield f, digest, new, got, notes
-            return
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
 
-        report.readers = workers
         context = multiprocessing.get_context("fork")
         stages = context.SimpleQueue()  # the readers' stages (progress.Relay), shown while waiting
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_reader_started,
-                                 initargs=(os.getpid(), stages)) as pool:
-            ahead: deque = deque()
+        if workers < 2 or len(files) < MIN_POOL_FILES or translate.threads_at_work() > 1:
+            # The file a run was reading when it ended, and those that crashed a reader before, are
+            # read in a process of their own: one that crashes it (a native reader's fault on its
+            # bytes) is skipped, and the run goes on.
+            marker = self.index_dir / READING_MARK
+            suspects = self.engine.catalog.skipped_like(CRASHED) | {_read_mark(marker)}
+            for f, digest, new in files:
+                tracker.stage("reading", f.rel)
+                if f.rel in suspects:
+                    got, unavailable = _read_apart(f, limits, context, stages, tracker)
+                    notes: list[str] = []
+                    if unavailable is not None:
+                        got, notes, limits = self._read_one(f, limits)
+                else:
+                    marker.write_text(f.rel, encoding="utf-8")
+                    got, notes, limits = self._read_one(f, limits)
+                yield f, digest, new, got, notes
+            marker.unlink(missing_ok=True)
+            return
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        report.readers = workers
+
+        def started() -> ProcessPoolExecutor:
+            return ProcessPoolExecutor(workers, mp_context=context, initializer=_reader_started,
+                                       initargs=(os.getpid(), stages))
+
+        def submit(item: tuple) -> tuple:
+            return item, pool.submit(_extract_in_worker, item[0].path, limits, item[0].rel)
+
+        pool = started()
+        try:
             todo = iter(files)
-            for item in islice(todo, 2 * workers):
-                ahead.append((item, pool.submit(_extract_in_worker, item[0].path, limits, item[0].rel)))
+            ahead = deque(submit(item) for item in islice(todo, 2 * workers))
             while ahead:
                 (f, digest, new), future = ahead.popleft()
                 tracker.stage("reading", f.rel)
-                while True:
-                    relayed(stages, tracker)
-                    try:
-                        got, unavailable = future.result(timeout=STAGE_POLL)
-                        break
-                    except TimeoutError:
-                        pass
+                try:
+                    got, unavailable = _waited(future, stages, tracker)
+                except BrokenProcessPool:
+                    # A reader died (a native library's fault on some file's bytes), and every file
+                    # it had been given fails alike: this one is read again alone, and a new pool
+                    # reads the rest (the one that crashed crashes it again, and is found the same way).
+                    pool.shutdown(cancel_futures=True)
+                    got, unavailable = _read_apart(f, limits, context, stages, tracker)
+                    pool = started()
+                    ahead = deque(submit(item) for item, _ in ahead)
                 notes: list[str] = []
                 if unavailable is not None:  # OCR is missing: read again here, without it, as a serial run does
                     got, notes, limits = self._read_one(f, limits)
-                for item in islice(todo, 1):
-                    ahead.append((item, pool.submit(_extract_in_worker, item[0].path, limits, item[0].rel)))
+                ahead.extend(submit(item) for item in islice(todo, 1))
                 yield f, digest, new, got, notes
+        finally:
+            pool.shutdown(cancel_futures=True)
 
     def _read_one(self, f: FileInfo, limits: Limits) -> tuple:
         """(Extracted or the reason it was skipped, notes, the limits from here on)."""
@@ -728,6 +753,44 @@ def _reader_started(parent: int, stages) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
+
+
+READING_MARK = "reading"  # in the index folder: the file a serial run is reading (Indexer._read)
+CRASHED = "reading it crashed the process reading it"  # how a skip for that begins
+
+
+def _read_mark(marker: Path) -> str | None:
+    try:
+        return marker.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _waited(future, stages, tracker: Tracker):
+    """The reader's answer for one file, the stages readers announce shown meanwhile."""
+    while True:
+        relayed(stages, tracker)
+        try:
+            return future.result(timeout=STAGE_POLL)
+        except TimeoutError:
+            pass
+
+
+def _read_apart(f: FileInfo, limits: Limits, context, stages, tracker: Tracker) -> tuple:
+    """What _extract_in_worker gives for `f`, read by a process of its own, whose end without an
+    answer (killed by a fault in a native library reading the file: pdfium, FFmpeg, an image
+    decoder) is the reason the file is skipped."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    with ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started,
+                             initargs=(os.getpid(), stages)) as pool:
+        try:
+            return _waited(pool.submit(_extract_in_worker, f.path, limits, f.rel), stages, tracker)
+        except BrokenProcessPool:
+            return (f"{CRASHED} (a fault in the library that reads {os.path.splitext(f.rel)[1] or 'such'} files, "
+                    "on bytes it could not handle); if it opens in other programs, report it, and add it to "
+                    ".scentignore to stop seeing this"), None
 
 
 def _extract_in_worker(path: str, limits: Limits, rel: str) -> tuple:

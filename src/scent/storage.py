@@ -109,6 +109,7 @@ class Catalog(Protocol):
     def prune_errors(self, present: set[str], containers: set[str] = frozenset()) -> None: ...
     def forget_errors_inside(self, container: str) -> None: ...  # the errors of the files inside it
     def errors_inside(self, containers: set[str]) -> list[tuple[str, str]]: ...  # (path, reason) of skipped members
+    def skipped_like(self, start: str) -> set[str]: ...  # the paths skipped for a reason that begins with `start`
     def units(self, ids: list[int]) -> dict[int, StoredUnit]: ...
     # The read methods below take the asking user's principals (scent.access; None: unrestricted)
     # and answer as if files they may not read were not indexed.

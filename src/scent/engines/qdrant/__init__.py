@@ -429,6 +429,9 @@ class QdrantCatalog:
     def errors_inside(self, containers: set[str]) -> list[tuple[str, str]]:
         return self.local.errors_inside(containers)
 
+    def skipped_like(self, start: str) -> set[str]:
+        return self.local.skipped_like(start)
+
     def unit_hashes(self, path: str) -> dict[str, int]:
         return self.local.unit_hashes(path)
 

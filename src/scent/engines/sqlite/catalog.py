@@ -124,6 +124,11 @@ class SqliteCatalog:
                  if p not in present and not ("#" in p and _inside_any(p, containers))]
         self.db.executemany("DELETE FROM errors WHERE path = ?", [(p,) for p in stale])
 
+    def skipped_like(self, start: str) -> set[str]:
+        """The paths skipped for a reason that begins with `start`."""
+        return {p for (p,) in self.db.execute("SELECT path FROM errors WHERE level = 'skipped' AND "
+                                              "substr(reason, 1, ?) = ?", (len(start), start))}
+
     def errors_inside(self, containers: set[str]) -> list[tuple[str, str]]:
         """(path, reason) of the files inside `containers` that were skipped, in path order."""
         if not containers:
