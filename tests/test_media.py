@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -38,8 +39,8 @@ def write_video(path, seconds=4, black=1, metadata=None, size=(320, 240)):
     return path
 
 
-def write_sound(path, codec, seconds=2, metadata=None, rate=22050):
-    """A quiet 330 Hz tone, mono."""
+def write_sound(path, codec, seconds=2, metadata=None, rate=22050, chapters=()):
+    """A quiet 330 Hz tone, mono; `chapters`: (start, end, title), in seconds."""
     with av.open(str(path), "w") as out:
         for key, value in (metadata or {}).items():
             out.metadata[key] = value
@@ -54,6 +55,8 @@ def write_sound(path, codec, seconds=2, metadata=None, rate=22050):
                 out.mux(packet)
         for packet in stream.encode():
             out.mux(packet)
+        out.set_chapters([{"id": i, "start": start, "end": end, "time_base": Fraction(1), "metadata": {"title": title}}
+                          for i, (start, end, title) in enumerate(chapters)])
     return path
 
 
@@ -153,6 +156,17 @@ def test_a_song_is_its_tags_and_lyrics_and_a_voice_memo_its_day(tmp_path):
     got = extract(str(memo), Limits(root=str(tmp_path)))
     assert [s.text for s in got.sections] == ["New Recording 12\naudio, 3 seconds\nrecorded 2 March 2025 (2025-03-02)"]
     assert got.date == dt.datetime(2025, 3, 2, 9, 15, tzinfo=dt.timezone.utc).timestamp()
+
+
+def test_chapters_with_titles_are_a_section_of_their_own(tmp_path):
+    book = write_sound(tmp_path / "Woodturning for Beginners.m4b", "aac", seconds=8, chapters=[
+        (0, 2, "Chapter 1"), (2, 5, "Choosing a lathe"), (5, 8, "Sharpening gouges")])
+    got = extract(str(book), Limits(root=str(tmp_path)))
+    assert [(s.kind, s.title, s.text) for s in got.sections][1:] == [
+        ("audio", "chapters", "0:02 Choosing a lathe\n0:05 Sharpening gouges")]
+    numbered = write_sound(tmp_path / "album.m4a", "aac", seconds=4, chapters=[(0, 2, "Track 01"), (2, 4, "2")])
+    assert len(extract(str(numbered), Limits(root=str(tmp_path))).sections) == 1  # numbers alone say nothing
+    assert media.clock(312) == "5:12" and media.clock(3912.4) == "1:05:12" and media.clock(0) == "0:00"
 
 
 def test_a_damaged_or_foreign_media_file_is_one_line(tmp_path):

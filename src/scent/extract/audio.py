@@ -1,7 +1,8 @@
 """Sound files (.mp3, .m4a, .flac, .ogg, .wav, voice memos ...): kind `audio`. One unit of what
 their container says: name and folders, how long it plays, when it was recorded (a phone's voice
 memo), and the tags a music file carries (title, artist, album, composer, genre, year, comment);
-a song's lyrics, when its tags hold them, as a section of their own. What is said in a recording
+a song's lyrics, when its tags hold them, as a section of their own, and so the titles of its
+chapters (an audiobook's .m4b, a podcast's). What is said in a recording
 is not transcribed: no speech model ships in a registry package here."""
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import os
 from scent.dates import in_words
 from scent.units import Extracted, Section
 from . import media
-from .base import SECTION_SEPARATOR, Limits
+from .base import Limits, laid_out
 from .image import name_unit
 
 EXTENSIONS = (".mp3", ".m4a", ".m4b", ".aac", ".flac", ".ogg", ".oga", ".opus", ".wav", ".wma", ".aiff", ".aif",
@@ -33,7 +34,8 @@ def extract(path: str, limits: Limits) -> Extracted:
     sections = [Section(text=text, kind=KIND)]
     lyrics = next((v for k, v in got.tags.items() if k in _LYRICS or k.startswith("lyrics-")), "")
     if lyrics:
-        sections.append(Section(text=lyrics, kind=KIND, title="lyrics", start=len(text) + len(SECTION_SEPARATOR)))
+        sections.append(Section(text=lyrics, kind=KIND, title="lyrics"))
+    sections += media.chapters_section(got, KIND)
     meta = {"seconds": round(got.seconds, 1)} if got.seconds else {}
-    return Extracted(kind=KIND, sections=sections, title=got.tags.get("title") or os.path.basename(path),
+    return Extracted(kind=KIND, sections=laid_out(sections), title=got.tags.get("title") or os.path.basename(path),
                      date=got.created.timestamp() if got.created else None, meta=meta)

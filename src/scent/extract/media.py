@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from scent.units import Section
 from .base import named, unreadable
 from .image import camera_name
 
@@ -27,6 +28,8 @@ _OFFSET = re.compile(r"([+-]\d{2})(\d{2})$")
 # each cue as a SubStation dialogue line, its line breaks written \N.
 TEXT_SUBTITLES = {"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"}
 _ASS_BREAK = re.compile(r"\\[Nn]")
+MAX_CHAPTERS = 1000
+_NUMBERED = re.compile(r"(?:chapter|chap\.?|track|part|kapitel|cap[ií]tulo|chapitre|parte)?\s*\d+\Z", re.I)
 
 
 @dataclass
@@ -45,6 +48,7 @@ class Facts:
     video: bool = False  # it has a picture stream (a music file's cover art is not one)
     audio: bool = False
     subtitles: bool = False  # it carries subtitles as text
+    chapters: list[tuple[float, str]] = field(default_factory=list)  # (start in seconds, title) of those it names
 
 
 def facts(path: str, what: str) -> Facts:
@@ -65,7 +69,7 @@ def facts(path: str, what: str) -> Facts:
             if pictures and pictures[0].codec_context.width:
                 size = (pictures[0].codec_context.width, pictures[0].codec_context.height)
             return Facts(seconds, _created(tags), tags, size, bool(pictures), bool(container.streams.audio),
-                         _subtitle_stream(container) is not None)
+                         _subtitle_stream(container) is not None, _chapters(container))
     except av.error.FFmpegError as e:
         if isinstance(e, av.error.FileNotFoundError):
             raise OSError(2, "No such file or directory") from None  # extract() says it vanished
@@ -75,6 +79,33 @@ def facts(path: str, what: str) -> Facts:
 def _said(e) -> str:
     """FFmpeg's words for what went wrong, without its error number and the file's path."""
     return f"{type(e).__name__}: {e.strerror}" if getattr(e, "strerror", None) else named(e)
+
+
+def _chapters(container) -> list[tuple[float, str]]:
+    """The chapters whose titles say something (an audiobook's, a lecture's, a podcast's), at most
+    MAX_CHAPTERS; "Chapter 3" and "Track 03" say nothing a search could use."""
+    found = []
+    for chapter in container.chapters()[:MAX_CHAPTERS]:
+        title = " ".join(str((chapter.get("metadata") or {}).get("title", "")).split())
+        if title and not _NUMBERED.match(title) and chapter.get("time_base"):
+            found.append((float(chapter["start"] * chapter["time_base"]), title))
+    return found
+
+
+def chapters_section(got: Facts, kind: str) -> list[Section]:
+    """Its chapters' titles, each after the time it starts at ("5:12 Setting up the lathe"), as a
+    section of their own; none where it names none."""
+    if not got.chapters:
+        return []
+    return [Section(text="\n".join(f"{clock(start)} {title}" for start, title in got.chapters), kind=kind,
+                    title="chapters")]
+
+
+def clock(seconds: float) -> str:
+    """5:12, 1:05:12."""
+    hours, rest = divmod(max(0, round(seconds)), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def _subtitle_stream(container):

@@ -4,8 +4,8 @@ container holds), and, as for a photo, a frame a third of the way in read for it
 is on: a screen recording's, a slide filmed in a talk) and described (when `describe` is on:
 "video, birthday cake, candles ..."). Subtitles it carries as text (a film's, a lecture's, a
 screen recording's captions) are read as a .srt beside it would be: what is said, in sections of
-about a minute titled by when they begin. A phone's folder of VID_2190.mp4 is found by the
-folder's name, the day, and what the clip shows."""
+about a minute titled by when they begin; the titles of its chapters are a section too. A phone's
+folder of VID_2190.mp4 is found by the folder's name, the day, and what the clip shows."""
 from __future__ import annotations
 
 import os
@@ -56,6 +56,7 @@ def extract(path: str, limits: Limits) -> Extracted:
             seen = _read_text(picture, limits, meta)
             shows = _shows(picture, seen) if limits.describe else ""
             sections += [Section(text=words, kind=kind) for words, kind in ((seen, "ocr"), (shows, KIND)) if words]
+    sections += media.chapters_section(got, KIND)
     if got.subtitles:
         try:
             sections += subtitles.spoken(media.captions(path, limits.max_text_bytes), meta, limits)
