@@ -552,6 +552,50 @@ def reason_of(path, limits=Limits()) -> str:
     return caught.value.reason
 
 
+def handmade_pdf(page_text: str, annotations: list[bytes], fields: int = 0) -> bytes:
+    """A one-page PDF written by hand: `page_text` printed, `annotations` (dictionaries) on the
+    page, the first `fields` of them the fields of its AcroForm (a form as Acrobat fills it in)."""
+    content = b"BT /F1 14 Tf 72 720 Td (%s) Tj ET" % page_text.encode("latin-1")
+    first = 6  # the annotations' object numbers
+    refs = [b"%d 0 R" % (first + i) for i in range(len(annotations))]
+    form = b" /AcroForm << /Fields [%s] >>" % b" ".join(refs[:fields]) if fields else b""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R%s >>" % form, b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+               b"/Resources << /Font << /F1 5 0 R >> >> /Annots [%s] >>" % b" ".join(refs),
+               b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+               *(b"<< /Type /Annot /P 3 0 R /Rect [72 600 300 620] %s >>" % a for a in annotations)]
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def test_a_pdfs_filled_in_fields_and_comments_are_its_pages_words(tmp_path):
+    (tmp_path / "card.pdf").write_bytes(handmade_pdf("Library card application, reader number LC-2231", [
+        b"/Subtype /Widget /FT /Tx /T (surname) /TU (Your surname) /V (Okafor-Lindqvist)",
+        b"/Subtype /Widget /FT /Tx /T (form1[0].Page1[0].phone[0]) /V (0161 496 0732)",  # no label: its name's last part
+        b"/Subtype /Widget /FT /Btn /T (student) /TU (I am a student) /V /Yes /AS /Yes",
+        b"/Subtype /Widget /FT /Btn /T (retired) /TU (I am retired) /V /Off /AS /Off",  # not ticked: nothing
+        b"/Subtype /Widget /FT /Tx /T (number) /TU (Reader number) /V (LC-2231)",  # printed already: once
+        b"/Subtype /Text /T (Ben) /Contents (Check the postcode with Ana)",
+        b"/Subtype /FreeText /Contents (Signed 3 May 2025) /DA (/Helv 10 Tf 0 g)",
+        b"/Subtype /Link /Contents (not a note)",
+    ], fields=5))
+    got = extract(str(tmp_path / "card.pdf"))
+    assert [(s.kind, s.page, s.text) for s in got.sections] == [("pdf_page", 1, "\n".join([
+        "Library card application, reader number LC-2231", "Your surname: Okafor-Lindqvist", "phone: 0161 496 0732",
+        "I am a student: yes", "comment by Ben: Check the postcode with Ana", "Signed 3 May 2025"]))]
+    # A PDF without a form: its notes only, the same way
+    (tmp_path / "notes.pdf").write_bytes(handmade_pdf("Minutes", [b"/Subtype /Highlight /Contents (wrong date)"]))
+    assert [s.text for s in extract(str(tmp_path / "notes.pdf")).sections] == ["Minutes\ncomment: wrong date"]
+
+
 def test_corrupt_pdf(tmp_path):
     reason = reason_of(write(tmp_path / "bad.pdf", b"%PDF-1.4\n" + b"garbage " * 200))
     assert reason.startswith("unreadable PDF (its structure is damaged)")

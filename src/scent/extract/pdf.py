@@ -1,4 +1,5 @@
-"""PDFs: one section per page, kept even when a page has no text (it may be a scan).
+"""PDFs: one section per page, kept even when a page has no text (it may be a scan). A page's
+text is its text layer and what was written on it since (a form's filled-in fields, comments).
 
 When OCR is on (Limits.ocr), a page that looks scanned (almost no text layer, and a picture
 covering much of it or no text at all) is rendered and read into an `ocr` section with the
@@ -14,7 +15,9 @@ model reads them again one batch at a time.
 """
 from __future__ import annotations
 
+import ctypes
 import mmap
+import re
 from functools import partial
 
 import pypdfium2 as pdfium
@@ -51,6 +54,16 @@ DESCRIBE_SIDE = 800  # drawn pages are rendered with this longest side (px) to b
 COVER = "picture on the cover, front page"  # said of the pictures on page 1 of a longer PDF
 OCR_DPI = 300  # rendering resolution for OCR, lowered for big pages to keep Limits.ocr_max_side
 _LOCKED = (pdfium_c.FPDF_ERR_PASSWORD, pdfium_c.FPDF_ERR_SECURITY)
+# Notes a reader put on a page (a sticky note, a comment on a highlight, a stamp): their words are
+# read. A popup only shows its parent's note again, and a link says nothing.
+_COMMENTS = frozenset({pdfium_c.FPDF_ANNOT_TEXT, pdfium_c.FPDF_ANNOT_FREETEXT, pdfium_c.FPDF_ANNOT_HIGHLIGHT,
+                       pdfium_c.FPDF_ANNOT_UNDERLINE, pdfium_c.FPDF_ANNOT_SQUIGGLY, pdfium_c.FPDF_ANNOT_STRIKEOUT,
+                       pdfium_c.FPDF_ANNOT_STAMP, pdfium_c.FPDF_ANNOT_CARET, pdfium_c.FPDF_ANNOT_INK,
+                       pdfium_c.FPDF_ANNOT_FILEATTACHMENT, pdfium_c.FPDF_ANNOT_SQUARE, pdfium_c.FPDF_ANNOT_CIRCLE})
+_TICKED = frozenset({pdfium_c.FPDF_FORMFIELD_CHECKBOX, pdfium_c.FPDF_FORMFIELD_RADIOBUTTON})
+_UNSAID = frozenset({pdfium_c.FPDF_FORMFIELD_PUSHBUTTON, pdfium_c.FPDF_FORMFIELD_SIGNATURE})
+MAX_ANNOTATIONS = 2000  # read on one page: a form has tens, a page drawn as annotations thousands
+_FIELD_INDEX = re.compile(r"\[\d+\]")
 # pdfium marks soft hyphens and other layout points with C0 control characters.
 _CONTROLS = {c: None for c in range(32) if chr(c) not in "\t\n"}
 
@@ -89,6 +102,61 @@ def _page_text(page: pdfium.PdfPage) -> str:
     finally:
         textpage.close()
     return text.replace("\r\n", "\n").replace("\r", "\n").translate(_CONTROLS).strip()
+
+
+def _filled_in(page: pdfium.PdfPage, form, text: str) -> list[str]:
+    """What was written on the page rather than printed on it, in the page's order: each filled
+    form field's value after its label ("Your surname: Okafor"), each ticked box's, and the notes
+    readers left ("comment by Ben: check the postcode"). pdfium's text layer has none of them. A
+    value the text layer holds already (a form printed filled in) is not said twice."""
+    lines = []
+    for i in range(min(pdfium_c.FPDFPage_GetAnnotCount(page), MAX_ANNOTATIONS)):
+        annot = pdfium_c.FPDFPage_GetAnnot(page, i)
+        if not annot:
+            continue
+        try:
+            subtype = pdfium_c.FPDFAnnot_GetSubtype(annot)
+            if subtype == pdfium_c.FPDF_ANNOT_WIDGET and form is not None:
+                line = _field(annot, form, text)
+            elif subtype in _COMMENTS:
+                note = " ".join(_utf16(pdfium_c.FPDFAnnot_GetStringValue, annot, b"Contents").split())
+                who = " ".join(_utf16(pdfium_c.FPDFAnnot_GetStringValue, annot, b"T").split())
+                if subtype == pdfium_c.FPDF_ANNOT_FREETEXT:  # words typed onto the page (a form filled in by hand)
+                    line = note
+                else:
+                    line = f"comment{' by ' + who if who else ''}: {note}" if note else ""
+            else:
+                line = ""
+        finally:
+            pdfium_c.FPDFPage_CloseAnnot(annot)
+        if line:
+            lines.append(line)
+    return list(dict.fromkeys(lines))  # a radio group's buttons each say the group's value
+
+
+def _field(annot, form, text: str) -> str:
+    kind = pdfium_c.FPDFAnnot_GetFormFieldType(form, annot)
+    if kind in _UNSAID or (kind in _TICKED and not pdfium_c.FPDFAnnot_IsChecked(form, annot)):
+        return ""
+    value = " ".join(_utf16(pdfium_c.FPDFAnnot_GetFormFieldValue, form, annot).split())
+    if not value or value.casefold() in text.casefold():
+        return ""
+    label = " ".join(_utf16(pdfium_c.FPDFAnnot_GetFormFieldAlternateName, form, annot).split())
+    if not label:  # its name, "Applicant.surname[0]" -> "surname"
+        label = _FIELD_INDEX.sub("", _utf16(pdfium_c.FPDFAnnot_GetFormFieldName, form, annot)).rsplit(".", 1)[-1]
+    if kind == pdfium_c.FPDF_FORMFIELD_CHECKBOX:
+        value = "yes"
+    return f"{label}: {value}" if label and label.casefold() != value.casefold() else value
+
+
+def _utf16(function, *args) -> str:
+    """A string pdfium writes as UTF-16 into a buffer the caller sizes (asked first with none)."""
+    size = function(*args, None, 0)
+    if size <= 2:
+        return ""
+    buffer = (ctypes.c_ushort * (size // 2))()
+    function(*args, buffer, size)
+    return bytes(buffer)[:size - 2].decode("utf-16-le", "replace")
 
 
 def _looks_scanned(page: pdfium.PdfPage, text: str) -> bool:
@@ -266,15 +334,17 @@ def _load_picture(path: str, number: int, position: int | None, side: int) -> Im
 
 
 def _read_page(document: pdfium.PdfDocument, index: int, limits: Limits, meta: dict) -> tuple[str, str | None]:
-    """(text layer, OCR text: None when the page was not read by OCR). A failure of OCR costs only
-    the OCR text (meta["ocr_error"])."""
+    """(text layer and what was filled in, OCR text: None when the page was not read by OCR). A
+    failure of OCR costs only the OCR text (meta["ocr_error"])."""
     page = document[index]
     try:
-        text = _page_text(page)
+        layer = _page_text(page)
+        text = "\n".join(filter(None, [layer, *_filled_in(page, document.formenv.raw if document.formenv else None,
+                                                           layer)]))
         if limits.ocr is None:
             return text, None
         try:
-            return text, _page_ocr(page, limits) if _looks_scanned(page, text) else None
+            return text, _page_ocr(page, limits) if _looks_scanned(page, layer) else None
         except (OcrFailed, pdfium.PdfiumError) as e:
             meta.setdefault("ocr_error", f"page {index + 1} was not read by OCR ({e}); its text layer is indexed")
             return text, None
@@ -291,6 +361,8 @@ def extract(path: str, limits: Limits) -> Extracted:
 def _extract(path: str, limits: Limits) -> Extracted:
     document = _open(path)
     try:
+        if document.get_formtype() != pdfium_c.FORMTYPE_NONE:
+            document.init_forms()  # before any page is loaded: a field's value is read through the form
         page_count = len(document)
         read = min(page_count, limits.max_pdf_pages)
         sections, unreadable, meta = [], [], {}
