@@ -456,6 +456,60 @@ def test_docx_merged_cells_once(tmp_path):
     assert extract(str(path)).sections[0].text == "Quarter\nQ1 | Q2 | Q3"
 
 
+WORD_NS = ('xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
+           'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+           'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
+           'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+           'xmlns:v="urn:schemas-microsoft-com:vml"')
+
+
+def _w(xml: str):
+    from docx.oxml import parse_xml
+
+    return parse_xml(xml.replace(" NS", " " + WORD_NS, 1))  # NS: the namespaces Word declares
+
+
+def test_docx_reads_all_that_word_shows(tmp_path):
+    """Tracked insertions (not deletions), content controls in a paragraph and around paragraphs,
+    a text box (once, though Word writes it twice), comments and footnotes: the XML as Word writes it."""
+    import docx
+    from docx.opc.constants import CONTENT_TYPE, RELATIONSHIP_TYPE
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+
+    document = docx.Document()
+    document.add_heading("Tenancy notes", 1)
+    rent = document.add_paragraph("The rent is due on the first.")
+    document.add_comment(rent.runs, text="Check this with the landlord", author="Ana Souza", initials="AS")
+    deposit = document.add_paragraph("Deposit: ")
+    deposit._p.append(_w('<w:ins NS w:id="1" w:author="Ben"><w:r><w:t>1,200 pounds</w:t></w:r></w:ins>'))
+    deposit._p.append(_w('<w:del NS w:id="2" w:author="Ben"><w:r><w:delText>900 pounds</w:delText></w:r></w:del>'))
+    tenant = document.add_paragraph("Tenant: ")
+    tenant._p.append(_w('<w:sdt NS><w:sdtContent><w:r><w:t>Lena Hart</w:t></w:r></w:sdtContent></w:sdt>'))
+    tenant._p.append(_w(
+        '<w:r NS><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><a:graphic><a:graphicData><wps:wsp>'
+        '<wps:txbx><w:txbxContent><w:p><w:r><w:t>Keys: two sets</w:t></w:r></w:p></w:txbxContent></wps:txbx>'
+        '</wps:wsp></a:graphicData></a:graphic></w:drawing></mc:Choice><mc:Fallback><w:pict><v:shape><v:textbox>'
+        '<w:txbxContent><w:p><w:r><w:t>Keys: two sets</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape>'
+        '</w:pict></mc:Fallback></mc:AlternateContent></w:r>'))
+    tenant._p.append(_w('<w:r NS><w:footnoteReference w:id="1"/></w:r>'))
+    body = document.element.body
+    body.insert(len(body) - 1, _w('<w:sdt NS><w:sdtContent><w:p><w:r><w:t>Inventory signed by both</w:t></w:r></w:p>'
+                                 '</w:sdtContent></w:sdt>'))
+    notes = ('<w:footnotes NS><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+             '<w:footnote w:id="1"><w:p><w:r><w:t>As agreed on 3 May 2025.</w:t></w:r></w:p></w:footnote></w:footnotes>')
+    part = Part(PackURI("/word/footnotes.xml"), CONTENT_TYPE.WML_FOOTNOTES,
+                notes.replace(" NS", " " + WORD_NS, 1).encode(), document.part.package)
+    document.part.relate_to(part, RELATIONSHIP_TYPE.FOOTNOTES)
+    document.save(tmp_path / "tenancy.docx")
+    got = extract(str(tmp_path / "tenancy.docx"), Limits(describe=False))
+    assert [(s.title, s.text) for s in got.sections] == [
+        ("Tenancy notes", "Tenancy notes\nThe rent is due on the first.\nDeposit: 1,200 pounds\nTenant: Lena Hart\n"
+                          "Keys: two sets\nInventory signed by both"),
+        ("comments", "comment by Ana Souza: Check this with the landlord"),
+        ("footnotes", "As agreed on 3 May 2025.")]
+
+
 def test_docx_title_from_core_properties(tmp_path):
     import docx
     document = docx.Document()

@@ -1,7 +1,13 @@
 """Word .docx files: paragraphs and tables in document order, a section per heading; and, when
 Limits.describe is on, a `docx_image` section per picture in the body, titled with the heading it
 stands under: what it shows (scent.describe) and the text read in it. A picture that does not
-decode costs only itself."""
+decode costs only itself.
+
+A paragraph's words are all that Word shows of it: python-docx reads only its direct runs and
+links, and so passed by tracked insertions, content controls (a form's or a template's fields, and
+whole paragraphs inside one), smart tags and simple fields. A text box's words follow the
+paragraph it is anchored in. Readers' comments and the footnotes and endnotes are sections of
+their own ("comments", "footnotes")."""
 from __future__ import annotations
 
 import zipfile
@@ -10,7 +16,10 @@ from functools import partial
 
 import docx
 from docx.opc.exceptions import OpcError
+from docx.oxml.ns import qn
 from docx.table import Table
+from docx.text.paragraph import Paragraph
+from lxml import etree
 
 from PIL import Image
 
@@ -40,9 +49,78 @@ def _table_lines(table: Table) -> list[str]:
             # A merged cell comes back once per grid column it spans; keep it once.
             if id(cell._tc) not in seen:
                 seen.add(id(cell._tc))
-                cells.append(" ".join(cell.text.split()))
+                cells.append(" ".join(" ".join(_lines(cell._tc, table)).split()))
         if any(cells):
             lines.append(" | ".join(cells))
+    return lines
+
+
+_P, _TBL, _SDT, _SDT_CONTENT, _CUSTOM_XML = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")
+_T, _TAB, _BR, _CR = qn("w:t"), qn("w:tab"), qn("w:br"), qn("w:cr")
+_TEXT_BOX = qn("w:txbxContent")
+# Not words of the paragraph: deleted text (a tracked deletion), a text box's own paragraphs (said
+# after it), the fallback copy of a drawing Word writes for older readers (the same text box again),
+# and properties.
+_PASSED = frozenset({qn("w:del"), qn("w:moveFrom"), _TEXT_BOX, "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback",
+                     qn("w:pPr"), qn("w:rPr")})
+
+
+def _blocks(element, parent):
+    """The paragraphs and tables under `element` (the body, a cell, a text box, a comment) in
+    order, those inside content controls and custom XML included."""
+    for child in element.iterchildren():
+        if child.tag == _P:
+            yield Paragraph(child, parent)
+        elif child.tag == _TBL:
+            yield Table(child, parent)
+        elif child.tag == _SDT:
+            content = child.find(_SDT_CONTENT)
+            if content is not None:
+                yield from _blocks(content, parent)
+        elif child.tag == _CUSTOM_XML:
+            yield from _blocks(child, parent)
+
+
+def _text(element) -> str:
+    """A paragraph's words as Word shows them (see the module's docstring)."""
+    out: list[str] = []
+
+    def walk(node) -> None:
+        for child in node:
+            tag = child.tag
+            if tag in _PASSED or not isinstance(tag, str):  # (comments and processing instructions)
+                continue
+            if tag == _T:
+                out.append(child.text or "")
+            elif tag == _TAB:
+                out.append("\t")
+            elif tag in (_BR, _CR):
+                out.append("\n")
+            else:
+                walk(child)
+
+    walk(element)
+    return "".join(out)
+
+
+def _text_boxes(element):
+    """The text boxes anchored in a paragraph, the first copy of each."""
+    return [box for box in element.iter(_TEXT_BOX)
+            if not any(a.tag.endswith("}Fallback") for a in box.iterancestors())]
+
+
+def _lines(element, parent) -> list[str]:
+    """The lines of the paragraphs and tables under `element`, each paragraph's text boxes after it."""
+    lines = []
+    for block in _blocks(element, parent):
+        if isinstance(block, Table):
+            lines.extend(_table_lines(block))
+            continue
+        text = _text(block._p).strip()
+        if text:
+            lines.append(text)
+        for box in _text_boxes(block._p):
+            lines.extend(_lines(box, parent))
     return lines
 
 
@@ -55,22 +133,61 @@ def _parts(document, pictures: bool) -> tuple[list[tuple[str, str]], dict[str, s
     over the kitchen plan) is no text part of its own: alone, its one word matched any short
     query by meaning; it titles its pictures instead."""
     parts, title, lines, placed, pictured, first = [], "", [], {}, False, ""
-    for block in document.iter_inner_content():
+    for block in _blocks(document.element.body, document._body):
         for name in _pictures_in(document, block) if pictures else ():
             placed.setdefault(name, title)
             pictured = True
         if isinstance(block, Table):
             lines.extend(_table_lines(block))
-        elif _is_heading(block) and block.text.strip():
+            continue
+        text = _text(block._p).strip()
+        if _is_heading(block) and text:
             if not (pictures and pictured and lines == [title]):
                 parts.append((title, "\n".join(lines)))
-            title, lines, pictured = " ".join(block.text.split()), [block.text.strip()], False
+            title, lines, pictured = " ".join(text.split()), [text], False
             first = first or title
-        elif block.text.strip():
-            lines.append(block.text.strip())
+        elif text:
+            lines.append(text)
+        for box in _text_boxes(block._p):
+            lines.extend(_lines(box, document._body))
     if not (pictures and pictured and lines == [title]):
         parts.append((title, "\n".join(lines)))
     return parts, placed, first
+
+
+def _comments(document) -> str:
+    """"comment by Ana Souza: check this with the landlord", a line each."""
+    lines = []
+    for comment in document.comments:
+        said = " ".join(comment.text.split())
+        if said:
+            lines.append(f"comment{' by ' + comment.author if comment.author else ''}: {said}")
+    return "\n".join(lines)
+
+
+def _notes(document, meta: dict) -> str:
+    """The footnotes' and endnotes' words, a line each; python-docx does not read their parts.
+    Damaged, they cost only themselves (meta["left_out"])."""
+    lines = []
+    for rel in document.part.rels.values():
+        if rel.is_external or not rel.reltype.endswith(("/footnotes", "/endnotes")):
+            continue
+        try:
+            root = etree.fromstring(rel.target_part.blob, parser=_SAFE_XML)
+        except etree.XMLSyntaxError as e:
+            meta.setdefault("left_out", []).append(f"its {rel.reltype.rsplit('/', 1)[-1]} were not read (damaged: {e}); "
+                                                   "the rest of it is indexed")
+            continue
+        for note in root.iterchildren(qn("w:footnote"), qn("w:endnote")):
+            if note.get(qn("w:type")) in (None, "normal"):  # not the separator lines Word keeps there
+                said = " ".join(" ".join(_lines(note, document._body)).split())
+                if said:
+                    lines.append(said)
+    return "\n".join(lines)
+
+
+# The notes' XML parsed as python-docx parses the document's: no entities, no network, bounded.
+_SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
 
 
 def _pictures_in(document, block) -> list[str]:
@@ -106,16 +223,17 @@ def load_picture(path: str, member: str, side: int) -> Image.Image:
 def extract(path: str, limits: Limits) -> Extracted:
     # python-docx inflates document.xml whole: a zip bomb would cost gigabytes before it parses.
     package.check(path, limits, "Word .docx file")
+    meta: dict = {}
     with open(path, "rb") as f:  # opened here so a missing file is an OSError, not a python-docx error
         try:
             document = docx.Document(f)
             parts, placed, first_heading = _parts(document, limits.describe)
+            parts += [("comments", _comments(document)), ("footnotes", _notes(document, meta))]
             title = (document.core_properties.title or "").strip()
             created = _created(document)
         except _DAMAGED as e:
             raise unreadable(path, "Word .docx file", named(e), "it may be damaged, or another format renamed .docx",
                              fix="") from e
-    meta: dict = {}
     sections = joined(parts, "docx")
     if limits.describe:
         try:
