@@ -313,6 +313,58 @@ def test_pptx_one_unit_per_slide_with_notes(deck):
     assert picture.picture.load(64).getpixel((5, 5)) == (255, 165, 0)
 
 
+def test_a_slides_chart_and_smartart_are_its_words(tmp_path):
+    """A chart python-pptx draws, and a SmartArt diagram as PowerPoint writes it: a graphic frame
+    naming its data part, whose nodes hold the words (the transitions between them none)."""
+    from lxml import etree
+    from pptx import Presentation
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.opc.package import Part
+    from pptx.opc.packuri import PackURI
+    from pptx.util import Inches
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Quarterly results"
+    data = CategoryChartData()
+    data.categories = ["Q1", "Q2", "Q3"]
+    data.add_series("Bicycle sales", (10, 12, 15))
+    data.add_series("Repairs", (3, 4, 6))
+    chart = slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(2), Inches(6), Inches(4), data).chart
+    chart.has_title = True
+    chart.chart_title.text_frame.text = "Sales by quarter"
+    chart.value_axis.has_title = True
+    chart.value_axis.axis_title.text_frame.text = "Units sold"
+    pie = deck.slides.add_slide(deck.slide_layouts[6])
+    pie_data = CategoryChartData()
+    pie_data.categories = ["Rent", "Food"]
+    pie_data.add_series("Spending", (60, 40))
+    pie.shapes.add_chart(XL_CHART_TYPE.PIE, Inches(1), Inches(1), Inches(4), Inches(4), pie_data)
+    process = deck.slides.add_slide(deck.slide_layouts[6])
+    dgm = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+    a = "http://schemas.openxmlformats.org/drawingml/2006/main"
+    nodes = "".join(f'<dgm:pt modelId="{i}"{kind}><dgm:t><a:bodyPr/><a:p><a:r><a:t>{words}</a:t></a:r></a:p></dgm:t></dgm:pt>'
+                    for i, (kind, words) in enumerate([(' type="doc"', ""), ("", "Order the frame"),
+                                                      (' type="parTrans"', ""), ("", "Fit the wheels")]))
+    part = Part(PackURI("/ppt/diagrams/data1.xml"), "application/vnd.openxmlformats-officedocument.drawingml.diagramData+xml",
+                process.part.package, f'<dgm:dataModel xmlns:dgm="{dgm}" xmlns:a="{a}"><dgm:ptLst>{nodes}</dgm:ptLst>'
+                                      "</dgm:dataModel>".encode())
+    rid = process.part.relate_to(part, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData")
+    process.shapes._spTree.append(etree.fromstring(
+        '<p:graphicFrame xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" '
+        f'xmlns:a="{a}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+        '<p:nvGraphicFramePr><p:cNvPr id="9" name="Diagram 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>'
+        '<p:xfrm><a:off x="0" y="0"/><a:ext cx="100" cy="100"/></p:xfrm><a:graphic>'
+        f'<a:graphicData uri="{dgm}"><dgm:relIds xmlns:dgm="{dgm}" r:dm="{rid}" r:lo="" r:qs="" r:cs=""/>'
+        '</a:graphicData></a:graphic></p:graphicFrame>'))
+    deck.save(tmp_path / "results.pptx")
+    got = extract(str(tmp_path / "results.pptx"))
+    assert [s.text for s in got.sections] == [
+        "Quarterly results\nchart: Sales by quarter\nseries: Bicycle sales, Repairs\ncategories: Q1, Q2, Q3\n"
+        "axis: Units sold", "series: Spending\ncategories: Rent, Food", "Order the frame\nFit the wheels"]
+
+
 def test_pptx_missing_picture_part_keeps_the_text(tmp_path, deck):
     from scent.extract import Limits
     broken = tmp_path / "broken.pptx"

@@ -58,8 +58,72 @@ def _pptx_shapes(shapes, slide: _Slide, part) -> None:
                 cells = [" ".join(cell.text.split()) for cell in row.cells]
                 if any(cells):
                     slide.lines.append(" | ".join(cells))
+        if getattr(shape, "has_chart", False) and shape.has_chart:
+            slide.lines.extend(_chart_lines(shape))
+        elif shape.shape_type != MSO_SHAPE_TYPE.PICTURE:
+            slide.lines.extend(_smartart_lines(shape, part))
         if shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
             slide.pictures.append(partial(_pptx_picture, part, shape._element.blip_rId))
+
+
+MAX_CHART_NAMES = 50  # of a chart's categories and of its series, said
+
+
+def _chart_lines(shape) -> list[str]:
+    """A chart's words: its title, its series' and categories' names, its axes' titles ("chart:
+    Sales by quarter", "series: Bicycle sales, Repairs", "categories: Q1, Q2, Q3"). A chart
+    python-pptx cannot read costs only itself."""
+    try:
+        chart = shape.chart
+        lines = [f"chart: {_words(chart.chart_title.text_frame.text)}"] if chart.has_title else []
+        series = [_words(s.name or "") for s in list(chart.series)[:MAX_CHART_NAMES]]
+        categories = [_words(str(c)) for c in list(chart.plots[0].categories)[:MAX_CHART_NAMES]] if chart.plots else []
+        for name, values in (("series", series), ("categories", categories)):
+            if any(values):
+                lines.append(f"{name}: {', '.join(v for v in values if v)}")
+        for axis in ("category_axis", "value_axis"):
+            try:
+                said = getattr(chart, axis)
+            except ValueError:  # a pie has no axes
+                continue
+            if said.has_title and _words(said.axis_title.text_frame.text):
+                lines.append(f"axis: {_words(said.axis_title.text_frame.text)}")
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError, NotImplementedError):
+        return []
+    return [line for line in lines if not line.endswith(": ")]
+
+
+_DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+_R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+
+
+def _smartart_lines(shape, part) -> list[str]:
+    """A SmartArt diagram's words (a process's steps, an org chart's names), a line each node, from
+    its data part: python-pptx reads none of them. One it cannot find costs only itself."""
+    from lxml import etree
+
+    ids = shape._element.xpath(f".//*[local-name()='relIds' and namespace-uri()='{_DIAGRAM}']")
+    if not ids:
+        return []
+    try:
+        data = part.related_part(ids[0].get(_R + "dm")).blob
+        root = etree.fromstring(data, parser=etree.XMLParser(resolve_entities=False, no_network=True))
+    except (KeyError, etree.XMLSyntaxError):
+        return []
+    lines = []
+    for point in root.iter(f"{{{_DIAGRAM}}}pt"):
+        if point.get("type") in (None, "node"):  # not the transitions between nodes, nor the document
+            for text in point.iter(f"{{{_DIAGRAM}}}t"):
+                lines.extend(_clean_lines("\n".join("".join(t.text or "" for t in p.iter(_A + "t"))
+                                                    for p in text.iter(_A + "p"))))
+    return lines
+
+
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _pptx_picture(part, rid: str) -> tuple[str, bytes]:
