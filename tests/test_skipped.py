@@ -155,6 +155,8 @@ def test_a_run_stopped_before_its_end_keeps_the_last_complete_record(built, monk
     ("vanished or unreadable while indexing (No such file); will retry next run", "unreadable"),
     ("not a readable Excel workbook (BadZipFile: File is not a zip file); it may be damaged", "damaged"),
     ("binary data in a text file (NUL bytes in the first 8 KB)", "damaged"),
+    ("reading it crashed the process reading it (a fault in the library that reads .pdf files, on bytes it could "
+     "not handle); if it opens in other programs, report it", "crashed its reader"),
 ])
 def test_causes_of_scents_own_reasons(reason, expected):
     assert cause(reason) == expected

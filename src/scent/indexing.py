@@ -38,7 +38,7 @@ from .locking import RUN_MARK, IndexLock, run_mark
 from .progress import OnProgress, Tracker, relay_to, relayed, reading, stage, tracking
 from .query import clean, extra_tokens, id_tokens
 from .settings import SETTINGS, Settings
-from .skipped import UnsupportedWalk
+from .skipped import CRASHED, UnsupportedWalk
 from .stems import stems
 from .storage import ENGLISH_FIELD, Engine, VectorField, text_key, unit_id
 from .suggest import suggestions
@@ -455,7 +455,7 @@ class Indexer:
                 yield f, digest, new, got, notes
             marker.unlink(missing_ok=True)
             return
-        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import Future, ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
         report.readers = workers
@@ -465,7 +465,12 @@ class Indexer:
                                        initargs=(os.getpid(), stages))
 
         def submit(item: tuple) -> tuple:
-            return item, pool.submit(_extract_in_worker, item[0].path, limits, item[0].rel)
+            try:
+                return item, pool.submit(_extract_in_worker, item[0].path, limits, item[0].rel)
+            except BrokenProcessPool as e:  # a reader died since the last answer: this file waits its turn
+                failed: Future = Future()
+                failed.set_exception(e)
+                return item, failed
 
         pool = started()
         try:
@@ -483,7 +488,7 @@ class Indexer:
                     pool.shutdown(cancel_futures=True)
                     got, unavailable = _read_apart(f, limits, context, stages, tracker)
                     pool = started()
-                    ahead = deque(submit(item) for item, _ in ahead)
+                    ahead = deque((item, future) if _answered(future) else submit(item) for item, future in ahead)
                 notes: list[str] = []
                 if unavailable is not None:  # OCR is missing: read again here, without it, as a serial run does
                     got, notes, limits = self._read_one(f, limits)
@@ -756,7 +761,6 @@ def _reader_started(parent: int, stages) -> None:
 
 
 READING_MARK = "reading"  # in the index folder: the file a serial run is reading (Indexer._read)
-CRASHED = "reading it crashed the process reading it"  # how a skip for that begins
 
 
 def _read_mark(marker: Path) -> str | None:
@@ -774,6 +778,11 @@ def _waited(future, stages, tracker: Tracker):
             return future.result(timeout=STAGE_POLL)
         except TimeoutError:
             pass
+
+
+def _answered(future) -> bool:
+    """Whether a reader answered for the file (a pool's shutdown cancels the files it had not begun)."""
+    return future.done() and not future.cancelled() and future.exception() is None
 
 
 def _read_apart(f: FileInfo, limits: Limits, context, stages, tracker: Tracker) -> tuple:

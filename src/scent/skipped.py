@@ -24,6 +24,7 @@ from .units import Unsupported
 from .walk import is_utf8, shown
 
 UNSUPPORTED = "unsupported kind"
+CRASHED = "reading it crashed the process reading it"  # how the reason of a file that did begins (scent.indexing)
 DAMAGED = "damaged"
 NO_EXTENSION = "(none)"
 MAX_LISTED_PER_GROUP = 20  # paths kept per (extension, readers): enough to see what they are
@@ -41,6 +42,7 @@ _CAUSES = (
     ("broken link", ("broken link", "link loop")),
     ("not a regular file", ("not a regular file",)),
     ("unreadable", ("cannot read (", "vanished or unreadable")),
+    ("crashed its reader", (CRASHED,)),
 )
 
 
