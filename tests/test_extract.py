@@ -369,6 +369,21 @@ def test_a_page_that_opens_with_its_heading_keeps_its_sites_name(tmp_path):
         "Why is my sourdough flat? - Crumb Notes", "Flat loaves\nFeed the starter.")
 
 
+def test_a_pages_pictures_alt_text_and_its_summary_are_its_words(tmp_path):
+    page = ('<html><head><title>Crumb Notes</title><meta name="description" content="How to keep a  starter alive">'
+            '</head><body><h1>Feeding</h1><p>Feed it daily.</p><img src="a.jpg" alt="Golden-brown loaf on a rack">'
+            '<p>Then <img src="x.png" alt=""> bake <img src="y.png" alt="(a timer)"> at 230.</p></body></html>')
+    result = extract(write(tmp_path / "starter.html", page))
+    assert [(s.title, s.text) for s in result.sections] == [
+        ("Crumb Notes", "How to keep a starter alive"),
+        ("Crumb Notes", "Feeding\nFeed it daily.\nGolden-brown loaf on a rack\nThen bake (a timer) at 230.")]
+    assert_starts_map_back(joined_text(result), result)
+    # Open Graph's summary where there is no other; one the page says already is not said twice
+    shared = page.replace('name="description"', 'property="og:description"').replace("Feed it daily.",
+                                                                                       "How to keep a starter alive.")
+    assert [s.text for s in extract(write(tmp_path / "shared.html", shared)).sections][0].startswith("Feeding")
+
+
 def test_html_declared_charset(tmp_path):
     page = '<html><head><meta charset="windows-1252"></head><body><p>café</p></body></html>'
     result = extract(write(tmp_path / "old.htm", page.encode("cp1252")))

@@ -1,4 +1,6 @@
-"""HTML pages: the text a reader sees, in a section per h1/h2/h3."""
+"""HTML pages: the text a reader sees, in a section per h1/h2/h3: what its pictures' alt text says
+of them where they stand, and the summary its head gives (meta description) before the first
+heading."""
 from __future__ import annotations
 
 import re
@@ -9,8 +11,8 @@ from bs4.builder import ParserRejectedMarkup
 from bs4.element import PreformattedString, Tag
 
 from scent.errors import ExtractError
-from scent.units import Extracted
-from .base import Limits, decode, joined, read_bytes
+from scent.units import Extracted, Section
+from .base import Limits, decode, joined, laid_out, read_bytes
 
 EXTENSIONS = (".html", ".htm", ".xhtml")
 
@@ -23,6 +25,7 @@ _BLOCKS = {"address", "article", "aside", "blockquote", "br", "dd", "details", "
            "h5", "h6", "header", "hr", "li", "main", "ol", "p", "pre", "section", "summary",
            "table", "tr", "ul", "caption"}
 _HEADINGS = {"h1", "h2", "h3"}
+_PICTURES = {"img", "area"}
 _CELLS = {"td", "th"}
 # Markers for a heading's start and a block's edge, removed from the source first so they
 # are ours alone. Source newlines are just spaces in HTML; only block edges become newlines.
@@ -89,6 +92,10 @@ def _visible_pieces(soup: BeautifulSoup) -> tuple[list[str], list[str]]:
         elif isinstance(node, Tag):
             if node.name in _INVISIBLE or node.has_attr("hidden"):
                 continue
+            if node.name in _PICTURES and node.get("alt", "").strip():
+                # What the page says its picture shows ("Golden-brown sourdough loaf on a rack"):
+                # a screen reader reads it where the picture stands.
+                pieces.append(f" {' '.join(node['alt'].split())} ")
             if node.name in _HEADINGS:
                 pieces.append(_CUT)
                 titles.append(_words(node))
@@ -111,6 +118,16 @@ def _title(soup: BeautifulSoup) -> str:
     return ""
 
 
+def _description(soup: BeautifulSoup) -> str:
+    """The summary a page gives of itself for search engines and link previews (<meta
+    name="description">, or Open Graph's), which a saved article or recipe usually has."""
+    for attrs in ({"name": "description"}, {"property": "og:description"}):
+        meta = soup.find("meta", attrs=attrs)
+        if meta is not None and " ".join(str(meta.get("content", "")).split()):
+            return " ".join(str(meta["content"]).split())
+    return ""
+
+
 def extract(path: str, limits: Limits) -> Extracted:
     page, encoding = decode_page(read_bytes(path, limits))
     return read_page(path, page, {"encoding": encoding})
@@ -128,4 +145,7 @@ def read_page(path: str, page: str, meta: dict) -> Extracted:
         # takes the page's title, so the title's words are searched too (its text starts with the heading;
         # a section without a heading has the page's title already)
         sections[0].title = title
+    summary = _description(soup)
+    if summary and not any(summary.casefold() in s.text.casefold() for s in sections):
+        sections = laid_out([Section(text=summary, kind="html", title=title), *sections])
     return Extracted(kind="html", sections=sections, title=title, meta=meta)
