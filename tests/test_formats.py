@@ -115,6 +115,49 @@ def test_xlsx_groups_of_25_rows_each_led_by_the_header(tmp_path):
     assert got.sections[1].text == "day | metres\n" + "\n".join(f"{d} | {d / 10:g}" for d in range(26, 31))
 
 
+def test_a_workbooks_comments_are_a_part_of_each_sheet(tmp_path):
+    """Notes as openpyxl writes them (Excel's older comments); a sheet's threaded comments (Excel
+    365's) as Excel writes them, beside the note it also writes for each, whose boilerplate is not read."""
+    import openpyxl
+    from openpyxl.comments import Comment
+
+    book = openpyxl.Workbook()
+    budget = book.active
+    budget.title = "Budget"
+    budget.append(["Item", "Cost"])
+    budget.append(["Paint", 40])
+    budget["B2"].comment = Comment("Check the VAT rate", "Ana Souza")
+    plan = book.create_sheet("Plan")
+    plan.append(["Task"])
+    plan.append(["Sand the floor"])
+    plan["A2"].comment = Comment("[Threaded comment] Your version of Excel allows you to read this threaded comment",
+                                 "tc=1")
+    book.save(tmp_path / "plain.xlsx")
+    threaded = "http://schemas.microsoft.com/office/spreadsheetml/2018/threadedcomments"
+    with zipfile.ZipFile(tmp_path / "plain.xlsx") as source, zipfile.ZipFile(tmp_path / "house.xlsx", "w") as out:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "xl/worksheets/_rels/sheet2.xml.rels":
+                data = data.replace(b"</Relationships>", b'<Relationship Id="rT" Target="../threadedComments/t1.xml" '
+                                    b'Type="http://schemas.microsoft.com/office/2017/10/relationships/threadedComment"/>'
+                                    b"</Relationships>")
+            if info.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(b"</Relationships>", b'<Relationship Id="rP" Target="persons/person.xml" '
+                                    b'Type="http://schemas.microsoft.com/office/2017/10/relationships/person"/>'
+                                    b"</Relationships>")
+            out.writestr(info, data)
+        out.writestr("xl/persons/person.xml", f'<personList xmlns="{threaded}"><person displayName="Ben Hart" id="{{P1}}"/>'
+                                              '</personList>')
+        out.writestr("xl/threadedComments/t1.xml", f'<ThreadedComments xmlns="{threaded}">'
+                     '<threadedComment ref="A2" personId="{P1}" id="{C1}"><text>Hire a sander first</text></threadedComment>'
+                     '<threadedComment ref="A2" personId="{P1}" id="{C2}" parentId="{C1}"><text>Booked for Friday</text>'
+                     '</threadedComment></ThreadedComments>')
+    got = extract(str(tmp_path / "house.xlsx"))
+    assert [(s.title, s.text) for s in got.sections][2:] == [
+        ("Budget comments", "comment by Ana Souza on B2: Check the VAT rate"),
+        ("Plan comments", "comment by Ben Hart on A2: Hire a sander first\nreply by Ben Hart on A2: Booked for Friday")]
+
+
 def test_ods_sheets_repeated_cells_and_hidden(tmp_path):
     from odf.opendocument import OpenDocumentSpreadsheet
     from odf.style import Style, TableProperties

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import os
+import posixpath
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -67,6 +68,78 @@ def _xlsx_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
                 yield sheet.title, sheet.sheet_state != "visible", rows
         finally:
             book.close()
+
+
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_THREADED = "{http://schemas.microsoft.com/office/spreadsheetml/2018/threadedcomments}"
+_RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
+_R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+MAX_COMMENTS = 5000  # read from one workbook
+
+
+def _xlsx_comments(path: str) -> dict[str, list[str]]:
+    """Each sheet's comments, a line each: "comment by Ana Souza on B2: check the VAT rate", a
+    reply "reply by ...". openpyxl's streaming reader reads no comments, so their parts are read
+    here: a sheet's threaded comments (Excel 365's), else its notes (the older comments, which
+    Excel also writes for a threaded one, as a boilerplate 'your version of Excel' text)."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True)
+    with zipfile.ZipFile(path) as z:
+        names = set(z.namelist())
+
+        def xml(name: str):
+            return etree.fromstring(z.read(name), parser=parser) if name in names else None
+
+        def related(part: str) -> list[tuple[str, str]]:
+            """(relationship type, part name) of what `part` links to."""
+            folder, base = posixpath.split(part)
+            rels = xml(f"{folder}/_rels/{base}.rels" if folder else f"_rels/{base}.rels")
+            return [(r.get("Type", ""), (r.get("Target", "").lstrip("/") if r.get("Target", "").startswith("/")
+                                         else posixpath.normpath(posixpath.join(folder, r.get("Target", "")))),
+                     r.get("Id")) for r in (rels.iter(_RELS) if rels is not None else ())]
+
+        book_part = next((t for kind, t, _ in related("") if kind.endswith("/officeDocument")), "xl/workbook.xml")
+        book, links = xml(book_part), related(book_part)
+        if book is None:
+            return {}
+        people = {}
+        for kind, target, _ in links:
+            if kind.endswith("/person") and (found := xml(target)) is not None:
+                people.update((p.get("id"), p.get("displayName", "")) for p in found)
+        by_id = {rid: target for _, target, rid in links}
+        out, said = {}, 0
+        for sheet in book.iter(_MAIN + "sheet"):
+            part = by_id.get(sheet.get(_R_ID))
+            if not part:
+                continue
+            parts = related(part)
+            threaded = [t for kind, t, _ in parts if kind.endswith("/threadedComment")]
+            lines = []
+            for target in threaded:
+                for c in (xml(target) if target in names else ()):
+                    text = " ".join((c.findtext(_THREADED + "text") or "").split())
+                    who = people.get(c.get("personId"), "")
+                    if text:
+                        lines.append(f"{'reply' if c.get('parentId') else 'comment'}{' by ' + who if who else ''} "
+                                     f"on {c.get('ref', '')}: {text}")
+            for target in [] if threaded else [t for kind, t, _ in parts if kind.endswith("/comments")]:
+                notes = xml(target)
+                if notes is None:
+                    continue
+                authors = [" ".join((a.text or "").split()) for a in notes.iter(_MAIN + "author")]
+                for c in notes.iter(_MAIN + "comment"):
+                    text = " ".join("".join(t.text or "" for t in c.iter(_MAIN + "t")).split())
+                    index = int(c.get("authorId", -1)) if c.get("authorId", "").isdigit() else -1
+                    who = authors[index] if 0 <= index < len(authors) else ""
+                    if text:
+                        lines.append(f"comment{' by ' + who if who else ''} on {c.get('ref', '')}: {text}")
+            if lines:
+                out[sheet.get("name", "")] = lines[:MAX_COMMENTS - said]
+                said += len(out[sheet.get("name", "")])
+                if said >= MAX_COMMENTS:
+                    break
+        return out
 
 
 def _xls_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
@@ -188,6 +261,8 @@ def extract(path: str, limits: Limits) -> Extracted:
     meta: dict = {}
     try:
         parts = _parts(_ods_sheets(path) if ods else _xlsx_sheets(path), limits.max_text_bytes, meta)
+        if not ods:
+            parts += _comment_parts(path, meta)
     except _DAMAGED as e:
         raise unreadable(path, what, named(e)) from e
     except OSError as e:
@@ -197,6 +272,18 @@ def extract(path: str, limits: Limits) -> Extracted:
         raise unreadable(path, what, str(e)) from e
     name = os.path.basename(path)
     return Extracted(kind="sheet", sections=joined(parts, "sheet"), title=name, meta=meta)
+
+
+def _comment_parts(path: str, meta: dict) -> list[tuple[str, str]]:
+    """A part of each sheet's comments (_xlsx_comments); damaged, they cost only themselves."""
+    from lxml import etree
+
+    try:
+        found = _xlsx_comments(path)
+    except (*_DAMAGED, etree.XMLSyntaxError) as e:
+        meta.setdefault("left_out", []).append(f"its comments were not read ({named(e)}); the rest of it is indexed")
+        return []
+    return [(f"{name} comments", "\n".join(lines)) for name, lines in found.items()]
 
 
 def _extract_xls(path: str, limits: Limits) -> Extracted:
