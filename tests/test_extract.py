@@ -646,20 +646,22 @@ def handmade_pdf(page_text: str, annotations: list[bytes], fields: int = 0) -> b
 
 
 def test_a_pdfs_filled_in_fields_and_comments_are_its_pages_words(tmp_path):
-    (tmp_path / "card.pdf").write_bytes(handmade_pdf("Library card application, reader number LC-2231", [
+    (tmp_path / "card.pdf").write_bytes(handmade_pdf("Library card application, reader number LC-2231. Student? Yes", [
         b"/Subtype /Widget /FT /Tx /T (surname) /TU (Your surname) /V (Okafor-Lindqvist)",
         b"/Subtype /Widget /FT /Tx /T (form1[0].Page1[0].phone[0]) /V (0161 496 0732)",  # no label: its name's last part
         b"/Subtype /Widget /FT /Btn /T (student) /TU (I am a student) /V /Yes /AS /Yes",
         b"/Subtype /Widget /FT /Btn /T (retired) /TU (I am retired) /V /Off /AS /Off",  # not ticked: nothing
         b"/Subtype /Widget /FT /Tx /T (number) /TU (Reader number) /V (LC-2231)",  # printed already: once
+        b"/Subtype /Widget /FT /Tx /T (children) /TU (Children) /V (2)",  # too short to be taken as printed
         b"/Subtype /Text /T (Ben) /Contents (Check the postcode with Ana)",
         b"/Subtype /FreeText /Contents (Signed 3 May 2025) /DA (/Helv 10 Tf 0 g)",
         b"/Subtype /Link /Contents (not a note)",
-    ], fields=5))
+    ], fields=6))
     got = extract(str(tmp_path / "card.pdf"))
     assert [(s.kind, s.page, s.text) for s in got.sections] == [("pdf_page", 1, "\n".join([
-        "Library card application, reader number LC-2231", "Your surname: Okafor-Lindqvist", "phone: 0161 496 0732",
-        "I am a student: yes", "comment by Ben: Check the postcode with Ana", "Signed 3 May 2025"]))]
+        "Library card application, reader number LC-2231. Student? Yes", "Your surname: Okafor-Lindqvist",
+        "phone: 0161 496 0732", "I am a student: yes", "Children: 2", "comment by Ben: Check the postcode with Ana",
+        "Signed 3 May 2025"]))]
     # A PDF without a form: its notes only, the same way
     (tmp_path / "notes.pdf").write_bytes(handmade_pdf("Minutes", [b"/Subtype /Highlight /Contents (wrong date)"]))
     assert [s.text for s in extract(str(tmp_path / "notes.pdf")).sections] == ["Minutes\ncomment: wrong date"]

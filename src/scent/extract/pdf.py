@@ -62,6 +62,7 @@ _COMMENTS = frozenset({pdfium_c.FPDF_ANNOT_TEXT, pdfium_c.FPDF_ANNOT_FREETEXT, p
                        pdfium_c.FPDF_ANNOT_FILEATTACHMENT, pdfium_c.FPDF_ANNOT_SQUARE, pdfium_c.FPDF_ANNOT_CIRCLE})
 _TICKED = frozenset({pdfium_c.FPDF_FORMFIELD_CHECKBOX, pdfium_c.FPDF_FORMFIELD_RADIOBUTTON})
 _UNSAID = frozenset({pdfium_c.FPDF_FORMFIELD_PUSHBUTTON, pdfium_c.FPDF_FORMFIELD_SIGNATURE})
+MIN_PRINTED = 4  # characters of a field's value that, found in the page's text, is taken as printed there
 MAX_ANNOTATIONS = 2000  # read on one page: a form has tens, a page drawn as annotations thousands
 _FIELD_INDEX = re.compile(r"\[\d+\]")
 # pdfium marks soft hyphens and other layout points with C0 control characters.
@@ -139,7 +140,9 @@ def _field(annot, form, text: str) -> str:
     if kind in _UNSAID or (kind in _TICKED and not pdfium_c.FPDFAnnot_IsChecked(form, annot)):
         return ""
     value = " ".join(_utf16(pdfium_c.FPDFAnnot_GetFormFieldValue, form, annot).split())
-    if not value or value.casefold() in text.casefold():
+    # A value the page prints already (a form saved filled in and flattened) is said once; a short
+    # one ("2", a box's "Yes") is found in any page's text, and is said.
+    if not value or (kind not in _TICKED and len(value) >= MIN_PRINTED and value.casefold() in text.casefold()):
         return ""
     label = " ".join(_utf16(pdfium_c.FPDFAnnot_GetFormFieldAlternateName, form, annot).split())
     if not label:  # its name, "Applicant.surname[0]" -> "surname"
