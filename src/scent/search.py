@@ -54,7 +54,7 @@ class SearchResult:
     folder: str = ""    # the indexed folder `path` is relative to
     confidence: float | None = None  # chance (0..1) that this is a right answer; None: not assessed
     weak: bool = False  # confidence below the floor: shown under "weak matches"
-    copies: tuple[str, ...] = ()  # other files of the same bytes, or a Live Photo's other part, shown as this one (collapse)
+    copies: tuple[str, ...] = ()  # other files of the same bytes, a Live Photo's other part: shown as this one
     # The answering unit's machine translation into English (scent.translate), as a snippet of its
     # own, where the unit is in another language than the query; "" for none.
     translated: str = ""
@@ -485,8 +485,9 @@ def diversify(r: Request, fused: list[tuple[str, float]], best: dict[str, int], 
 def collapse(r: Request, fused: list[tuple[str, float]], k: int) -> list[tuple[str, tuple[str, ...], float]]:
     """The first `k` fused files, each content once: a file whose bytes an earlier one holds (a
     PDF saved again in Downloads, a photo in two albums), or the other part of a Live Photo, is
-    that one's copy, not a result of its own, so `k` results are `k` different contents. (path, its copies the asker may read, score);
-    copies are looked up for the files about to be shown, `k` at a time."""
+    that one's copy, not a result of its own, so `k` results are `k` different contents. (path,
+    its copies the asker may read, score); copies are looked up for the files about to be shown,
+    `k` at a time."""
     kept: list[tuple[str, tuple[str, ...], float]] = []
     hidden: set[str] = set()
     for start in range(0, len(fused), k):

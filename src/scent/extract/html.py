@@ -123,8 +123,9 @@ def _description(soup: BeautifulSoup) -> str:
     name="description">, or Open Graph's), which a saved article or recipe usually has."""
     for attrs in ({"name": "description"}, {"property": "og:description"}):
         meta = soup.find("meta", attrs=attrs)
-        if meta is not None and " ".join(str(meta.get("content", "")).split()):
-            return " ".join(str(meta["content"]).split())
+        summary = " ".join(str(meta.get("content", "")).split()) if meta is not None else ""
+        if summary:
+            return summary
     return ""
 
 

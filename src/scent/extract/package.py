@@ -4,7 +4,9 @@ file that is no package at all is one clear ExtractError instead of minutes of i
 library's traceback."""
 from __future__ import annotations
 
+import posixpath
 import struct
+import xml.etree.ElementTree as ET
 import zipfile
 
 from scent.errors import ExtractError
@@ -107,3 +109,21 @@ def starts_with(path: str, magic: bytes) -> bool:
     is, whatever its name says (an .xlsx named .xls, a web page named .doc)."""
     with open(path, "rb") as f:
         return f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(magic)
+
+
+_RELATIONSHIP = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
+
+
+def relationships(z: zipfile.ZipFile, part: str) -> list[tuple[str, str, str]]:
+    """(type, the part it names, id) of each relationship of `part` ("" for the package's own) in
+    an Office package (Open Packaging Conventions: `folder/_rels/name.rels`, targets relative to the
+    part's folder or absolute). KeyError when the part has no relationships part."""
+    folder, name = posixpath.split(part)
+    found = ET.fromstring(z.read(posixpath.join(folder, "_rels", name + ".rels")))
+    return [(r.get("Type", ""), _target(folder, r.get("Target", "")), r.get("Id", "")) for r in found.iter(_RELATIONSHIP)]
+
+
+def _target(folder: str, target: str) -> str:
+    if not target:
+        return ""
+    return target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))

@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import io
 import os
-import posixpath
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -72,7 +71,6 @@ def _xlsx_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _THREADED = "{http://schemas.microsoft.com/office/spreadsheetml/2018/threadedcomments}"
-_RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
 _R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 MAX_COMMENTS = 5000  # read from one workbook
 
@@ -91,13 +89,11 @@ def _xlsx_comments(path: str) -> dict[str, list[str]]:
         def xml(name: str):
             return etree.fromstring(z.read(name), parser=parser) if name in names else None
 
-        def related(part: str) -> list[tuple[str, str]]:
-            """(relationship type, part name) of what `part` links to."""
-            folder, base = posixpath.split(part)
-            rels = xml(f"{folder}/_rels/{base}.rels" if folder else f"_rels/{base}.rels")
-            return [(r.get("Type", ""), (r.get("Target", "").lstrip("/") if r.get("Target", "").startswith("/")
-                                         else posixpath.normpath(posixpath.join(folder, r.get("Target", "")))),
-                     r.get("Id")) for r in (rels.iter(_RELS) if rels is not None else ())]
+        def related(part: str) -> list[tuple[str, str, str]]:
+            try:
+                return package.relationships(z, part)
+            except KeyError:  # no relationships part: a sheet without comments
+                return []
 
         book_part = next((t for kind, t, _ in related("") if kind.endswith("/officeDocument")), "xl/workbook.xml")
         book, links = xml(book_part), related(book_part)

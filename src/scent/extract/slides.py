@@ -60,7 +60,7 @@ def _pptx_shapes(shapes, slide: _Slide, part) -> None:
                     slide.lines.append(" | ".join(cells))
         if getattr(shape, "has_chart", False) and shape.has_chart:
             slide.lines.extend(_chart_lines(shape))
-        elif shape.shape_type != MSO_SHAPE_TYPE.PICTURE:
+        elif shape._element.tag == _GRAPHIC_FRAME:  # a table, or a SmartArt diagram, or an object
             slide.lines.extend(_smartart_lines(shape, part))
         if shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
             slide.pictures.append(partial(_pptx_picture, part, shape._element.blip_rId))
@@ -94,7 +94,9 @@ def _chart_lines(shape) -> list[str]:
 
 
 _DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 _R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+_GRAPHIC_FRAME = "{http://schemas.openxmlformats.org/presentationml/2006/main}graphicFrame"
 
 
 def _smartart_lines(shape, part) -> list[str]:
@@ -102,11 +104,11 @@ def _smartart_lines(shape, part) -> list[str]:
     its data part: python-pptx reads none of them. One it cannot find costs only itself."""
     from lxml import etree
 
-    ids = shape._element.xpath(f".//*[local-name()='relIds' and namespace-uri()='{_DIAGRAM}']")
-    if not ids:
+    ids = next(shape._element.iter(f"{{{_DIAGRAM}}}relIds"), None)
+    if ids is None:
         return []
     try:
-        data = part.related_part(ids[0].get(_R + "dm")).blob
+        data = part.related_part(ids.get(_R + "dm")).blob
         root = etree.fromstring(data, parser=etree.XMLParser(resolve_entities=False, no_network=True))
     except (KeyError, etree.XMLSyntaxError):
         return []
@@ -117,9 +119,6 @@ def _smartart_lines(shape, part) -> list[str]:
                 lines.extend(_clean_lines("\n".join("".join(t.text or "" for t in p.iter(_A + "t"))
                                                     for p in text.iter(_A + "p"))))
     return lines
-
-
-_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 
 
 def _words(text: str) -> str:

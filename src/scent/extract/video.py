@@ -25,7 +25,7 @@ KIND = "video"
 # named as the photo is, about 3 s long; Apple's own files also carry the photo's identifier.
 LIVE_PHOTO_SECONDS = 5
 LIVE_PHOTO_ID = "com.apple.quicktime.content.identifier"
-PHOTO_EXTENSIONS = (".heic", ".HEIC", ".jpg", ".JPG", ".jpeg", ".JPEG", ".heif", ".HEIF")
+PHOTO_EXTENSIONS = (".heic", ".jpg", ".jpeg", ".heif")
 # What the describer calls a frame, said as what it is.
 _SAID = {"photo": "video", "screenshot": "screen recording"}
 
@@ -78,19 +78,19 @@ def live_photo(path: str, got: media.Facts, root: str | None) -> str:
         names = _names(folder, os.stat(folder).st_mtime_ns)
     except OSError:
         return ""
-    stem = os.path.splitext(name)[0]
-    for ext in PHOTO_EXTENSIONS:
-        if stem + ext in names:
-            rel = os.path.relpath(os.path.join(folder, stem + ext), root)
-            return "" if rel.startswith("..") else rel.replace(os.sep, "/")
-    return ""
+    stem = os.path.splitext(name)[0].casefold()
+    photo = next((names[stem + ext] for ext in PHOTO_EXTENSIONS if stem + ext in names), None)
+    if photo is None:
+        return ""
+    rel = os.path.relpath(os.path.join(folder, photo), root)
+    return "" if rel.startswith("..") else rel.replace(os.sep, "/")
 
 
 @lru_cache(maxsize=16)
-def _names(folder: str, mtime_ns: int) -> frozenset[str]:
-    """The names in `folder` as they are spelt (a case-blind file system finds IMG_1.heic for
-    IMG_1.HEIC), listed once for all its videos; its time changes when a name does."""
-    return frozenset(os.listdir(folder))
+def _names(folder: str, mtime_ns: int) -> dict[str, str]:
+    """The names in `folder`, case-folded -> as they are spelt (IMG_1234.HEIC beside IMG_1234.MOV, or
+    .heic, or .Jpg), listed once for all its videos; its time changes when a name does."""
+    return {n.casefold(): n for n in os.listdir(folder)}
 
 
 def _read_text(picture, limits: Limits, meta: dict) -> str:

@@ -9,7 +9,6 @@ or an encrypted drawing is one line."""
 from __future__ import annotations
 
 import os
-import posixpath
 import xml.etree.ElementTree as ET
 import zipfile
 
@@ -22,7 +21,6 @@ EXTENSIONS = (".vsdx", ".vsdm")
 KIND = "image"
 _V = "{http://schemas.microsoft.com/office/visio/2012/main}"
 _R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
-_PR = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 PAGES = "visio/pages/pages.xml"
 
 
@@ -47,14 +45,12 @@ def extract(path: str, limits: Limits) -> Extracted:
 def _pages(z: zipfile.ZipFile) -> list[tuple[str, str]]:
     """(name, member) of each page, in the order pages.xml lists them. KeyError: no pages part."""
     index = ET.fromstring(z.read(PAGES))
-    rels_name = posixpath.join(posixpath.dirname(PAGES), "_rels", posixpath.basename(PAGES) + ".rels")
-    targets = {r.get("Id"): r.get("Target", "") for r in ET.fromstring(z.read(rels_name)).iter(f"{_PR}Relationship")}
+    members = {rid: member for _, member, rid in package.relationships(z, PAGES)}
     out = []
     for page in index.iter(f"{_V}Page"):
         rel = page.find(f"{_V}Rel")
-        target = targets.get(rel.get(f"{_R}id")) if rel is not None else None
-        if target:
-            member = posixpath.normpath(posixpath.join(posixpath.dirname(PAGES), target))
+        member = members.get(rel.get(f"{_R}id")) if rel is not None else None
+        if member:
             out.append((page.get("Name") or page.get("NameU") or "", member))
     return out
 

@@ -58,10 +58,10 @@ def _table_lines(table: Table) -> list[str]:
 _P, _TBL, _SDT, _SDT_CONTENT, _CUSTOM_XML = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")
 _T, _TAB, _BR, _CR = qn("w:t"), qn("w:tab"), qn("w:br"), qn("w:cr")
 _TEXT_BOX = qn("w:txbxContent")
-# Not words of the paragraph: deleted text (a tracked deletion), a text box's own paragraphs (said
-# after it), the fallback copy of a drawing Word writes for older readers (the same text box again),
-# and properties.
-_PASSED = frozenset({qn("w:del"), qn("w:moveFrom"), _TEXT_BOX, "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback",
+# Not words of the paragraph: deleted text (a tracked deletion), the fallback copy of a drawing
+# Word writes for older readers (the same text box again), and properties. A text box's own
+# paragraphs are said after it.
+_PASSED = frozenset({qn("w:del"), qn("w:moveFrom"), "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback",
                      qn("w:pPr"), qn("w:rPr")})
 
 
@@ -81,9 +81,11 @@ def _blocks(element, parent):
             yield from _blocks(child, parent)
 
 
-def _text(element) -> str:
-    """A paragraph's words as Word shows them (see the module's docstring)."""
+def _text(element) -> tuple[str, list]:
+    """A paragraph's words as Word shows them (see the module's docstring), and the text boxes
+    anchored in it (the first copy of each), in one walk."""
     out: list[str] = []
+    boxes: list = []
 
     def walk(node) -> None:
         for child in node:
@@ -96,17 +98,13 @@ def _text(element) -> str:
                 out.append("\t")
             elif tag in (_BR, _CR):
                 out.append("\n")
+            elif tag == _TEXT_BOX:
+                boxes.append(child)
             else:
                 walk(child)
 
     walk(element)
-    return "".join(out)
-
-
-def _text_boxes(element):
-    """The text boxes anchored in a paragraph, the first copy of each."""
-    return [box for box in element.iter(_TEXT_BOX)
-            if not any(a.tag.endswith("}Fallback") for a in box.iterancestors())]
+    return "".join(out), boxes
 
 
 def _lines(element, parent) -> list[str]:
@@ -116,10 +114,10 @@ def _lines(element, parent) -> list[str]:
         if isinstance(block, Table):
             lines.extend(_table_lines(block))
             continue
-        text = _text(block._p).strip()
-        if text:
-            lines.append(text)
-        for box in _text_boxes(block._p):
+        text, boxes = _text(block._p)
+        if text.strip():
+            lines.append(text.strip())
+        for box in boxes:
             lines.extend(_lines(box, parent))
     return lines
 
@@ -140,7 +138,8 @@ def _parts(document, pictures: bool) -> tuple[list[tuple[str, str]], dict[str, s
         if isinstance(block, Table):
             lines.extend(_table_lines(block))
             continue
-        text = _text(block._p).strip()
+        text, boxes = _text(block._p)
+        text = text.strip()
         if _is_heading(block) and text:
             if not (pictures and pictured and lines == [title]):
                 parts.append((title, "\n".join(lines)))
@@ -148,7 +147,7 @@ def _parts(document, pictures: bool) -> tuple[list[tuple[str, str]], dict[str, s
             first = first or title
         elif text:
             lines.append(text)
-        for box in _text_boxes(block._p):
+        for box in boxes:
             lines.extend(_lines(box, document._body))
     if not (pictures and pictured and lines == [title]):
         parts.append((title, "\n".join(lines)))
