@@ -436,12 +436,16 @@ class Indexer:
 
         context = multiprocessing.get_context("fork")
         stages = context.SimpleQueue()  # the readers' stages (progress.Relay), shown while waiting
-        if workers < 2 or len(files) < MIN_POOL_FILES or translate.threads_at_work() > 1:
+        marker = self.index_dir / READING_MARK
+        ended_reading = _read_mark(marker)
+        # After a run that ended while reading here (a file's bytes crashed a native reader, or the
+        # process was killed), this one reads in reader processes however few its files: another
+        # file that crashes its reader is then skipped in this run, not by one more run each.
+        if translate.threads_at_work() > 1 or (ended_reading is None and (workers < 2 or len(files) < MIN_POOL_FILES)):
             # The file a run was reading when it ended, and those that crashed a reader before, are
             # read in a process of their own: one that crashes it (a native reader's fault on its
             # bytes) is skipped, and the run goes on.
-            marker = self.index_dir / READING_MARK
-            suspects = self.engine.catalog.skipped_like(CRASHED) | {_read_mark(marker)}
+            suspects = self.engine.catalog.skipped_like(CRASHED) | {ended_reading}
             for f, digest, new in files:
                 tracker.stage("reading", f.rel)
                 if f.rel in suspects:
@@ -494,6 +498,7 @@ class Indexer:
                     got, notes, limits = self._read_one(f, limits)
                 ahead.extend(submit(item) for item in islice(todo, 1))
                 yield f, digest, new, got, notes
+            marker.unlink(missing_ok=True)
         finally:
             pool.shutdown(cancel_futures=True)
 
