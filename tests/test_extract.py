@@ -525,6 +525,26 @@ def test_docx_reads_all_that_word_shows(tmp_path):
         ("footnotes", "As agreed on 3 May 2025.")]
 
 
+def test_docx_page_headers_and_footers_are_a_section_each_line_once(tmp_path):
+    """A letterhead on the first page and the others (one line, said once), a footer's reference,
+    and a footer line of page numbers alone (left out)."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Your deposit is protected.")
+    section = document.sections[0]
+    section.different_first_page_header_footer = True
+    section.header.paragraphs[0].text = "Harbour Lettings Ltd, 12 Quay Street"
+    section.first_page_header.paragraphs[0].text = "Harbour  Lettings Ltd, 12 Quay Street"
+    section.footer.paragraphs[0].text = "Ref. HL-2291/B"
+    section.footer.add_paragraph("2 / 7")
+    document.save(tmp_path / "letter.docx")
+    got = extract(str(tmp_path / "letter.docx"), Limits(describe=False))
+    assert [(s.title, s.text) for s in got.sections] == [
+        ("", "Your deposit is protected."),
+        ("headers and footers", "Harbour Lettings Ltd, 12 Quay Street\nRef. HL-2291/B")]
+
+
 def test_docx_title_from_core_properties(tmp_path):
     import docx
     document = docx.Document()

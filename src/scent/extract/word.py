@@ -6,8 +6,9 @@ decode costs only itself.
 A paragraph's words are all that Word shows of it: python-docx reads only its direct runs and
 links, and so passed by tracked insertions, content controls (a form's or a template's fields, and
 whole paragraphs inside one), smart tags and simple fields. A text box's words follow the
-paragraph it is anchored in. Readers' comments and the footnotes and endnotes are sections of
-their own ("comments", "footnotes")."""
+paragraph it is anchored in. The page headers and footers (each line once), readers' comments
+and the footnotes and endnotes are sections of their own ("headers and footers", "comments",
+"footnotes")."""
 from __future__ import annotations
 
 import zipfile
@@ -164,24 +165,40 @@ def _comments(document) -> str:
     return "\n".join(lines)
 
 
-def _notes(document, meta: dict) -> str:
-    """The footnotes' and endnotes' words, a line each; python-docx does not read their parts.
-    Damaged, they cost only themselves (meta["left_out"])."""
-    lines = []
+def _related_xml(document, kinds: tuple[str, ...], meta: dict):
+    """The parsed parts of these relationship `kinds` ("footnotes", "header" ...), which python-docx
+    does not read as text. A damaged one costs only itself (meta["left_out"])."""
     for rel in document.part.rels.values():
-        if rel.is_external or not rel.reltype.endswith(("/footnotes", "/endnotes")):
+        kind = rel.reltype.rsplit("/", 1)[-1]
+        if rel.is_external or kind not in kinds:
             continue
         try:
-            root = etree.fromstring(rel.target_part.blob, parser=_SAFE_XML)
+            yield etree.fromstring(rel.target_part.blob, parser=_SAFE_XML)
         except etree.XMLSyntaxError as e:
-            meta.setdefault("left_out", []).append(f"its {rel.reltype.rsplit('/', 1)[-1]} were not read (damaged: {e}); "
+            meta.setdefault("left_out", []).append(f"its {kind} part was not read (damaged: {e}); "
                                                    "the rest of it is indexed")
-            continue
+
+
+def _notes(document, meta: dict) -> str:
+    """The footnotes' and endnotes' words, a line each."""
+    lines = []
+    for root in _related_xml(document, ("footnotes", "endnotes"), meta):
         for note in root.iterchildren(qn("w:footnote"), qn("w:endnote")):
             if note.get(qn("w:type")) in (None, "normal"):  # not the separator lines Word keeps there
                 said = " ".join(" ".join(_lines(note, document._body)).split())
                 if said:
                     lines.append(said)
+    return "\n".join(lines)
+
+
+def _headers(document, meta: dict) -> str:
+    """The lines of the page headers and footers (a letterhead, a reference, "Confidential"), each
+    once however many sections and page kinds repeat it; a line of page numbers alone is left out."""
+    lines: dict[str, None] = {}
+    for root in _related_xml(document, ("header", "footer"), meta):
+        for line in _lines(root, document._body):
+            if any(ch.isalpha() for ch in line):
+                lines.setdefault(" ".join(line.split()))
     return "\n".join(lines)
 
 
@@ -227,7 +244,8 @@ def extract(path: str, limits: Limits) -> Extracted:
         try:
             document = docx.Document(f)
             parts, placed, first_heading = _parts(document, limits.describe)
-            parts += [("comments", _comments(document)), ("footnotes", _notes(document, meta))]
+            parts += [("headers and footers", _headers(document, meta)), ("comments", _comments(document)),
+                      ("footnotes", _notes(document, meta))]
             title = (document.core_properties.title or "").strip()
             created = _created(document)
         except _DAMAGED as e:
