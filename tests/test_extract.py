@@ -545,6 +545,39 @@ def test_docx_page_headers_and_footers_are_a_section_each_line_once(tmp_path):
         ("headers and footers", "Harbour Lettings Ltd, 12 Quay Street\nRef. HL-2291/B")]
 
 
+def test_docx_charts_words_are_a_section(tmp_path):
+    """A chart as Word keeps it (its part beside the document, each name cached from its workbook):
+    its title, series, categories (a number each) and an axis title."""
+    import docx
+    from docx.opc.constants import RELATIONSHIP_TYPE
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+
+    c, a = "http://schemas.openxmlformats.org/drawingml/2006/chart", "http://schemas.openxmlformats.org/drawingml/2006/main"
+
+    def cached(tag: str, *values) -> str:
+        points = "".join(f'<c:pt idx="{i}"><c:v>{v}</c:v></c:pt>' for i, v in enumerate(values))
+        return f"<c:{tag}><c:f>Sheet1!A1</c:f><c:{tag.replace('Ref', 'Cache')}>{points}</c:{tag.replace('Ref', 'Cache')}></c:{tag}>"
+
+    def series(name: str) -> str:
+        return f"<c:ser><c:tx>{cached('strRef', name)}</c:tx><c:cat>{cached('numRef', 2023, 2024)}</c:cat></c:ser>"
+
+    xml = (f'<c:chartSpace xmlns:c="{c}" xmlns:a="{a}"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Energy use</a:t>'
+           f'</a:r><a:r><a:t> per year</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:lineChart>'
+           f'{series("Gas")}{series("Electricity")}</c:lineChart><c:valAx><c:title><c:tx><c:rich><a:p><a:r><a:t>kWh'
+           '</a:t></a:r></a:p></c:rich></c:tx></c:title></c:valAx></c:plotArea></c:chart></c:chartSpace>')
+    document = docx.Document()
+    document.add_paragraph("Our bills.")
+    part = Part(PackURI("/word/charts/chart1.xml"), "application/vnd.openxmlformats-officedocument.drawingml.chart+xml",
+                xml.encode(), document.part.package)
+    document.part.relate_to(part, RELATIONSHIP_TYPE.CHART)
+    document.save(tmp_path / "bills.docx")
+    got = extract(str(tmp_path / "bills.docx"), Limits(describe=False))
+    assert [(s.title, s.text) for s in got.sections] == [
+        ("", "Our bills."),
+        ("charts", "chart: Energy use per year\nseries: Gas, Electricity\ncategories: 2023, 2024\naxis: kWh")]
+
+
 def test_docx_title_from_core_properties(tmp_path):
     import docx
     document = docx.Document()

@@ -158,6 +158,32 @@ def test_a_workbooks_comments_are_a_part_of_each_sheet(tmp_path):
         ("Plan comments", "comment by Ben Hart on A2: Hire a sander first\nreply by Ben Hart on A2: Booked for Friday")]
 
 
+def test_a_workbooks_charts_are_a_part_of_each_sheet(tmp_path):
+    """A chart drawn on a sheet and a chart sheet, as openpyxl writes them (their series name cells
+    without the cached names Excel keeps: those are read by the .pptx test, the same chart part)."""
+    import openpyxl
+    from openpyxl.chart import BarChart, PieChart, Reference
+
+    book = openpyxl.Workbook()
+    sales = book.active
+    sales.title = "Sales"
+    for row in [["Quarter", "Bicycles"], ["Q1", 10], ["Q2", 12]]:
+        sales.append(row)
+    bars = BarChart()
+    bars.title, bars.x_axis.title, bars.y_axis.title = "Sales by quarter", "Quarter", "Units sold"
+    bars.add_data(Reference(sales, min_col=2, min_row=1, max_row=3), titles_from_data=True)
+    sales.add_chart(bars, "E2")
+    pie = PieChart()
+    pie.title = "Where the money went"
+    pie.add_data(Reference(sales, min_col=2, min_row=1, max_row=3), titles_from_data=True)
+    book.create_chartsheet("Spending").add_chart(pie)
+    book.save(tmp_path / "shop.xlsx")
+    got = extract(str(tmp_path / "shop.xlsx"))
+    assert [(s.title, s.text) for s in got.sections][1:] == [
+        ("Sales charts", "chart: Sales by quarter\naxis: Quarter\naxis: Units sold"),
+        ("Spending charts", "chart: Where the money went")]
+
+
 def test_ods_sheets_repeated_cells_and_hidden(tmp_path):
     from odf.opendocument import OpenDocumentSpreadsheet
     from odf.style import Style, TableProperties

@@ -16,7 +16,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import package
+from . import chart, package
 from .base import Limits, joined, named, ole_created, unreadable
 from .table import ROWS_PER_SECTION, _line
 
@@ -73,69 +73,91 @@ _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _THREADED = "{http://schemas.microsoft.com/office/spreadsheetml/2018/threadedcomments}"
 _R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 MAX_COMMENTS = 5000  # read from one workbook
+MAX_CHARTS = 200  # read from one workbook
 
 
-def _xlsx_comments(path: str) -> dict[str, list[str]]:
-    """Each sheet's comments, a line each: "comment by Ana Souza on B2: check the VAT rate", a
-    reply "reply by ...". openpyxl's streaming reader reads no comments, so their parts are read
-    here: a sheet's threaded comments (Excel 365's), else its notes (the older comments, which
-    Excel also writes for a threaded one, as a boilerplate 'your version of Excel' text)."""
-    from lxml import etree
+class _Package:
+    """A workbook's parts as XML, and what each is related to (Open Packaging Conventions)."""
 
-    parser = etree.XMLParser(resolve_entities=False, no_network=True)
+    def __init__(self, z: zipfile.ZipFile):
+        from lxml import etree
+
+        self.z, self.names = z, set(z.namelist())
+        self._parser = etree.XMLParser(resolve_entities=False, no_network=True)
+
+    def xml(self, name: str):
+        from lxml import etree
+
+        return etree.fromstring(self.z.read(name), parser=self._parser) if name in self.names else None
+
+    def related(self, part: str, kind: str = "") -> list[tuple[str, str, str]]:
+        """(type, target, id) of `part`'s relationships whose type ends with `kind`."""
+        try:
+            return [r for r in package.relationships(self.z, part) if r[0].endswith(kind)]
+        except KeyError:  # no relationships part
+            return []
+
+
+def _xlsx_extras(path: str) -> Iterator[tuple[str, str]]:
+    """(title, text) of what openpyxl's streaming reader leaves unread: each sheet's comments
+    ("Budget comments") and the words of its charts ("Budget charts", scent.extract.chart; a chart
+    sheet's too)."""
     with zipfile.ZipFile(path) as z:
-        names = set(z.namelist())
-
-        def xml(name: str):
-            return etree.fromstring(z.read(name), parser=parser) if name in names else None
-
-        def related(part: str) -> list[tuple[str, str, str]]:
-            try:
-                return package.relationships(z, part)
-            except KeyError:  # no relationships part: a sheet without comments
-                return []
-
-        book_part = next((t for kind, t, _ in related("") if kind.endswith("/officeDocument")), "xl/workbook.xml")
-        book, links = xml(book_part), related(book_part)
-        if book is None:
-            return {}
+        book = _Package(z)
+        book_part = next((t for _, t, _ in book.related("", "/officeDocument")), "xl/workbook.xml")
+        root, links = book.xml(book_part), book.related(book_part)
+        if root is None:
+            return
         people = {}
-        for kind, target, _ in links:
-            if kind.endswith("/person") and (found := xml(target)) is not None:
+        for _, target, _ in (link for link in links if link[0].endswith("/person")):
+            if (found := book.xml(target)) is not None:
                 people.update((p.get("id"), p.get("displayName", "")) for p in found)
         by_id = {rid: target for _, target, rid in links}
-        out, said = {}, 0
-        for sheet in book.iter(_MAIN + "sheet"):
+        comments = charts = 0
+        for sheet in root.iter(_MAIN + "sheet"):
             part = by_id.get(sheet.get(_R_ID))
             if not part:
                 continue
-            parts = related(part)
-            threaded = [t for kind, t, _ in parts if kind.endswith("/threadedComment")]
-            lines = []
-            for target in threaded:
-                for c in (xml(target) if target in names else ()):
-                    text = " ".join((c.findtext(_THREADED + "text") or "").split())
-                    who = people.get(c.get("personId"), "")
-                    if text:
-                        lines.append(f"{'reply' if c.get('parentId') else 'comment'}{' by ' + who if who else ''} "
-                                     f"on {c.get('ref', '')}: {text}")
-            for target in [] if threaded else [t for kind, t, _ in parts if kind.endswith("/comments")]:
-                notes = xml(target)
-                if notes is None:
-                    continue
-                authors = [" ".join((a.text or "").split()) for a in notes.iter(_MAIN + "author")]
-                for c in notes.iter(_MAIN + "comment"):
-                    text = " ".join("".join(t.text or "" for t in c.iter(_MAIN + "t")).split())
-                    index = int(c.get("authorId", -1)) if c.get("authorId", "").isdigit() else -1
-                    who = authors[index] if 0 <= index < len(authors) else ""
-                    if text:
-                        lines.append(f"comment{' by ' + who if who else ''} on {c.get('ref', '')}: {text}")
+            name = sheet.get("name", "")
+            lines = _comments(book, part, people)[:MAX_COMMENTS - comments]
+            comments += len(lines)
             if lines:
-                out[sheet.get("name", "")] = lines[:MAX_COMMENTS - said]
-                said += len(out[sheet.get("name", "")])
-                if said >= MAX_COMMENTS:
-                    break
-        return out
+                yield f"{name} comments", "\n".join(lines)
+            said = []
+            for _, drawing, _ in book.related(part, "/drawing"):
+                for _, target, _ in book.related(drawing, "/chart")[:MAX_CHARTS - charts]:
+                    if target in book.names:
+                        said.extend(chart.lines(z.read(target)))
+                        charts += 1
+            if said:
+                yield f"{name} charts", "\n".join(said)
+
+
+def _comments(book: _Package, part: str, people: dict[str, str]) -> list[str]:
+    """A sheet's comments, a line each: "comment by Ana Souza on B2: check the VAT rate", a reply
+    "reply by ...": its threaded comments (Excel 365's), else its notes (the older comments, which
+    Excel also writes for a threaded one, as a boilerplate 'your version of Excel' text)."""
+    lines = []
+    threaded = [t for _, t, _ in book.related(part, "/threadedComment")]
+    for target in threaded:
+        for c in (book.xml(target) if target in book.names else ()):
+            text = " ".join((c.findtext(_THREADED + "text") or "").split())
+            who = people.get(c.get("personId"), "")
+            if text:
+                lines.append(f"{'reply' if c.get('parentId') else 'comment'}{' by ' + who if who else ''} "
+                             f"on {c.get('ref', '')}: {text}")
+    for target in [] if threaded else [t for _, t, _ in book.related(part, "/comments")]:
+        notes = book.xml(target)
+        if notes is None:
+            continue
+        authors = [" ".join((a.text or "").split()) for a in notes.iter(_MAIN + "author")]
+        for c in notes.iter(_MAIN + "comment"):
+            text = " ".join("".join(t.text or "" for t in c.iter(_MAIN + "t")).split())
+            index = int(c.get("authorId", -1)) if c.get("authorId", "").isdigit() else -1
+            who = authors[index] if 0 <= index < len(authors) else ""
+            if text:
+                lines.append(f"comment{' by ' + who if who else ''} on {c.get('ref', '')}: {text}")
+    return lines
 
 
 def _xls_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
@@ -258,7 +280,7 @@ def extract(path: str, limits: Limits) -> Extracted:
     try:
         parts = _parts(_ods_sheets(path) if ods else _xlsx_sheets(path), limits.max_text_bytes, meta)
         if not ods:
-            parts += _comment_parts(path, meta)
+            parts += _extra_parts(path, meta)
     except _DAMAGED as e:
         raise unreadable(path, what, named(e)) from e
     except OSError as e:
@@ -270,16 +292,16 @@ def extract(path: str, limits: Limits) -> Extracted:
     return Extracted(kind="sheet", sections=joined(parts, "sheet"), title=name, meta=meta)
 
 
-def _comment_parts(path: str, meta: dict) -> list[tuple[str, str]]:
-    """A part of each sheet's comments (_xlsx_comments); damaged, they cost only themselves."""
+def _extra_parts(path: str, meta: dict) -> list[tuple[str, str]]:
+    """_xlsx_extras' parts; damaged, they cost only themselves."""
     from lxml import etree
 
     try:
-        found = _xlsx_comments(path)
+        return list(_xlsx_extras(path))
     except (*_DAMAGED, etree.XMLSyntaxError) as e:
-        meta.setdefault("left_out", []).append(f"its comments were not read ({named(e)}); the rest of it is indexed")
+        meta.setdefault("left_out", []).append(f"its comments and charts were not read ({named(e)}); "
+                                               "the rest of it is indexed")
         return []
-    return [(f"{name} comments", "\n".join(lines)) for name, lines in found.items()]
 
 
 def _extract_xls(path: str, limits: Limits) -> Extracted:

@@ -17,7 +17,7 @@ from pptx.exc import PackageNotFoundError
 
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
-from . import officeart, package, ppt
+from . import chart, officeart, package, ppt
 from .base import SECTION_SEPARATOR, Limits, held_whole, named, ole_created, unreadable
 from .pictures import PICTURES_PER_FILE, picture_text
 from .word import load_picture
@@ -66,31 +66,12 @@ def _pptx_shapes(shapes, slide: _Slide, part) -> None:
             slide.pictures.append(partial(_pptx_picture, part, shape._element.blip_rId))
 
 
-MAX_CHART_NAMES = 50  # of a chart's categories and of its series, said
-
-
 def _chart_lines(shape) -> list[str]:
-    """A chart's words: its title, its series' and categories' names, its axes' titles ("chart:
-    Sales by quarter", "series: Bicycle sales, Repairs", "categories: Q1, Q2, Q3"). A chart
-    python-pptx cannot read costs only itself."""
+    """A chart's words (scent.extract.chart); one whose part is missing costs only itself."""
     try:
-        chart = shape.chart
-        lines = [f"chart: {_words(chart.chart_title.text_frame.text)}"] if chart.has_title else []
-        series = [_words(s.name or "") for s in list(chart.series)[:MAX_CHART_NAMES]]
-        categories = [_words(str(c)) for c in list(chart.plots[0].categories)[:MAX_CHART_NAMES]] if chart.plots else []
-        for name, values in (("series", series), ("categories", categories)):
-            if any(values):
-                lines.append(f"{name}: {', '.join(v for v in values if v)}")
-        for axis in ("category_axis", "value_axis"):
-            try:
-                said = getattr(chart, axis)
-            except ValueError:  # a pie has no axes
-                continue
-            if said.has_title and _words(said.axis_title.text_frame.text):
-                lines.append(f"axis: {_words(said.axis_title.text_frame.text)}")
-    except (KeyError, ValueError, TypeError, AttributeError, IndexError, NotImplementedError):
+        return chart.lines(shape.chart_part.blob)
+    except (KeyError, ValueError):
         return []
-    return [line for line in lines if not line.endswith(": ")]
 
 
 _DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
@@ -119,10 +100,6 @@ def _smartart_lines(shape, part) -> list[str]:
                 lines.extend(_clean_lines("\n".join("".join(t.text or "" for t in p.iter(_A + "t"))
                                                     for p in text.iter(_A + "p"))))
     return lines
-
-
-def _words(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _pptx_picture(part, rid: str) -> tuple[str, bytes]:

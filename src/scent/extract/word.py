@@ -6,9 +6,9 @@ decode costs only itself.
 A paragraph's words are all that Word shows of it: python-docx reads only its direct runs and
 links, and so passed by tracked insertions, content controls (a form's or a template's fields, and
 whole paragraphs inside one), smart tags and simple fields. A text box's words follow the
-paragraph it is anchored in. The page headers and footers (each line once), readers' comments
-and the footnotes and endnotes are sections of their own ("headers and footers", "comments",
-"footnotes")."""
+paragraph it is anchored in. The charts' words (scent.extract.chart), the page headers and footers
+(each line once), readers' comments and the footnotes and endnotes are sections of their own
+("charts", "headers and footers", "comments", "footnotes")."""
 from __future__ import annotations
 
 import zipfile
@@ -26,7 +26,7 @@ from PIL import Image
 
 from scent.dates import from_datetime
 from scent.units import Extracted, Picture, Section
-from . import package
+from . import chart, package
 from .base import Limits, joined, laid_out, named, unreadable
 from .pictures import decoded, described
 
@@ -191,6 +191,15 @@ def _notes(document, meta: dict) -> str:
     return "\n".join(lines)
 
 
+def _charts(document) -> str:
+    """The words of the charts drawn in the document (scent.extract.chart), a chart after another."""
+    lines = []
+    for rel in document.part.rels.values():
+        if not rel.is_external and rel.reltype.endswith("/chart"):
+            lines.extend(chart.lines(rel.target_part.blob))
+    return "\n".join(lines)
+
+
 def _headers(document, meta: dict) -> str:
     """The lines of the page headers and footers (a letterhead, a reference, "Confidential"), each
     once however many sections and page kinds repeat it; a line of page numbers alone is left out."""
@@ -244,8 +253,8 @@ def extract(path: str, limits: Limits) -> Extracted:
         try:
             document = docx.Document(f)
             parts, placed, first_heading = _parts(document, limits.describe)
-            parts += [("headers and footers", _headers(document, meta)), ("comments", _comments(document)),
-                      ("footnotes", _notes(document, meta))]
+            parts += [("charts", _charts(document)), ("headers and footers", _headers(document, meta)),
+                      ("comments", _comments(document)), ("footnotes", _notes(document, meta))]
             title = (document.core_properties.title or "").strip()
             created = _created(document)
         except _DAMAGED as e:
