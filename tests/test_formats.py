@@ -217,6 +217,46 @@ def test_ods_sheets_repeated_cells_and_hidden(tmp_path):
     ]
 
 
+def test_ods_comments_are_a_part_of_each_sheet_not_words_of_their_cell(tmp_path):
+    """Annotations as LibreOffice writes them (author, date, then the words), one under a repeated
+    empty row: its cell reference counts the repeated rows and cells."""
+    from odf.dc import Creator, Date
+    from odf.office import Annotation
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="Budget")
+
+    def row(*cells, **repeated) -> None:
+        r = TableRow(**repeated)
+        for value, note in cells:
+            cell = TableCell(numbercolumnsrepeated=value) if isinstance(value, int) else TableCell()
+            if note:
+                annotation = Annotation()
+                annotation.addElement(Creator(text="Ana Souza"))
+                annotation.addElement(Date(text="2025-03-02T10:00:00"))
+                annotation.addElement(P(text=note))
+                cell.addElement(annotation)
+            if isinstance(value, str):
+                cell.addElement(P(text=value))
+            r.addElement(cell)
+        table.addElement(r)
+
+    row(("Item", None), ("Cost", None))
+    row(("Paint", None), ("40", "Check the VAT rate"))
+    row((3, None), numberrowsrepeated=2)
+    row((2, None), ("Skip", "Ask the landlord first"))
+    doc.spreadsheet.addElement(table)
+    doc.save(str(tmp_path / "budget.ods"))
+    got = extract(str(tmp_path / "budget.ods"))
+    assert [(s.title, s.text) for s in got.sections] == [
+        ("Budget rows 1-2", "Item | Cost\nPaint | 40\n |  | Skip"),
+        ("Budget comments", "comment by Ana Souza on B2: Check the VAT rate\n"
+                            "comment by Ana Souza on C5: Ask the landlord first")]
+
+
 def test_formulas_give_their_saved_values(tmp_path):
     """An .ods formula cell carries the value LibreOffice computed as its text, and that is what is
     read; an .xlsx written by openpyxl has no saved values (never opened in a spreadsheet program),

@@ -193,10 +193,13 @@ def _xls_cell(cell, datemode: int) -> str:
     return _cell(cell.value if cell.ctype != xlrd.XL_CELL_EMPTY else None)
 
 
-def _ods_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
+def _ods_sheets(path: str, comments: dict[str, list[str]]) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
+    """An .ods's sheets; a sheet's comments (office:annotation, not words of their cell) are put
+    in `comments` under its name as its rows are read: "comment by Ana Souza on B2: ..."."""
     from odf import teletype
-    from odf.namespaces import STYLENS, TABLENS
+    from odf.namespaces import DCNS, OFFICENS, STYLENS, TABLENS
     from odf.table import Table, TableRow
+    from openpyxl.utils import get_column_letter
 
     document = package.load_odf(path)
     hidden_styles = set()
@@ -205,13 +208,27 @@ def _ods_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
             if props.qname == (STYLENS, "table-properties") and props.getAttrNS(TABLENS, "display") == "false":
                 hidden_styles.add(style.getAttrNS(STYLENS, "name"))
 
-    def rows(table) -> Iterator[list[str]]:
+    def rows(table, said: list[str]) -> Iterator[list[str]]:
+        number = 0
         for row in table.getElementsByType(TableRow):
+            number += 1
             cells: list[str] = []
             for cell in row.childNodes:
                 if cell.qname not in ((TABLENS, "table-cell"), (TABLENS, "covered-table-cell")):
                     continue
-                text = " ".join(teletype.extractText(cell).split())
+                words = []
+                for child in cell.childNodes:
+                    if getattr(child, "qname", None) != (OFFICENS, "annotation"):
+                        words.append(teletype.extractText(child) if child.nodeType == child.ELEMENT_NODE else child.data)
+                    elif len(said) < MAX_COMMENTS:
+                        who = " ".join(" ".join(teletype.extractText(n) for n in child.childNodes
+                                                if getattr(n, "qname", None) == (DCNS, "creator")).split())
+                        text = " ".join(" ".join(teletype.extractText(n) for n in child.childNodes
+                                                 if getattr(n, "qname", ("",))[0] != DCNS).split())
+                        if text:
+                            said.append(f"comment{' by ' + who if who else ''} on "
+                                        f"{get_column_letter(len(cells) + 1)}{number}: {text}")
+                text = " ".join(" ".join(words).split())
                 repeat = int(cell.getAttrNS(TABLENS, "number-columns-repeated") or 1)
                 # A row's tail is one empty cell repeated to column 16384: capped, then trimmed.
                 cells.extend([text] * min(repeat, MAX_COLUMNS - len(cells)))
@@ -222,9 +239,11 @@ def _ods_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
                 # An empty row repeated a million times is the sheet's tail; a repeated value row is data.
                 for _ in range(min(int(row.getAttrNS(TABLENS, "number-rows-repeated") or 1), 10_000)):
                     yield line
+            number += int(row.getAttrNS(TABLENS, "number-rows-repeated") or 1) - 1
 
     for table in document.spreadsheet.getElementsByType(Table):
-        yield table.getAttrNS(TABLENS, "name") or "", table.getAttrNS(TABLENS, "style-name") in hidden_styles, rows(table)
+        name = table.getAttrNS(TABLENS, "name") or ""
+        yield name, table.getAttrNS(TABLENS, "style-name") in hidden_styles, rows(table, comments.setdefault(name, []))
 
 
 def _parts(sheets, limit: int, meta: dict) -> list[tuple[str, str]]:
@@ -278,7 +297,9 @@ def extract(path: str, limits: Limits) -> Extracted:
     package.check(path, limits, what)
     meta: dict = {}
     try:
-        parts = _parts(_ods_sheets(path) if ods else _xlsx_sheets(path), limits.max_text_bytes, meta)
+        comments: dict[str, list[str]] = {}
+        parts = _parts(_ods_sheets(path, comments) if ods else _xlsx_sheets(path), limits.max_text_bytes, meta)
+        parts += [(f"{name} comments", "\n".join(lines)) for name, lines in comments.items() if lines]
         if not ods:
             parts += _extra_parts(path, meta)
     except _DAMAGED as e:
