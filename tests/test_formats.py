@@ -1027,6 +1027,28 @@ def test_an_outlook_messages_attachment_is_a_file_of_its_own(tmp_path):
     assert set(found) == {("quote.msg", "email"), ("quote.msg#quote.pdf", "pdf")}
 
 
+@pytest.mark.parametrize("rtf, body", [
+    (rb"{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0 Arial;}}\f0 Dear Ana,\par the boiler service is on Friday.\par "
+     rb"Caf\'e9 at 10.}", "Dear Ana,\nthe boiler service is on Friday.\nCafé at 10."),
+    # HTML Outlook wrapped in RTF: its tags are skipped destinations, its words plain text
+    (rb"{\rtf1\ansi\fromhtml1 \deff0{\fonttbl{\f0 Arial;}}{\*\htmltag19 <html>}{\*\htmltag64 <p>}\htmlrtf {\htmlrtf0 "
+     rb"Dear Ana,{\*\htmltag244 <br>}\htmlrtf \line \htmlrtf0 the boiler service is on Friday.\htmlrtf \par \htmlrtf0"
+     rb"{\*\htmltag72 </p>}}", "Dear Ana,\nthe boiler service is on Friday."),
+    (b"not compressed RTF at all", ""),
+])
+def test_an_outlook_message_kept_only_as_compressed_rtf_is_read(tmp_path, rtf, body):
+    """A message with no plain or HTML body, only PR_RTF_COMPRESSED (as Outlook keeps a rich text
+    message): its RTF, decompressed, is the body; one that does not decompress leaves it empty."""
+    import compressed_rtf
+    from aspose.email_foss import msg
+
+    message = msg.MapiMessage.create(subject="Boiler")
+    message.set_property(0x1009, 0x0102, compressed_rtf.compress(rtf) if rtf.startswith(b"{") else rtf)
+    message.save(str(tmp_path / "boiler.msg"))
+    got = extract(str(tmp_path / "boiler.msg"))
+    assert [s.text for s in got.sections] == ["Subject: Boiler\n\n" + body if body else "Subject: Boiler"]
+
+
 def test_a_damaged_outlook_message_is_one_line(tmp_path):
     data = _outlook(make_message(), tmp_path / "whole.msg").read_bytes()
     (tmp_path / "cut.msg").write_bytes(data[:len(data) // 3])

@@ -12,7 +12,8 @@ an attachment without a name is `attachment-N` with its type's extension; an att
 
 An Outlook message saved as .msg (a compound file of MAPI properties, not MIME) is read by
 aspose-email-foss (MIT, pure Python) as the MIME message it stands for, and from there as an
-.eml is: the same lines, body and attachments."""
+.eml is: the same lines, body and attachments. A message whose body Outlook kept only as
+compressed RTF has that read as its body (compressed-rtf, then the .rtf reader)."""
 from __future__ import annotations
 
 import email
@@ -166,9 +167,35 @@ def _message(path: str) -> EmailMessage:
 
     try:
         with msg.MapiMessage.from_file(path) as message:
+            if not (message.body or message.body_html):
+                message.body = _rtf_body(message)
             return message.to_email_message()
     except (cfb.CFBError, msg.MsgError, *_DAMAGED) as e:
         raise unreadable(path, "Outlook message", named(e)) from None
+
+
+_RTF_COMPRESSED, _BINARY = 0x1009, 0x0102  # PR_RTF_COMPRESSED, a binary property
+
+
+def _rtf_body(message) -> str:
+    """The text of a message Outlook kept only as compressed RTF ([MS-OXRTFCP]; a message written
+    in Outlook's rich text format, or an old one), with no plain or HTML body; "" when it has none
+    or it does not decompress."""
+    import compressed_rtf
+
+    from .rtf import text_of
+
+    raw = message.get_property_value(_RTF_COMPRESSED, _BINARY)
+    if not isinstance(raw, bytes):
+        return ""
+    try:
+        rtf = compressed_rtf.decompress(raw)
+    except Exception:  # compressed_rtf raises bare Exceptions (a bad CRC, an unknown type) and struct's errors
+        return ""
+    try:
+        return text_of(rtf)[0].strip()
+    except ValueError:
+        return ""
 
 
 def _looks_like_mail(message: EmailMessage) -> bool:

@@ -19,6 +19,22 @@ def extract(path: str, limits: Limits) -> Extracted:
     if not raw.lstrip().startswith(b"{\\rtf"):
         raise ExtractError(path, "not an RTF file (it does not start with {\\rtf); "
                                  "rename it to its real type or add it to .scentignore")
+    try:
+        text, encoding = text_of(raw)
+    except ValueError as e:
+        raise ExtractError(path, f"RTF that striprtf cannot read ({e}); "
+                                 "open and save it again, or add it to .scentignore") from e
+    meta = {"encoding": encoding}
+    if not raw.rstrip(b"\0\r\n\t ").endswith(b"}"):
+        meta["left_out"] = ["the RTF file ends before its last closing brace (cut short?): the text up to "
+                            "there is indexed; save it again to index all of it"]
+    section = span(text, 0, len(text), "rtf")
+    return Extracted(kind="rtf", sections=[section] if section else [], meta=meta)
+
+
+def text_of(raw: bytes) -> tuple[str, str]:
+    """An RTF document's text (an Outlook message's body too) and the code page it was read in.
+    ValueError: striprtf cannot read it."""
     # \'e9 escapes are bytes in the document's code page; the rest of RTF is 7-bit ASCII.
     found = _CODEPAGE.search(raw[:4096])
     encoding = f"cp{found.group(1).decode()}" if found else "cp1252"
@@ -29,12 +45,5 @@ def extract(path: str, limits: Limits) -> Extracted:
     try:
         text = rtf_to_text(raw.decode("latin-1"), encoding=encoding, errors="replace")
     except (ValueError, IndexError, RecursionError) as e:
-        raise ExtractError(path, f"RTF that striprtf cannot read ({type(e).__name__}: {e}); "
-                                 "open and save it again, or add it to .scentignore") from e
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    meta = {"encoding": encoding}
-    if not raw.rstrip(b"\0\r\n\t ").endswith(b"}"):
-        meta["left_out"] = ["the RTF file ends before its last closing brace (cut short?): the text up to "
-                            "there is indexed; save it again to index all of it"]
-    section = span(text, 0, len(text), "rtf")
-    return Extracted(kind="rtf", sections=[section] if section else [], meta=meta)
+        raise ValueError(f"{type(e).__name__}: {e}") from e
+    return text.replace("\r\n", "\n").replace("\r", "\n"), encoding
