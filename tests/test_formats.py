@@ -474,6 +474,47 @@ def test_a_slides_chart_and_smartart_are_its_words(tmp_path):
         "axis: Units sold", "series: Spending\ncategories: Rent, Food", "Order the frame\nFit the wheels"]
 
 
+def test_a_slides_reviewers_comments_follow_its_notes(tmp_path):
+    """Comments as PowerPoint writes them: slide 1's of the older kind (p:cm, authors by number in
+    commentAuthors.xml), slide 2's PowerPoint 365 threads (p188:cm, a reply, authors in authors.xml)."""
+    from pptx import Presentation
+    from pptx.opc.packuri import PackURI
+    from pptx.opc.package import Part
+
+    p = "http://schemas.openxmlformats.org/presentationml/2006/main"
+    p188 = "http://schemas.microsoft.com/office/powerpoint/2018/8/main"
+    a = "http://schemas.openxmlformats.org/drawingml/2006/main"
+    deck = Presentation()
+    first, second = (deck.slides.add_slide(deck.slide_layouts[5]) for _ in range(2))
+    first.shapes.title.text, second.shapes.title.text = "Budget", "Timeline"
+    first.notes_slide.notes_text_frame.text = "Mention the grant"
+
+    def relate(owner, name: str, xml: str, kind: str) -> None:
+        part = Part(PackURI(name), "application/xml", owner.package, xml.encode())
+        owner.relate_to(part, kind)
+
+    office = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    modern = "http://schemas.microsoft.com/office/2018/10/relationships"
+    relate(deck.part, "/ppt/commentAuthors.xml", f'<p:cmAuthorLst xmlns:p="{p}"><p:cmAuthor id="0" name="Ana Souza" '
+           'initials="AS" lastIdx="1" clrIdx="0"/></p:cmAuthorLst>', f"{office}/commentAuthors")
+    relate(deck.part, "/ppt/authors.xml", f'<p188:authorLst xmlns:p188="{p188}"><p188:author id="{{A1}}" '
+           'name="Ben Hart" initials="BH" userId="ben"/></p188:authorLst>', f"{modern}/authors")
+    relate(first.part, "/ppt/comments/comment1.xml", f'<p:cmLst xmlns:p="{p}"><p:cm authorId="0" idx="1">'
+           '<p:pos x="10" y="10"/><p:text>Is the  VAT included?</p:text></p:cm></p:cmLst>', f"{office}/comments")
+
+    def body(words: str) -> str:
+        return f"<p188:txBody><a:bodyPr/><a:p><a:r><a:t>{words}</a:t></a:r></a:p></p188:txBody>"
+
+    relate(second.part, "/ppt/comments/modernComment_1.xml", f'<p188:cmLst xmlns:p188="{p188}" xmlns:a="{a}">'
+           f'<p188:cm id="{{C1}}" authorId="{{A1}}"><p188:replyLst><p188:reply id="{{R1}}" authorId="{{A1}}">'
+           f'{body("Moved to June")}</p188:reply></p188:replyLst>{body("Start in May?")}</p188:cm></p188:cmLst>',
+           f"{modern}/comments")
+    deck.save(tmp_path / "plan.pptx")
+    assert [s.text for s in extract(str(tmp_path / "plan.pptx")).sections] == [
+        "Budget\n\nMention the grant\ncomment by Ana Souza: Is the VAT included?",
+        "Timeline\n\ncomment by Ben Hart: Start in May?\nreply by Ben Hart: Moved to June"]
+
+
 def test_pptx_missing_picture_part_keeps_the_text(tmp_path, deck):
     from scent.extract import Limits
     broken = tmp_path / "broken.pptx"

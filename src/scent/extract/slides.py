@@ -1,7 +1,7 @@
 """Presentations (.pptx, .odp, and PowerPoint 97-2003 .ppt through scent.extract.ppt): one `slide`
 section per slide, its number as the page (as a PDF page's, so a result names the slide to open),
 its title as the section title, the text of its shapes and tables in the order they are stacked,
-then its speaker notes. When Limits.describe is on, each picture on a slide is a `slide_image`
+then its speaker notes (and a .pptx's reviewers' comments). When Limits.describe is on, each picture on a slide is a `slide_image`
 section of its own with the slide's number, as a Word file's pictures are. A picture whose part is
 missing or does not decode costs only itself (meta["picture_errors"]). A .ppt gives its slides' text and notes, and the JPEG, PNG and TIFF
 pictures its slides show (drawn metafiles are not read)."""
@@ -133,14 +133,72 @@ def _pptx_slides(path: str) -> Iterator[_Slide]:
     from pptx import Presentation
 
     presentation = Presentation(path)
+    authors = _comment_authors(presentation.part)
     for number, page in enumerate(presentation.slides, 1):
         slide = _Slide(number)
         title = page.shapes.title
         slide.title = " ".join(title.text_frame.text.split()) if title is not None and title.has_text_frame else ""
         _pptx_shapes(page.shapes, slide, page.part)
+        notes = []
         if page.has_notes_slide and page.notes_slide.notes_text_frame is not None:
-            slide.notes = "\n".join(_clean_lines(page.notes_slide.notes_text_frame.text))
+            notes = _clean_lines(page.notes_slide.notes_text_frame.text)
+        slide.notes = "\n".join(notes + _comments(page.part, authors))
         yield slide
+
+
+_P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
+_P188 = "{http://schemas.microsoft.com/office/powerpoint/2018/8/main}"
+_SAFE_XML = dict(resolve_entities=False, no_network=True, huge_tree=False)
+
+
+def _related_xml(part, kind: str):
+    """The parsed parts `part` relates to by a relationship type ending in `kind`; one that does
+    not parse is passed by."""
+    from lxml import etree
+
+    for rel in part.rels.values():
+        if not rel.is_external and rel.reltype.endswith(kind):
+            try:
+                yield etree.fromstring(rel.target_part.blob, parser=etree.XMLParser(**_SAFE_XML))
+            except (etree.XMLSyntaxError, KeyError, ValueError):
+                continue
+
+
+def _comment_authors(part) -> dict[str, str]:
+    """Who wrote the deck's comments, by id: the older comments' authors (commentAuthors.xml,
+    numeric ids) and PowerPoint 365's (authors.xml)."""
+    found = {}
+    for root in _related_xml(part, "/commentAuthors"):
+        found.update((a.get("id", ""), a.get("name", "")) for a in root.iter(_P + "cmAuthor"))
+    for root in _related_xml(part, "/authors"):
+        found.update((a.get("id", ""), a.get("name", "")) for a in root.iter(_P188 + "author"))
+    return found
+
+
+def _comments(part, authors: dict[str, str]) -> list[str]:
+    """A slide's reviewers' comments, a line each ("comment by Ana Souza: ...", a reply "reply by
+    ..."): the older kind (p:cm, its words in p:text) and PowerPoint 365's threads (p188:cm, their
+    words in a text body, replies under them)."""
+    lines = []
+
+    def said(kind: str, author: str, words: str) -> None:
+        words = " ".join(words.split())
+        if words:
+            who = authors.get(author, "")
+            lines.append(f"{kind}{' by ' + who if who else ''}: {words}")
+
+    for root in _related_xml(part, "/comments"):
+        for c in root.iter(_P + "cm"):
+            said("comment", c.get("authorId", ""), c.findtext(_P + "text") or "")
+        for c in root.iter(_P188 + "cm"):
+            said("comment", c.get("authorId", ""), _body_words(c.find(_P188 + "txBody")))
+            for reply in c.iter(_P188 + "reply"):
+                said("reply", reply.get("authorId", ""), _body_words(reply.find(_P188 + "txBody")))
+    return lines
+
+
+def _body_words(body) -> str:
+    return "" if body is None else " ".join("".join(t.text or "" for t in p.iter(_A + "t")) for p in body.iter(_A + "p"))
 
 
 # ---------------------------------------------------------------- .odp (odfpy)
