@@ -609,6 +609,54 @@ def test_pdf_page_limit_truncates(three_page_pdf):
     assert result.meta == {"page_count": 3, "truncated": True}
 
 
+def _with_attachments(path, files: dict[str, bytes]):
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.cell(text="Invoice 2291 for the kitchen")
+    for name, data in files.items():
+        pdf.embed_file(bytes=data, basename=name, modification_date=datetime(2025, 3, 2, 10, 0, tzinfo=timezone.utc))
+    pdf.output(str(path))
+    return str(path)
+
+
+def test_a_pdfs_attached_files_are_files_of_their_own(tmp_path):
+    """A text file and a table attached to an invoice are read as files of their own (dated by the
+    attachment); a program is named, not read; the PDF's own page is as before."""
+    path = _with_attachments(tmp_path / "invoice.pdf", {"notes.txt": b"Worktop in oak, fitted on Friday.\n",
+                                                        "items.csv": b"item,cost\nworktop,400\n",
+                                                        "tool.exe": b"MZ\x90\x00"})
+    got = extract(path)
+    assert [(s.page, s.text) for s in got.sections] == [(1, "Invoice 2291 for the kitchen")]
+    members = {m.name: m for m in got.members}
+    assert set(members) == {"notes.txt", "items.csv"}
+    assert [s.text for s in members["notes.txt"].got.sections] == ["Worktop in oak, fitted on Friday."]
+    assert members["items.csv"].got.kind == "csv"
+    assert members["notes.txt"].date == datetime(2025, 3, 2, 10, 0, tzinfo=timezone.utc).timestamp()
+    assert got.meta["members_not_read"] == 1
+    from scent.extract.members import read_member
+    assert read_member(path, "notes.txt") == b"Worktop in oak, fitted on Friday.\n"
+    with pytest.raises(ExtractError):
+        read_member(path, "gone.txt")
+
+
+def test_a_pdf_attached_file_is_found_and_goes_with_its_pdf(tmp_path):
+    from conftest import FakeEmbedder
+    from scent import Index
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    _with_attachments(folder / "invoice.pdf", {"notes.txt": b"Worktop in oak, fitted on Friday.\n"})
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        assert idx.update().added == 2
+        assert [r.path for r in idx.search("worktop oak fitted", strategy="keyword")] == ["invoice.pdf#notes.txt"]
+        (folder / "invoice.pdf").unlink()
+        idx.update()
+        assert idx.search("worktop oak fitted", strategy="keyword") == []
+
+
 def test_pdf_blank_page_keeps_its_section(tmp_path):
     from fpdf import FPDF
     pdf = FPDF()

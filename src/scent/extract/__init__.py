@@ -39,7 +39,7 @@ _KIND_BY_EXTENSION.update({ext: getattr(module, "KINDS", {}).get(ext) or module.
 # Extensions of two parts (.tar.gz): os.path.splitext sees only the last.
 _LONG_EXTENSIONS = {ext: kind for ext, kind in _KIND_BY_EXTENSION.items() if ext.count(".") > 1}
 # Kinds whose files hold other files, indexed at CONTAINER#NAME (scent.extract.members).
-CONTAINER_KINDS = ("archive", "email")
+CONTAINER_KINDS = ("archive", "email", "pdf")
 _KIND_BY_NAME = {name: kind for kind, module in _MODULES.items()
                  for name in getattr(module, "NAMES", ())}
 

@@ -260,9 +260,9 @@ MAX_SEND_BYTES = 256 * 1024 * 1024
 def read_member(container: str, name: str, max_bytes: int = MAX_SEND_BYTES) -> bytes:
     """The bytes of member `name` of the container file at `container`; ExtractError when it has
     no such member (any more), or it is larger than `max_bytes`."""
-    from . import archive, file_kind, mail
+    from . import archive, file_kind, mail, pdf
 
-    readers = {"archive": archive.read_member, "email": mail.read_member}
+    readers = {"archive": archive.read_member, "email": mail.read_member, "pdf": pdf.read_member}
     kind = file_kind(container)
     if kind not in readers:
         raise ExtractError(container, f"{kind or 'this kind of'} files hold no other files")

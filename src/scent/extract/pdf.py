@@ -12,10 +12,14 @@ chart, a floor plan), rendered; on a page of text drawn with many paths, the fig
 model (scent.layout) finds there (a chart beside paragraphs), cropped. A picture that does not
 decode costs only itself. Each keeps where its pixels are (units.Picture: page and object number), not the pixels, so an image-text
 model reads them again one batch at a time.
+
+Files attached to a PDF (a portfolio's documents, an invoice's data) are files of their own, at
+`report.pdf#NAME`, as an archive's members are (scent.extract.members).
 """
 from __future__ import annotations
 
 import ctypes
+import io
 import mmap
 import re
 from functools import partial
@@ -32,6 +36,7 @@ from scent.errors import ExtractError, OcrFailed
 from scent.pdfium_lock import PDFIUM, released
 from scent.units import Extracted, Picture, Section
 from .base import Limits
+from .members import Entry, MemberReader, attach, bounded
 
 EXTENSIONS = (".pdf",)
 # A page with fewer non-space characters than this in its text layer may be a scan (a scanner
@@ -358,10 +363,49 @@ def _read_page(document: pdfium.PdfDocument, index: int, limits: Limits, meta: d
 def extract(path: str, limits: Limits) -> Extracted:
     # The whole file, but for its pages' OCR and its pictures' descriptions (scent.pdfium_lock).
     with PDFIUM:
-        return _extract(path, limits)
+        got, attached = _extract(path, limits)
+    if not attached:
+        return got
+    # Read after PDFium is let go: an attached PDF is read as any file is, and takes it again.
+    with MemberReader(path, limits, "PDF") as reader:
+        for entry in attached:
+            reader.add(entry)
+        return attach(got, reader)
 
 
-def _extract(path: str, limits: Limits) -> Extracted:
+def _attachments(document: pdfium.PdfDocument, limits: Limits) -> list[Entry]:
+    """The files attached to the document (its embedded files: a portfolio's documents, an
+    invoice's data), each read out while PDFium is held: those of kinds scent reads, up to
+    max_archive_mb in all (the rest are named to MemberReader, which says why they are not read)."""
+    from . import file_kind
+
+    entries, left = [], limits.max_member_bytes
+    for i in range(document.count_attachments()):
+        try:
+            attachment = document.get_attachment(i)
+            name = attachment.get_name()
+        except pdfium.PdfiumError:
+            continue
+        size = ctypes.c_ulong()
+        pdfium_c.FPDFAttachment_GetFile(attachment, None, 0, size)
+        data = b""
+        if file_kind(name) is not None and limits.member_depth > 0 and 0 < size.value <= left:
+            try:
+                data = bytes(attachment.get_data())
+            except pdfium.PdfiumError:
+                data = b""
+            left -= len(data)
+        date = None
+        if attachment.has_key("ModDate"):
+            try:
+                date = from_pdf(attachment.get_str_value("ModDate"))
+            except pdfium.PdfiumError:
+                pass
+        entries.append(Entry(name, size.value, partial(bytes, data), date=date))
+    return entries
+
+
+def _extract(path: str, limits: Limits) -> tuple[Extracted, list[Entry]]:
     document = _open(path)
     try:
         if document.get_formtype() != pdfium_c.FORMTYPE_NONE:
@@ -397,9 +441,25 @@ def _extract(path: str, limits: Limits) -> Extracted:
             info = {}
         title = (info.get("Title") or "").strip()
         created = from_pdf(info.get("CreationDate"))  # kept when the file is copied, unlike its mtime
+        attached = _attachments(document, limits)
     finally:
         document.close()
     meta.update(page_count=page_count, truncated=read < page_count)
     if unreadable:
         meta["unreadable_pages"] = unreadable
-    return Extracted(kind="pdf", sections=sections, title=title, date=created, meta=meta)
+    return Extracted(kind="pdf", sections=sections, title=title, date=created, meta=meta), attached
+
+
+def read_member(path: str, name: str, max_bytes: int) -> bytes:
+    """The bytes of the file `name` attached to the PDF at `path` (scent.extract.members.read_member)."""
+    with PDFIUM:
+        document = _open(path)
+        try:
+            for i in range(document.count_attachments()):
+                attachment = document.get_attachment(i)
+                if attachment.get_name() == name:
+                    data = bytes(attachment.get_data())
+                    return bounded(io.BytesIO(data), path, name, len(data), max_bytes)
+        finally:
+            document.close()
+    raise ExtractError(path, f"it has no attached file {name} any more; re-index the folder")
