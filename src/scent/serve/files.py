@@ -147,6 +147,7 @@ def make_thumbnail(path: Path | bytes, kind: str, page: int | None, px: int = TH
     import pypdfium2 as pdfium
     from PIL import Image, ImageOps, UnidentifiedImageError
 
+    from ..extract import raw
     from ..pdfium_lock import PDFIUM
 
     data = isinstance(path, bytes)
@@ -170,6 +171,8 @@ def make_thumbnail(path: Path | bytes, kind: str, page: int | None, px: int = TH
             from ..extract import media
 
             img = media.frame(io.BytesIO(path) if data else str(path), 2 * px)
+        elif kind == "image" and name.lower().endswith(raw.EXTENSIONS):
+            img = raw.load_picture(io.BytesIO(path) if data else str(path), 2 * px)
         elif kind == "image":
             with Image.open(io.BytesIO(path) if data else path) as src:
                 img = ImageOps.exif_transpose(src)

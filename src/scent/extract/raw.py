@@ -1,0 +1,136 @@
+"""Camera raw photos (.dng .cr2 .cr3 .nef .arw .orf .rw2 .raf .pef ...): pictures (kind `image`)
+read as a JPEG or PNG is, through LibRaw (rawpy): the name and date unit (when it was taken, the
+camera, its size, and "raw photo"), the text in it and what it shows, both from the preview the
+camera stored beside the sensor's data (a full-size JPEG, in most), or from the sensor's data
+developed at half size where there is none. Pillow cannot open these files, which were found by
+their names alone before."""
+from __future__ import annotations
+
+import io
+import os
+import warnings
+from datetime import datetime, timezone
+from functools import partial
+from typing import BinaryIO
+
+import numpy as np
+from PIL import Image
+
+from scent import ocr
+from scent.describe import describe
+from scent.errors import ExtractError, OcrFailed
+from scent.units import Extracted, Picture, Section
+from .base import SECTION_SEPARATOR, Limits
+from .image import _BAD_EXIF, _camera, _quiet, name_unit, upright
+
+# rawpy warns in every forked process of its OpenMP build (OpenMP's threads do not survive a fork).
+# scent's reader processes are forked from an indexing process that reads no raw itself, but for a
+# small run, which forks only to read apart a file that crashed a reader; and a camera's preview,
+# what is read almost always, is read without OpenMP.
+warnings.filterwarnings("ignore", message="rawpy is being used in a process created by multiprocessing",
+                        category=RuntimeWarning)
+
+KIND = "image"
+EXTENSIONS = (".dng", ".cr2", ".cr3", ".crw", ".nef", ".nrw", ".arw", ".srf", ".sr2", ".orf", ".rw2", ".raf",
+              ".pef", ".srw", ".x3f", ".3fr", ".iiq", ".rwl", ".erf", ".kdc", ".dcr", ".mrw", ".mef", ".mos")
+
+
+def extract(path: str, limits: Limits) -> Extracted:
+    import rawpy
+
+    meta: dict = {}
+    try:
+        with rawpy.imread(path) as raw:
+            size = (raw.sizes.width, raw.sizes.height)
+            stamp = raw.other.timestamp
+    except (rawpy.LibRawError, ValueError) as e:
+        raise ExtractError(path, f"not a readable camera raw photo ({type(e).__name__}: {e}); it may be damaged, "
+                                 "cut short, or from a camera LibRaw does not know; add it to .scentignore to skip it") from e
+    # LibRaw gives the camera's clock as a local time; as a JPEG's naive EXIF time, it is read as UTC.
+    taken = stamp.replace(tzinfo=timezone.utc) if isinstance(stamp, datetime) and stamp.year > 1970 else None
+    meta["width"], meta["height"] = size
+    meta["too_large"] = size[0] * size[1] > limits.max_image_pixels
+    text = "\n".join((name_unit(path, size, taken, _camera_of(path), limits.root), "raw photo"))
+    pixels = Picture("", partial(load_picture, path)) if not meta["too_large"] else None
+    sections = [Section(text=text, kind="image", picture=pixels)]
+    if (limits.ocr is not None or limits.describe) and not meta["too_large"]:
+        try:
+            img = preview(path)
+        except (OSError, ValueError, Image.DecompressionBombError) as e:
+            if isinstance(e, OSError) and e.errno is not None:
+                raise
+            meta["picture_error"] = (f"its pixels did not decode ({' '.join(str(e).split())}): it is indexed by its "
+                                     "name and date, without its text or a description of what it shows")
+            img = None
+        seen = ""
+        if img is not None and limits.ocr is not None:
+            try:
+                seen = ocr.read_text(img, limits.ocr, limits.ocr_langs, limits.ocr_max_side)
+            except OcrFailed as e:
+                meta["ocr_error"] = f"text in the picture was not read: {e}; it is indexed by its name and date"
+            if seen:
+                sections.append(Section(text=seen, kind="ocr", start=len(text) + len(SECTION_SEPARATOR)))
+        if img is not None and limits.describe:
+            shows = describe(img, ocr_text=seen)
+            if shows:
+                last = sections[-1]
+                sections.append(Section(text=shows, kind="image",
+                                        start=last.start + len(last.text) + len(SECTION_SEPARATOR)))
+    return Extracted(kind="image", sections=sections, title=os.path.basename(path),
+                     date=taken.timestamp() if taken else None, meta=meta)
+
+
+def _camera_of(path: str) -> str:
+    """The camera its EXIF names, where Pillow can read that (raws built on TIFF: .dng .cr2 .nef
+    .arw ...); "" for the others."""
+    try:
+        with _quiet(), Image.open(path) as img:
+            return _camera(img.getexif())
+    except (*_BAD_EXIF, Image.DecompressionBombError):
+        return ""
+
+
+def preview(source: str | BinaryIO) -> Image.Image:
+    """The photo (its file, or its bytes as a file) as a picture: the camera's own preview (a JPEG,
+    or a bitmap), else the sensor's data developed at half size (LibRaw's defaults, the camera's
+    white balance), upright. ValueError when LibRaw cannot read it."""
+    import rawpy
+
+    try:
+        return _preview(source)
+    except rawpy.LibRawError as e:
+        raise ValueError(f"{type(e).__name__}: {e}") from None
+
+
+def _preview(source) -> Image.Image:
+    import rawpy
+
+    with rawpy.imread(source) as raw:
+        try:
+            thumb = raw.extract_thumb()
+        except (rawpy.LibRawNoThumbnailError, rawpy.LibRawUnsupportedThumbnailError):
+            thumb = None
+        if thumb is None or thumb.format not in (rawpy.ThumbFormat.JPEG, rawpy.ThumbFormat.BITMAP):
+            return Image.fromarray(raw.postprocess(half_size=True, use_camera_wb=True, output_bps=8))
+        turn = _TURNS.get(raw.sizes.flip)
+    if thumb.format == rawpy.ThumbFormat.JPEG:
+        with _quiet():
+            img = Image.open(io.BytesIO(thumb.data))
+            img.load()
+        turned = upright(img)
+        if turned is not img:  # its own EXIF said how to turn it
+            return turned.convert("RGB")
+    else:
+        img = Image.fromarray(np.ascontiguousarray(thumb.data, dtype=np.uint8))
+    # The preview is stored as the sensor lay; LibRaw's flip says how the camera was held.
+    return (img.transpose(turn) if turn is not None else img).convert("RGB")
+
+
+_TURNS = {3: Image.Transpose.ROTATE_180, 5: Image.Transpose.ROTATE_90, 6: Image.Transpose.ROTATE_270}
+
+
+def load_picture(source: str | BinaryIO, side: int) -> Image.Image:
+    """The photo for an image-text model or a thumbnail, at most `side` pixels a side."""
+    img = preview(source)
+    img.thumbnail((side, side))
+    return img
