@@ -1041,6 +1041,19 @@ def test_eml_headers_body_attachment_names_and_date(tmp_path):
     assert got.date == dt.datetime(2025, 7, 14, 17, 32, tzinfo=dt.timezone.utc).timestamp()
 
 
+def test_an_apple_mail_message_is_read_as_its_mail(tmp_path):
+    """.emlx: the message's length, the message, Apple's property list after it (not read)."""
+    data = bytes(make_message())
+    plist = (b'<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict><key>flags</key>'
+             b"<integer>8590195713</integer></dict></plist>\n")
+    (tmp_path / "1234.emlx").write_bytes(f"{len(data)}\n".encode() + data + plist)
+    got = extract(str(tmp_path / "1234.emlx"))
+    assert got.kind == "email" and texts(got) == [("email", "Lamp repair quote", None, QUOTE)]
+    assert [m.name for m in got.members] == ["quote.pdf"]
+    (tmp_path / "broken.emlx").write_bytes(b"From: ann@harbour.example\n\nno length line")
+    assert reason_of(tmp_path / "broken.emlx").startswith("not a readable Apple Mail message (it does not start")
+
+
 def _outlook(message, path):
     """`message` saved as Outlook saves it (.msg: MAPI properties in a compound file)."""
     from aspose.email_foss import msg

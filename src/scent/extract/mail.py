@@ -1,4 +1,4 @@
-"""Mail (.eml, .mbox, .msg): one `email` section per message: its From, To, Cc, Subject and Date lines,
+"""Mail (.eml, .emlx, .mbox, .msg): one `email` section per message: its From, To, Cc, Subject and Date lines,
 then its body (the plain-text part, or the HTML part read as a page is), then the names of its
 attachments. The subject is the section's title; an .eml file's date is the message's. An .mbox
 gives each message its number as the page, and its date as the unit's own (date filters and
@@ -35,7 +35,7 @@ from .base import SECTION_SEPARATOR, Limits, _size, named, unreadable
 from .members import Entry, MemberReader, attach, bounded
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
 
-EXTENSIONS = (".eml", ".mbox", ".msg")
+EXTENSIONS = (".eml", ".emlx", ".mbox", ".msg")
 _HEADERS = ("From", "To", "Cc", "Subject", "Date")
 
 
@@ -159,7 +159,9 @@ _DAMAGED = (EOFError, KeyError, ValueError, TypeError, IndexError, AttributeErro
 
 
 def _message(path: str) -> EmailMessage:
-    """The one message of an .eml or .msg file."""
+    """The one message of an .eml, .emlx or .msg file."""
+    if path.lower().endswith(".emlx"):
+        return _apple_mail(path)
     if not path.lower().endswith(".msg"):
         with open(path, "rb") as f:
             return email.message_from_binary_file(f, policy=policy.default)
@@ -172,6 +174,19 @@ def _message(path: str) -> EmailMessage:
             return message.to_email_message()
     except (cfb.CFBError, msg.MsgError, *_DAMAGED) as e:
         raise unreadable(path, "Outlook message", named(e)) from None
+
+
+def _apple_mail(path: str) -> EmailMessage:
+    """An Apple Mail message (.emlx): a line giving the message's length in bytes, the message, then
+    Apple's property list (flags, when it arrived), which is not read. A .partial.emlx keeps its
+    attachments in files beside it: its message is read as it is."""
+    with open(path, "rb") as f:
+        head = f.readline(32)
+        try:
+            length = int(head.strip())
+        except ValueError:
+            raise unreadable(path, "Apple Mail message", "it does not start with the message's length") from None
+        return email.message_from_bytes(f.read(max(length, 0)), policy=policy.default)
 
 
 _RTF_COMPRESSED, _BINARY = 0x1009, 0x0102  # PR_RTF_COMPRESSED, a binary property
