@@ -66,7 +66,8 @@ def check(path: str, limits: Limits, what: str) -> None:
     try:
         with zipfile.ZipFile(path) as z:
             infos = z.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as e:
+    # NotImplementedError: a zip version or compression method zipfile does not read.
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, NotImplementedError) as e:
         raise unreadable(path, what, named(e), "it may be damaged, cut short, or another format renamed",
                          "save it again or add it to .scentignore") from e
     if len(infos) > MAX_MEMBERS:
