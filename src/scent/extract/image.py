@@ -6,6 +6,7 @@ a query about the scene meets a short text about the scene, not one diluted by a
 folders and a date (and the name/date unit stays as it was for date and name queries)."""
 from __future__ import annotations
 
+import logging
 import os
 import struct
 import warnings
@@ -28,6 +29,11 @@ except ImportError:
     pass
 else:
     register_heif_opener()
+
+# Pillow logs what it finds wrong in a damaged file (a TIFF's impossible samples per pixel) as an
+# error; with no logging set up, Python prints that raw on stderr beside scent's own line for the
+# file. A handler that drops them stops that; an application's own logging still gets them.
+logging.getLogger("PIL").addHandler(logging.NullHandler())
 
 _ALWAYS = (".jpg", ".jpeg", ".jpe", ".png", ".gif", ".webp", ".tif", ".tiff", ".bmp")
 # Claimed even where this Pillow cannot open them, so a photo is skipped with a reason, not unseen.

@@ -29,6 +29,7 @@ import os
 import posixpath
 import re
 import zipfile
+import zlib
 from collections.abc import Iterator
 
 from scent.errors import ExtractError
@@ -57,6 +58,10 @@ _PASSED = re.compile(r"(DocumentStylesheet|ThemeStylesheet|MasterSlide|TemplateS
 # column breaks, line and paragraph separators.
 _BREAKS = re.compile("[\x00-\x08\x0b-\x1f\u2028\u2029]")
 MAX_STRINGS = 100_000  # table cells' words read from one document
+# What reading a damaged part can raise: zipfile's errors (a bad CRC, an encrypted member, a method
+# it does not read: RuntimeError, NotImplementedError), a broken deflate stream, and this reader's
+# own ValueError for a stream that does not parse.
+_DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError, ValueError)
 
 
 class _Object:
@@ -79,7 +84,7 @@ def extract(path: str, limits: Limits) -> Extracted:
     try:
         with zipfile.ZipFile(path) as z:
             objects = _read(z, path, what, limits, meta)
-    except (zipfile.BadZipFile, EOFError, KeyError, ValueError) as e:
+    except (*_DAMAGED, KeyError) as e:
         raise unreadable(path, what, named(e)) from None
     if not objects:
         raise unreadable(path, what, "no part of it could be read")
@@ -132,7 +137,7 @@ def _read(z: zipfile.ZipFile, path: str, what: str, limits: Limits, meta: dict) 
             budget -= len(stream)
             for ident, type_, payload in _archives(stream):
                 objects[ident] = _Object(type_, payload, part)
-        except ValueError as e:
+        except _DAMAGED as e:
             meta.setdefault("left_out", []).append(f"its part {part} was not read ({e}); the rest of it is indexed")
     return objects
 

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import io
 import os
+import re
+import sys
+import tempfile
 import warnings
-from datetime import datetime, timezone
+from contextlib import contextmanager
+from datetime import datetime
 from functools import partial
 from typing import BinaryIO
 
@@ -21,7 +25,7 @@ from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Picture, Section
 from .base import SECTION_SEPARATOR, Limits
-from .image import _BAD_EXIF, _camera, _quiet, name_unit, upright
+from .image import _BAD_EXIF, _camera, _quiet, _taken, name_unit, upright
 
 # rawpy warns in every forked process of its OpenMP build (OpenMP's threads do not survive a fork).
 # scent's reader processes are forked from an indexing process that reads no raw itself, but for a
@@ -39,23 +43,24 @@ def extract(path: str, limits: Limits) -> Extracted:
     import rawpy
 
     meta: dict = {}
+    said: list[str] = []
     try:
-        with rawpy.imread(path) as raw:
+        # Opening reads the file's header, not its sensor data (which LibRaw's capture time would need).
+        with _libraw_says(said), rawpy.imread(path) as raw:
             size = (raw.sizes.width, raw.sizes.height)
-            stamp = raw.other.timestamp
     except (rawpy.LibRawError, ValueError) as e:
         raise ExtractError(path, f"not a readable camera raw photo ({type(e).__name__}: {e}); it may be damaged, "
                                  "cut short, or from a camera LibRaw does not know; add it to .scentignore to skip it") from e
-    # LibRaw gives the camera's clock as a local time; as a JPEG's naive EXIF time, it is read as UTC.
-    taken = stamp.replace(tzinfo=timezone.utc) if isinstance(stamp, datetime) and stamp.year > 1970 else None
+    taken, camera = _exif_of(path)
     meta["width"], meta["height"] = size
     meta["too_large"] = size[0] * size[1] > limits.max_image_pixels
-    text = "\n".join((name_unit(path, size, taken, _camera_of(path), limits.root), "raw photo"))
+    text = "\n".join((name_unit(path, size, taken, camera, limits.root), "raw photo"))
     pixels = Picture("", partial(load_picture, path)) if not meta["too_large"] else None
     sections = [Section(text=text, kind="image", picture=pixels)]
     if (limits.ocr is not None or limits.describe) and not meta["too_large"]:
         try:
-            img = preview(path)
+            with _libraw_says(said):
+                img = preview(path)
         except (OSError, ValueError, Image.DecompressionBombError) as e:
             if isinstance(e, OSError) and e.errno is not None:
                 raise
@@ -76,18 +81,54 @@ def extract(path: str, limits: Limits) -> Extracted:
                 last = sections[-1]
                 sections.append(Section(text=shows, kind="image",
                                         start=last.start + len(last.text) + len(SECTION_SEPARATOR)))
+    if said:
+        meta["left_out"] = [f"its data is damaged (LibRaw: {'; '.join(dict.fromkeys(said))}); what could be read of it "
+                            "is indexed"]
     return Extracted(kind="image", sections=sections, title=os.path.basename(path),
                      date=taken.timestamp() if taken else None, meta=meta)
 
 
-def _camera_of(path: str) -> str:
-    """The camera its EXIF names, where Pillow can read that (raws built on TIFF: .dng .cr2 .nef
-    .arw ...); "" for the others."""
+@contextmanager
+def _libraw_says(said: list[str]):
+    """LibRaw writes what it finds wrong with a file's data ("PATH: Unexpected end of file") to the
+    process's stderr itself, past Python: that stream is caught while it reads, its complaints put
+    in `said` (the file's note), and anything else written meanwhile passed on."""
+    sys.stderr.flush()
+    kept = os.dup(2)
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(kept, 2)
+            os.close(kept)
+            caught.seek(0)
+            text = caught.read(64 * 1024).decode("utf-8", "replace")
+    others = []
+    for line in text.splitlines():
+        if _COMPLAINT.match(line):
+            said.append(_COMPLAINT.match(line).group(1))
+        elif line.strip():
+            others.append(line)
+    if others:
+        print("\n".join(others), file=sys.stderr)
+
+
+# How LibRaw's default data-error handler words its complaints: "PATH: Unexpected end of file",
+# "PATH: data corrupted at 1234".
+_COMPLAINT = re.compile(r".*: (Unexpected end of file|data corrupted at \d+)\s*\Z")
+
+
+def _exif_of(path: str) -> tuple[datetime | None, str]:
+    """When it was taken and the camera, from its EXIF where Pillow can read it (raws built on
+    TIFF: .dng .cr2 .nef .arw .orf .pef ...); (None, "") for the others, which are dated by the
+    file's time, as a photo without EXIF is."""
     try:
         with _quiet(), Image.open(path) as img:
-            return _camera(img.getexif())
+            exif = img.getexif()
+            return _taken(exif), _camera(exif)
     except (*_BAD_EXIF, Image.DecompressionBombError):
-        return ""
+        return None, ""
 
 
 def preview(source: str | BinaryIO) -> Image.Image:
@@ -130,7 +171,9 @@ _TURNS = {3: Image.Transpose.ROTATE_180, 5: Image.Transpose.ROTATE_90, 6: Image.
 
 
 def load_picture(source: str | BinaryIO, side: int) -> Image.Image:
-    """The photo for an image-text model or a thumbnail, at most `side` pixels a side."""
-    img = preview(source)
+    """The photo for an image-text model or a thumbnail, at most `side` pixels a side (LibRaw's
+    complaints, said when the file was indexed, are not said again)."""
+    with _libraw_says([]):
+        img = preview(source)
     img.thumbnail((side, side))
     return img
