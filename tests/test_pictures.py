@@ -89,6 +89,18 @@ def make_docx(path, picture: bytes | None = None):
 
 # ---------------------------------------------------------------- describe
 
+@pytest.mark.parametrize("size", [(1, 40), (40, 1), (3, 3), (300, 2), (2, 300)])
+def test_a_sliver_of_a_photo_is_described_without_a_warning(size):
+    """A picture a few pixels across (a banner, a damaged file's preview): no band of sky or
+    ground to look at, and no numpy warning on stderr for the empty band."""
+    import warnings
+
+    noise = np.random.default_rng(1).integers(0, 255, (size[1], size[0], 3), dtype=np.uint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert describe(Image.fromarray(noise))
+
+
 def test_pure_red_is_red():
     words = describe(Image.new("RGB", (200, 200), (230, 20, 20))).split(", ")
     assert "red" in words and "dark" not in words

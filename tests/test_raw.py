@@ -84,3 +84,19 @@ def test_a_raw_photos_thumbnail_is_its_preview(tmp_path):
             assert thumb.size == (48, 32)
             assert thumb.getpixel((4, 16))[0] > 200 and thumb.getpixel((44, 16))[2] > 200
     assert path.endswith(".dng")
+
+
+def test_what_libraw_writes_on_stderr_is_the_files_note(capfd):
+    """LibRaw and its JPEG decoder write a damaged file's faults to file descriptor 2 themselves;
+    written there (as C code does, past Python's sys.stderr) while it reads, they become the note."""
+    import os
+
+    from scent.extract.raw import _libraw_says
+
+    said: list[str] = []
+    with _libraw_says(said):
+        os.write(2, b"/photos/DSC_1.nef: Unexpected end of file\nPremature end of JPEG file\n")
+    assert said == ["Unexpected end of file", "Premature end of JPEG file"]
+    assert capfd.readouterr().err == ""
+    os.write(2, b"after\n")
+    assert capfd.readouterr().err == "after\n"  # stderr is itself again

@@ -376,6 +376,8 @@ def _scene(rgb: np.ndarray, codes: np.ndarray) -> list[str]:
     smooth (grass need not be)."""
     h = rgb.shape[0]
     said = []
+    if h < 4 or rgb.shape[1] < 2:  # a sliver of a picture has no bands to tell apart
+        return said
     for band, where in ((slice(0, h // 3), "top"), (slice(h - h // 4, h), "bottom")):
         part = codes[band]
         smooth = float(np.abs(np.diff(rgb[band].mean(axis=-1), axis=1)).mean()) < 0.04

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import sys
 import tempfile
 import warnings
@@ -90,9 +89,10 @@ def extract(path: str, limits: Limits) -> Extracted:
 
 @contextmanager
 def _libraw_says(said: list[str]):
-    """LibRaw writes what it finds wrong with a file's data ("PATH: Unexpected end of file") to the
-    process's stderr itself, past Python: that stream is caught while it reads, its complaints put
-    in `said` (the file's note), and anything else written meanwhile passed on."""
+    """LibRaw (and the JPEG decoder inside it) writes what it finds wrong with a file's data
+    ("PATH: Unexpected end of file", "Premature end of JPEG file") to the process's stderr itself,
+    past Python: that stream is caught while it reads, and its lines put in `said`, the file's
+    note (a line another thread writes in that moment would be taken for one)."""
     sys.stderr.flush()
     kept = os.dup(2)
     with tempfile.TemporaryFile() as caught:
@@ -104,19 +104,7 @@ def _libraw_says(said: list[str]):
             os.close(kept)
             caught.seek(0)
             text = caught.read(64 * 1024).decode("utf-8", "replace")
-    others = []
-    for line in text.splitlines():
-        if _COMPLAINT.match(line):
-            said.append(_COMPLAINT.match(line).group(1))
-        elif line.strip():
-            others.append(line)
-    if others:
-        print("\n".join(others), file=sys.stderr)
-
-
-# How LibRaw's default data-error handler words its complaints: "PATH: Unexpected end of file",
-# "PATH: data corrupted at 1234".
-_COMPLAINT = re.compile(r".*: (Unexpected end of file|data corrupted at \d+)\s*\Z")
+    said.extend(" ".join(line.rsplit(": ", 1)[-1].split()) for line in text.splitlines() if line.strip())
 
 
 def _exif_of(path: str) -> tuple[datetime | None, str]:
