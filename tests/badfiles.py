@@ -642,6 +642,84 @@ def _(root):
         write(root, f"office/laughs{ext}", zip_of({**members, main: lol}))
 
 
+# ---- iWork, camera raws, files attached to PDFs (session 30) --------------------------------------
+
+def _iwa(text: str) -> bytes:
+    """An iWork Index part holding one text flow: a TSWP.StorageArchive (type 2001, its text field 3)
+    after its ArchiveInfo, in one raw Snappy chunk (scent.extract.iwork)."""
+    import cramjam
+
+    def varint(n: int) -> bytes:
+        out = bytearray()
+        while True:
+            out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+            n >>= 7
+            if not n:
+                return bytes(out)
+
+    def field(number: int, raw: bytes) -> bytes:
+        return varint(number << 3 | 2) + varint(len(raw)) + raw
+
+    payload = field(3, text.encode())
+    info = varint(1 << 3) + varint(7) + field(2, varint(1 << 3) + varint(2001) + varint(3 << 3) + varint(len(payload)))
+    chunk = bytes(cramjam.snappy.compress_raw(varint(len(info)) + info + payload))
+    return b"\x00" + len(chunk).to_bytes(3, "little") + chunk
+
+
+@kind("Pages document with a damaged part", ["iwork/trip.pages"], "index")
+def _(root):
+    write(root, "iwork/trip.pages", zip_of({"Index/Document.iwa": _iwa("Ferry to the islands on Tuesday"),
+                                            "Index/Tables/DataList.iwa": b"\x00\x09\x00\x00not snappy"}))
+
+
+@kind("password-protected Pages document", ["iwork/locked.pages"], "skip")
+def _(root):
+    write(root, "iwork/locked.pages", zip_of({".iwph": b"\x02" * 64, "Index/Document.iwa": os.urandom(300)}))
+
+
+@kind("private key named .key (not Keynote)", ["iwork/server.key"], "skip")
+def _(root):
+    write(root, "iwork/server.key", "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n")
+
+
+@kind("camera raw cut short", ["photos/cut.nef"], "either")
+def _(root):
+    import tifffile
+
+    sensor = np.full((192, 256, 3), 30000, np.uint16)
+    out = io.BytesIO()
+    tifffile.imwrite(out, sensor, photometric=34892, metadata=None,
+                     extratags=[(50706, "B", 4, (1, 4, 0, 0), True), (50708, "s", 0, "Test", True)])
+    write(root, "photos/cut.nef", out.getvalue()[:150_000])
+
+
+def pdf_attaching(name: str, inflated: int) -> bytes:
+    """A one-page PDF with a file attached whose deflated stream inflates to `inflated` zero bytes
+    (written by hand: PDF writers here compress what they are given, not a prepared stream)."""
+    packer = zlib.compressobj(9)
+    stream = b"".join(packer.compress(bytes(1 << 20)) for _ in range(inflated >> 20)) + packer.flush()
+    objects = [b"<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [(%s) 4 0 R] >> >> >>" % name.encode(),
+               b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
+               b"<< /Type /Filespec /F (%s) /UF (%s) /EF << /F 5 0 R >> >>" % (name.encode(), name.encode()),
+               b"<< /Type /EmbeddedFile /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream)]
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % at for at in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+@kind("PDF with a 1 GiB attached file (a bomb)", ["pdf/attached-bomb.pdf"], "index")
+def _(root):
+    write(root, "pdf/attached-bomb.pdf", pdf_attaching("big.txt", 1 << 30))
+
+
 # ---- archives -----------------------------------------------------------------------------------
 
 @kind("zip bomb (1 GiB member)", ["arch/bomb.zip#big.txt"], "skip")

@@ -642,6 +642,19 @@ def test_a_pdfs_attached_files_are_files_of_their_own(tmp_path):
         read_member(path, "gone.txt")
 
 
+def test_a_pdf_whose_attached_file_would_inflate_too_far_keeps_its_pages(tmp_path):
+    """PDFium would inflate the 64 MiB whole (and more: 1 GiB took it 4 GB of memory); it is counted
+    a piece at a time first, and refused as an archive's bomb member is (over 200x and 8 MB)."""
+    from badfiles import pdf_attaching
+
+    (tmp_path / "bomb.pdf").write_bytes(pdf_attaching("big.txt", 64 << 20))
+    got = extract(str(tmp_path / "bomb.pdf"))
+    assert got.members == [] and [s.page for s in got.sections] == [1]
+    assert got.meta["left_out"][0].startswith("its attached files were not read: one would inflate ")
+    (tmp_path / "small.pdf").write_bytes(pdf_attaching("zeros.txt", 1 << 20))  # 1 MiB: under 8 MB, read
+    assert [m.name for m in extract(str(tmp_path / "small.pdf")).members] == ["zeros.txt"]
+
+
 def test_a_pdf_attached_file_is_found_and_goes_with_its_pdf(tmp_path):
     from conftest import FakeEmbedder
     from scent import Index
