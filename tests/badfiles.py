@@ -693,16 +693,15 @@ def _(root):
     write(root, "photos/cut.nef", out.getvalue()[:150_000])
 
 
-def pdf_attaching(name: str, inflated: int) -> bytes:
-    """A one-page PDF with a file attached whose deflated stream inflates to `inflated` zero bytes
-    (written by hand: PDF writers here compress what they are given, not a prepared stream)."""
+def deflated_zeros(size: int) -> bytes:
+    """`size` (whole MiB) zero bytes, deflated: about a thousandth of that."""
     packer = zlib.compressobj(9)
-    stream = b"".join(packer.compress(bytes(1 << 20)) for _ in range(inflated >> 20)) + packer.flush()
-    objects = [b"<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [(%s) 4 0 R] >> >> >>" % name.encode(),
-               b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
-               b"<< /Type /Filespec /F (%s) /UF (%s) /EF << /F 5 0 R >> >>" % (name.encode(), name.encode()),
-               b"<< /Type /EmbeddedFile /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream)]
+    return b"".join(packer.compress(bytes(1 << 20)) for _ in range(size >> 20)) + packer.flush()
+
+
+def pdf_of(objects: list[bytes]) -> bytes:
+    """A PDF of these objects (numbered from 1, the first the catalog) with its cross-reference
+    table, written by hand: PDF writers here compress what they are given, not a prepared stream."""
     out = bytearray(b"%PDF-1.7\n")
     offsets = []
     for number, body in enumerate(objects, 1):
@@ -713,6 +712,32 @@ def pdf_attaching(name: str, inflated: int) -> bytes:
     out += b"".join(b"%010d 00000 n \n" % at for at in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
+
+
+def _deflated_stream(kind: bytes, inflated: int) -> bytes:
+    data = deflated_zeros(inflated)
+    return b"<< %s/Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (kind, len(data), data)
+
+
+def pdf_attaching(name: str, inflated: int) -> bytes:
+    """A one-page PDF with a file attached whose stream inflates to `inflated` zero bytes."""
+    return pdf_of([b"<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [(%s) 4 0 R] >> >> >>" % name.encode(),
+                   b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                   b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
+                   b"<< /Type /Filespec /F (%s) /UF (%s) /EF << /F 5 0 R >> >>" % (name.encode(), name.encode()),
+                   _deflated_stream(b"/Type /EmbeddedFile ", inflated)])
+
+
+def pdf_inflating_page(inflated: int) -> bytes:
+    """A one-page PDF whose page's content stream inflates to `inflated` zero bytes."""
+    return pdf_of([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                   b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
+                   _deflated_stream(b"", inflated)])
+
+
+@kind("PDF whose page inflates to 1 GiB (a bomb)", ["pdf/page-bomb.pdf"], "skip")
+def _(root):
+    write(root, "pdf/page-bomb.pdf", pdf_inflating_page(1 << 30))
 
 
 @kind("PDF with a 1 GiB attached file (a bomb)", ["pdf/attached-bomb.pdf"], "index")

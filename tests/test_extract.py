@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from badfiles import pdf_of
 from scent.errors import ExtractError
 from scent.extract import EXTRACTORS, Limits, extract, file_kind
 from scent.extract.base import SECTION_SEPARATOR, name_words
@@ -655,6 +656,19 @@ def test_a_pdf_whose_attached_file_would_inflate_too_far_keeps_its_pages(tmp_pat
     assert [m.name for m in extract(str(tmp_path / "small.pdf")).members] == ["zeros.txt"]
 
 
+def test_a_pdf_whose_page_would_inflate_too_far_is_one_line(tmp_path, monkeypatch):
+    """A page's stream inflating past MAX_STREAM_BYTES (here made 8 MiB, the stream 16 MiB) is
+    refused before PDFium inflates it whole; one of 4 MiB is read."""
+    from badfiles import pdf_inflating_page
+    from scent.extract import pdf
+
+    monkeypatch.setattr(pdf, "MAX_STREAM_BYTES", 8 << 20)
+    (tmp_path / "bomb.pdf").write_bytes(pdf_inflating_page(16 << 20))
+    assert reason_of(tmp_path / "bomb.pdf").startswith("a stream in it would inflate ")
+    (tmp_path / "fine.pdf").write_bytes(pdf_inflating_page(4 << 20))
+    assert [s.page for s in extract(str(tmp_path / "fine.pdf")).sections] == [1]
+
+
 def test_a_pdf_attached_file_is_found_and_goes_with_its_pdf(tmp_path):
     from conftest import FakeEmbedder
     from scent import Index
@@ -748,15 +762,7 @@ def handmade_pdf(page_text: str, annotations: list[bytes], fields: int = 0) -> b
                b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
                b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
                *(b"<< /Type /Annot /P 3 0 R /Rect [72 600 300 620] %s >>" % a for a in annotations)]
-    out = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return pdf_of(objects)
 
 
 def test_a_pdfs_filled_in_fields_and_comments_are_its_pages_words(tmp_path):
