@@ -48,7 +48,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         with _libraw_says(said), rawpy.imread(path) as raw:
             size = (raw.sizes.width, raw.sizes.height)
     except (rawpy.LibRawError, ValueError) as e:
-        raise ExtractError(path, f"not a readable camera raw photo ({type(e).__name__}: {e}); it may be damaged, "
+        raise ExtractError(path, f"not a readable camera raw photo ({_said(e)}); it may be damaged, "
                                  "cut short, or from a camera LibRaw does not know; add it to .scentignore to skip it") from e
     taken, camera = _exif_of(path)
     meta["width"], meta["height"] = size
@@ -128,7 +128,13 @@ def preview(source: str | BinaryIO) -> Image.Image:
     try:
         return _preview(source)
     except rawpy.LibRawError as e:
-        raise ValueError(f"{type(e).__name__}: {e}") from None
+        raise ValueError(_said(e)) from None
+
+
+def _said(e: Exception) -> str:
+    """A LibRaw error in words: rawpy gives LibRaw's message as bytes (b'Input/output error')."""
+    message = e.args[0] if e.args else ""
+    return f"{type(e).__name__}: {message.decode('utf-8', 'replace') if isinstance(message, bytes) else message}"
 
 
 def _preview(source) -> Image.Image:
