@@ -357,6 +357,23 @@ def test_the_ui_policy_is_strict_and_the_ui_obeys_it(index):
             assert banned not in code, (js.name, banned)
 
 
+@pytest.mark.parametrize("name, media", [
+    ("budget.xlsx", "application/octet-stream"), ("deck.pptx", "application/octet-stream"),
+    ("trip.pages", "application/octet-stream"), ("DSC_1.nef", "application/octet-stream"),
+    ("IMG_1.heic", "application/octet-stream"), ("mail.msg", "application/octet-stream"),
+    ("notes.zip", "application/octet-stream"), ("clip.mkv", "application/octet-stream"),
+    ("report.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+    ("plan.drawio", "text/plain; charset=utf-8"), ("mail.eml", "text/plain; charset=utf-8"),
+    ("clip.mp4", "video/mp4")])
+def test_a_file_a_browser_cannot_show_is_a_download_not_garbage_text(name, media):
+    """An Office file, an iWork document, a camera raw, an Outlook message, an archive: bytes for a
+    program, sent as a download (once shown as text/plain: a page of garbage); text stays text."""
+    got, headers = content_type(Path(name))
+    assert got == media
+    assert ("Content-Disposition" in headers) == (media not in ("text/plain; charset=utf-8", "video/mp4"))
+    assert headers["Content-Security-Policy"] in ("sandbox; default-src 'none'; frame-ancestors 'self'",)
+
+
 @pytest.mark.parametrize("name", ["evil.html", "evil.xhtml", "evil.svg", "page.htm", "feed.xml", "x.shtml"])
 def test_user_html_and_svg_never_run(index, name):
     media, headers = content_type(Path(name))

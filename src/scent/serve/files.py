@@ -16,6 +16,11 @@ SAFE_TYPES = {"application/pdf", "image/jpeg", "image/png", "image/gif", "image/
               "video/mp4", "video/webm", "video/quicktime", "audio/mpeg", "audio/mp4", "audio/ogg", "audio/flac",
               "audio/x-wav", "audio/wav"}
 DOWNLOAD_TYPES = {".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}
+# Kinds of files that are bytes for a program, not text: shown as text they are garbage, so one a
+# browser cannot show (not in SAFE_TYPES) is handed over as a download. A drawing kept as text
+# (an SVG, draw.io or Excalidraw file: kind `image`) is still shown as text.
+BINARY_KINDS = frozenset({"docx", "sheet", "slides", "odt", "epub", "archive", "video", "audio", "image"})
+TEXT_DRAWINGS = frozenset({".svg", ".svgz", ".drawio", ".dio", ".excalidraw"})
 # A user's file shown as a page: sandboxed (no script, no same-origin access even if a browser
 # ever took it for HTML), loading nothing, framed only by scent's own page.
 FILE_CSP = "sandbox; default-src 'none'; frame-ancestors 'self'"
@@ -110,6 +115,11 @@ def content_type(path: Path) -> tuple[str, dict[str, str]]:
     guessed, _ = mimetypes.guess_type(path.name)
     if guessed in SAFE_TYPES:
         return guessed, {"Content-Security-Policy": PDF_CSP if guessed == "application/pdf" else FILE_CSP}
+    from ..extract import file_kind
+
+    if (file_kind(path.name) in BINARY_KINDS and suffix not in TEXT_DRAWINGS) or suffix == ".msg":
+        return "application/octet-stream", {"Content-Disposition": f'attachment; filename="{_ascii(path.name)}"',
+                                            "Content-Security-Policy": FILE_CSP}
     return "text/plain; charset=utf-8", {"Content-Security-Policy": FILE_CSP}
 
 
