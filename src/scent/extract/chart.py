@@ -6,17 +6,18 @@ from __future__ import annotations
 
 from lxml import etree
 
+from . import package
+
 _C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
 _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 MAX_NAMES = 50  # of a chart's categories and of its series, said
 _AXES = (_C + "catAx", _C + "dateAx", _C + "valAx", _C + "serAx")
-_SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
 
 
 def lines(blob: bytes) -> list[str]:
     """A chart part's lines (see the module's docstring); [] for one that does not parse."""
     try:
-        root = etree.fromstring(blob, parser=_SAFE_XML)
+        root = etree.fromstring(blob, parser=package.SAFE_XML)
     except etree.XMLSyntaxError:
         return []
     chart = root.find(_C + "chart")

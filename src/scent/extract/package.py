@@ -9,6 +9,8 @@ import struct
 import xml.etree.ElementTree as ET
 import zipfile
 
+from lxml import etree
+
 from scent.errors import ExtractError
 from .base import Limits, _size, named, unreadable
 
@@ -128,3 +130,35 @@ def _target(folder: str, target: str) -> str:
     if not target:
         return ""
     return target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+
+
+# An Office part's XML parsed as python-docx parses the document's: no entities, no network,
+# bounded, its comments dropped.
+SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
+
+
+def related(part, kinds: tuple[str, ...]):
+    """(kind, bytes) of each part a python-docx or python-pptx `part` relates to by a relationship
+    whose type ends in one of `kinds` ("footnotes", "chart", "comments" ...): the parts those
+    libraries load but do not read. One the package lacks is passed by."""
+    for rel in part.rels.values():
+        kind = rel.reltype.rsplit("/", 1)[-1]
+        if rel.is_external or kind not in kinds:
+            continue
+        try:
+            blob = rel.target_part.blob
+        except (KeyError, ValueError):
+            continue
+        yield kind, blob
+
+
+def related_xml(part, kinds: tuple[str, ...], meta: dict | None = None):
+    """Those parts parsed (SAFE_XML). A damaged one costs only itself, and says so in
+    meta["left_out"] when `meta` is given."""
+    for kind, blob in related(part, kinds):
+        try:
+            yield etree.fromstring(blob, parser=SAFE_XML)
+        except etree.XMLSyntaxError as e:
+            if meta is not None:
+                meta.setdefault("left_out", []).append(f"its {kind} part was not read (damaged: {e}); "
+                                                       "the rest of it is indexed")

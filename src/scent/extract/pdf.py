@@ -392,13 +392,16 @@ def _attachments(document: pdfium.PdfDocument, limits: Limits) -> list[Entry]:
             name = attachment.get_name()
         except pdfium.PdfiumError:
             continue
-        size = ctypes.c_ulong()
-        pdfium_c.FPDFAttachment_GetFile(attachment, None, 0, size)
-        data = b""
-        if file_kind(name) is not None and limits.member_depth > 0 and 0 < size.value <= left:
+        # PDFium inflates an attachment to tell its size, so only one scent reads is asked for
+        # (once: its bytes); MemberReader refuses the others by their kind, or depth, not size.
+        data, size = b"", 0
+        if file_kind(name) is not None and limits.member_depth > 0:
             try:
                 data = bytes(attachment.get_data())
             except pdfium.PdfiumError:
+                pass
+            size = len(data)
+            if size > left:  # MemberReader says it is past max_archive_mb
                 data = b""
             left -= len(data)
         date = None
@@ -407,7 +410,7 @@ def _attachments(document: pdfium.PdfDocument, limits: Limits) -> list[Entry]:
                 date = from_pdf(attachment.get_str_value("ModDate"))
             except pdfium.PdfiumError:
                 pass
-        entries.append(Entry(name, size.value, partial(bytes, data), date=date))
+        entries.append(Entry(name, size, partial(bytes, data), date=date))
     return entries
 
 
@@ -434,7 +437,9 @@ def _bombs(path: str, limits: Limits) -> tuple[str | None, str | None]:
             attached = None
             for begin in _streams(data):
                 head = data[max(0, begin - PEEK):begin]
-                objects = list(_OBJ.finditer(head))
+                if b"/FlateDecode" not in head:
+                    continue
+                objects = list(_OBJ.finditer(head))  # its own dictionary, not the object's before it
                 head = head[objects[-1].end():] if objects else head
                 if b"/FlateDecode" not in head:
                     continue

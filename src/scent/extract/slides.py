@@ -90,7 +90,7 @@ def _smartart_lines(shape, part) -> list[str]:
         return []
     try:
         data = part.related_part(ids.get(_R + "dm")).blob
-        root = etree.fromstring(data, parser=etree.XMLParser(resolve_entities=False, no_network=True))
+        root = etree.fromstring(data, parser=package.SAFE_XML)
     except (KeyError, etree.XMLSyntaxError):
         return []
     lines = []
@@ -148,29 +148,13 @@ def _pptx_slides(path: str) -> Iterator[_Slide]:
 
 _P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 _P188 = "{http://schemas.microsoft.com/office/powerpoint/2018/8/main}"
-_SAFE_XML = dict(resolve_entities=False, no_network=True, huge_tree=False)
-
-
-def _related_xml(part, kind: str):
-    """The parsed parts `part` relates to by a relationship type ending in `kind`; one that does
-    not parse is passed by."""
-    from lxml import etree
-
-    for rel in part.rels.values():
-        if not rel.is_external and rel.reltype.endswith(kind):
-            try:
-                yield etree.fromstring(rel.target_part.blob, parser=etree.XMLParser(**_SAFE_XML))
-            except (etree.XMLSyntaxError, KeyError, ValueError):
-                continue
-
-
 def _comment_authors(part) -> dict[str, str]:
     """Who wrote the deck's comments, by id: the older comments' authors (commentAuthors.xml,
     numeric ids) and PowerPoint 365's (authors.xml)."""
     found = {}
-    for root in _related_xml(part, "/commentAuthors"):
+    for root in package.related_xml(part, ("commentAuthors",)):
         found.update((a.get("id", ""), a.get("name", "")) for a in root.iter(_P + "cmAuthor"))
-    for root in _related_xml(part, "/authors"):
+    for root in package.related_xml(part, ("authors",)):
         found.update((a.get("id", ""), a.get("name", "")) for a in root.iter(_P188 + "author"))
     return found
 
@@ -187,7 +171,7 @@ def _comments(part, authors: dict[str, str]) -> list[str]:
             who = authors.get(author, "")
             lines.append(f"{kind}{' by ' + who if who else ''}: {words}")
 
-    for root in _related_xml(part, "/comments"):
+    for root in package.related_xml(part, ("comments",)):
         for c in root.iter(_P + "cm"):
             said("comment", c.get("authorId", ""), c.findtext(_P + "text") or "")
         for c in root.iter(_P188 + "cm"):

@@ -20,7 +20,6 @@ from docx.opc.exceptions import OpcError
 from docx.oxml.ns import qn
 from docx.table import Table
 from docx.text.paragraph import Paragraph
-from lxml import etree
 
 from PIL import Image
 
@@ -165,24 +164,10 @@ def _comments(document) -> str:
     return "\n".join(lines)
 
 
-def _related_xml(document, kinds: tuple[str, ...], meta: dict):
-    """The parsed parts of these relationship `kinds` ("footnotes", "header" ...), which python-docx
-    does not read as text. A damaged one costs only itself (meta["left_out"])."""
-    for rel in document.part.rels.values():
-        kind = rel.reltype.rsplit("/", 1)[-1]
-        if rel.is_external or kind not in kinds:
-            continue
-        try:
-            yield etree.fromstring(rel.target_part.blob, parser=_SAFE_XML)
-        except etree.XMLSyntaxError as e:
-            meta.setdefault("left_out", []).append(f"its {kind} part was not read (damaged: {e}); "
-                                                   "the rest of it is indexed")
-
-
 def _notes(document, meta: dict) -> str:
     """The footnotes' and endnotes' words, a line each."""
     lines = []
-    for root in _related_xml(document, ("footnotes", "endnotes"), meta):
+    for root in package.related_xml(document.part, ("footnotes", "endnotes"), meta):
         for note in root.iterchildren(qn("w:footnote"), qn("w:endnote")):
             if note.get(qn("w:type")) in (None, "normal"):  # not the separator lines Word keeps there
                 said = " ".join(" ".join(_lines(note, document._body)).split())
@@ -193,26 +178,18 @@ def _notes(document, meta: dict) -> str:
 
 def _charts(document) -> str:
     """The words of the charts drawn in the document (scent.extract.chart), a chart after another."""
-    lines = []
-    for rel in document.part.rels.values():
-        if not rel.is_external and rel.reltype.endswith("/chart"):
-            lines.extend(chart.lines(rel.target_part.blob))
-    return "\n".join(lines)
+    return "\n".join(line for _, blob in package.related(document.part, ("chart",)) for line in chart.lines(blob))
 
 
 def _headers(document, meta: dict) -> str:
     """The lines of the page headers and footers (a letterhead, a reference, "Confidential"), each
     once however many sections and page kinds repeat it; a line of page numbers alone is left out."""
     lines: dict[str, None] = {}
-    for root in _related_xml(document, ("header", "footer"), meta):
+    for root in package.related_xml(document.part, ("header", "footer"), meta):
         for line in _lines(root, document._body):
             if any(ch.isalpha() for ch in line):
                 lines.setdefault(" ".join(line.split()))
     return "\n".join(lines)
-
-
-# The notes' XML parsed as python-docx parses the document's: no entities, no network, bounded.
-_SAFE_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
 
 
 def _pictures_in(document, block) -> list[str]:
