@@ -75,6 +75,67 @@ def test_scentignore_and_default_excludes(notes, fake_embedder):
     assert [r.path for r in idx.search("deposit readme secret tomato", match="or")] == ["lease.md"]
 
 
+def _files(root, rels):
+    for rel in rels:
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"text of {rel}")
+
+
+# A Mac's home folder: an application kept in Downloads, a Photos library (its originals, and the
+# resized copies and database beside them), an iPhoto library of the same shape.
+_MAC_FOLDER = [
+    "notes/a.md", "Downloads/Preview.app/Contents/Resources/help.md", "Downloads/Preview.app/Contents/Info.txt",
+    "Music/Song.band/Media/take 1.txt", "Pictures/Photos Library.photoslibrary/originals/0/0A1B.jpg",
+    "Pictures/Photos Library.photoslibrary/resources/derivatives/0/0A1B_1_105_c.jpg",
+    "Pictures/Photos Library.photoslibrary/database/search.txt",
+    "Pictures/Photos Library.photoslibrary/notes.md", "Pictures/Old.photolibrary/Masters/2010/IMG_1.jpg",
+    "Pictures/Old.photolibrary/Thumbnails/IMG_1.jpg",
+]
+_WALKED = ["Pictures/Old.photolibrary/Masters/2010/IMG_1.jpg", "Pictures/Photos Library.photoslibrary/originals/0/0A1B.jpg",
+           "notes/a.md"]
+
+
+def test_applications_and_photo_library_copies_are_not_walked(tmp_path):
+    from scent.walk import files_at, walk
+
+    _files(tmp_path, _MAC_FOLDER)
+    assert sorted(f.rel for f in walk(tmp_path, accept=lambda p: True)) == _WALKED
+    # A refresh of named paths (scent watch) keeps to the same rules.
+    assert sorted(f.rel for f in files_at(tmp_path, _MAC_FOLDER, accept=lambda p: True)) == _WALKED
+    assert sorted(f.rel for f in files_at(tmp_path, ["Downloads", "Pictures"], accept=lambda p: True)) == _WALKED[:2]
+
+
+def test_watch_passes_by_events_the_walk_would_not_index(tmp_path):
+    from scent.watch import _Changes
+
+    changes = _Changes(str(tmp_path), str(tmp_path / ".scent"))
+    for rel in [*_MAC_FOLDER, "Downloads/Preview.app", "Pictures/Photos Library.photoslibrary"]:
+        changes._add(str(tmp_path / rel))
+    assert sorted(changes._paths) == _WALKED
+
+
+def test_names_the_file_system_marks_hidden_are_not_walked(tmp_path, monkeypatch):
+    import stat
+    from types import SimpleNamespace
+
+    from scent import walk as walking
+
+    # The mark itself (macOS's UF_HIDDEN flag, Windows' hidden attribute), which Linux has not.
+    assert walking.hidden_by_os(SimpleNamespace(st_flags=stat.UF_HIDDEN))
+    assert walking.hidden_by_os(SimpleNamespace(st_file_attributes=stat.FILE_ATTRIBUTE_HIDDEN | 0x20))
+    assert not walking.hidden_by_os(SimpleNamespace(st_flags=0, st_file_attributes=0x20))
+    assert not walking.hidden_by_os(os.stat(tmp_path))
+    # The walk asks it of each name, as a Mac's does of ~/Library: here the mark is a folder's inode.
+    _files(tmp_path, ["Library/Caches/x.md", "notes/desktop.ini", "notes/a.md"])
+    marked = {os.stat(tmp_path / "Library").st_ino, os.stat(tmp_path / "notes" / "desktop.ini").st_ino}
+    monkeypatch.setattr(walking, "_OS_MARKS_HIDDEN", True)
+    monkeypatch.setattr(walking, "hidden_by_os", lambda st: st.st_ino in marked)
+    assert [f.rel for f in walking.walk(tmp_path, accept=lambda p: True)] == ["notes/a.md"]
+    assert [f.rel for f in walking.files_at(tmp_path, ["Library/Caches/x.md", "notes/desktop.ini", "notes/a.md"],
+                                            accept=lambda p: True)] == ["notes/a.md"]
+
+
 def test_bad_file_is_skipped_and_retried(notes, fake_embedder):
     (notes / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
     idx, report = build(notes, fake_embedder)

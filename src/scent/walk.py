@@ -17,6 +17,28 @@ EXCLUDED_DIRS = frozenset({
 })
 IGNORE_FILE = ".scentignore"
 
+# Folders macOS shows as one file (packages) that hold nothing a person wrote: applications and
+# their plug-ins (icons, compiled code, translated menus), disk images kept in bands, and what media
+# applications keep for themselves (Lightroom's previews, Logic's and GarageBand's takes, iMovie's
+# and Final Cut's renders). Walked, an application alone adds thousands of files of kinds scent
+# does not read, and pictures that are no one's.
+SOFTWARE_PACKAGES = frozenset({
+    ".app", ".appex", ".framework", ".bundle", ".plugin", ".kext", ".xpc", ".prefpane", ".qlgenerator",
+    ".mdimporter", ".saver", ".component", ".vst", ".vst3", ".dsym", ".xcarchive", ".sparsebundle",
+    ".musiclibrary", ".tvlibrary", ".imovielibrary", ".fcpbundle", ".logicx", ".band", ".lrdata",
+})
+# A photo library's pictures are its originals: the rest is resized and edited copies of them (each
+# photo found three times over) and the application's database. Photos 5 and later keep them in
+# originals/, earlier Photos, iPhoto and Aperture in Masters/ (iPhoto before 9: Originals/).
+PHOTO_LIBRARIES = {
+    ".photoslibrary": frozenset({"originals", "masters"}),
+    ".photolibrary": frozenset({"masters", "originals"}),
+    ".aplibrary": frozenset({"masters"}),
+}
+# A name the file system marks hidden (macOS's chflags hidden, as on ~/Library; Windows' hidden
+# attribute, as on AppData and $RECYCLE.BIN) is hidden as a dot name is. Linux has no such mark.
+_OS_MARKS_HIDDEN = hasattr(os.stat_result, "st_flags") or hasattr(os.stat_result, "st_file_attributes")
+
 if TYPE_CHECKING:
     import pathspec
 
@@ -44,6 +66,27 @@ def _is_virtualenv(path: str) -> bool:
     return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
 
 
+def hidden_by_os(st: os.stat_result) -> bool:
+    return bool(getattr(st, "st_flags", 0) & stat.UF_HIDDEN
+                or getattr(st, "st_file_attributes", 0) & stat.FILE_ATTRIBUTE_HIDDEN)
+
+
+def _suffix(name: str) -> str:
+    return os.path.splitext(name)[1].lower()
+
+
+def left_out(parts: list[str]) -> bool:
+    """Whether the walk passes a path by by its names alone (`parts`: its folders' names, then its
+    own): a dot name, a tool's folder, an application's package, a photo library's copies."""
+    *folders, name = parts
+    if name.startswith(".") or any(d.startswith(".") or d in EXCLUDED_DIRS or _suffix(d) in SOFTWARE_PACKAGES
+                                   for d in folders):
+        return True
+    return any(_suffix(d) in PHOTO_LIBRARIES and (i + 1 == len(folders) or folders[i + 1].lower() not in
+                                                  PHOTO_LIBRARIES[_suffix(d)])
+               for i, d in enumerate(folders))
+
+
 def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str] = (),
          on_error: Callable[[str, str], None] | None = None) -> Iterator[FileInfo]:
     """Yield FileInfo for every accepted file under `root`, in a stable order.
@@ -64,10 +107,14 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
     for dirpath, dirnames, filenames in _folders(root, onerror=lambda e: report(e.filename, e)):
         rel_dir = os.path.relpath(dirpath, root)
         rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/") + "/"
+        library = PHOTO_LIBRARIES.get(_suffix(dirpath)) if dirpath != root else None
+        if library is not None:
+            filenames = []  # its database's files
         kept = []
         for d in sorted(dirnames):
             full = os.path.join(dirpath, d)
-            if d.startswith(".") or d in EXCLUDED_DIRS or full in skip or _is_virtualenv(full):
+            if (d.startswith(".") or d in EXCLUDED_DIRS or _suffix(d) in SOFTWARE_PACKAGES or full in skip
+                    or (library is not None and d.lower() not in library) or _is_virtualenv(full)):
                 continue
             if spec.match_file(rel_dir + d + "/"):
                 continue
@@ -127,6 +174,8 @@ def _folders(root: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[st
         for entry in entries:
             try:
                 is_dir = entry.is_dir()
+                if _OS_MARKS_HIDDEN and hidden_by_os(entry.stat(follow_symlinks=False)):
+                    continue
             except OSError:
                 is_dir = False
             (dirnames if is_dir else filenames).append(entry.name)
@@ -152,7 +201,7 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
         parts = rel.split("/")
         full = os.path.join(root, *parts)
         dirs = ["/".join(parts[:i + 1]) for i in range(len(parts) - 1)]
-        if (not rel or not is_utf8(rel) or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts[:-1]) or parts[-1].startswith(".")
+        if (not rel or not is_utf8(rel) or left_out(parts) or _hidden_by_os(root, parts)
                 or any(spec.match_file(d + "/") or _is_virtualenv(os.path.join(root, d)) for d in dirs)
                 or any(_inside(full, s) for s in skip) or spec.match_file(rel) or not accept(full)):
             continue
@@ -172,6 +221,18 @@ _LINK_ERRORS = {
     errno.ENOENT: "broken link: its target {target} does not exist; fix the link or remove it",
     errno.ELOOP: "link loop: {target} leads back to itself through links; fix the link or remove it",
 }
+
+
+def _hidden_by_os(root: str, parts: list[str]) -> bool:
+    if not _OS_MARKS_HIDDEN:
+        return False
+    for i in range(len(parts)):
+        try:
+            if hidden_by_os(os.lstat(os.path.join(root, *parts[:i + 1]))):
+                return True
+        except OSError:
+            return False  # gone: the caller finds out
+    return False
 
 
 def _special(mode: int) -> str:

@@ -16,7 +16,7 @@ from .access import RULES_FILE
 from .errors import ScentError, UsageError
 from .index import Index
 from .locking import IndexLock
-from .walk import EXCLUDED_DIRS
+from .walk import left_out
 
 DEBOUNCE_S = 0.5  # quiet time before a refresh: one editor save is several events
 MAX_WAIT_S = 3.0  # during a burst (a git checkout of thousands of files) refresh at least this often
@@ -43,8 +43,9 @@ class _Changes:
             return  # the index writing itself: refreshing on it would never stop
         rel = os.path.relpath(path, self.root).replace(os.sep, "/")
         parts = rel.split("/")
-        if rel != RULES_FILE and (rel.startswith("..") or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts)):
-            return  # hidden files (editors' swap files), tool folders: never indexed
+        # The path may be a folder's (its creation, a rename): its own name is judged as a folder's.
+        if rel != RULES_FILE and (rel.startswith("..") or left_out([*parts, ""])):
+            return  # hidden files (editors' swap files), tool folders, applications: never indexed
         with self._cond:
             now = time.monotonic()
             if not self._paths:
