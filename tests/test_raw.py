@@ -50,6 +50,16 @@ def test_a_raw_photo_is_its_name_date_camera_and_what_its_preview_shows(tmp_path
     assert load_picture(path, 512).size == (48, 32)  # the camera's preview, not the sensor's data
 
 
+def test_a_raw_photo_pillow_cannot_open_is_dated_by_libraw(tmp_path, monkeypatch):
+    from scent.extract import raw
+
+    # As a .cr3, .raf or .rw2 is: no EXIF Pillow can reach; LibRaw reads the time all the same.
+    monkeypatch.setattr(raw, "_exif_of", lambda path: (None, ""))
+    got = extract(dng(tmp_path / "IMG_0042.dng", preview=True), Limits(root=str(tmp_path)))
+    assert got.date == datetime(2024, 7, 14, 19, 32, tzinfo=timezone.utc).timestamp()
+    assert "taken 14 July 2024 (2024-07-14)" in got.sections[0].text
+
+
 def test_a_raw_photo_without_a_preview_is_developed(tmp_path):
     path = dng(tmp_path / "IMG_7.dng", preview=False)
     img = load_picture(path, 512)

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import warnings
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timezone
 from functools import partial
 from typing import BinaryIO
 
@@ -47,10 +47,12 @@ def extract(path: str, limits: Limits) -> Extracted:
         # Opening reads the file's header, not its sensor data (which LibRaw's capture time would need).
         with _libraw_says(said), rawpy.imread(path) as raw:
             size = (raw.sizes.width, raw.sizes.height)
+            stamp = _libraw_time(raw)
     except (rawpy.LibRawError, ValueError) as e:
         raise ExtractError(path, f"not a readable camera raw photo ({_said(e)}); it may be damaged, "
                                  "cut short, or from a camera LibRaw does not know; add it to .scentignore to skip it") from e
     taken, camera = _exif_of(path)
+    taken = taken or stamp
     meta["width"], meta["height"] = size
     meta["too_large"] = size[0] * size[1] > limits.max_image_pixels
     text = "\n".join((name_unit(path, size, taken, camera, limits.root), "raw photo"))
@@ -107,10 +109,21 @@ def _libraw_says(said: list[str]):
     said.extend(" ".join(line.rsplit(": ", 1)[-1].split()) for line in text.splitlines() if line.strip())
 
 
+def _libraw_time(raw) -> datetime | None:
+    """When it was taken as LibRaw read it, from every kind of raw (a .cr3's, .raf's and .rw2's
+    too, whose EXIF Pillow cannot reach): local wall-clock time, as EXIF keeps it, read as UTC as
+    scent reads a naive EXIF time (scent.extract.image._taken)."""
+    try:
+        when = raw.other.timestamp
+    except (AttributeError, ValueError, OverflowError, OSError):
+        return None
+    return when.replace(tzinfo=timezone.utc) if isinstance(when, datetime) and when.year > 1970 else None
+
+
 def _exif_of(path: str) -> tuple[datetime | None, str]:
     """When it was taken and the camera, from its EXIF where Pillow can read it (raws built on
-    TIFF: .dng .cr2 .nef .arw .orf .pef ...); (None, "") for the others, which are dated by the
-    file's time, as a photo without EXIF is."""
+    TIFF: .dng .cr2 .nef .arw .orf .pef ...); (None, "") for the others, which are dated by
+    LibRaw's reading of their time (the camera unnamed)."""
     try:
         with _quiet(), Image.open(path) as img:
             exif = img.getexif()
