@@ -54,7 +54,7 @@ def test_a_raw_photo_pillow_cannot_open_is_dated_by_libraw(tmp_path, monkeypatch
     from scent.extract import raw
 
     # As a .cr3, .raf or .rw2 is: no EXIF Pillow can reach; LibRaw reads the time all the same.
-    monkeypatch.setattr(raw, "_exif_of", lambda path: (None, ""))
+    monkeypatch.setattr(raw, "_exif_of", lambda path: (None, "", ""))
     got = extract(dng(tmp_path / "IMG_0042.dng", preview=True), Limits(root=str(tmp_path)))
     assert got.date == datetime(2024, 7, 14, 19, 32, tzinfo=timezone.utc).timestamp()
     assert "taken 14 July 2024 (2024-07-14)" in got.sections[0].text

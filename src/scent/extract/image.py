@@ -7,6 +7,7 @@ folders and a date (and the name/date unit stays as it was for date and name que
 from __future__ import annotations
 
 import logging
+import math
 import os
 import struct
 import warnings
@@ -43,6 +44,7 @@ EXTENSIONS = _ALWAYS + _PLUGIN
 _FOLDERS_KEPT = 3  # the nearest folders name the event or place; further up is /home/user
 _EXIF_IFD, _DATETIME_ORIGINAL, _OFFSET_ORIGINAL = 0x8769, 0x9003, 0x9011
 _DATETIME, _MAKE, _MODEL = 0x0132, 0x010F, 0x0110
+_GPS_IFD, _LAT_REF, _LAT, _LON_REF, _LON = 0x8825, 1, 2, 3, 4
 # How a complete file of these formats ends. A file that ends otherwise may be cut short
 # (or carry trailing data), and only then is it decoded, at reduced size, to find out.
 _ENDINGS = {"JPEG": b"\xff\xd9", "MPO": b"\xff\xd9", "PNG": b"IEND\xaeB`\x82", "GIF": b";"}
@@ -71,6 +73,27 @@ def _taken(exif: Image.Exif) -> datetime | None:
     except ValueError:
         zone = timezone.utc
     return when.replace(tzinfo=zone)
+
+
+def _place(exif: Image.Exif) -> str:
+    """Where it was taken, in words (scent.places), from its GPS position; "" without one."""
+    try:
+        gps = exif.get_ifd(_GPS_IFD)
+        lat, lon = _degrees(gps[_LAT], gps.get(_LAT_REF), "S"), _degrees(gps[_LON], gps.get(_LON_REF), "W")
+    except (*_BAD_EXIF, ZeroDivisionError, IndexError):
+        return ""
+    from scent.places import place_words  # only a photo with a position needs the towns
+
+    return place_words(lat, lon)
+
+
+def _degrees(dms, ref, negative: str) -> float:
+    """EXIF's degrees, minutes and seconds (rationals) and their N/S or E/W as one signed number."""
+    d, m, s = (float(x) for x in dms)
+    value = d + m / 60 + s / 3600
+    if not math.isfinite(value):  # a rational over 0
+        raise ValueError(value)
+    return -value if _clean(ref or "").upper() == negative else value
 
 
 def _camera(exif: Image.Exif) -> str:
@@ -131,7 +154,7 @@ def _boxes_whole(path: str) -> None:
 
 
 def name_unit(path: str, size: tuple[int, int] | None, taken: datetime | None, camera: str,
-              root: str | None = None) -> str:
+              root: str | None = None, place: str = "") -> str:
     folder = os.path.dirname(os.path.abspath(path))
     if root:  # only folders inside the indexed one say something about the picture
         folder = os.path.relpath(folder, os.path.abspath(root))
@@ -140,6 +163,8 @@ def name_unit(path: str, size: tuple[int, int] | None, taken: datetime | None, c
              " ".join(folders[-_FOLDERS_KEPT:])]
     if taken:
         lines.append(f"taken {in_words(taken)}")
+    if place:
+        lines.append(place)
     if camera:
         lines.append(f"camera {camera}")
     if size:
@@ -153,7 +178,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         raise ExtractError(path, f"{ext} pictures need pillow-heif, which is not installed here; "
                                  "run scripts/setup.sh (or pip install pillow-heif) and index again")
     meta: dict = {}
-    size, taken, camera = None, None, ""
+    size, taken, camera, place = None, None, "", ""
     try:
         with warnings.catch_warnings(record=True) as caught:
             # Pillow warns of huge images (max_image_pixels is our answer to that) and of damaged
@@ -165,7 +190,7 @@ def extract(path: str, limits: Limits) -> Extracted:
                 meta["too_large"] = size[0] * size[1] > limits.max_image_pixels
                 try:
                     exif = img.getexif()
-                    taken, camera = _taken(exif), _camera(exif)
+                    taken, camera, place = _taken(exif), _camera(exif), _place(exif)
                 except _BAD_EXIF:
                     meta["bad_exif"] = True  # the picture is still worth its name
                 if not meta["too_large"]:
@@ -182,7 +207,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         meta["bad_exif"] = damaged[0] if damaged else "it does not parse"
     if size:
         meta["width"], meta["height"] = size
-    text = name_unit(path, size, taken, camera, limits.root)
+    text = name_unit(path, size, taken, camera, limits.root, place)
     # The name/date unit is there whatever else is: it carries the pixels for an image-text model.
     pixels = Picture("", partial(load_picture, path)) if size and not meta["too_large"] else None
     sections = [Section(text=text, kind="image", picture=pixels)]

@@ -24,6 +24,10 @@ _MODEL_KEYS = ("com.apple.quicktime.model", "model", "com.android.model")
 # iPhones keep the local time with its offset here; creation_time is UTC.
 _DATE_KEYS = ("com.apple.quicktime.creationdate", "creation_time", "date")
 _OFFSET = re.compile(r"([+-]\d{2})(\d{2})$")
+# Where phones keep the position a video was taken at, as ISO 6709 ("+38.7223-009.1393+012.000/"):
+# iPhones' QuickTime key, Android's and cameras' MP4 location (FFmpeg names it "location").
+_PLACE_KEYS = ("com.apple.quicktime.location.iso6709", "location", "location-eng")  # keys lower-cased
+_ISO6709 = re.compile(r"([+-]\d{1,2}(?:\.\d+)?)([+-]\d{1,3}(?:\.\d+)?)")
 # Subtitle streams of text (pictures of text, DVD's and Blu-ray's, are not read). FFmpeg gives
 # each cue as a SubStation dialogue line, its line breaks written \N.
 TEXT_SUBTITLES = {"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"}
@@ -156,6 +160,16 @@ def _created(tags: dict[str, str]) -> datetime | None:
         if when.year >= 1971:  # a camera without a clock writes 1904 or 1970 (QuickTime's and Unix's zero)
             return when
     return None
+
+
+def place(tags: dict[str, str]) -> str:
+    """Where it was taken, in words (scent.places); "" where no tag holds a position in degrees."""
+    for key in _PLACE_KEYS:
+        if found := _ISO6709.match(tags.get(key, "").strip()):
+            from scent.places import place_words  # only a video with a position needs the towns
+
+            return place_words(float(found[1]), float(found[2]))
+    return ""
 
 
 def camera(tags: dict[str, str]) -> str:

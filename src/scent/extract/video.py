@@ -38,7 +38,7 @@ def extract(path: str, limits: Limits) -> Extracted:
     if got.seconds:
         meta["seconds"] = round(got.seconds, 1)
     photo = live_photo(path, got, limits.root)
-    lines = [name_unit(path, got.size, got.created, media.camera(got.tags), limits.root),
+    lines = [name_unit(path, got.size, got.created, media.camera(got.tags), limits.root, media.place(got.tags)),
              ", ".join(filter(None, ("video", media.duration_words(got.seconds),
                                      "the moving part of a Live Photo" if photo else ""))),
              got.tags.get("title", "")]
