@@ -474,6 +474,18 @@ def _(root):
           + "</diagram></mxfile>")
 
 
+@kind("KMZ map whose KML inflates to 200 MB", ["maps/bomb.kmz"], "skip")
+def _(root):
+    import zipfile
+
+    (root / "maps").mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(root / "maps" / "bomb.kmz", "w", zipfile.ZIP_DEFLATED) as z, z.open("doc.kml", "w") as f:
+        f.write(b"<kml>")
+        for _ in range(200):
+            f.write(b" " * (1 << 20))
+        f.write(b"</kml>")
+
+
 @kind("RTF nested 100,000 groups deep", ["text/deep.rtf"], "either")
 def _(root):
     write(root, "text/deep.rtf", "{\\rtf1 " + "{" * 100_000 + "deep" + "}" * 100_000 + "}")
