@@ -45,24 +45,31 @@ def extract(path: str, limits: Limits) -> Extracted:
     if not gpx and etree.QName(root).localname != "kml":
         raise unreadable(path, what, f"its XML is a <{etree.QName(root).localname}>, not a <gpx> or <kml>")
     lines, lines_seen = [], set()
-    for element in root.iter():
-        if isinstance(element.tag, str) and etree.QName(element).localname in _TEXT_TAGS:
-            text = _words(element.text or "")
-            if text and text not in lines_seen:
-                lines_seen.add(text)
-                lines.append(text)
+    for element in root.iter(*(f"{{*}}{tag}" for tag in _TEXT_TAGS)):  # filtered by lxml, not Python
+        text = _words(element.text or "")
+        if text and text not in lines_seen:
+            lines_seen.add(text)
+            lines.append(text)
     paths = _gpx_paths(root) if gpx else _kml_paths(root)
     # The points' times (a GPX point's <time>, KML's <when>) give the day and how long it took; a
     # GPX file's own <time> (when it was exported) only the day, where the points have none.
-    times = sorted(t for t in (_time(e.text) for e in root.iter() if isinstance(e.tag, str)
-                               and etree.QName(e).localname in ("time", "when")
-                               and etree.QName(e.getparent()).localname != "metadata") if t)
-    saved = [t for e in root.iter() if isinstance(e.tag, str) and etree.QName(e).localname == "time"
-             and (t := _time(e.text))]
+    stamped = [(e, t) for e in root.iter("{*}time", "{*}when") if (t := _time(e.text))]
+    times = sorted(t for e, t in stamped if etree.QName(e.getparent()).localname != "metadata")
+    saved = [t for _, t in stamped]
     day = times[0] if times else (saved[0] if saved else None)
     text = "\n".join((_facts(paths, times, day), *lines))
     return Extracted(kind=KIND, sections=laid_out([Section(text=text, kind=KIND)]),
-                     title=lines[0] if lines else os.path.basename(path), date=day.timestamp() if day else None)
+                     title=_title(root) or os.path.basename(path), date=day.timestamp() if day else None)
+
+
+def _title(root) -> str:
+    """The name of the whole: a GPX file's own or its first track's or route's (not a waypoint's,
+    which come first), a KML document's or its first folder's or placemark's."""
+    first: dict[str, str] = {}
+    for element in root.iter("{*}name"):
+        if name := _words(element.text or ""):
+            first.setdefault(etree.QName(element.getparent()).localname, name)
+    return next((first[p] for p in ("metadata", "trk", "rte", "Document", "Folder", "Placemark") if p in first), "")
 
 
 def _kml_of(path: str, limits: Limits) -> bytes:
@@ -93,9 +100,7 @@ def _words(text: str) -> str:
 def _gpx_paths(root) -> list[list[tuple[float, float]]]:
     """Each track segment's and route's points, and the waypoints each a path of one point."""
     paths = []
-    for element in root.iter():
-        if not isinstance(element.tag, str):
-            continue
+    for element in root.iter("{*}trkseg", "{*}rte", "{*}wpt"):
         name = etree.QName(element).localname
         if name in ("trkseg", "rte"):
             paths.append([p for p in map(_point, element) if p])
@@ -117,18 +122,17 @@ def _point(element) -> tuple[float, float] | None:
 def _kml_paths(root) -> list[list[tuple[float, float]]]:
     """Each <coordinates> ("lon,lat[,alt] lon,lat ..."): a point, a line or a shape's ring."""
     paths = []
-    for element in root.iter():
-        if isinstance(element.tag, str) and etree.QName(element).localname == "coordinates":
-            points = []
-            for triple in (element.text or "").split():
-                try:
-                    lon, lat = (float(v) for v in triple.split(",")[:2])
-                except ValueError:
-                    continue
-                if -90 <= lat <= 90 and -180 <= lon <= 180:
-                    points.append((lat, lon))
-            if points:
-                paths.append(points)
+    for element in root.iter("{*}coordinates"):
+        points = []
+        for triple in (element.text or "").split():
+            try:
+                lon, lat = (float(v) for v in triple.split(",")[:2])
+            except ValueError:
+                continue
+            if -90 <= lat <= 90 and -180 <= lon <= 180:
+                points.append((lat, lon))
+        if points:
+            paths.append(points)
     return paths
 
 
