@@ -878,14 +878,14 @@ def test_unknown_kind(tmp_path):
 EXTENSIONS = [".txt", ".md", ".py", ".html", ".csv", ".json", ".jsonl", ".docx", ".pdf", ".jpg",
               ".png", ".gif", ".xlsx", ".xls", ".ods", ".pptx", ".odp", ".odt", ".rtf", ".epub", ".heic", ".eml",
               ".mbox", ".doc", ".ppt", ".srt", ".vtt", ".svg", ".msg", ".emlx", ".pages", ".key", ".numbers", ".dng",
-              ".nef", ".gpx", ".kml", ".kmz"]
+              ".nef", ".gpx", ".kml", ".kmz", ".djvu"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ext=st.sampled_from(EXTENSIONS), data=st.binary(max_size=600), prefix=st.sampled_from(
     [b"", b"%PDF-1.7\n", b"PK\x03\x04", b"\xff\xd8\xff\xe0", b"\x89PNG\r\n\x1a\n", b"GIF89a", b"{\"a\":",
      b"<svg xmlns='http://www.w3.org/2000/svg'>", b"II*\x00",  # a TIFF, as most camera raws are
-     b"<gpx><trk><trkseg><trkpt lat='1' lon='2'>",
+     b"<gpx><trk><trkseg><trkpt lat='1' lon='2'>", b"AT&TFORM\x00\x00\x04\x00DJVM",
      b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"]))  # the last: an OLE file (.xls, .doc, encrypted Office)
 def test_any_bytes_give_a_result_or_extract_error(tmp_path, ext, data, prefix):
     path = write(tmp_path / f"fuzz{ext}", prefix + data)

@@ -19,7 +19,8 @@ DOWNLOAD_TYPES = {".docx": "application/vnd.openxmlformats-officedocument.wordpr
 # Kinds of files that are bytes for a program, not text: shown as text they are garbage, so one a
 # browser cannot show (not in SAFE_TYPES) is handed over as a download. A drawing kept as text
 # (an SVG, draw.io or Excalidraw file: kind `image`) is still shown as text.
-BINARY_KINDS = frozenset({"docx", "sheet", "slides", "odt", "epub", "archive", "video", "audio", "image"})
+# (A .pdf is sent as application/pdf before this is asked; a "pdf" of another name is a DjVu book.)
+BINARY_KINDS = frozenset({"docx", "sheet", "slides", "odt", "epub", "archive", "video", "audio", "image", "pdf"})
 TEXT_DRAWINGS = frozenset({".svg", ".svgz", ".drawio", ".dio", ".excalidraw"})
 # A user's file shown as a page: sandboxed (no script, no same-origin access even if a browser
 # ever took it for HTML), loading nothing, framed only by scent's own page.
@@ -157,13 +158,15 @@ def make_thumbnail(path: Path | bytes, kind: str, page: int | None, px: int = TH
     import pypdfium2 as pdfium
     from PIL import Image, ImageOps, UnidentifiedImageError
 
-    from ..extract import raw
+    from ..extract import djvu, raw
     from ..pdfium_lock import PDFIUM
 
     data = isinstance(path, bytes)
     name = name or (path.name if not data else "the file")
     try:
-        if kind == "pdf":
+        if kind == "pdf" and name.lower().endswith(djvu.EXTENSIONS):
+            img = djvu.page_picture(path if data else str(path), page or 1, 2 * px)
+        elif kind == "pdf":
             with PDFIUM:
                 doc = pdfium.PdfDocument(path if data else str(path))
                 try:

@@ -8,6 +8,8 @@ Uses the official `mcp` SDK (2.x: `MCPServer`).
 """
 from __future__ import annotations
 
+import os
+
 import base64
 import json
 from contextlib import contextmanager
@@ -259,7 +261,7 @@ def _picture(real, unit, member: str | None = None) -> bytes | None:
         return None
     try:
         source = member_bytes(real, member) if member is not None else real
-        return make_thumbnail(source, kind, unit.page, px=PICTURE_PX)
+        return make_thumbnail(source, kind, unit.page, px=PICTURE_PX, name=member or os.path.basename(str(real)))
     except Refused:
         return None  # unreadable pixels: the words still answer
 
