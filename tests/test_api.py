@@ -2,6 +2,7 @@
 every way of asking for a file outside the index."""
 import datetime as dt
 import io
+import zipfile
 import re
 import shutil
 
@@ -513,6 +514,23 @@ def test_a_percent_named_file_is_read_as_named(tmp_path):
             assert r.status_code == 200 and Image.open(io.BytesIO(r.content)).size == (40, 30)
             # a real traversal, sent encoded, is still one
             assert c.get("/api/file?path=%2e%2e%2fpct%2f%252e%252e%252fpercent.txt").status_code == 403
+
+
+def test_a_document_saved_as_a_folder_is_sent_as_its_zip(tmp_path):
+    folder = tmp_path / "mac"
+    (folder / "letter.rtfd").mkdir(parents=True)
+    (folder / "letter.rtfd" / "TXT.rtf").write_bytes(b"{\\rtf1\\ansi Dear landlord, the boiler is broken.}")
+    (folder / "letter.rtfd" / "boiler.png").write_bytes(b"\x89PNG")
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        with TestClient(create_app(idx), raise_server_exceptions=False) as c:
+            r = c.get("/api/file", params={"path": "letter.rtfd"})
+            assert r.status_code == 200 and r.headers["content-type"] == "application/zip"
+            assert r.headers["content-disposition"] == 'attachment; filename="letter.rtfd.zip"'
+            with zipfile.ZipFile(io.BytesIO(r.content)) as z:
+                assert sorted(z.namelist()) == ["letter.rtfd/TXT.rtf", "letter.rtfd/boiler.png"]
+                assert z.read("letter.rtfd/boiler.png") == b"\x89PNG"
+            assert "boiler is broken" in c.get("/api/preview", params={"path": "letter.rtfd"}).text
 
 
 def test_a_held_search_does_not_hold_up_other_requests(client, monkeypatch):

@@ -5,6 +5,7 @@ the published format notes the reader's docstring names, and the expectations ar
 from __future__ import annotations
 
 import io
+import os
 import zipfile
 
 import cramjam
@@ -162,3 +163,52 @@ def test_a_key_file_that_is_a_key_is_left_alone(tmp_path):
     key = tmp_path / "server.key"
     key.write_text("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n")
     assert reason_of(key).startswith("scent does not index .key files other than Keynote presentations")
+
+
+def _folder(path, parts: dict[str, bytes]):
+    for name, data in parts.items():
+        (path / name).parent.mkdir(parents=True, exist_ok=True)
+        (path / name).write_bytes(data)
+    return path
+
+
+def test_a_document_saved_as_a_folder_is_one_file(tmp_path):
+    """A Pages document kept as a package (its Index/ parts, a preview and a picture beside them),
+    TextEdit's .rtfd (TXT.rtf and a picture), and a folder merely named .key: the first two are a
+    file each to the walk, the index, a refresh and the watcher; the third is a folder."""
+    from scent import Index
+    from scent.extract import reported
+    from scent.walk import files_at, walk
+    from scent.watch import _Changes
+
+    from conftest import FakeEmbedder
+
+    notes = tmp_path / "notes"
+    body = {"Index/Document.iwa": iwa(obj(1, 10000, message((1, 7))), storage(7, 0, "Kitchen plan\nThe worktop is oak."))}
+    _folder(notes / "kitchen.pages", {**body, "preview.jpg": b"\xff\xd8\xff", "Data/tiles-12.jpg": b"\xff\xd8\xff"})
+    _folder(notes / "letter.rtfd", {"TXT.rtf": b"{\\rtf1\\ansi Dear landlord, the boiler is broken.}",
+                                    "boiler.png": b"\x89PNG"})
+    _folder(notes / "x.key", {"a.md": b"Not a presentation: a folder of notes."})
+    assert extract(str(notes / "kitchen.pages"), Limits(describe=False)).title == "Kitchen plan"
+    assert extract(str(notes / "letter.rtfd"), Limits()).sections[0].text == "Dear landlord, the boiler is broken."
+    found = ["notes/kitchen.pages", "notes/letter.rtfd", "notes/x.key/a.md"]
+    assert sorted(f.rel for f in walk(tmp_path, accept=reported)) == found
+    assert [f.rel for f in files_at(tmp_path, ["notes/kitchen.pages/Index/Document.iwa"], accept=reported)] == found[:1]
+    assert sorted(f.rel for f in files_at(tmp_path, ["notes"], accept=reported)) == found
+
+    idx = Index(tmp_path, embedder=FakeEmbedder())
+    assert idx.update().added == 3
+    assert idx.search("worktop oak", strategy="keyword")[0].path == "notes/kitchen.pages"
+    assert idx.search("boiler landlord", strategy="keyword")[0].path == "notes/letter.rtfd"
+    # An edit inside the package (the same size: Pages rewrites a part in place) is an edit of the document.
+    old = (notes / "kitchen.pages" / "Index" / "Document.iwa").stat().st_mtime_ns
+    _folder(notes / "kitchen.pages", {"Index/Document.iwa": iwa(obj(1, 10000, message((1, 7))),
+                                                                storage(7, 0, "Kitchen plan\nThe worktop is elm."))})
+    os.utime(notes / "kitchen.pages" / "Index" / "Document.iwa", ns=(old + 10**9, old + 10**9))
+    report = idx.update()
+    assert (report.updated, report.unchanged) == (1, 2)
+    assert [r.path for r in idx.search("elm", strategy="keyword")] == ["notes/kitchen.pages"]
+    # The watcher takes an event inside the package for the document's.
+    changes = _Changes(str(tmp_path), str(tmp_path / ".scent"))
+    changes._add(str(notes / "kitchen.pages" / "Index" / "Document.iwa"))
+    assert changes._paths == {"notes/kitchen.pages"}

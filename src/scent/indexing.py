@@ -943,7 +943,19 @@ def _log(text: str, kind: str) -> bool:
 
 def _hash_file(path: str) -> str:
     h = hashlib.sha1()
+    if os.path.isdir(path):  # a document package (scent.walk.DOCUMENT_PACKAGES): its files' names and bytes
+        for top, _, files in sorted(os.walk(path)):
+            for name in sorted(files):
+                inner = os.path.join(top, name)
+                h.update(os.path.relpath(inner, path).encode("utf-8", "surrogateescape") + b"\0")
+                if os.path.isfile(inner) and not os.path.islink(inner):
+                    _hash_into(h, inner)
+        return h.hexdigest()
+    _hash_into(h, path)
+    return h.hexdigest()
+
+
+def _hash_into(h, path: str) -> None:
     with open(path, "rb") as fh:
         while block := fh.read(1 << 20):
             h.update(block)
-    return h.hexdigest()

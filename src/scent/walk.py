@@ -35,6 +35,13 @@ PHOTO_LIBRARIES = {
     ".photolibrary": frozenset({"masters", "originals"}),
     ".aplibrary": frozenset({"masters"}),
 }
+# Documents macOS saves as a folder (a package) that are one file to a person: an iWork document
+# kept as a package (its Index/ or Index.zip), a TextEdit document with pictures (.rtfd: TXT.rtf and
+# the pictures). Each is indexed as the file it is, not walked; a folder of that name without
+# those parts is a folder.
+DOCUMENT_PACKAGES = {".pages": ("Index", "Index.zip"), ".key": ("Index", "Index.zip"),
+                     ".numbers": ("Index", "Index.zip"), ".rtfd": ("TXT.rtf",)}
+MAX_PACKAGE_ENTRIES = 10_000  # a package's files summed for its size and time; past this, a folder
 # A name the file system marks hidden (macOS's chflags hidden, as on ~/Library; Windows' hidden
 # attribute, as on AppData and $RECYCLE.BIN) is hidden as a dot name is. Linux has no such mark.
 _OS_MARKS_HIDDEN = hasattr(os.stat_result, "st_flags") or hasattr(os.stat_result, "st_file_attributes")
@@ -75,6 +82,42 @@ def _suffix(name: str) -> str:
     return os.path.splitext(name)[1].lower()
 
 
+def is_document_package(path: str) -> bool:
+    """Whether the folder at `path` is a document saved as a package (DOCUMENT_PACKAGES)."""
+    parts = DOCUMENT_PACKAGES.get(_suffix(path))
+    return bool(parts) and os.path.isdir(path) and any(os.path.exists(os.path.join(path, p)) for p in parts)
+
+
+def package_file(path: str, rel: str) -> FileInfo | None:
+    """A document package as one file: the size of all its files together, the time of the latest
+    change to any (so an edit inside it is a change of the document); None when it is gone or
+    holds more than MAX_PACKAGE_ENTRIES entries."""
+    try:
+        st = os.stat(path)
+        size, latest, entries = 0, st.st_mtime_ns, 0
+        for top, dirs, files in os.walk(path):
+            for name in dirs + files:
+                entries += 1
+                if entries > MAX_PACKAGE_ENTRIES:
+                    return None
+                inner = os.lstat(os.path.join(top, name))
+                latest = max(latest, inner.st_mtime_ns)
+                size += inner.st_size if stat.S_ISREG(inner.st_mode) else 0
+    except OSError:
+        return None
+    return FileInfo(path=path, rel=rel, size=size, mtime_ns=latest, stat=st)
+
+
+def package_of(rel: str) -> str:
+    """The document package `rel` (a path relative to the folder) lies inside, by name, or `rel`
+    itself: an event inside a package is a change of the document."""
+    parts = rel.split("/")
+    for i, part in enumerate(parts[:-1]):
+        if _suffix(part) in DOCUMENT_PACKAGES:
+            return "/".join(parts[:i + 1])
+    return rel
+
+
 def left_out(parts: list[str]) -> bool:
     """Whether the walk passes a path by by its names alone (`parts`: its folders' names, then its
     own): a dot name, a tool's folder, an application's package, a photo library's copies."""
@@ -113,6 +156,9 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
         kept = []
         for d in sorted(dirnames):
             full = os.path.join(dirpath, d)
+            if not d.startswith(".") and is_document_package(full):
+                filenames.append(d)  # a file to a person: yielded with the files below, not walked
+                continue
             if (d.startswith(".") or d in EXCLUDED_DIRS or _suffix(d) in SOFTWARE_PACKAGES or full in skip
                     or (library is not None and d.lower() not in library) or _is_virtualenv(full)):
                 continue
@@ -133,6 +179,10 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
             if not is_utf8(name):
                 if on_error:
                     on_error(shown(full), NOT_UTF8.format(what="it"))
+                continue
+            if _suffix(name) in DOCUMENT_PACKAGES and not os.path.islink(full) and os.path.isdir(full):
+                if (package := package_file(full, rel_dir + name)) is not None:
+                    yield package
                 continue
             link = os.path.islink(full)
             try:
@@ -188,11 +238,12 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
     excludes, ignore patterns and link rule, without walking the whole folder. A rel that is a
     folder stands for the files under it (then the folder is walked, by `walk`'s rules)."""
     root = os.path.abspath(root)
-    folders = [r.strip("/") + "/" for r in rels if r.strip("/") and os.path.isdir(os.path.join(root, r))]
+    rels = [package_of(r.replace(os.sep, "/").strip("/")) for r in rels]  # a change inside a package is its own
+    folders = [r + "/" for r in rels
+               if r and os.path.isdir(full := os.path.join(root, r)) and not is_document_package(full)]
     if folders:
         under = [f for f in walk(root, accept=accept, skip=skip) if any(f.rel.startswith(d) for d in folders)]
-        return under + files_at(root, [r for r in rels if r.strip("/") + "/" not in folders], accept=accept,
-                                skip=skip)
+        return under + files_at(root, [r for r in rels if r + "/" not in folders], accept=accept, skip=skip)
     real_root = os.path.realpath(root)
     skip = {os.path.abspath(s) for s in skip}
     spec = _load_ignore(root)
@@ -213,6 +264,8 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
             continue  # gone: the caller treats it as deleted
         if os.path.isfile(full):
             out.append(FileInfo(path=full, rel=rel, size=st.st_size, mtime_ns=st.st_mtime_ns, stat=st))
+        elif is_document_package(full) and (package := package_file(full, rel)) is not None:
+            out.append(package)
     return out
 
 

@@ -16,7 +16,7 @@ from .access import RULES_FILE
 from .errors import ScentError, UsageError
 from .index import Index
 from .locking import IndexLock
-from .walk import left_out
+from .walk import left_out, package_of
 
 DEBOUNCE_S = 0.5  # quiet time before a refresh: one editor save is several events
 MAX_WAIT_S = 3.0  # during a burst (a git checkout of thousands of files) refresh at least this often
@@ -46,6 +46,7 @@ class _Changes:
         # The path may be a folder's (its creation, a rename): its own name is judged as a folder's.
         if rel != RULES_FILE and (rel.startswith("..") or left_out([*parts, ""])):
             return  # hidden files (editors' swap files), tool folders, applications: never indexed
+        rel = package_of(rel)  # a document saved as a folder changes as one file
         with self._cond:
             now = time.monotonic()
             if not self._paths:

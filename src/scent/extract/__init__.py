@@ -19,6 +19,7 @@ from . import (archive, audio, code, djvu, doc, drawio, epub, excalidraw, html, 
                notebook, odt, pdf, raw, rtf, sheet, slides, subtitles, svg, table, text, track, vcard, video, visio,
                webarchive, word)
 from .base import Limits
+from ..walk import is_document_package
 
 __all__ = ["CONTAINER_KINDS", "EXTRACTORS", "Limits", "extract", "file_kind", "reported"]
 
@@ -72,8 +73,9 @@ def extract(path: str, limits: Limits = Limits()) -> Extracted:
         raise ExtractError(path, f"scent does not index {what} files, only {kinds}; "
                                  "add it to .scentignore to stop seeing this")
     try:
-        # Only regular files: opening a FIFO or device would block or never end.
-        if not stat.S_ISREG(os.stat(path).st_mode):
+        # Only regular files (opening a FIFO or device would block or never end), and documents
+        # saved as a folder (scent.walk.DOCUMENT_PACKAGES), which their readers read as one.
+        if not stat.S_ISREG(os.stat(path).st_mode) and not is_document_package(path):
             raise ExtractError(path, "not a regular file; add it to .scentignore")
         return _READ_BY_EXTENSION.get(os.path.splitext(path)[1].lower(), EXTRACTORS[kind])(path, limits)
     except OSError as e:

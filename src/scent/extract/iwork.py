@@ -74,15 +74,19 @@ class _Object:
 def extract(path: str, limits: Limits) -> Extracted:
     ext = os.path.splitext(path)[1].lower()
     what = _WHAT[ext]
-    if not package.starts_with(path, package.ZIP_MAGIC):
+    if os.path.isdir(path):  # saved as a package folder: its Index parts, zipped in memory
+        source = _zipped(path, limits, what)
+    elif not package.starts_with(path, package.ZIP_MAGIC):
         if ext == ".key":
             raise ExtractError(path, "scent does not index .key files other than Keynote presentations (this one is "
                                      "no package: a key or a certificate?); add it to .scentignore to stop seeing this")
         raise unreadable(path, what, "not a zip package")
-    package.check(path, limits, what)
+    else:
+        package.check(path, limits, what)
+        source = path
     meta: dict = {}
     try:
-        with zipfile.ZipFile(path) as z:
+        with zipfile.ZipFile(source) as z:
             objects = _read(z, path, what, limits, meta)
     except (*_DAMAGED, KeyError) as e:
         raise unreadable(path, what, named(e)) from None
@@ -105,6 +109,26 @@ def extract(path: str, limits: Limits) -> Extracted:
     parts = [("sheets and tables", "\n".join(filter(None, names))), ("", cells),
              ("text boxes", "\n".join(text for kind, text in storages if kind != CELL))]
     return Extracted(kind="sheet", sections=joined(parts, "sheet"), title=title, meta=meta)
+
+
+def _zipped(path: str, limits: Limits, what: str) -> io.BytesIO:
+    """A package folder's Index parts (Index/*.iwa, or Index.zip) as a zip in memory, the form the
+    rest of this reader reads; its pictures (Data/) are left out. Refused past the room a zipped
+    document may inflate to (package.check's)."""
+    room = 4 * limits.max_text_bytes
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
+        for top, _, files in sorted(os.walk(path)):
+            for name in sorted(files):
+                inner = os.path.join(top, name)
+                rel = os.path.relpath(inner, path).replace(os.sep, "/")
+                if (rel == "Index.zip" or rel.startswith("Index/")) and not os.path.islink(inner):
+                    if out.tell() + os.path.getsize(inner) > room:
+                        raise unreadable(path, what, f"its parts come to over {room // 2**20} MB", maybe="",
+                                         fix="raise max_file_mb or add it to .scentignore")
+                    z.write(inner, rel)
+    out.seek(0)
+    return out
 
 
 def _read(z: zipfile.ZipFile, path: str, what: str, limits: Limits, meta: dict) -> dict[int, _Object]:

@@ -2,6 +2,7 @@
 embedded in it are skipped by striprtf."""
 from __future__ import annotations
 
+import os
 import re
 
 from striprtf.striprtf import rtf_to_text
@@ -10,12 +11,12 @@ from scent.errors import ExtractError
 from scent.units import Extracted
 from .base import Limits, read_bytes, span
 
-EXTENSIONS = (".rtf",)
+EXTENSIONS = (".rtf", ".rtfd")  # .rtfd: TextEdit's document with pictures, a folder (its TXT.rtf is read)
 _CODEPAGE = re.compile(rb"\\ansicpg(\d+)")
 
 
 def extract(path: str, limits: Limits) -> Extracted:
-    raw = read_bytes(path, limits)
+    raw = read_bytes(os.path.join(path, "TXT.rtf") if os.path.isdir(path) else path, limits)
     if not raw.lstrip().startswith(b"{\\rtf"):
         raise ExtractError(path, "not an RTF file (it does not start with {\\rtf); "
                                  "rename it to its real type or add it to .scentignore")

@@ -32,7 +32,7 @@ from ..query import MAX_QUERY_CHARS
 from ..readers import DEFAULT_READERS, Readers
 from ..watch import Live
 from .desktop import OpenRequest, open_on_desktop
-from .files import Refused, Thumbnails, content_type, locate, member_bytes
+from .files import Refused, Thumbnails, content_type, locate, member_bytes, zipped_package
 from .guard import COOKIE, COOKIE_DAYS, Guard
 from .preview import MAX_CHARS, READ_FROM_DISK, preview
 from .schema import (EvalResponse, OpenResponse, PreviewResponse, SearchResponse, SessionResponse, StatusResponse,
@@ -239,6 +239,9 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         if member is not None:
             media, headers = content_type(Path(member))
             return Response(member_bytes(real, member), media_type=media, headers=headers)
+        if real.is_dir():  # a document saved as a folder: sent as the zip of it
+            data, headers = zipped_package(real)
+            return Response(data, media_type="application/zip", headers=headers)
         media, headers = content_type(real)
         return FileResponse(real, media_type=media, headers=headers)
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import mimetypes
+import zipfile
 from collections import OrderedDict
 from pathlib import Path
 from threading import Lock
 
 from ..errors import ScentError
+from ..walk import is_document_package
 
 # Types a browser shows without running anything the file holds. Everything else that is text
 # (HTML, SVG, markdown, code ...) goes out as text/plain, so no script from a user's file runs.
@@ -64,9 +66,25 @@ def resolve(root: str, rel: str, indexed: bool) -> Path:
     path = (base / rel).resolve()
     if not path.is_relative_to(base):
         raise Refused(403, f"{rel} leads outside the indexed folder")
-    if not path.is_file():
+    if not path.is_file() and not is_document_package(str(path)):
         raise Refused(404, f"{rel} is in the index but no longer on disk; re-index the folder")
     return path
+
+
+def zipped_package(path: Path) -> tuple[bytes, dict[str, str]]:
+    """A document saved as a folder (scent.walk.DOCUMENT_PACKAGES) as one zip to download, and its
+    headers: a browser can take a file, not a folder. Refused past MAX_SEND_BYTES."""
+    from ..extract.members import MAX_SEND_BYTES
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for inner in sorted(path.rglob("*")):
+            if inner.is_file() and not inner.is_symlink():
+                if out.tell() + inner.stat().st_size > MAX_SEND_BYTES:
+                    raise Refused(413, f"{path.name} is over {MAX_SEND_BYTES // 2**20} MB; open it from its folder")
+                z.write(inner, f"{path.name}/{inner.relative_to(path).as_posix()}")
+    return out.getvalue(), {"Content-Disposition": f'attachment; filename="{_ascii(path.name)}.zip"',
+                            "Content-Security-Policy": FILE_CSP}
 
 
 def locate(root: str, rel: str, indexed: bool) -> tuple[Path, str | None]:
