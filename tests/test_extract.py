@@ -879,7 +879,7 @@ EXTENSIONS = [".txt", ".md", ".py", ".html", ".csv", ".json", ".jsonl", ".docx",
               ".png", ".gif", ".xlsx", ".xls", ".ods", ".pptx", ".odp", ".odt", ".rtf", ".epub", ".heic", ".eml",
               ".mbox", ".doc", ".ppt", ".srt", ".vtt", ".svg", ".msg", ".emlx", ".pages", ".key", ".numbers", ".dng",
               ".nef", ".gpx", ".kml", ".kmz", ".djvu",
-              ".mobi", ".azw3"]
+              ".mobi", ".azw3", ".xml"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
