@@ -879,7 +879,7 @@ EXTENSIONS = [".txt", ".md", ".py", ".html", ".csv", ".json", ".jsonl", ".docx",
               ".png", ".gif", ".xlsx", ".xls", ".ods", ".pptx", ".odp", ".odt", ".rtf", ".epub", ".heic", ".eml",
               ".mbox", ".doc", ".ppt", ".srt", ".vtt", ".svg", ".msg", ".emlx", ".pages", ".key", ".numbers", ".dng",
               ".nef", ".gpx", ".kml", ".kmz", ".djvu",
-              ".mobi", ".azw3", ".xml"]
+              ".mobi", ".azw3", ".xml", ".url", ".webloc", ".desktop"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -888,6 +888,7 @@ EXTENSIONS = [".txt", ".md", ".py", ".html", ".csv", ".json", ".jsonl", ".docx",
      b"<svg xmlns='http://www.w3.org/2000/svg'>", b"II*\x00",  # a TIFF, as most camera raws are
      b"<gpx><trk><trkseg><trkpt lat='1' lon='2'>", b"AT&TFORM\x00\x00\x04\x00DJVM",
      b"\x00" * 60 + b"BOOKMOBI\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x58",  # a Palm database of 2 records
+     b"[InternetShortcut]\nURL=", b"bplist00",
      b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"]))  # the last: an OLE file (.xls, .doc, encrypted Office)
 def test_any_bytes_give_a_result_or_extract_error(tmp_path, ext, data, prefix):
     path = write(tmp_path / f"fuzz{ext}", prefix + data)
