@@ -41,7 +41,7 @@ PHOTO_LIBRARIES = {
 # those parts is a folder.
 DOCUMENT_PACKAGES = {".pages": ("Index", "Index.zip"), ".key": ("Index", "Index.zip"),
                      ".numbers": ("Index", "Index.zip"), ".rtfd": ("TXT.rtf",)}
-MAX_PACKAGE_ENTRIES = 10_000  # a package's files summed for its size and time; past this, a folder
+MAX_PACKAGE_ENTRIES = 10_000  # files summed for a package's size and time; one with more is passed by
 # A name the file system marks hidden (macOS's chflags hidden, as on ~/Library; Windows' hidden
 # attribute, as on AppData and $RECYCLE.BIN) is hidden as a dot name is. Linux has no such mark.
 _OS_MARKS_HIDDEN = hasattr(os.stat_result, "st_flags") or hasattr(os.stat_result, "st_file_attributes")
