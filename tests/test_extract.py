@@ -623,6 +623,25 @@ def _with_attachments(path, files: dict[str, bytes]):
     return str(path)
 
 
+def test_a_pdfs_outline_heads_the_pages_it_points_to(tmp_path):
+    """A handbook whose bookmarks name its chapters and a nested section: each title heads the
+    page it points to, unless the page says it already ("Welcome" is in page 1's text)."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=12)
+    for title, level, body in (("Welcome", 0, "Welcome to the company."), ("Leave", 0, "Days off are agreed early."),
+                               ("Parental leave", 1, "Sixteen weeks at full pay.")):
+        pdf.add_page()
+        pdf.start_section(title, level=level)
+        pdf.multi_cell(0, 10, body)
+    pdf.output(str(tmp_path / "handbook.pdf"))
+    got = extract(str(tmp_path / "handbook.pdf"))
+    assert [(s.page, s.text) for s in got.sections] == [
+        (1, "Welcome to the company."), (2, "Leave\nDays off are agreed early."),
+        (3, "Parental leave\nSixteen weeks at full pay.")]
+
+
 def test_a_pdfs_attached_files_are_files_of_their_own(tmp_path):
     """A text file and a table attached to an invoice are read as files of their own (dated by the
     attachment); a program is named, not read; the PDF's own page is as before."""

@@ -191,6 +191,14 @@ def joined(parts: list[tuple[str, str]], kind: str) -> list[Section]:
     return laid_out([Section(text=text.strip(), kind=kind, title=title) for title, text in parts if text.strip()])
 
 
+def headed(text: str, titles: list[str]) -> str:
+    """A page's text headed by the titles a document's outline (bookmarks) points to it: "the
+    chapter on tides" finds the page a chapter starts on. Titles the page says already are not
+    said again."""
+    new = [t for t in dict.fromkeys(titles) if t.lower() not in text.lower()]
+    return "\n".join((*new, text)).strip() if new else text
+
+
 def laid_out(sections: list[Section]) -> list[Section]:
     """`sections` with their starts set as offsets into their texts joined by SECTION_SEPARATOR:
     the extracted text of a format that is rebuilt from parts (Word, notebooks, calendars)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from scent import ocr
 from scent.errors import OcrFailed
 from scent.units import Extracted, Section
-from .base import Limits, named, unreadable
+from .base import Limits, headed, named, unreadable
 from .pdf import OCR_DPI, SCANNED_MAX_CHARS
 
 EXTENSIONS = (".djvu", ".djv")
@@ -37,9 +37,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         try:
             page = document.page(index)
             text = (page.text() or "").strip()
-            # A chapter's title where the book's outline points, unless the page says it already.
-            titles = [t for t in headings.get(index + 1, ()) if t.lower() not in text.lower()]
-            text = "\n".join((*titles, text)).strip()
+            text = headed(text, headings.get(index + 1, []))
             seen = _page_ocr(page, limits, meta, index) if limits.ocr is not None and _scanned(text) else None
         except BaseException as e:  # noqa: BLE001 (a panic: one broken page costs only itself)
             _unless_interrupt(e)

@@ -38,7 +38,7 @@ from scent.describe import describe, is_text_page
 from scent.errors import ExtractError, OcrFailed
 from scent.pdfium_lock import PDFIUM, released
 from scent.units import Extracted, Picture, Section
-from .base import Limits, _size
+from .base import Limits, _size, headed
 from .members import RATIO_FLOOR, Entry, MemberReader, attach, bounded
 
 EXTENSIONS = (".pdf",)
@@ -379,6 +379,27 @@ def extract(path: str, limits: Limits) -> Extracted:
         return attach(got, reader)
 
 
+MAX_BOOKMARKS = 10_000  # an outline's entries read; a book's is a few hundred
+
+
+def _outline(document: pdfium.PdfDocument) -> dict[int, list[str]]:
+    """The outline's (bookmarks') titles by the page (from 1) each points to; a broken or looping
+    outline gives what was read of it."""
+    found: dict[int, list[str]] = {}
+    try:
+        for n, mark in enumerate(document.get_toc()):
+            if n >= MAX_BOOKMARKS:
+                break
+            dest = mark.get_dest()
+            index = dest.get_index() if dest is not None else None
+            title = " ".join((mark.get_title() or "").split())
+            if title and index is not None and index >= 0:
+                found.setdefault(index + 1, []).append(title)
+    except (pdfium.PdfiumError, ValueError, RecursionError):
+        pass
+    return found
+
+
 def _attachments(document: pdfium.PdfDocument, limits: Limits) -> list[Entry]:
     """The files attached to the document (its embedded files: a portfolio's documents, an
     invoice's data), each read out while PDFium is held: those of kinds scent reads, up to
@@ -504,6 +525,7 @@ def _extract(path: str, limits: Limits, attachments_refused: str | None) -> tupl
         read = min(page_count, limits.max_pdf_pages)
         sections, unreadable, meta = [], [], {}
         drawn_left = limits.max_drawn_pages
+        headings = _outline(document)
         for index in range(read):
             try:
                 text, seen = _read_page(document, index, limits, meta)
@@ -511,6 +533,7 @@ def _extract(path: str, limits: Limits, attachments_refused: str | None) -> tupl
                 # One broken page should not cost the rest; it keeps its (empty) place.
                 text, seen = "", None
                 unreadable.append(index + 1)
+            text = headed(text, headings.get(index + 1, []))
             sections.append(Section(text=text, kind="pdf_page", page=index + 1, start=0))
             if seen:
                 sections.append(Section(text=seen, kind="ocr", page=index + 1, start=0))
