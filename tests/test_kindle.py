@@ -25,13 +25,15 @@ TIDES = ("Chapter Two: Tides\nHigh water at the harbour mouth came at 06:12; the
 CONTENTS = "Table of Contents\nChapter One: Fog\nChapter Two: Tides"
 
 
-def test_a_mobipocket_book_is_its_text_title_and_author():
+def test_a_mobipocket_book_is_its_chapters_title_and_author():
     got = extract(str(DATA / "almanac.mobi"), Limits())
     assert file_kind("almanac.mobi") == file_kind("x.azw") == got.kind == "epub"
     assert got.title == "The Keeper's Almanac"
-    # Mobipocket 6 keeps no headings (calibre draws them as big bold type): one stretch the chunker cuts.
+    # Mobipocket 6 keeps no headings (calibre draws them as big bold type): its page breaks part the
+    # chapters, each titled by its first line.
     assert [(s.kind, s.title, s.text) for s in got.sections] == [
-        ("epub", "The Keeper's Almanac", "\n".join(("author: Ada Quill", FOG, TIDES, CONTENTS)))]
+        ("epub", "The Keeper's Almanac", "author: Ada Quill"), ("epub", "Chapter One: Fog", FOG),
+        ("epub", "Chapter Two: Tides", TIDES), ("epub", "Table of Contents", CONTENTS)]
 
 
 def test_a_kf8_book_is_cut_at_its_headings_without_its_style_sheet():

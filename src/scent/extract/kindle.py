@@ -1,5 +1,5 @@
 """Kindle e-books (.mobi, .azw, .azw3): read as an EPUB is (file kind `epub`): the book's text,
-cut into sections at its headings, its title, and its author, publisher, subject and description
+cut into sections at its chapters (a Mobipocket 6 book's page breaks, KF8's headings), its title, and its author, publisher, subject and description
 (EXTH records) in the first section's words.
 
 A Mobipocket file is a Palm database: record 0 holds the PalmDOC header (compression, text
@@ -15,6 +15,7 @@ Amazon's keys or tables.
 """
 from __future__ import annotations
 
+import re
 import struct
 
 from scent.units import Extracted
@@ -26,6 +27,7 @@ KIND = "epub"
 _WHAT = "Kindle e-book"
 _NONE, _PALMDOC, _HUFF = 1, 2, 17480
 # EXTH record types: what a person searches a book by, beside its text.
+_PAGE_BREAK = re.compile(r"<mbp:pagebreak\s*/?>(?:\s*</mbp:pagebreak>)?", re.I)
 _EXTH = {100: "author", 101: "publisher", 103: "description", 105: "subject", 503: "title"}
 
 
@@ -80,12 +82,16 @@ def _book(path: str, records: list[bytes], compression: int, text_length: int, c
     book = raw[:_main_flow_end(records, header, length)].decode(codec, errors="replace")
     facts = _exth(header, 16 + length, codec) if struct.unpack_from(">I", header, 0x80)[0] & 0x40 else {}
     title = facts.pop("title", "") or _full_name(header, codec)
-    soup = _parse(path, book.replace(_CUT, "").replace(_BREAK, ""))
-    pieces, titles = _visible_pieces(soup)
-    before, *rest = "".join(pieces).split(_CUT)
     byline = "\n".join(f"{what}: {value}" for what, value in facts.items())
-    parts = [(title, "\n".join(filter(None, (byline, _normalise(before)))))]
-    parts += list(zip(titles, map(_normalise, rest)))
+    parts = [(title, byline)]
+    # A Mobipocket 6 book marks its chapters with page breaks, and draws their titles as big bold
+    # type, not headings: a chapter is titled by its first line. KF8's chapters have headings.
+    for chapter in _PAGE_BREAK.split(book.replace(_CUT, "").replace(_BREAK, "")):
+        pieces, titles = _visible_pieces(_parse(path, chapter))
+        before, *rest = map(_normalise, "".join(pieces).split(_CUT))
+        first = before.split("\n", 1)[0]
+        parts.append((first if 0 < len(first) <= 100 else parts[-1][0], before))
+        parts += list(zip(titles, rest))
     return Extracted(kind=KIND, sections=laid_out(joined(parts, "epub")), title=title, meta=meta)
 
 
