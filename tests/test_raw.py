@@ -17,7 +17,7 @@ tifffile = pytest.importorskip("tifffile")
 RED, BLUE = (250, 20, 20), (20, 20, 250)
 
 
-def dng(path, *, preview: bool, orientation: int = 1, width: int = 96, height: int = 64) -> str:
+def dng(path, *, preview: bool, orientation: int = 1, width: int = 96, height: int = 64, extra=()) -> str:
     sensor = np.zeros((height, width, 3), np.uint16)
     sensor[:, :width // 2], sensor[:, width // 2:] = (60000, 6000, 6000), (6000, 6000, 60000)
     small = np.zeros((height // 2, width // 2, 3), np.uint8)
@@ -25,7 +25,7 @@ def dng(path, *, preview: bool, orientation: int = 1, width: int = 96, height: i
     identity = [v for x in (1, 0, 0, 0, 1, 0, 0, 0, 1) for v in (x * 10000, 10000)]
     camera = [(50706, "B", 4, (1, 4, 0, 0), True), (50708, "s", 0, "Scent Test Camera", True),
               (271, "s", 0, "Scent", True), (272, "s", 0, "Scent TC-1", True),
-              (306, "s", 0, "2024:07:14 19:32:00", True), (274, "H", 1, orientation, True)]
+              (306, "s", 0, "2024:07:14 19:32:00", True), (274, "H", 1, orientation, True), *extra]
     colour = [(50721, "2i", 9, identity, True), (50778, "H", 1, 21, True)]
     with tifffile.TiffWriter(path) as tw:
         if preview:
@@ -54,10 +54,19 @@ def test_a_raw_photo_pillow_cannot_open_is_dated_by_libraw(tmp_path, monkeypatch
     from scent.extract import raw
 
     # As a .cr3, .raf or .rw2 is: no EXIF Pillow can reach; LibRaw reads the time all the same.
-    monkeypatch.setattr(raw, "_exif_of", lambda path: (None, "", ""))
+    monkeypatch.setattr(raw, "_exif_of", lambda path: (None, "", "", []))
     got = extract(dng(tmp_path / "IMG_0042.dng", preview=True), Limits(root=str(tmp_path)))
     assert got.date == datetime(2024, 7, 14, 19, 32, tzinfo=timezone.utc).timestamp()
     assert "taken 14 July 2024 (2024-07-14)" in got.sections[0].text
+
+
+def test_the_words_written_into_a_raw_photo_are_read(tmp_path):
+    xmp = (b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+           b'<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li>Harbour lights'
+           b'</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>')
+    got = extract(dng(tmp_path / "DSC_7.dng", preview=True, extra=[(700, "B", len(xmp), xmp, True)]),
+                  Limits(root=str(tmp_path)))
+    assert got.sections[0].text.endswith("\nraw photo\nHarbour lights")
 
 
 def test_a_raw_photo_without_a_preview_is_developed(tmp_path):

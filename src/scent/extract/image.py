@@ -22,6 +22,7 @@ from scent.dates import in_words
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Picture, Section
+from . import tags
 from .base import SECTION_SEPARATOR, Limits, name_words
 
 try:  # phones save HEIC; Pillow opens it (and AVIF, where Pillow lacks its own) only with pillow-heif
@@ -178,7 +179,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         raise ExtractError(path, f"{ext} pictures need pillow-heif, which is not installed here; "
                                  "run scripts/setup.sh (or pip install pillow-heif) and index again")
     meta: dict = {}
-    size, taken, camera, place = None, None, "", ""
+    size, taken, camera, place, said = None, None, "", "", []
     try:
         with warnings.catch_warnings(record=True) as caught:
             # Pillow warns of huge images (max_image_pixels is our answer to that) and of damaged
@@ -191,6 +192,8 @@ def extract(path: str, limits: Limits) -> Extracted:
                 try:
                     exif = img.getexif()
                     taken, camera, place = _taken(exif), _camera(exif), _place(exif)
+                    said, named = tags.words(img, exif, camera)
+                    place = place or (f"in {named}" if named else "")
                 except _BAD_EXIF:
                     meta["bad_exif"] = True  # the picture is still worth its name
                 if not meta["too_large"]:
@@ -207,7 +210,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         meta["bad_exif"] = damaged[0] if damaged else "it does not parse"
     if size:
         meta["width"], meta["height"] = size
-    text = name_unit(path, size, taken, camera, limits.root, place)
+    text = "\n".join((name_unit(path, size, taken, camera, limits.root, place), *said))
     # The name/date unit is there whatever else is: it carries the pixels for an image-text model.
     pixels = Picture("", partial(load_picture, path)) if size and not meta["too_large"] else None
     sections = [Section(text=text, kind="image", picture=pixels)]

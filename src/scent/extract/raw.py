@@ -23,6 +23,7 @@ from scent import ocr
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Picture, Section
+from . import tags
 from .base import SECTION_SEPARATOR, Limits
 from .image import _BAD_EXIF, _camera, _place, _quiet, _taken, name_unit, upright
 
@@ -51,11 +52,11 @@ def extract(path: str, limits: Limits) -> Extracted:
     except (rawpy.LibRawError, ValueError) as e:
         raise ExtractError(path, f"not a readable camera raw photo ({_said(e)}); it may be damaged, "
                                  "cut short, or from a camera LibRaw does not know; add it to .scentignore to skip it") from e
-    taken, camera, place = _exif_of(path)
+    taken, camera, place, said = _exif_of(path)
     taken = taken or stamp
     meta["width"], meta["height"] = size
     meta["too_large"] = size[0] * size[1] > limits.max_image_pixels
-    text = "\n".join((name_unit(path, size, taken, camera, limits.root, place), "raw photo"))
+    text = "\n".join((name_unit(path, size, taken, camera, limits.root, place), "raw photo", *said))
     pixels = Picture("", partial(load_picture, path)) if not meta["too_large"] else None
     sections = [Section(text=text, kind="image", picture=pixels)]
     if (limits.ocr is not None or limits.describe) and not meta["too_large"]:
@@ -120,16 +121,18 @@ def _libraw_time(raw) -> datetime | None:
     return when.replace(tzinfo=timezone.utc) if isinstance(when, datetime) and when.year > 1970 else None
 
 
-def _exif_of(path: str) -> tuple[datetime | None, str, str]:
-    """When it was taken, the camera and where, from its EXIF where Pillow can read it (raws built
-    on TIFF: .dng .cr2 .nef .arw .orf .pef ...); (None, "", "") for the others, which are dated by
-    LibRaw's reading of their time (the camera and place unsaid)."""
+def _exif_of(path: str) -> tuple[datetime | None, str, str, list[str]]:
+    """When it was taken, the camera, where, and the words written into it (scent.extract.tags),
+    where Pillow can read it (raws built on TIFF: .dng .cr2 .nef .arw .orf .pef ...); nothing for
+    the others, which are dated by LibRaw's reading of their time."""
     try:
         with _quiet(), Image.open(path) as img:
             exif = img.getexif()
-            return _taken(exif), _camera(exif), _place(exif)
+            camera = _camera(exif)
+            said, named = tags.words(img, exif, camera)
+            return _taken(exif), camera, _place(exif) or (f"in {named}" if named else ""), said
     except (*_BAD_EXIF, Image.DecompressionBombError):
-        return None, "", ""
+        return None, "", "", []
 
 
 def preview(source: str | BinaryIO) -> Image.Image:
