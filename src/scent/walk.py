@@ -118,6 +118,24 @@ def package_of(rel: str) -> str:
     return rel
 
 
+def sidecar_of(name: str, beside: Callable[[str], bool]) -> str | None:
+    """The picture or video a Google Takeout JSON named `name` describes (IMG_1.jpg.json,
+    IMG_1.jpg.supplemental-metadata.json, or Takeout's cut of it), when `beside(that name)` says
+    it lies in the same folder; None for any other file. Its words are read with the picture's
+    (scent.extract.sidecar), so it is not a file of its own."""
+    if not name.lower().endswith(".json"):
+        return None
+    stem = name[:-5]
+    head, _, tail = stem.rpartition(".")
+    for target in (stem, head if tail and ".supplemental-metadata".startswith("." + tail) else ""):
+        if "." in target and beside(target):
+            from .extract import file_kind  # late: extraction imports this module
+
+            if file_kind(target) in ("image", "video"):
+                return target
+    return None
+
+
 def left_out(parts: list[str]) -> bool:
     """Whether the walk passes a path by by its names alone (`parts`: its folders' names, then its
     own): a dot name, a tool's folder, an application's package, a photo library's copies."""
@@ -170,8 +188,9 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
                 continue
             kept.append(d)
         dirnames[:] = kept  # os.walk descends only into what is left here
+        present = set(filenames)
         for name in sorted(filenames):
-            if name.startswith(".") or spec.match_file(rel_dir + name):
+            if name.startswith(".") or spec.match_file(rel_dir + name) or sidecar_of(name, present.__contains__):
                 continue
             full = os.path.join(dirpath, name)
             if not accept(full):
@@ -239,6 +258,7 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
     folder stands for the files under it (then the folder is walked, by `walk`'s rules)."""
     root = os.path.abspath(root)
     rels = [package_of(r.replace(os.sep, "/").strip("/")) for r in rels]  # a change inside a package is its own
+    rels = [_described(root, r) for r in rels]  # a Takeout JSON's change is its picture's
     folders = [r + "/" for r in rels
                if r and os.path.isdir(full := os.path.join(root, r)) and not is_document_package(full)]
     if folders:
@@ -274,6 +294,12 @@ _LINK_ERRORS = {
     errno.ENOENT: "broken link: its target {target} does not exist; fix the link or remove it",
     errno.ELOOP: "link loop: {target} leads back to itself through links; fix the link or remove it",
 }
+
+
+def _described(root: str, rel: str) -> str:
+    folder, _, name = rel.rpartition("/")
+    target = sidecar_of(name, lambda n: os.path.isfile(os.path.join(root, folder, n)))
+    return f"{folder}/{target}" if target and folder else target or rel
 
 
 def _hidden_by_os(root: str, parts: list[str]) -> bool:

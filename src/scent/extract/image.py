@@ -22,7 +22,7 @@ from scent.dates import in_words
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Picture, Section
-from . import tags
+from . import sidecar, tags
 from .base import SECTION_SEPARATOR, Limits, name_words
 
 try:  # phones save HEIC; Pillow opens it (and AVIF, where Pillow lacks its own) only with pillow-heif
@@ -210,7 +210,10 @@ def extract(path: str, limits: Limits) -> Extracted:
         meta["bad_exif"] = damaged[0] if damaged else "it does not parse"
     if size:
         meta["width"], meta["height"] = size
-    text = "\n".join((name_unit(path, size, taken, camera, limits.root, place), *said))
+    side = sidecar.beside(path, camera)
+    taken, place = taken or side.taken, place or side.place
+    text = "\n".join((name_unit(path, size, taken, camera, limits.root, place),
+                      *dict.fromkeys(said + side.lines)))
     # The name/date unit is there whatever else is: it carries the pixels for an image-text model.
     pixels = Picture("", partial(load_picture, path)) if size and not meta["too_large"] else None
     sections = [Section(text=text, kind="image", picture=pixels)]

@@ -23,7 +23,7 @@ from scent import ocr
 from scent.describe import describe
 from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Picture, Section
-from . import tags
+from . import sidecar, tags
 from .base import SECTION_SEPARATOR, Limits
 from .image import _BAD_EXIF, _camera, _place, _quiet, _taken, name_unit, upright
 
@@ -53,7 +53,8 @@ def extract(path: str, limits: Limits) -> Extracted:
         raise ExtractError(path, f"not a readable camera raw photo ({_said(e)}); it may be damaged, "
                                  "cut short, or from a camera LibRaw does not know; add it to .scentignore to skip it") from e
     taken, camera, place, said = _exif_of(path)
-    taken = taken or stamp
+    side = sidecar.beside(path, camera)  # a raw's words live in an .xmp beside it, as a rule
+    taken, place, said = taken or stamp or side.taken, place or side.place, list(dict.fromkeys(said + side.lines))
     meta["width"], meta["height"] = size
     meta["too_large"] = size[0] * size[1] > limits.max_image_pixels
     text = "\n".join((name_unit(path, size, taken, camera, limits.root, place), "raw photo", *said))

@@ -54,16 +54,7 @@ def words(img: Image.Image, exif: Image.Exif, camera: str = "") -> tuple[list[st
     if isinstance(xmp, str):
         xmp = xmp.encode("utf-8", "replace")
     if xmp and len(xmp) <= MAX_XMP:
-        found = _xmp(xmp)
-
-        def of(group: tuple) -> list[str]:
-            return [v for key in group for v in found.get(key, [])]
-
-        title += of(_TITLE)
-        caption += of(_CAPTION)
-        keywords += of(_KEYWORDS) + [k.split("|")[-1] for k in of(_HIERARCHY)]
-        people += of(_PEOPLE)
-        place += of(_PLACE)
+        title, caption, keywords, people, place = _xmp_parts(xmp)
     iim = _iptc(img)
     title += iim.get(_IIM_TITLE, [])
     caption += iim.get(_IIM_CAPTION, [])
@@ -73,10 +64,31 @@ def words(img: Image.Image, exif: Image.Exif, camera: str = "") -> tuple[list[st
     title += [_utf16(exif.get(_XP_TITLE)), _utf16(exif.get(_XP_SUBJECT))]
     caption += [_text(exif.get(_DESCRIPTION)), _utf16(exif.get(_XP_COMMENT))]
     keywords += _utf16(exif.get(_XP_KEYWORDS)).split(";")
-    said = _kept(title + caption, camera)
-    lines = said + [f"{what}: {', '.join(items)}" for what, items in
-                    (("keywords", _kept(keywords, camera, said)), ("people", _kept(people, camera, said))) if items]
-    return lines, ", ".join(_kept(place, camera))
+    return people_and_words(title + caption, keywords, people, camera), ", ".join(_kept(place, camera))
+
+
+def xmp_words(packet: bytes, camera: str = "") -> tuple[list[str], str]:
+    """What an XMP packet (a sidecar's) says: (lines, the place in words)."""
+    title, caption, keywords, people, place = _xmp_parts(packet)
+    return people_and_words(title + caption, keywords, people, camera), ", ".join(_kept(place, camera))
+
+
+def people_and_words(said: list[str], keywords: list[str], people: list[str], camera: str = "") -> list[str]:
+    """The lines a picture's unit gets: what was said of it (each once), then "keywords: ..."
+    and "people: ...", without a camera's own words or what is said already."""
+    said = _kept(said, camera)
+    return said + [f"{what}: {', '.join(items)}" for what, items in
+                   (("keywords", _kept(keywords, camera, said)), ("people", _kept(people, camera, said))) if items]
+
+
+def _xmp_parts(packet: bytes) -> tuple[list[str], list[str], list[str], list[str], list[str]]:
+    found = _xmp(packet)
+
+    def of(group: tuple) -> list[str]:
+        return [v for key in group for v in found.get(key, [])]
+
+    return (of(_TITLE), of(_CAPTION), of(_KEYWORDS) + [k.split("|")[-1] for k in of(_HIERARCHY)], of(_PEOPLE),
+            of(_PLACE))
 
 
 def _kept(values: list[str], camera: str, said: list[str] = ()) -> list[str]:

