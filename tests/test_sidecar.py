@@ -71,3 +71,34 @@ def test_a_broken_sidecar_is_no_part_of_the_picture(tmp_path, data):
     _photo(tmp_path / "IMG_9.jpg")
     (tmp_path / "IMG_9.jpg.json").write_text(data)
     assert extract(str(tmp_path / "IMG_9.jpg"), Limits(root=str(tmp_path))).sections[0].text == "IMG 9\n40x30"
+
+
+def test_a_sidecar_edited_alone_is_an_edit_of_its_picture(tmp_path):
+    """Lightroom writes a raw's new keywords to its .xmp only: the next run reads the raw again."""
+    import os
+
+    from test_raw import dng
+
+    dng(tmp_path / "DSC_8.dng", preview=True)
+    xmp = tmp_path / "DSC_8.xmp"
+
+    def keyword(word: str) -> None:
+        xmp.write_bytes(b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+                        b'<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:subject><rdf:Bag><rdf:li>'
+                        + word.encode() + b'</rdf:li></rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>')
+
+    keyword("harbour")
+    idx = Index(tmp_path, embedder=FakeEmbedder())
+    assert idx.update().added == 1
+    assert [r.path for r in idx.search("harbour", strategy="keyword")] == ["DSC_8.dng"]
+    before = xmp.stat().st_mtime_ns
+    keyword("seagull")  # the same length: only the time and the bytes tell
+    os.utime(xmp, ns=(before + 10**9, before + 10**9))
+    report = idx.update()
+    assert (report.updated, report.unchanged) == (1, 0)
+    assert [r.path for r in idx.search("seagull", strategy="keyword")] == ["DSC_8.dng"]
+    assert idx.search("harbour", strategy="keyword") == []
+    # Touched, not changed: the same bytes again under a new time are not read again.
+    os.utime(xmp, ns=(before + 2 * 10**9, before + 2 * 10**9))
+    report = idx.update()
+    assert (report.updated, report.touched) == (0, 1)

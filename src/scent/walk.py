@@ -223,7 +223,8 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
                     on_error(shown(full), f"{_special(st.st_mode)}, not a regular file: scent reads only "
                                           "regular files; add it to .scentignore to stop seeing this")
                 continue
-            yield FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=st.st_mtime_ns, stat=st)
+            yield _with_sidecars(FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=st.st_mtime_ns,
+                                          stat=st), lambda p: os.path.basename(p) in present)
 
 
 def _folders(root: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
@@ -283,7 +284,8 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
         except OSError:
             continue  # gone: the caller treats it as deleted
         if os.path.isfile(full):
-            out.append(FileInfo(path=full, rel=rel, size=st.st_size, mtime_ns=st.st_mtime_ns, stat=st))
+            out.append(_with_sidecars(FileInfo(path=full, rel=rel, size=st.st_size, mtime_ns=st.st_mtime_ns, stat=st),
+                                      os.path.isfile))
         elif is_document_package(full) and (package := package_file(full, rel)) is not None:
             out.append(package)
     return out
@@ -294,6 +296,24 @@ _LINK_ERRORS = {
     errno.ENOENT: "broken link: its target {target} does not exist; fix the link or remove it",
     errno.ELOOP: "link loop: {target} leads back to itself through links; fix the link or remove it",
 }
+
+
+def _with_sidecars(f: FileInfo, exists: Callable[[str], bool]) -> FileInfo:
+    """A picture or video with its sidecars' sizes and times counted as its own (see
+    scent.extract.sidecar.paths): an edit of a sidecar alone is an edit of the picture."""
+    from .extract import file_kind  # late: extraction imports this module
+    from .extract.sidecar import paths
+
+    if file_kind(f.path) not in ("image", "video"):
+        return f
+    for side in paths(f.path, exists):
+        try:
+            st = os.stat(side)
+        except OSError:
+            continue
+        f = FileInfo(path=f.path, rel=f.rel, size=f.size + st.st_size, mtime_ns=max(f.mtime_ns, st.st_mtime_ns),
+                     stat=f.stat)
+    return f
 
 
 def _described(root: str, rel: str) -> str:

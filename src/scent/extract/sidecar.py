@@ -5,13 +5,15 @@ picture's bytes; and an XMP sidecar (`IMG_1234.xmp`, `IMG_1234.CR2.xmp`), where 
 darktable and digiKam keep a raw photo's title, caption, keywords and people.
 
 They are read with the picture (its name/date unit says what they say), and the walk does not
-index a Takeout JSON as a file of its own beside its picture (scent.walk.sidecar_of). A sidecar
-changed alone is read again when its picture is.
+index a Takeout JSON as a file of its own beside its picture (scent.walk.sidecar_of). A sidecar's
+size, time and bytes count as its picture's (`paths`), so a sidecar edited alone is an edit of
+the picture.
 """
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -28,33 +30,47 @@ class Sidecar:
     place: str = ""  # in words ("in Porto, Portugal")
 
 
+def paths(path: str, exists: Callable[[str], bool] = os.path.isfile) -> list[str]:
+    """The sidecars of the picture or video at `path` that `exists` finds: its Takeout JSON and
+    its .xmp, the first of each. The walk counts their sizes and times as the picture's, and the
+    index's hash their bytes, so that a caption edited in Lightroom (which writes only the .xmp
+    of a raw) is an edit of the picture."""
+    found = []
+    takeout = next((c for c in _takeout_names(path) if exists(c)), None)
+    if takeout:
+        found.append(takeout)
+    xmp = next((c for c in _xmp_names(path) if exists(c)), None)
+    if xmp:
+        found.append(xmp)
+    return found
+
+
+def _takeout_names(path: str) -> list[str]:
+    return [f"{path}{end}.json" for end in [TAKEOUT[:k] for k in range(len(TAKEOUT), 0, -1)] + [""]]
+
+
+def _xmp_names(path: str) -> list[str]:
+    stem = os.path.splitext(path)[0]
+    return [stem + ".xmp", path + ".xmp", stem + ".XMP"]
+
+
 def beside(path: str, camera: str = "") -> Sidecar:
     """What the sidecars of the picture or video at `path` say; an empty Sidecar for none (or
     for ones that do not parse: they are no part of the picture)."""
     found = Sidecar()
-    takeout = _takeout_path(path)
-    if takeout:
-        _read_takeout(takeout, path, found)
-    for xmp in (os.path.splitext(path)[0] + ".xmp", path + ".xmp", os.path.splitext(path)[0] + ".XMP"):
-        if os.path.isfile(xmp):
-            try:
-                if os.path.getsize(xmp) <= MAX_XMP:
-                    with open(xmp, "rb") as f:
-                        lines, place = xmp_words(f.read(), camera)
-                    found.lines += [line for line in lines if line not in found.lines]
-                    found.place = found.place or (f"in {place}" if place else "")
-            except OSError:
-                pass
-            break
+    for side in paths(path):
+        if side.endswith(".json"):
+            _read_takeout(side, path, found)
+            continue
+        try:
+            if os.path.getsize(side) <= MAX_XMP:
+                with open(side, "rb") as f:
+                    lines, place = xmp_words(f.read(), camera)
+                found.lines += [line for line in lines if line not in found.lines]
+                found.place = found.place or (f"in {place}" if place else "")
+        except OSError:
+            pass
     return found
-
-
-def _takeout_path(path: str) -> str | None:
-    for end in [TAKEOUT[:k] for k in range(len(TAKEOUT), 0, -1)] + [""]:
-        candidate = f"{path}{end}.json"
-        if os.path.isfile(candidate):
-            return candidate
-    return None
 
 
 def _read_takeout(sidecar: str, path: str, found: Sidecar) -> None:
