@@ -63,6 +63,11 @@ def test_an_xmp_sidecar_gives_a_raw_photo_its_words(tmp_path):
         b'</rdf:Description></rdf:RDF></x:xmpmeta>')
     text = extract(path, Limits(root=str(tmp_path))).sections[0].text
     assert "\nin Peterhead\n" in text and text.endswith("\nraw photo\nkeywords: lighthouse")
+    # The sidecar is neither a file of its own nor one of a kind scent does not read; a lone .xmp is.
+    (tmp_path / "template.xmp").write_bytes(b"<x:xmpmeta/>")
+    counted = []
+    assert [f.rel for f in walk(tmp_path, accept=lambda p: reported(p) or counted.append(p))] == ["DSC_7.dng"]
+    assert [p.rsplit("/", 1)[-1] for p in counted] == ["template.xmp"]
 
 
 @pytest.mark.parametrize("data", ["{not json", "[1, 2]", json.dumps({"photoTakenTime": {"timestamp": "soon"},

@@ -119,21 +119,26 @@ def package_of(rel: str) -> str:
 
 
 def sidecar_of(name: str, beside: Callable[[str], bool]) -> str | None:
-    """The picture or video a Google Takeout JSON named `name` describes (IMG_1.jpg.json,
-    IMG_1.jpg.supplemental-metadata.json, or Takeout's cut of it), when `beside(that name)` says
-    it lies in the same folder; None for any other file. Its words are read with the picture's
-    (scent.extract.sidecar), so it is not a file of its own."""
-    if not name.lower().endswith(".json"):
-        return None
-    stem = name[:-5]
-    head, _, tail = stem.rpartition(".")
-    for target in (stem, head if tail and ".supplemental-metadata".startswith("." + tail) else ""):
-        if "." in target and beside(target):
-            from .extract import file_kind  # late: extraction imports this module
+    """The picture or video a sidecar named `name` describes (a Google Takeout JSON: IMG_1.jpg.json,
+    IMG_1.jpg.supplemental-metadata.json, or Takeout's cut of it; an .xmp: IMG_1.xmp, IMG_1.CR2.xmp),
+    when `beside(that name)` says it lies in the same folder; None for any other file. Its words
+    are read with the picture's (scent.extract.sidecar), so it is not a file of its own, nor one
+    of a kind scent does not read."""
+    from .extract import file_kind  # late: extraction imports this module
 
-            if file_kind(target) in ("image", "video"):
-                return target
-    return None
+    lower = name.lower()
+    if lower.endswith(".xmp"):  # IMG_1.CR2.xmp, or IMG_1.xmp beside IMG_1.<a picture's extension>
+        stem = name[:-4]
+        from .extract.sidecar import media_extensions
+
+        targets = [stem, *(stem + ext for ext in media_extensions()), *(stem + ext.upper() for ext in media_extensions())]
+    elif lower.endswith(".json"):
+        stem = name[:-5]
+        head, _, tail = stem.rpartition(".")
+        targets = [stem, head if tail and ".supplemental-metadata".startswith("." + tail) else ""]
+    else:
+        return None
+    return next((t for t in targets if "." in t and beside(t) and file_kind(t) in ("image", "video")), None)
 
 
 def left_out(parts: list[str]) -> bool:

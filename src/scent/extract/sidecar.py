@@ -16,10 +16,19 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
 
 from .tags import MAX_XMP, people_and_words, xmp_words
 
 TAKEOUT = ".supplemental-metadata"
+
+
+@lru_cache(maxsize=1)
+def media_extensions() -> tuple[str, ...]:
+    """What an .xmp named IMG_1.xmp may describe: IMG_1 with a picture's or video's extension."""
+    from . import image, raw, video  # late: they import this module
+
+    return tuple(dict.fromkeys(image.EXTENSIONS + raw.EXTENSIONS + video.EXTENSIONS))
 MAX_JSON = 1024 * 1024
 
 
