@@ -486,6 +486,36 @@ def _(root):
         f.write(b"</kml>")
 
 
+_DATA = Path(__file__).parent / "data"
+
+
+@kind("Kindle book under DRM", ["books/locked.azw"], "skip")
+def _(root):
+    import struct
+
+    data = bytearray((_DATA / "almanac.mobi").read_bytes())
+    struct.pack_into(">H", data, struct.unpack_from(">I", data, 78)[0] + 12, 2)  # encryption: Mobipocket DRM
+    write(root, "books/locked.azw", bytes(data))
+
+
+@kind("DjVu book cut short", ["books/cut.djvu"], "skip")
+def _(root):
+    write(root, "books/cut.djvu", (_DATA / "lighthouse.djvu").read_bytes()[:600])
+
+
+@kind("XML export that breaks off", ["data/cut.xml"], "index")
+def _(root):
+    rows = "".join(f"<record id='{i}'><note>tide gauge reading {i}</note></record>" for i in range(200))
+    write(root, "data/cut.xml", f"<export>{rows}<record id='x'><note>half")
+
+
+@kind("Takeout JSON beside a photo that is no JSON", ["takeout/IMG_0007.jpg"], "index")
+def _(root):
+    (root / "takeout").mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (64, 48), (30, 90, 160)).save(root / "takeout" / "IMG_0007.jpg")
+    write(root, "takeout/IMG_0007.jpg.supplemental-metadata.json", '{"title": "IMG_0007.jpg", "people": [')
+
+
 @kind("RTF nested 100,000 groups deep", ["text/deep.rtf"], "either")
 def _(root):
     write(root, "text/deep.rtf", "{\\rtf1 " + "{" * 100_000 + "deep" + "}" * 100_000 + "}")
