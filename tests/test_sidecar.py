@@ -107,3 +107,16 @@ def test_a_sidecar_edited_alone_is_an_edit_of_its_picture(tmp_path):
     os.utime(xmp, ns=(before + 2 * 10**9, before + 2 * 10**9))
     report = idx.update()
     assert (report.updated, report.touched) == (0, 1)
+
+
+def test_takeouts_numbered_twins_each_get_their_own_json(tmp_path):
+    """Two photos named IMG_5.jpg in one album: Takeout writes the second as IMG_5(1).jpg and its
+    JSON as IMG_5.jpg(1).json (or IMG_5.jpg.supplemental-metadata(1).json)."""
+    _photo(tmp_path / "IMG_5.jpg")
+    _photo(tmp_path / "IMG_5(1).jpg")
+    (tmp_path / "IMG_5.jpg.supplemental-metadata.json").write_text(json.dumps({"description": "the first kite"}))
+    (tmp_path / "IMG_5.jpg.supplemental-metadata(1).json").write_text(json.dumps({"description": "the second kite"}))
+    assert sorted(f.rel for f in walk(tmp_path, accept=reported)) == ["IMG_5(1).jpg", "IMG_5.jpg"]
+    said = {name: extract(str(tmp_path / name), Limits(root=str(tmp_path))).sections[0].text.rsplit("\n", 1)[-1]
+            for name in ("IMG_5.jpg", "IMG_5(1).jpg")}
+    assert said == {"IMG_5.jpg": "the first kite", "IMG_5(1).jpg": "the second kite"}

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -133,9 +134,13 @@ def sidecar_of(name: str, beside: Callable[[str], bool]) -> str | None:
 
         targets = [stem, *(stem + ext for ext in media_extensions()), *(stem + ext.upper() for ext in media_extensions())]
     elif lower.endswith(".json"):
-        stem = name[:-5]
+        stem, number = name[:-5], ""
+        if numbered := re.fullmatch(r"(.+)(\(\d+\))", stem):  # IMG_1.jpg(1).json describes IMG_1(1).jpg
+            stem, number = numbered[1], numbered[2]
         head, _, tail = stem.rpartition(".")
         targets = [stem, head if tail and ".supplemental-metadata".startswith("." + tail) else ""]
+        if number:
+            targets = ["{0}{2}{1}".format(*os.path.splitext(t), number) for t in targets if t]
     else:
         return None
     return next((t for t in targets if "." in t and beside(t) and file_kind(t) in ("image", "video")), None)

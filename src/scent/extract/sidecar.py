@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -21,6 +22,7 @@ from functools import lru_cache
 from .tags import MAX_XMP, people_and_words, xmp_words
 
 TAKEOUT = ".supplemental-metadata"
+_NUMBERED = re.compile(r"(.+)\((\d+)\)(\.[^.]+)")  # IMG_1(1).jpg
 
 
 @lru_cache(maxsize=1)
@@ -55,7 +57,14 @@ def paths(path: str, exists: Callable[[str], bool] = os.path.isfile) -> list[str
 
 
 def _takeout_names(path: str) -> list[str]:
-    return [f"{path}{end}.json" for end in [TAKEOUT[:k] for k in range(len(TAKEOUT), 0, -1)] + [""]]
+    ends = [TAKEOUT[:k] for k in range(len(TAKEOUT), 0, -1)] + [""]
+    names = [f"{path}{end}.json" for end in ends]
+    # Takeout numbers a second photo of the same name IMG_1(1).jpg, and its JSON IMG_1.jpg(1).json.
+    folder, name = os.path.split(path)
+    if numbered := _NUMBERED.fullmatch(name):
+        first = os.path.join(folder, numbered[1] + numbered[3])
+        names += [f"{first}{end}({numbered[2]}).json" for end in ends]
+    return names
 
 
 def _xmp_names(path: str) -> list[str]:
