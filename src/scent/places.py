@@ -50,6 +50,14 @@ def place_words(lat: float, lon: float) -> str:
     return ", ".join((said, regions[best].decode("utf-8"))) if regions[best] else said
 
 
+def km_between(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Great-circle distance of two (lat, lon) positions, by the haversine (exact for short steps,
+    where an arccos of a dot product loses its digits: a GPS track's points are metres apart)."""
+    la1, lo1, la2, lo2 = map(math.radians, (*a, *b))
+    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    return 2 * EARTH_KM * math.asin(min(1.0, math.sqrt(h)))
+
+
 def _point(lat: float, lon: float) -> np.ndarray:
     la, lo = math.radians(lat), math.radians(lon)
     return np.array([math.cos(la) * math.cos(lo), math.cos(la) * math.sin(lo), math.sin(la)])

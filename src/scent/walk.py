@@ -137,8 +137,10 @@ def sidecar_of(name: str, beside: Callable[[str], bool]) -> str | None:
         stem, number = name[:-5], ""
         if numbered := re.fullmatch(r"(.+)(\(\d+\))", stem):  # IMG_1.jpg(1).json describes IMG_1(1).jpg
             stem, number = numbered[1], numbered[2]
+        from .extract.sidecar import TAKEOUT
+
         head, _, tail = stem.rpartition(".")
-        targets = [stem, head if tail and ".supplemental-metadata".startswith("." + tail) else ""]
+        targets = [stem, head if tail and TAKEOUT.startswith("." + tail) else ""]
         if number:
             targets = ["{0}{2}{1}".format(*os.path.splitext(t), number) for t in targets if t]
     else:

@@ -192,8 +192,8 @@ def extract(path: str, limits: Limits) -> Extracted:
                 try:
                     exif = img.getexif()
                     taken, camera, place = _taken(exif), _camera(exif), _place(exif)
-                    said, named = tags.words(img, exif, camera)
-                    place = place or (f"in {named}" if named else "")
+                    said, written = tags.words(img, exif, camera)
+                    place = place or written
                 except _BAD_EXIF:
                     meta["bad_exif"] = True  # the picture is still worth its name
                 if not meta["too_large"]:

@@ -130,8 +130,8 @@ def _exif_of(path: str) -> tuple[datetime | None, str, str, list[str]]:
         with _quiet(), Image.open(path) as img:
             exif = img.getexif()
             camera = _camera(exif)
-            said, named = tags.words(img, exif, camera)
-            return _taken(exif), camera, _place(exif) or (f"in {named}" if named else ""), said
+            said, written = tags.words(img, exif, camera)
+            return _taken(exif), camera, _place(exif) or written, said
     except (*_BAD_EXIF, Image.DecompressionBombError):
         return None, "", "", []
 

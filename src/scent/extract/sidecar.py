@@ -85,7 +85,7 @@ def beside(path: str, camera: str = "") -> Sidecar:
                 with open(side, "rb") as f:
                     lines, place = xmp_words(f.read(), camera)
                 found.lines += [line for line in lines if line not in found.lines]
-                found.place = found.place or (f"in {place}" if place else "")
+                found.place = found.place or place
         except OSError:
             pass
     return found

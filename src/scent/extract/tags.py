@@ -48,7 +48,8 @@ MAX_XMP = 256 * 1024  # an XMP packet of words; past this it holds a thumbnail o
 
 
 def words(img: Image.Image, exif: Image.Exif, camera: str = "") -> tuple[list[str], str]:
-    """(lines: title, caption, keywords, people; the place named in words, "" for none)."""
+    """(lines: title, caption, keywords, people; where it was taken as written into it, "in
+    Ribeira, Porto, Portugal", or "")."""
     title, caption, keywords, people, place = [], [], [], [], []
     xmp = img.info.get("xmp") or img.info.get("XML:com.adobe.xmp") or b""
     if isinstance(xmp, str):
@@ -64,13 +65,18 @@ def words(img: Image.Image, exif: Image.Exif, camera: str = "") -> tuple[list[st
     title += [_utf16(exif.get(_XP_TITLE)), _utf16(exif.get(_XP_SUBJECT))]
     caption += [_text(exif.get(_DESCRIPTION)), _utf16(exif.get(_XP_COMMENT))]
     keywords += _utf16(exif.get(_XP_KEYWORDS)).split(";")
-    return people_and_words(title + caption, keywords, people, camera), ", ".join(_kept(place, camera))
+    return people_and_words(title + caption, keywords, people, camera), _in(place, camera)
 
 
 def xmp_words(packet: bytes, camera: str = "") -> tuple[list[str], str]:
-    """What an XMP packet (a sidecar's) says: (lines, the place in words)."""
+    """What an XMP packet (a sidecar's) says: (lines, where, as `words` says it)."""
     title, caption, keywords, people, place = _xmp_parts(packet)
-    return people_and_words(title + caption, keywords, people, camera), ", ".join(_kept(place, camera))
+    return people_and_words(title + caption, keywords, people, camera), _in(place, camera)
+
+
+def _in(place: list[str], camera: str) -> str:
+    named = ", ".join(_kept(place, camera))
+    return f"in {named}" if named else ""
 
 
 def people_and_words(said: list[str], keywords: list[str], people: list[str], camera: str = "") -> list[str]:

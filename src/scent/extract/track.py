@@ -12,7 +12,6 @@ without entities or the network (scent.extract.package.SAFE_XML). Descriptions w
 """
 from __future__ import annotations
 
-import math
 import os
 import zipfile
 from datetime import datetime, timezone
@@ -27,7 +26,6 @@ from .package import SAFE_XML
 
 EXTENSIONS = (".gpx", ".kml", ".kmz")
 KIND = "text"
-EARTH_KM = 6371.0
 _TEXT_TAGS = ("name", "desc", "cmt", "type", "description", "address", "keywords")
 
 
@@ -147,10 +145,10 @@ def _time(text: str | None) -> datetime | None:
 def _facts(paths: list[list[tuple[float, float]]], times: list[datetime], day: datetime | None) -> str:
     """"GPS track, 12.4 km, 3 hours 10 minutes, 14 March 2024 (2024-03-14)" and "from Annecy,
     France to near Talloires, France": the words a person searches with."""
-    from scent.places import place_words
+    from scent.places import km_between, place_words
 
     lines = [p for p in paths if len(p) > 1]
-    km = sum(_km(a, b) for p in lines for a, b in zip(p, p[1:]))
+    km = sum(km_between(a, b) for p in lines for a, b in zip(p, p[1:]))
     said = ["GPS track" if lines else "places"]
     if km >= 0.05:
         said.append(f"{km:.1f} km")
@@ -170,9 +168,3 @@ def _facts(paths: list[list[tuple[float, float]]], times: list[datetime], day: d
     else:
         where = list(dict.fromkeys(filter(None, (place_words(*p[0]) for p in paths[:100]))))
     return "\n".join(filter(None, (first, "; ".join(where))))
-
-
-def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
-    la1, lo1, la2, lo2 = map(math.radians, (*a, *b))
-    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
-    return 2 * EARTH_KM * math.asin(min(1.0, math.sqrt(h)))
