@@ -70,3 +70,33 @@ def test_another_index_in_the_same_thread_cannot_update_during_a_rebuild(built):
             with pytest.raises(ScentError, match="another scent is indexing"):
                 other.update()
         assert idx.update().added == 3
+
+
+def test_an_open_waits_out_a_rebuild_making_the_index_anew(tmp_path, monkeypatch):
+    """SQLite answers "locked" at once, without waiting, when two connections would deadlock on
+    a new file (a search opening the index a rebuild in another process is making); the open
+    tries again rather than tell the person to delete the index."""
+    import sqlite3
+
+    import scent.engines.sqlite as engine_module
+    from scent.engines.sqlite import SqliteEngine
+
+    SqliteEngine(tmp_path / "index").close()
+    real, calls = engine_module.migrate, []
+
+    def locked_once(db):
+        calls.append(1)
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("database is locked")
+        real(db)
+
+    monkeypatch.setattr(engine_module, "migrate", locked_once)
+    SqliteEngine(tmp_path / "index").close()
+    assert len(calls) == 2
+
+    # Locked for longer than the open's patience: the one-line error, not a wait for ever.
+    monkeypatch.setattr(engine_module, "OPEN_PATIENCE_S", 0.2)
+    monkeypatch.setattr(engine_module, "migrate", lambda db: (_ for _ in ()).throw(
+        sqlite3.OperationalError("database is locked")))
+    with pytest.raises(ScentError, match="cannot open the index .*database is locked"):
+        SqliteEngine(tmp_path / "index")

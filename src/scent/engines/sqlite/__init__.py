@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from ...units import FileState, FileWrite, Unsupported
 
 DB_NAME = "index.db"
+# How long an open waits out a rebuild in another process making the index anew.
+OPEN_PATIENCE_S = 30.0
 
 
 class SqliteEngine:
@@ -28,39 +30,57 @@ class SqliteEngine:
 
     def __init__(self, index_dir: Path, settings=None, db_name: str = DB_NAME):
         self.path = str(Path(index_dir) / db_name)
-        try:
-            Path(index_dir).mkdir(parents=True, exist_ok=True)
-            before = _file_id(self.path)
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
-            # A new index gives back the pages vector bytes leave when a snapshot takes them over
-            # (set before its first table; an older index keeps its setting). Only a new file: on
-            # one with tables the pragma writes its header again, and an index on a full disk
-            # could then not even be opened to search.
-            if before is None:
-                self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            migrate(self.db)
-            # Which file this connection reads (made by it when new); unknown (None) when it was
-            # swapped while opening, so the first check reopens.
-            after = _file_id(self.path)
-            self._opened = after if before in (None, after) else None
-        except (sqlite3.DatabaseError, OSError) as err:
-            if write_refusal(err) is None:
-                raise ScentError(f"cannot open the index at {self.path}: {err}; delete that folder and re-index") from None
-            if write_refusal(err) == "full" or not os.path.isfile(self.path):
-                raise cannot_write(index_dir, err) from None
-            # A read-only folder (a backup, a read-only mount, another user's index): searches still
-            # work; a write says why it cannot be.
-            if getattr(self, "db", None) is not None:
-                self.db.close()
-            self.db = _open_read_only(self.path)
-            self._opened = _file_id(self.path)
+        deadline = time.monotonic() + OPEN_PATIENCE_S
+        while True:
+            before = self._mine = None
+            try:
+                Path(index_dir).mkdir(parents=True, exist_ok=True)
+                before = _file_id(self.path)
+                self.db, self._opened = self._connect(before)
+                break
+            except (sqlite3.DatabaseError, OSError) as err:
+                if getattr(self, "db", None) is not None:
+                    self.db.close()
+                    self.db = None
+                # A rebuild in another process throws the old file away and makes the new one
+                # while this one opens: SQLite then says "locked" without waiting (its deadlock
+                # guard, while the new file is still in rollback mode) or "read-only" (the file
+                # it opened was unlinked). Both pass within moments; a real fault does not.
+                if time.monotonic() < deadline and _in_flux(err, self._mine, _file_id(self.path)):
+                    time.sleep(0.05)
+                    continue
+                if write_refusal(err) is None:
+                    raise ScentError(f"cannot open the index at {self.path}: {err}; delete that folder and re-index") from None
+                if write_refusal(err) == "full" or not os.path.isfile(self.path):
+                    raise cannot_write(index_dir, err) from None
+                # A read-only folder (a backup, a read-only mount, another user's index): searches still
+                # work; a write says why it cannot be.
+                self.db = _open_read_only(self.path)
+                self._opened = _file_id(self.path)
+                break
         self.catalog = SqliteCatalog(self.db, self.path)
         self.keywords = SqliteKeywords(self.db)
         self.vectors = SqliteVectors(self.db, lambda: int(self.catalog.meta("generation") or 0),
                                      Path(index_dir) / "vectors", settings)
+
+    def _connect(self, before) -> tuple[sqlite3.Connection, tuple[int, int] | None]:
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
+        self.db = db  # closed by the caller if what follows fails
+        self._mine = _file_id(self.path)  # the file this connection holds (SQLite made it, if new)
+        # A new index gives back the pages vector bytes leave when a snapshot takes them over
+        # (set before its first table; an older index keeps its setting). Only a new file: on
+        # one with tables the pragma writes its header again, and an index on a full disk
+        # could then not even be opened to search.
+        if before is None:
+            db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        migrate(db)
+        # Which file this connection reads (made by it when new); unknown (None) when it was
+        # swapped while opening, so the first check reopens.
+        after = _file_id(self.path)
+        return db, after if before in (None, after) else None
 
     @staticmethod
     def exists(index_dir: Path, settings=None) -> bool:
@@ -162,6 +182,13 @@ def _file_id(path: str) -> tuple[int, int] | None:
     except FileNotFoundError:  # a rebuild between throwing the old file away and making the new
         return None
     return st.st_dev, st.st_ino
+
+
+def _in_flux(err: BaseException, mine, now) -> bool:
+    """Whether `err`, met while opening, is a rebuild's passing state rather than a fault: the
+    database locked, or the file this connection opened thrown away or replaced since."""
+    text = str(err)
+    return "locked" in text or "busy" in text or (mine is not None and now != mine)
 
 
 def _open_read_only(path: str) -> sqlite3.Connection:
