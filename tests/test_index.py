@@ -47,6 +47,60 @@ def test_edit_reindexes_only_that_file(notes, fake_embedder):
     assert not idx.search("tomato garlic basil", strategy="keyword")
 
 
+def test_a_newer_reader_reads_its_files_again_keeping_their_vectors(notes, fake_embedder, monkeypatch):
+    """An upgrade whose text reader finds more reaches the files indexed before: their bytes did
+    not change, yet they are read again (and said to be), and their unchanged texts are not
+    embedded again. The code file's reader did not change: it is left alone."""
+    import scent.extract.text
+
+    idx, _ = build(notes, fake_embedder)
+    assert idx.engine.catalog.file_states()["recipe.txt"].reader == "text 1.1"
+    monkeypatch.setattr(scent.extract.text, "VERSION", 2, raising=False)
+    seen = fake_embedder.passages_seen
+    report = idx.update()
+    assert (report.updated, report.unchanged, report.embedded) == (2, 1, 0)
+    assert fake_embedder.passages_seen == seen
+    assert report.notices == ["2 files read again: this scent reads them better than the one that indexed them "
+                              "(text); their vectors are kept where their text did not change"]
+    assert idx.engine.catalog.file_states()["lease.md"].reader == "text 1.2"
+    report = idx.update()
+    assert (report.updated, report.unchanged, report.notices) == (0, 3, [])
+
+
+def test_an_index_that_recorded_no_readers_reads_every_file_once_more(notes, fake_embedder):
+    idx, _ = build(notes, fake_embedder)
+    idx.engine.db.execute("UPDATE files SET reader = ''")  # as m018 leaves the files of an older index
+    report = idx.update()
+    assert (report.updated, report.unchanged, report.embedded) == (3, 0, 0)
+    assert "(code, text)" in report.notices[0]
+    assert idx.update().unchanged == 3
+
+
+def test_plan_reads_again_what_another_reader_read(monkeypatch):
+    """By hand: a.txt unchanged but read by an older reader; b.zip unchanged, a member read by an
+    older one (the archive is read again, with its members); c.txt touched (same bytes) by an
+    older reader; d.txt unchanged and current."""
+    from scent.indexing import plan
+    from scent.units import FileInfo, FileState
+
+    now = {"a.txt": "text 1.2", "b.zip": "archive 1.1", "b.zip#in.pdf": "pdf 1.3", "c.txt": "text 1.2",
+           "d.txt": "text 1.2"}
+    states = {"a.txt": FileState("a.txt", 1, 1, "ha", reader="text 1.1"),
+              "b.zip": FileState("b.zip", 2, 2, "hb", reader="archive 1.1"),
+              "b.zip#in.pdf": FileState("b.zip#in.pdf", 2, 2, "hb", container="b.zip", reader="pdf 1.2"),
+              "c.txt": FileState("c.txt", 3, 3, "hc", reader="text 1.1"),
+              "d.txt": FileState("d.txt", 4, 4, "hd", reader="text 1.2")}
+    found = [FileInfo("/f/a.txt", "a.txt", 1, 1), FileInfo("/f/b.zip", "b.zip", 2, 2),
+             FileInfo("/f/c.txt", "c.txt", 3, 99), FileInfo("/f/d.txt", "d.txt", 4, 4)]
+    monkeypatch.setattr("scent.indexing._hash_file", {"/f/c.txt": "hc"}.__getitem__)  # only c.txt is opened
+    p = plan(found, states, lambda *a: None, reader_of=now.__getitem__)
+    assert [(f.rel, digest, new) for f, digest, new in p.read] == [("a.txt", "ha", False), ("b.zip", "hb", False),
+                                                                  ("c.txt", "hc", False)]
+    assert p.inside == {"b.zip": {"b.zip#in.pdf"}}
+    assert p.newer == {"text 1.2": 2, "pdf 1.3": 1}
+    assert (p.unchanged, p.touched) == (1, [])
+
+
 def test_rename_moves_without_embedding(notes, fake_embedder):
     idx, _ = build(notes, fake_embedder)
     os.rename(notes / "recipe.txt", notes / "soup.txt")

@@ -30,7 +30,7 @@ from .chunk import PART_KINDS, REGION_KINDS, chunk, log_lines, regions, sentence
 from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
-from .extract import CONTAINER_KINDS, Limits, extract, file_kind, reported, sidecar
+from .extract import CONTAINER_KINDS, Limits, extract, file_kind, reader_of, reported, sidecar
 from .kinds import PICTURE_KINDS
 from .gloss import gloss
 from .language import detect
@@ -84,18 +84,20 @@ class Plan:
     deleted: list[str] = field(default_factory=list)
     read: list[tuple[FileInfo, str, bool]] = field(default_factory=list)  # (file, content hash, is new)
     access: dict[str, str] = field(default_factory=dict)  # path -> new readers, of files not read again
+    newer: dict[str, int] = field(default_factory=dict)  # reader -> files read again only because it is newer
     # Files inside files (archive members, attachments) that a container read again had: the
     # ones it no longer has are deleted once it is read.
     inside: dict[str, set[str]] = field(default_factory=dict)  # container path -> its members' paths
 
 
 def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
-         readers: Callable[[FileInfo], str] = lambda f: "") -> Plan:
+         readers: Callable[[FileInfo], str] = lambda f: "", reader_of: Callable[[str], str] = reader_of) -> Plan:
     """What to do to bring the files in `states` in line with `found`: a file whose size and
     mtime are unchanged is not opened; one whose bytes hash the same is only touched; a new file
     with a vanished file's hash is that file renamed; other vanished files are deleted. A file not
     read again whose `readers` differ from those recorded (a chmod or chown changes no mtime) gets
-    its new readers.
+    its new readers. A file (or a file inside it) that another reader than today's `reader_of` read
+    is read again, whatever its bytes did: what a newer scent reads reaches the files indexed before.
 
     Files inside a container (FileState.container) are never walked: they follow it. An unchanged
     container's are unchanged, a touched one's touched, a renamed one's renamed, a deleted one's
@@ -116,9 +118,23 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
             if m.access != access:
                 p.access[m.path] = access
 
+    def outdated(st: FileState) -> str:
+        """Today's reader of `st` or of a file inside it, where another read it; "" when none did."""
+        for one in (st, *inside.get(st.path, ())):
+            if one.reader != reader_of(one.path):
+                return reader_of(one.path)
+        return ""
+
     for f in found:
         old = states_top.get(f.rel)
         access = readers(f)
+        newer = outdated(old) if old else ""
+        if newer and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
+            p.newer[newer] = p.newer.get(newer, 0) + 1
+            p.read.append((f, old.hash, False))
+            if f.rel in inside:
+                p.inside[f.rel] = {m.path for m in inside[f.rel]}
+            continue
         if old and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
             p.unchanged += 1 + len(inside.get(f.rel, ()))
             if old.access != access:
@@ -131,7 +147,9 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
             skip(f.rel, f"vanished or unreadable while indexing ({err.strerror or err}); will retry next run")
             continue
         new_state = FileState(f.rel, f.size, f.mtime_ns, digest, access)
-        if old and old.hash == digest:
+        if newer and old.hash == digest:
+            p.newer[newer] = p.newer.get(newer, 0) + 1
+        if old and old.hash == digest and not newer:
             p.touched.append(new_state)
             p.touched += [replace(m, size=f.size, mtime_ns=f.mtime_ns) for m in inside.get(f.rel, ())]
             if old.access != access:
@@ -306,6 +324,8 @@ class Indexer:
                 if on_skip:
                     on_skip(rel, reason)
             report.unchanged, report.touched = todo.unchanged, len(todo.touched)
+            if todo.newer:
+                report.notices.append(_newer_notice(todo.newer))
             report.renamed, report.deleted = len(todo.renamed), len(todo.deleted)
             tracker.files_total = len(todo.read)
             self._apply(todo.read, todo.inside, report, skip, warn, tracker)
@@ -569,7 +589,8 @@ class Indexer:
             pages = {r.id: (u.picture, f.rel, notes) for u, r in zip(pieces, units) if u.picture}
         record = FileRecord(f.rel, got.kind, f.size, f.mtime_ns, digest,
                             file_date(got.date, f.rel, date if date is not None else f.mtime_ns / 1e9), got.title, key,
-                            self._access.readers(container or f.rel, f.stat), container, got.part_of)
+                            self._access.readers(container or f.rel, f.stat), container, got.part_of,
+                            reader_of(f.rel))
         notes += _lost_parts(got.meta, s)
         for note in notes:
             warn(f.rel, note)
@@ -707,6 +728,14 @@ class Indexer:
             return []
         return [f"index settings changed since this index was built ({', '.join(changed)}): only new and changed "
                 "files get them; run scent index --rebuild to apply them to every file"]
+
+
+def _newer_notice(newer: dict[str, int]) -> str:
+    """Why files whose bytes did not change are read again."""
+    n = sum(newer.values())
+    which = ", ".join(sorted({reader.split()[0] for reader in newer}))
+    return (f"{n} file{'s' * (n != 1)} read again: this scent reads them better than the one that indexed "
+            f"{'them' if n != 1 else 'it'} ({which}); their vectors are kept where their text did not change")
 
 
 def _lost_parts(meta: dict, s: Settings) -> list[str]:

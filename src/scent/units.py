@@ -109,6 +109,7 @@ class FileState:
     # The file this one is inside ("" for a file of the folder). A member carries its container's
     # size and mtime: change detection looks at the container only (scent.indexing.plan).
     container: str = ""
+    reader: str = ""  # which reader read it (scent.extract.reader_of); "" when not recorded
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,7 @@ class FileRecord:
     access: str = ""  # who may read it (scent.access); "" is nobody but an unrestricted reader
     container: str = ""  # the file it is inside (FileState.container)
     part_of: str = ""  # the file it is a part of (Extracted.part_of)
+    reader: str = ""  # which reader read it (scent.extract.reader_of)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,12 @@ and NAMES for extensionless files such as Makefile) and one `extract(path, limit
 This module only dispatches. Section.start points into the file's extracted text: the
 decoded file for text and code, each page for PDFs, and the sections joined by blank
 lines for formats that are rebuilt (HTML, Word, CSV, JSON).
+
+A reader that comes to find more in its files (a new part read, a fault mended) raises its
+module's VERSION, and the modules it uses (base, tags, sidecar, chart ...) raise their readers'
+VERSION too: an index records which reader read each file (`reader_of`), and the next run reads
+again the files whose reader is newer than the one that read them, so an upgrade reaches the files
+already indexed. VERSION here is every reader's at once (how a file becomes sections).
 """
 from __future__ import annotations
 
@@ -21,7 +27,9 @@ from . import (archive, audio, code, djvu, doc, drawio, epub, excalidraw, html, 
 from .base import Limits
 from ..walk import is_document_package
 
-__all__ = ["CONTAINER_KINDS", "EXTRACTORS", "Limits", "extract", "file_kind", "reported"]
+__all__ = ["CONTAINER_KINDS", "EXTRACTORS", "Limits", "extract", "file_kind", "reader_of", "reported"]
+
+VERSION = 1
 
 _MODULES = {"text": text, "code": code, "html": html, "csv": table, "json": jsondata,
             "docx": word, "pdf": pdf, "image": image, "sheet": sheet,
@@ -38,7 +46,8 @@ _KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in 
 # camera raw a picture, an XML file code (as YAML is).
 _OTHER_READERS = (djvu, doc, drawio, excalidraw, iwork, kindle, raw, shortcut, subtitles, svg, track, visio, webarchive,
                   xmldata)
-_READ_BY_EXTENSION = {ext: module.extract for module in _OTHER_READERS for ext in module.EXTENSIONS}
+_READER_BY_EXTENSION = {ext: module for module in _OTHER_READERS for ext in module.EXTENSIONS}
+_READ_BY_EXTENSION = {ext: module.extract for ext, module in _READER_BY_EXTENSION.items()}
 _KIND_BY_EXTENSION.update({ext: getattr(module, "KINDS", {}).get(ext) or module.KIND
                            for module in _OTHER_READERS for ext in module.EXTENSIONS})
 # Extensions of two parts (.tar.gz): os.path.splitext sees only the last.
@@ -62,6 +71,16 @@ def file_kind(path: str) -> str | None:
             return kind
     stem, ext = os.path.splitext(name)
     return _KIND_BY_EXTENSION.get(ext) if ext else _KIND_BY_NAME.get(stem)
+
+
+def reader_of(path: str) -> str:
+    """Which reader, at which version, reads this path ("pdf 1.1"); "" when none does. Compared,
+    never ordered: a file read by any other reads again."""
+    kind = file_kind(path)
+    if kind is None:
+        return ""
+    module = _READER_BY_EXTENSION.get(os.path.splitext(str(path))[1].lower(), _MODULES[kind])
+    return f"{module.__name__.rpartition('.')[2]} {VERSION}.{getattr(module, 'VERSION', 1)}"
 
 
 def extract(path: str, limits: Limits = Limits()) -> Extracted:

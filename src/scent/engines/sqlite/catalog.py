@@ -38,8 +38,8 @@ class SqliteCatalog:
     def file_states(self) -> dict[str, FileState]:
         from ...units import FileState
 
-        return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash, access, container "
-                                                     "FROM files")}
+        return {r[0]: FileState(*r) for r in self.db.execute("SELECT path, size, mtime_ns, hash, access, container, "
+                                                     "reader FROM files")}
 
     def file_key(self, path: str) -> str:
         """The key of the file indexed at `path`; for a new file its path, unless a renamed file
@@ -75,12 +75,13 @@ class SqliteCatalog:
         db.execute("DELETE FROM units WHERE file_id = (SELECT id FROM files WHERE path = ?)", (file.path,))
         db.execute(
             "INSERT INTO files (path, key, kind, size, mtime_ns, hash, date, title, indexed_at, access, container, "
-            "part_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, "
+            "part_of, reader) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET "
+            "kind = excluded.kind, reader = excluded.reader, "
             "size = excluded.size, mtime_ns = excluded.mtime_ns, hash = excluded.hash, date = excluded.date, "
             "title = excluded.title, indexed_at = excluded.indexed_at, access = excluded.access, "
             "container = excluded.container, part_of = excluded.part_of",
             (file.path, file.key or file.path, file.kind, file.size, file.mtime_ns, file.hash, file.date, file.title,
-             time.time(), file.access, file.container, file.part_of))
+             time.time(), file.access, file.container, file.part_of, file.reader))
         file_id = db.execute("SELECT id FROM files WHERE path = ?", (file.path,)).fetchone()[0]
         path_text = path_keywords(file.path)
         db.executemany(

@@ -419,6 +419,16 @@ def m017_file_parts() -> str:
     """
 
 
+
+@migration
+def m018_reader_versions() -> str:
+    # Which reader, at which version, read each file (scent.extract.reader_of): a run reads again
+    # the files a newer reader would read otherwise. A file of an upgraded index has none, so it is
+    # read again once.
+    return """
+    ALTER TABLE files ADD COLUMN reader TEXT NOT NULL DEFAULT '';
+    """
+
 def _access_function(db: sqlite3.Connection):
     """scent_access(path): the readers of an indexed path, from the folder the index names."""
     try:
