@@ -38,10 +38,11 @@ PHOTO_LIBRARIES = {
 }
 # Documents macOS saves as a folder (a package) that are one file to a person: an iWork document
 # kept as a package (its Index/ or Index.zip), a TextEdit document with pictures (.rtfd: TXT.rtf and
-# the pictures). Each is indexed as the file it is, not walked; a folder of that name without
+# the pictures), a note app's Markdown export (.textbundle: text.md and assets/). Each is indexed as the file it is, not walked; a folder of that name without
 # those parts is a folder.
 DOCUMENT_PACKAGES = {".pages": ("Index", "Index.zip"), ".key": ("Index", "Index.zip"),
-                     ".numbers": ("Index", "Index.zip"), ".rtfd": ("TXT.rtf",)}
+                     ".numbers": ("Index", "Index.zip"), ".rtfd": ("TXT.rtf",),
+                     ".textbundle": ("text.md", "text.markdown", "text.txt")}
 MAX_PACKAGE_ENTRIES = 10_000  # files summed for a package's size and time; one with more is passed by
 # A name the file system marks hidden (macOS's chflags hidden, as on ~/Library; Windows' hidden
 # attribute, as on AppData and $RECYCLE.BIN) is hidden as a dot name is. Linux has no such mark.
