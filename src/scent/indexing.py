@@ -84,7 +84,7 @@ class Plan:
     deleted: list[str] = field(default_factory=list)
     read: list[tuple[FileInfo, str, bool]] = field(default_factory=list)  # (file, content hash, is new)
     access: dict[str, str] = field(default_factory=dict)  # path -> new readers, of files not read again
-    newer: dict[str, int] = field(default_factory=dict)  # reader -> files read again only because it is newer
+    newer: dict[str, int] = field(default_factory=dict)  # kind -> files read again only because a reader is newer
     # Files inside files (archive members, attachments) that a container read again had: the
     # ones it no longer has are deleted once it is read.
     inside: dict[str, set[str]] = field(default_factory=dict)  # container path -> its members' paths
@@ -130,7 +130,7 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
         access = readers(f)
         newer = outdated(old) if old else ""
         if newer and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
-            p.newer[newer] = p.newer.get(newer, 0) + 1
+            p.newer[file_kind(f.rel)] = p.newer.get(file_kind(f.rel), 0) + 1
             p.read.append((f, old.hash, False))
             if f.rel in inside:
                 p.inside[f.rel] = {m.path for m in inside[f.rel]}
@@ -148,7 +148,7 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
             continue
         new_state = FileState(f.rel, f.size, f.mtime_ns, digest, access)
         if newer and old.hash == digest:
-            p.newer[newer] = p.newer.get(newer, 0) + 1
+            p.newer[file_kind(f.rel)] = p.newer.get(file_kind(f.rel), 0) + 1
         if old and old.hash == digest and not newer:
             p.touched.append(new_state)
             p.touched += [replace(m, size=f.size, mtime_ns=f.mtime_ns) for m in inside.get(f.rel, ())]
@@ -733,7 +733,7 @@ class Indexer:
 def _newer_notice(newer: dict[str, int]) -> str:
     """Why files whose bytes did not change are read again."""
     n = sum(newer.values())
-    which = ", ".join(sorted({reader.split()[0] for reader in newer}))
+    which = ", ".join(sorted(newer))
     return (f"{n} file{'s' * (n != 1)} read again: this scent reads them better than the one that indexed "
             f"{'them' if n != 1 else 'it'} ({which}); their vectors are kept where their text did not change")
 
