@@ -1,8 +1,9 @@
 """HTML pages: the text a reader sees, in a section per h1/h2/h3: what its pictures' alt text says
 of them where they stand, and the summary its head gives (meta description) before the first
-heading."""
+heading. Takeout's page of a Google Keep note is a part of the note's JSON (scent.extract.keep)."""
 from __future__ import annotations
 
+import os
 import re
 import warnings
 
@@ -12,8 +13,10 @@ from bs4.element import PreformattedString, Tag
 
 from scent.errors import ExtractError
 from scent.units import Extracted, Section
+from . import keep
 from .base import Limits, decode, joined, laid_out, read_bytes
 
+VERSION = 2  # 2: a Keep note's page is a part of its JSON
 EXTENSIONS = (".html", ".htm", ".xhtml")
 
 # Never shown to a reader, or (nav) shown on every page of a site, so it would make
@@ -131,6 +134,10 @@ def _description(soup: BeautifulSoup) -> str:
 
 def extract(path: str, limits: Limits) -> Extracted:
     page, encoding = decode_page(read_bytes(path, limits))
+    if (note := keep.twin(path, limits.root)) is not None:
+        # Takeout's page of a Keep note says what its JSON says: a part of the note, not a second result.
+        return Extracted(kind="html", sections=[], title=os.path.basename(path), date=note[1],
+                         meta={"encoding": encoding}, part_of=note[0])
     return read_page(path, page, {"encoding": encoding})
 
 
