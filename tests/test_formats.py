@@ -1205,3 +1205,12 @@ def test_too_many_parts_or_files_are_refused_before_zipfile_lists_them(tmp_path,
     monkeypatch.setattr(zipfile, "ZipFile", never)
     assert reason_of(tmp_path / "many.xlsx").startswith("Excel workbook holds 6 parts (over 5)")
     assert reason_of(tmp_path / "many.zip").startswith("the zip archive lists 6 files (over 5)")
+
+
+def test_reference_lists_are_read_as_text(tmp_path):
+    (tmp_path / "thesis.bib").write_text("@article{okafor2021,\n  title = {Tidal scour under harbour piles},\n"
+                                         "  author = {Okafor, Ada and Lindqvist, Per},\n  year = {2021}\n}\n")
+    (tmp_path / "refs.ris").write_text("TY  - JOUR\nAU  - Okafor, Ada\nTI  - Tidal scour under harbour piles\nER  - \n")
+    for name in ("thesis.bib", "refs.ris"):
+        got = extract(str(tmp_path / name))
+        assert got.kind == "text" and "Tidal scour under harbour piles" in got.sections[0].text

@@ -13,7 +13,7 @@ from . import frontmatter
 from .base import Limits, read_text, split_at
 
 EXTENSIONS = (".txt", ".text", ".md", ".markdown", ".mdown", ".mkd", ".rst", ".log",
-              ".org", ".adoc", ".asciidoc", ".tex", ".nfo")
+              ".org", ".adoc", ".asciidoc", ".tex", ".nfo", ".bib", ".ris")  # .bib, .ris: reference lists
 NAMES = ("readme", "license", "licence", "copying", "authors", "changelog", "todo")
 
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
