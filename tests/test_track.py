@@ -108,3 +108,22 @@ def test_a_kmz_whose_map_inflates_too_far_is_refused(tmp_path):
     with pytest.raises(ExtractError) as info:
         extract(str(path), Limits(max_text_bytes=2**20))
     assert "(its doc.kml inflates to over 1 MB); raise max_file_mb" in info.value.reason
+
+
+GX_TRACK = """<?xml version="1.0" encoding="UTF-8"?>
+<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
+  <Placemark><name>Glacier walk</name><gx:Track>
+    <when>2024-06-14T07:00:00Z</when><when>2024-06-14T08:15:00Z</when><when>2024-06-14T09:30:00Z</when>
+    <gx:coord>6.8694 45.9237 1035</gx:coord><gx:coord>6.8694 46.0237 2100</gx:coord><gx:coord>6.8694 45.9237 1035</gx:coord>
+  </gx:Track></Placemark>
+</Document></kml>"""
+
+
+def test_a_google_earth_track_is_read_as_a_gpx_track_is(tmp_path):
+    """gx:Track: a <gx:coord> "lon lat alt" for each <when>; the same walk as GPX above."""
+    path = tmp_path / "walk.kml"
+    path.write_text(GX_TRACK)
+    got = extract(str(path), Limits())
+    assert got.sections[0].text.split("\n")[:2] == [
+        "GPS track, 22.2 km, 2 hours 30 minutes, 14 June 2024 (2024-06-14)", "from Chamonix-Mont-Blanc, France"]
+    assert got.date == pytest.approx(1718348400.0)

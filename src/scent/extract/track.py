@@ -24,6 +24,7 @@ from .base import Limits, laid_out, named, read_bytes, unreadable
 from .media import duration_words
 from .package import SAFE_XML
 
+VERSION = 2  # 2: Google Earth tracks (gx:Track)
 EXTENSIONS = (".gpx", ".kml", ".kmz")
 KIND = "text"
 _TEXT_TAGS = ("name", "desc", "cmt", "type", "description", "address", "keywords")
@@ -118,13 +119,19 @@ def _point(element) -> tuple[float, float] | None:
 
 
 def _kml_paths(root) -> list[list[tuple[float, float]]]:
-    """Each <coordinates> ("lon,lat[,alt] lon,lat ..."): a point, a line or a shape's ring."""
+    """Each <coordinates> ("lon,lat[,alt] lon,lat ..."): a point, a line or a shape's ring; and each
+    Google track (<gx:Track>, what Google Earth and phone apps record: a <gx:coord> "lon lat alt"
+    for each <when>)."""
     paths = []
-    for element in root.iter("{*}coordinates"):
+    for element in root.iter("{*}coordinates", "{*}Track"):
+        if etree.QName(element).localname == "Track":
+            triples = [(c.text or "").split() for c in element.iter("{*}coord")]
+        else:
+            triples = [t.split(",") for t in (element.text or "").split()]
         points = []
-        for triple in (element.text or "").split():
+        for triple in triples:
             try:
-                lon, lat = (float(v) for v in triple.split(",")[:2])
+                lon, lat = (float(v) for v in triple[:2])
             except ValueError:
                 continue
             if -90 <= lat <= 90 and -180 <= lon <= 180:
