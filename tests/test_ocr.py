@@ -159,6 +159,18 @@ def _palette(path):
     draw(RECEIPT).convert("P", palette=Image.Palette.ADAPTIVE, colors=16).save(path)
 
 
+def _photoshop(path):
+    """A Photoshop document as the PSD spec lays one out: the header, empty colour-mode, resource
+    and layer sections, then the merged picture, uncompressed, one plane per channel (Pillow reads
+    that picture, which Photoshop always writes)."""
+    import struct
+
+    img = draw(RECEIPT).convert("RGB")
+    header = b"8BPS" + struct.pack(">H6xHIIHH", 1, 3, img.height, img.width, 8, 3)
+    planes = b"".join(band.tobytes() for band in img.split())
+    path.write_bytes(header + struct.pack(">III", 0, 0, 0) + struct.pack(">H", 0) + planes)
+
+
 def _huge(path):
     # 9000 px wide: scaled to ocr_max_side before OCR
     big = draw(RECEIPT, size=120, width=9000)
@@ -167,7 +179,8 @@ def _huge(path):
 
 @pytest.mark.parametrize("name, make", [("cmyk.jpg", _cmyk), ("grey16.png", _sixteen_bit),
                                         ("animated.gif", _animated), ("transparent.png", _transparent),
-                                        ("palette.png", _palette), ("huge.jpg", _huge)])
+                                        ("palette.png", _palette), ("huge.jpg", _huge),
+                                        ("poster.psd", _photoshop)])
 def test_awkward_pictures_are_read(tmp_path, engine, name, make):
     path = tmp_path / name
     make(path)

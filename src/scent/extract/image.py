@@ -37,7 +37,8 @@ else:
 # file. A handler that drops them stops that; an application's own logging still gets them.
 logging.getLogger("PIL").addHandler(logging.NullHandler())
 
-_ALWAYS = (".jpg", ".jpeg", ".jpe", ".png", ".gif", ".webp", ".tif", ".tiff", ".bmp")
+# .psd: Photoshop's merged picture (its layers, and a type layer's words, are not read apart).
+_ALWAYS = (".jpg", ".jpeg", ".jpe", ".png", ".gif", ".webp", ".tif", ".tiff", ".bmp", ".psd")
 # Claimed even where this Pillow cannot open them, so a photo is skipped with a reason, not unseen.
 _PLUGIN = (".heic", ".heif", ".avif")
 EXTENSIONS = _ALWAYS + _PLUGIN
