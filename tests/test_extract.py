@@ -604,6 +604,17 @@ def test_pdf_one_section_per_page(three_page_pdf):
     assert result.meta["page_count"] == 3 and result.meta["truncated"] is False
 
 
+def test_an_illustrator_file_saved_pdf_compatible_is_read_as_its_pdf(three_page_pdf, tmp_path):
+    art = tmp_path / "logo.ai"
+    art.write_bytes(open(three_page_pdf, "rb").read())
+    got = extract(str(art))
+    assert file_kind(str(art)) == got.kind == "pdf"
+    assert [s.text for s in got.sections] == ["Alpha lighthouse keeper", "Bravo harbour tides", "Charlie storm warning"]
+    art.write_bytes(b"%!PS-Adobe-3.0\n%%Creator: Adobe Illustrator(R) 8.0\n%%EndComments\n")
+    with pytest.raises(ExtractError, match="without PDF compatibility"):
+        extract(str(art))
+
+
 def test_pdf_page_limit_truncates(three_page_pdf):
     result = extract(three_page_pdf, Limits(max_pdf_pages=2))
     assert [s.page for s in result.sections] == [1, 2]

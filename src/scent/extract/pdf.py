@@ -41,7 +41,8 @@ from scent.units import Extracted, Picture, Section
 from .base import Limits, _size, headed
 from .members import RATIO_FLOOR, Entry, MemberReader, attach, bounded
 
-EXTENSIONS = (".pdf",)
+# .ai: an Illustrator file is a PDF where Illustrator saved it "PDF compatible" (its default since CS).
+EXTENSIONS = (".pdf", ".ai")
 # A page with fewer non-space characters than this in its text layer may be a scan (a scanner
 # may stamp a page number or "Scanned with ..." on it); one with more has its text already.
 SCANNED_MAX_CHARS = 100
@@ -81,6 +82,9 @@ def _open(path: str) -> pdfium.PdfDocument:
     try:
         return pdfium.PdfDocument(path)
     except pdfium.PdfiumError as e:
+        if path.lower().endswith(".ai") and not _starts_as_pdf(path):
+            raise ExtractError(path, "an Illustrator file saved without PDF compatibility (PostScript inside); "
+                                     "save it again with \"Create PDF Compatible File\" on, or add it to .scentignore") from e
         if getattr(e, "err_code", None) in _LOCKED and _has_encrypt_entry(path):
             raise ExtractError(path, "encrypted PDF: scent cannot read it without the password; "
                                      "decrypt it or add it to .scentignore") from e
@@ -91,6 +95,14 @@ def _open(path: str) -> pdfium.PdfDocument:
             else "its structure is damaged"
         raise ExtractError(path, f"unreadable PDF ({what}); it may be damaged or cut short, "
                                  "download or save it again, or add it to .scentignore") from e
+
+
+def _starts_as_pdf(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return b"%PDF-" in f.read(1024)
+    except OSError:
+        return False
 
 
 def _has_encrypt_entry(path: str) -> bool:
