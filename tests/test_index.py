@@ -575,3 +575,47 @@ def test_eval_counts_a_copy_of_the_answer_as_the_answer(with_copies):
     first = with_copies.search("boiler service", k=1)[0]
     queries = [evaluate.LabelledQuery(id="q1", query="boiler service", category="copies", expect=first.copies[-1])]
     assert evaluate.evaluate(with_copies, queries).queries[0].rank == 1
+
+
+def test_files_online_only_are_never_opened_and_said_in_one_line(notes, fake_embedder, monkeypatch):
+    """A cloud folder's placeholder (OneDrive's online-only file, an evicted iCloud one) downloads
+    when opened: a new one is skipped unread, an indexed one whose bytes went to the cloud (same size
+    and time) stays indexed and is not read again, even for a newer reader."""
+    import stat
+    from types import SimpleNamespace
+
+    import scent.indexing
+    from scent import walk as walking
+    from scent.commands import _Skips
+    from scent.skipped import ONLINE, cause
+
+    # The marks themselves: macOS's dataless flag, Windows' recall and offline attributes.
+    assert walking.online_only(SimpleNamespace(st_flags=0x40000000))
+    assert walking.online_only(SimpleNamespace(st_file_attributes=0x400000 | stat.FILE_ATTRIBUTE_ARCHIVE))
+    assert walking.online_only(SimpleNamespace(st_file_attributes=stat.FILE_ATTRIBUTE_OFFLINE))
+    assert not walking.online_only(SimpleNamespace(st_flags=stat.UF_HIDDEN, st_file_attributes=0x20))
+    assert not walking.online_only(os.stat(notes))
+
+    idx, _ = build(notes, fake_embedder)
+    (notes / "cloud.md").write_text("Quarterly harbour dues invoice.\n")
+    cloudy = {os.stat(notes / "cloud.md").st_ino, os.stat(notes / "lease.md").st_ino}
+    monkeypatch.setattr(scent.indexing, "online_only", lambda st: st is not None and st.st_ino in cloudy)
+    opened = []
+    real_hash = scent.indexing._hash_file
+    monkeypatch.setattr(scent.indexing, "_hash_file", lambda path: opened.append(path) or real_hash(path))
+    monkeypatch.setattr(scent.extract.text, "VERSION", 2, raising=False)  # a newer reader: the rest read again
+    report = idx.update()
+    assert [(p, cause(r)) for p, r in report.skipped] == [("cloud.md", ONLINE)]
+    assert not [p for p in opened if p.endswith(("cloud.md", "lease.md"))]
+    assert report.updated == 1  # recipe.txt, by the newer reader; lease.md left as it was
+    assert idx.search("deposit refund", strategy="keyword")[0].path == "lease.md"
+    assert "cloud.md" not in {r.path for r in idx.search("quarterly harbour dues invoice", strategy="keyword")}
+
+    lines = []
+    skips = _Skips(lines.append)
+    for path, reason in [*report.skipped, ("big.pdf", "text file is 60 MB, over the 50 MB limit"), *report.skipped]:
+        skips(path, reason)
+    skips.close()
+    assert lines[0] == "scent: skipped big.pdf: text file is 60 MB, over the 50 MB limit"
+    assert lines[1].startswith("scent: skipped 2 files online only (in the cloud, not on this computer;")
+    assert len(lines) == 2

@@ -157,6 +157,8 @@ def test_a_run_stopped_before_its_end_keeps_the_last_complete_record(built, monk
     ("binary data in a text file (NUL bytes in the first 8 KB)", "damaged"),
     ("reading it crashed the process reading it (a fault in the library that reads .pdf files, on bytes it could "
      "not handle); if it opens in other programs, report it", "crashed its reader"),
+    ("online only: its bytes are in the cloud (OneDrive, iCloud Drive, Dropbox), not on this computer, and scent "
+     "does not download them; keep it on this device to index it", "online only"),
 ])
 def test_causes_of_scents_own_reasons(reason, expected):
     assert cause(reason) == expected
@@ -185,6 +187,22 @@ def test_cli_index_says_what_it_passed_by(tmp_path, monkeypatch, capsys):
     assert err.splitlines()[-1] == ("scent: not indexed (kinds scent does not read): 2 .exe, 1 (none); "
                                     "scent status --skipped lists them")
     assert err.count("scent: skipped ") == 5  # the files of kinds it reads, each said as it went
+
+
+def test_cli_index_says_files_online_only_in_one_line_and_status_counts_them(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "OneDrive"
+    folder.mkdir()
+    for name in ("a.md", "b.docx", "c.pdf", "here.md"):
+        (folder / name).write_text(f"words of {name}")
+    monkeypatch.setattr("scent.indexing.online_only", lambda st: st is not None and st.st_size < 16)  # not here.md
+    code, _, err = _scent(monkeypatch, capsys, "index", str(folder), "--index", str(tmp_path / "idx"), "-q")
+    assert code == 0
+    assert [line for line in err.splitlines() if line.startswith("scent: skipped")] == [
+        "scent: skipped 3 files online only (in the cloud, not on this computer; scent does not download them): keep "
+        "them on this device to index them; scent status --skipped lists them"]
+    code, out, _ = _scent(monkeypatch, capsys, "status", "--index", str(tmp_path / "idx"))
+    assert "not indexed: 1 .docx (online only), 1 .md (online only), 1 .pdf (online only) (scent status --skipped " \
+           "lists them)" in out.splitlines()
 
 
 def test_cli_status_counts_and_lists_them(built, monkeypatch, capsys):

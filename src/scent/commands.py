@@ -6,8 +6,9 @@ import datetime as dt
 import os
 import sys
 import time
-from pathlib import Path
+from collections.abc import Callable
 from contextlib import ExitStack, nullcontext
+from pathlib import Path
 
 import click
 
@@ -103,9 +104,10 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
     with _index()(folder, index_dir=index_dir, settings=settings, rebuild=rebuild) as idx:
         printer = ProgressPrinter(sys.stderr)
         say = printer.message
-        report = idx.update(progress=None if quiet else printer,
-                            on_skip=lambda path, reason: say(visible(f"scent: skipped {path}: {reason}")),
+        skips = _Skips(say)
+        report = idx.update(progress=None if quiet else printer, on_skip=skips,
                             on_warning=lambda path, reason: say(visible(f"scent: warning: {path}: {reason}")))
+        skips.close()
         printer.close()
         for notice in report.notices:
             click.echo(visible(f"scent: note: {notice}"), err=True)
@@ -122,6 +124,29 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
     if unread:
         click.echo(visible(f"scent: not indexed (kinds scent does not read): {summary(unread)}; "
                            "scent status --skipped lists them"), err=True)
+
+
+class _Skips:
+    """Says each file an indexing run skipped on a line of its own, but the files that are online
+    only (a synced cloud folder holds thousands) in one line at the end: what a person can act on."""
+
+    def __init__(self, say: Callable[[str], None]):
+        self.say, self.online = say, 0
+
+    def __call__(self, path: str, reason: str) -> None:
+        from .skipped import ONLINE, cause
+
+        if cause(reason) == ONLINE:
+            self.online += 1
+        else:
+            self.say(visible(f"scent: skipped {path}: {reason}"))
+
+    def close(self) -> None:
+        if self.online:
+            n, self.online = self.online, 0
+            self.say(f"scent: skipped {n} file{'s' * (n != 1)} online only (in the cloud, not on this computer; scent "
+                     "does not download them): keep them on this device to index them; scent status --skipped lists "
+                     "them")
 
 
 def _filter_options(fn):
@@ -443,8 +468,10 @@ def watch_cmd(folder, index_dir, quiet, **params):
 
     with _index()(folder, index_dir=index_dir, settings=_settings(params)) as idx:
         def ready(report):
+            skips = _Skips(lambda line: click.echo(line, err=True))
             for path, reason in report.skipped:
-                click.echo(visible(f"scent: skipped {path}: {reason}"), err=True)
+                skips(path, reason)
+            skips.close()
             click.echo(visible(f"scent: watching {idx.root} ({idx.status()['files']} files indexed, {report.added} "
                                "new); Ctrl-C stops"), err=True)
 
@@ -692,8 +719,8 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, gri
     variant_values = [_parse_variant(text) for text in variants]
     for values in [*variant_values, *evaluate.grid_points(grid_spec)]:
         settings.with_values(**values)  # a bad name or value fails now, not after minutes of work
-    ev = evaluate.Evaluation(target, score, settings, index_dir,
-                             on_skip=lambda p, r: click.echo(visible(f"scent: skipped {p}: {r}"), err=True))
+    skips = _Skips(lambda line: click.echo(line, err=True))
+    ev = evaluate.Evaluation(target, score, settings, index_dir, on_skip=skips)
     try:
         if synthetic:
             made = evaluate.synthetic_queries(ev.index_for({}), as_user)
@@ -730,6 +757,7 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, gri
             ev.index_for({}).remember_report(written.parent)  # for `scent serve`
             click.echo(f"report written to {visible(written)}", err=True)
     finally:
+        skips.close()
         ev.close()
     if as_json:
         out = base.to_dict()

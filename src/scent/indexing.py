@@ -43,7 +43,7 @@ from .stems import stems
 from .storage import ENGLISH_FIELD, Engine, VectorField, text_key, unit_id
 from .suggest import suggestions
 from .units import FileInfo, FileRecord, FileState, FileWrite, Picture, Unit, UnitRecord
-from .walk import files_at, walk
+from .walk import ONLINE_ONLY, files_at, online_only, walk
 
 # Index-time settings that do not change what a file's units are (how many are embedded at once,
 # how vectors are kept; the image-text model has its own check).
@@ -128,18 +128,21 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
     for f in found:
         old = states_top.get(f.rel)
         access = readers(f)
-        newer = outdated(old) if old else ""
+        newer = outdated(old) if old and not online_only(f.stat) else ""  # (reading it again would download it)
         if newer and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
             p.newer[file_kind(f.rel)] = p.newer.get(file_kind(f.rel), 0) + 1
             p.read.append((f, old.hash, False))
             if f.rel in inside:
                 p.inside[f.rel] = {m.path for m in inside[f.rel]}
             continue
-        if old and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
+        if old and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):  # (also when its bytes went to the cloud)
             p.unchanged += 1 + len(inside.get(f.rel, ()))
             if old.access != access:
                 p.access[f.rel] = access
             follow(f.rel, access)
+            continue
+        if online_only(f.stat):  # reading it would download it
+            skip(f.rel, ONLINE_ONLY)
             continue
         try:
             digest = _hash_file(f.path)

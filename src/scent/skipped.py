@@ -26,6 +26,7 @@ from .walk import is_utf8, shown
 UNSUPPORTED = "unsupported kind"
 CRASHED = "reading it crashed the process reading it"  # how the reason of a file that did begins (scent.indexing)
 DAMAGED = "damaged"
+ONLINE = "online only"
 NO_EXTENSION = "(none)"
 MAX_LISTED_PER_GROUP = 20  # paths kept per (extension, readers): enough to see what they are
 MAX_LISTED = 2000  # paths kept in all
@@ -34,6 +35,7 @@ MAX_LISTED = 2000  # paths kept in all
 # (scent.extract and its formats, scent.walk, the indexer's plan); tests/test_skipped.py holds
 # one of each cause. Anything else a reader refused is taken as damaged.
 _CAUSES = (
+    (ONLINE, ("online only:",)),
     (UNSUPPORTED, ("scent does not index",)),
     ("encrypted", ("password", "encrypted")),
     ("too big", (" limit", "inflates to", "would inflate", "parts (over")),

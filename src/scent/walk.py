@@ -80,6 +80,20 @@ def hidden_by_os(st: os.stat_result) -> bool:
                 or getattr(st, "st_file_attributes", 0) & stat.FILE_ATTRIBUTE_HIDDEN)
 
 
+# A file whose bytes are in the cloud, not on this computer (OneDrive's and Dropbox's online-only
+# files, iCloud Drive's evicted ones): opening it downloads it. macOS marks it dataless; Windows
+# recalls it on open or on reading (FILE_ATTRIBUTE_RECALL_ON_OPEN, _ON_DATA_ACCESS) or calls it offline.
+_DATALESS = 0x40000000  # SF_DATALESS (stat.SF_DATALESS from Python 3.13)
+_RECALLED = 0x40000 | 0x400000 | 0x1000
+ONLINE_ONLY = ("online only: its bytes are in the cloud (OneDrive, iCloud Drive, Dropbox), not on this computer, "
+               "and scent does not download them; keep it on this device to index it")
+
+
+def online_only(st: os.stat_result | None) -> bool:
+    return st is not None and bool(getattr(st, "st_flags", 0) & _DATALESS
+                                   or getattr(st, "st_file_attributes", 0) & _RECALLED)
+
+
 def _suffix(name: str) -> str:
     return os.path.splitext(name)[1].lower()
 
