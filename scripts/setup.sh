@@ -9,12 +9,13 @@ cd "$(dirname "$0")/.."
 # the Lohit fonts: tests/test_ocr.py draws Hindi and Tamil pictures with them; catdoc: Word 97-2003
 # .doc files, see src/scent/extract/doc.py; apertium-eng-spa: Spanish queries and notes in English,
 # apertium-fra-cat and apertium-eng-cat: French ones, through Catalan; see src/scent/translate.py;
-# fonts-dejavu-core: the font an SVG's text is drawn in where its own is missing, src/scent/extract/svg.py).
+# fonts-dejavu-core: the font an SVG's text is drawn in where its own is missing, src/scent/extract/svg.py;
+# libarchive13: 7-Zip and RAR archives, src/scent/extract/archive.py).
 APT_PACKAGES=(chromium
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-hin tesseract-ocr-tam
   tesseract-ocr-spa tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-por
   fonts-lohit-deva fonts-lohit-taml catdoc apertium-eng-spa
-  apertium-fra-cat apertium-eng-cat fonts-dejavu-core)
+  apertium-fra-cat apertium-eng-cat fonts-dejavu-core libarchive13)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

@@ -515,3 +515,72 @@ def test_a_member_picture_is_read_again_from_its_archive(tmp_path):
     picture, = [s.picture for s in member.got.sections if s.picture]
     load = pickle.loads(pickle.dumps(picture.load))  # as a reader process sends it back
     assert load(32).size == (64, 48)
+
+
+def seven_zip(path, files: dict[str, bytes]) -> None:
+    """A 7-Zip archive written by libarchive (LZMA, solid by default), as 7-Zip writes them."""
+    import libarchive
+
+    with libarchive.file_writer(str(path), "7zip") as archive:
+        for name, data in files.items():
+            archive.add_file_from_memory(name, len(data), data, mtime=(1_500_000_000, 0))
+
+
+def test_7z_and_tar_xz_members_are_files_of_their_own(tmp_path, fake_embedder):
+    pytest.importorskip("libarchive")
+    root = tmp_path / "f"
+    root.mkdir()
+    seven_zip(root / "photos-2017.7z", {"notes/walks.md": MD_WORDS.encode(),
+                                        "boiler.pdf": badfiles.pdf_bytes([PDF_WORDS]), "setup.exe": b"MZ\x90\x00"})
+    with tarfile.open(root / "old.tar.xz", "w:xz") as tar:
+        info = tarfile.TarInfo("list.txt")
+        data = b"Packing list for the boat: rope, flares, biscuits.\n"
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    with Index(root, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        report = idx.update()
+        assert report.added == 5 and not report.skipped  # two archives, three members (not the .exe)
+        hit = idx.search("coastal lighthouse", k=1, strategy="keyword")[0]
+        assert (hit.path, hit.date) == ("photos-2017.7z#notes/walks.md", 1_500_000_000)
+        assert top(idx, "boiler serviced") == "photos-2017.7z#boiler.pdf"
+        assert top(idx, "rope flares biscuits") == "old.tar.xz#list.txt"
+        assert top(idx, "setup") == "photos-2017.7z"  # a member it does not read, found by its name
+    from scent.extract.members import read_member
+
+    assert read_member(str(root / "photos-2017.7z"), "notes/walks.md") == MD_WORDS.encode()
+
+
+def test_a_7z_cut_short_or_a_rar_that_is_none_is_one_line(tmp_path):
+    pytest.importorskip("libarchive")
+    from test_formats import reason_of
+
+    path = tmp_path / "cut.7z"
+    seven_zip(path, {f"n{i}.md": f"# note {i}\n\n{MD_WORDS}".encode() for i in range(20)})
+    path.write_bytes(path.read_bytes()[:-10])  # its header is at its end: nothing can be listed
+    assert reason_of(path) == ("not a readable 7-Zip archive (Malformed 7-Zip archive); it may be damaged, cut short, "
+                               "encrypted, or another format renamed; add it to .scentignore")
+    fake = tmp_path / "film.rar"
+    fake.write_bytes(b"a film, not an archive")
+    assert reason_of(fake).startswith("not a readable RAR archive (Unrecognized archive format)")
+
+
+def test_7z_bomb_stops_before_inflating_it(tmp_path):
+    """A solid 7z whose second member is 600 MB of zeros: over max_archive_mb's 512 MB, so reading
+    stops at its header, nothing of it inflated."""
+    pytest.importorskip("libarchive")
+    import libarchive
+
+    from scent.extract import extract
+
+    path = tmp_path / "zeros.7z"
+    with libarchive.file_writer(str(path), "7zip") as archive:
+        archive.add_file_from_memory("first.md", 9, b"# first\n\n")
+        chunk = bytes(1 << 20)
+        archive.add_file_from_memory("zeros.txt", 600 << 20, (chunk for _ in range(600)))
+    assert path.stat().st_size < 1 << 20
+    started = time.perf_counter()
+    got = extract(str(path))
+    assert time.perf_counter() - started < 5
+    assert [m.name for m in got.members] == ["first.md"]
+    assert got.meta["left_out"] == ["only the files within its first 512.0 MB were read (max_archive_mb); raise "
+                                    "max_archive_mb to read the rest"]

@@ -1,4 +1,7 @@
-"""Archives (.zip, .tar, .tar.gz, .tgz), read with the standard library's zipfile and tarfile.
+"""Archives: .zip and tars (.tar, .tar.gz, .tgz, .tar.bz2, .tar.xz) read with the standard library's
+zipfile and tarfile; 7-Zip (.7z) and RAR (.rar) archives with libarchive (the system's library,
+through libarchive-c), one member after another as they are stored (a solid archive is inflated
+in order, never all at once).
 
 Each member scent reads becomes a file of the index of its own (scent.extract.members); the
 archive itself gets one `archive` section listing its members' names, so "the zip with the
@@ -18,6 +21,7 @@ import tarfile
 import time
 import zipfile
 import zlib
+from contextlib import contextmanager
 
 from scent.errors import ExtractError
 from scent.units import Extracted, Section
@@ -25,7 +29,9 @@ from .base import Limits, _size, named, unreadable
 from .members import RATIO_FLOOR, Entry, MemberReader, attach, bounded
 from .package import zip_entries
 
-EXTENSIONS = (".zip", ".tar", ".tgz", ".tar.gz")
+_TARS = (".tar", ".tgz", ".tar.gz", ".tbz2", ".tar.bz2", ".txz", ".tar.xz")
+_LIBARCHIVE = (".7z", ".rar")
+EXTENSIONS = (".zip", *_TARS, *_LIBARCHIVE)
 NAMES_LISTED = 200  # member names in the archive's own unit; the rest are counted
 # zipfile lists every entry of the central directory before the first is read (~0.5 KB each):
 # past this many, the listing alone would take half a gigabyte.
@@ -33,13 +39,22 @@ MAX_ZIP_ENTRIES = 1_000_000
 
 
 def is_tar(path: str) -> bool:
-    return path.lower().endswith((".tar", ".tgz", ".tar.gz"))
+    return path.lower().endswith(_TARS)
+
+
+def _by_libarchive(path: str) -> bool:
+    return path.lower().endswith(_LIBARCHIVE)
 
 
 def extract(path: str, limits: Limits) -> Extracted:
     name = os.path.basename(path)
     with MemberReader(path, limits, "archive") as reader:
-        if is_tar(path):
+        if _by_libarchive(path):
+            with _open_libarchive(path) as archive:
+                for entry in _libarchive_entries(archive, path, limits, reader):
+                    if not reader.add(entry):
+                        break
+        elif is_tar(path):
             with _open_tar(path) as tar:
                 for entry in _tar_entries(tar, path, limits, reader):
                     if not reader.add(entry):
@@ -130,6 +145,104 @@ def _tar_entries(tar: tarfile.TarFile, path: str, limits: Limits, reader: Member
             return
 
 
+@contextmanager
+def _open_libarchive(path: str):
+    try:
+        import libarchive
+    except (ImportError, OSError, AttributeError):  # libarchive-c finds no libarchive.so
+        raise ExtractError(path, f"{os.path.splitext(path)[1].lower()} archives are read by libarchive, which is not "
+                                 "installed here; sudo apt-get install libarchive13") from None
+    opened = libarchive.file_reader(path)
+    try:
+        archive = opened.__enter__()  # where libarchive reads the file's head
+    except libarchive.ArchiveError as e:
+        raise _unreadable_libarchive(path, e) from None
+    try:
+        yield archive
+    finally:
+        opened.__exit__(None, None, None)
+
+
+def _unreadable_libarchive(path: str, e) -> ExtractError:
+    what = "7-Zip archive" if path.lower().endswith(".7z") else "RAR archive"
+    return unreadable(path, what, _said(e), "it may be damaged, cut short, encrypted, or another format renamed",
+                      "add it to .scentignore")
+
+
+def _said(e) -> str:
+    """libarchive's own words for an error (not its pointers and return codes)."""
+    return getattr(e, "msg", None) or "its data does not decode"
+
+
+def _libarchive_entries(archive, path: str, limits: Limits, reader: MemberReader):
+    """The regular files of a 7-Zip or RAR archive, in stored order, bounded as a tar's are (reaching
+    a member of a solid archive means inflating those before it)."""
+    import libarchive
+
+    packed = max(os.path.getsize(path), 1)
+    passed = 0
+    entries = iter(archive)
+    while True:
+        try:
+            entry = next(entries)
+        except StopIteration:
+            return
+        except libarchive.ArchiveError as e:
+            if not reader.tally.names:
+                raise _unreadable_libarchive(path, e) from None
+            reader.tally.damaged = (f"it is damaged after {len(reader.tally.names)} file(s) ({_said(e)}); "
+                                    "those before are indexed")
+            return
+        passed += max(entry.size or 0, 0)
+        if passed > limits.max_member_bytes:
+            reader.tally.stopped = (f"only the files within its first {_size(limits.max_member_bytes)} were read "
+                                    "(max_archive_mb); raise max_archive_mb to read the rest")
+            return
+        if passed > RATIO_FLOOR and passed > limits.max_ratio * packed:
+            reader.tally.stopped = (f"it inflates over {limits.max_ratio}x its size (a bomb?): files past "
+                                    f"{_size(passed)} were not read; unpack it yourself if it is genuine")
+            return
+        if entry.isreg:
+            yield Entry(entry.pathname, entry.size or 0, lambda entry=entry: _Blocks(entry),
+                        date=float(entry.mtime) if entry.mtime else None)
+        elif not entry.isdir:
+            what = "a link" if entry.issym or entry.islnk else "a device or special file"
+            reader.tally.refused.append(f"{entry.pathname!r} ({what})")
+
+
+class _Blocks:
+    """A libarchive member's bytes as the file object members.py reads: at most what is asked (the
+    rest of a block kept for the next read), and libarchive's errors (an encrypted member, a
+    damaged block) as the OSError a read raises."""
+
+    def __init__(self, entry):
+        self._blocks = entry.get_blocks()
+        self._rest = b""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def read(self, n: int = -1) -> bytes:
+        import libarchive
+
+        out, got = [self._rest], len(self._rest)
+        try:
+            while n < 0 or got < n:
+                block = next(self._blocks, None)
+                if block is None:
+                    break
+                out.append(block)
+                got += len(block)
+        except libarchive.ArchiveError as e:
+            raise OSError(f"it cannot be inflated ({_said(e)})") from None
+        data = b"".join(out)
+        data, self._rest = (data, b"") if n < 0 else (data[:n], data[n:])
+        return data
+
+
 def _first(tar: tarfile.TarFile, reader: MemberReader):
     try:
         return tar.next()  # the member TarFile read on opening
@@ -140,6 +253,19 @@ def _first(tar: tarfile.TarFile, reader: MemberReader):
 
 def read_member(path: str, name: str, max_bytes: int) -> bytes:
     """The bytes of member `name` (bounded); ExtractError when it is not there or not a regular file."""
+    if _by_libarchive(path):
+        import libarchive
+
+        with _open_libarchive(path) as archive:
+            try:
+                for entry in archive:
+                    if entry.pathname == name and entry.isreg:
+                        return bounded(_Blocks(entry), path, name, entry.size or 0, max_bytes)
+            except libarchive.ArchiveError as e:
+                raise ExtractError(path, f"{name} cannot be read out of the archive ({_said(e)})") from None
+            except OSError as e:
+                raise ExtractError(path, f"{name} cannot be read out of the archive ({e})") from None
+        raise ExtractError(path, f"the archive holds no file {name} (any more); re-index the folder")
     if is_tar(path):
         with _open_tar(path) as tar:
             try:
