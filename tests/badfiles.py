@@ -524,6 +524,19 @@ def _(root):
                                   "</note></en-export>")
 
 
+@kind("7-Zip archive cut short", ["arch/cut.7z"], "skip")
+def _(root):
+    import libarchive
+
+    (root / "arch").mkdir(parents=True, exist_ok=True)
+    with libarchive.file_writer(str(root / "arch" / "cut.7z"), "7zip") as archive:
+        for i in range(20):
+            data = f"# Tide log {i}\n\nHigh water at the harbour mouth, reading {i}.\n".encode()
+            archive.add_file_from_memory(f"log{i}.md", len(data), data)
+    path = root / "arch" / "cut.7z"
+    path.write_bytes(path.read_bytes()[:-10])
+
+
 @kind("Takeout JSON beside a photo that is no JSON", ["takeout/IMG_0007.jpg"], "index")
 def _(root):
     (root / "takeout").mkdir(parents=True, exist_ok=True)
