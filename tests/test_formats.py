@@ -1214,3 +1214,13 @@ def test_reference_lists_are_read_as_text(tmp_path):
     for name in ("thesis.bib", "refs.ris"):
         got = extract(str(tmp_path / name))
         assert got.kind == "text" and "Tidal scour under harbour piles" in got.sections[0].text
+
+
+def test_r_markdown_and_quarto_are_markdown_with_front_matter_and_headings(tmp_path):
+    path = tmp_path / "analysis.qmd"
+    path.write_text("---\ntitle: Tide gauge analysis\ndate: 2024-03-01\n---\n\n# Data\n\n```{r}\nread.csv('tides.csv')\n"
+                    "```\n\n# Findings\n\nHigh water rose 4 cm a decade.\n")
+    got = extract(str(path))
+    assert (got.kind, got.title) == ("text", "Tide gauge analysis")
+    assert [s.title for s in got.sections] == ["Data", "Findings"]
+    assert extract(str(path.rename(tmp_path / "analysis.Rmd"))).title == "Tide gauge analysis"

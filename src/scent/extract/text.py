@@ -12,8 +12,11 @@ from scent.units import Extracted, Section
 from . import frontmatter
 from .base import Limits, read_text, split_at
 
-EXTENSIONS = (".txt", ".text", ".md", ".markdown", ".mdown", ".mkd", ".rst", ".log",
-              ".org", ".adoc", ".asciidoc", ".tex", ".nfo", ".bib", ".ris")  # .bib, .ris: reference lists
+# .rmd, .qmd: R Markdown and Quarto (Markdown with code cells); .mdx: Markdown with components;
+# .bib, .ris: reference lists.
+_MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rmd", ".qmd")
+EXTENSIONS = (".txt", ".text", *_MARKDOWN, ".rst", ".log", ".org", ".adoc", ".asciidoc", ".tex", ".nfo", ".bib",
+              ".ris")
 NAMES = ("readme", "license", "licence", "copying", "authors", "changelog", "todo")
 
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
@@ -47,8 +50,7 @@ def _org_headings(text: str, offset: int = 0) -> list[tuple[int, str]]:
     return [(m.start(), m.group(1)) for m in _ORG.finditer(text, offset)]
 
 
-_HEADINGS = {".md": markdown_headings, ".markdown": markdown_headings,
-             ".mdown": markdown_headings, ".mkd": markdown_headings, ".org": _org_headings}
+_HEADINGS = {**dict.fromkeys(_MARKDOWN, markdown_headings), ".org": _org_headings}
 
 
 def extract(path: str, limits: Limits) -> Extracted:
