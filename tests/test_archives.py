@@ -584,3 +584,26 @@ def test_7z_bomb_stops_before_inflating_it(tmp_path):
     assert [m.name for m in got.members] == ["first.md"]
     assert got.meta["left_out"] == ["only the files within its first 512.0 MB were read (max_archive_mb); raise "
                                     "max_archive_mb to read the rest"]
+
+
+def test_a_comic_book_is_its_pages_pictures(tmp_path):
+    """.cbz (a zip of the pages) and .cb7: each page a picture of the archive, read as images are."""
+    pytest.importorskip("libarchive")
+    from PIL import Image
+
+    from scent.extract import extract, file_kind
+
+    pages = {}
+    for n, colour in enumerate(((200, 30, 30), (30, 30, 200)), 1):
+        out = io.BytesIO()
+        Image.new("RGB", (120, 180), colour).save(out, "PNG")
+        pages[f"Issue 1/page{n:03d}.png"] = out.getvalue()
+    with zipfile.ZipFile(tmp_path / "Harbour Tales 1.cbz", "w") as z:
+        for name, data in pages.items():
+            z.writestr(name, data)
+    seven_zip(tmp_path / "Harbour Tales 2.cb7", pages)
+    for name in ("Harbour Tales 1.cbz", "Harbour Tales 2.cb7"):
+        got = extract(str(tmp_path / name))
+        assert file_kind(name) == got.kind == "archive"
+        assert [(m.name, m.got.kind) for m in got.members] == [("Issue 1/page001.png", "image"),
+                                                               ("Issue 1/page002.png", "image")]

@@ -30,8 +30,9 @@ from .members import RATIO_FLOOR, Entry, MemberReader, attach, bounded
 from .package import zip_entries
 
 _TARS = (".tar", ".tgz", ".tar.gz", ".tbz2", ".tar.bz2", ".txz", ".tar.xz")
-_LIBARCHIVE = (".7z", ".rar")
-EXTENSIONS = (".zip", *_TARS, *_LIBARCHIVE)
+_LIBARCHIVE = (".7z", ".rar", ".cb7", ".cbr")
+# .cbz, .cbr, .cb7: comic books, a zip, RAR or 7-Zip archive of its pages' pictures.
+EXTENSIONS = (".zip", ".cbz", *_TARS, *_LIBARCHIVE)
 NAMES_LISTED = 200  # member names in the archive's own unit; the rest are counted
 # zipfile lists every entry of the central directory before the first is read (~0.5 KB each):
 # past this many, the listing alone would take half a gigabyte.
@@ -164,7 +165,7 @@ def _open_libarchive(path: str):
 
 
 def _unreadable_libarchive(path: str, e) -> ExtractError:
-    what = "7-Zip archive" if path.lower().endswith(".7z") else "RAR archive"
+    what = "7-Zip archive" if path.lower().endswith((".7z", ".cb7")) else "RAR archive"
     return unreadable(path, what, _said(e), "it may be damaged, cut short, encrypted, or another format renamed",
                       "add it to .scentignore")
 
