@@ -23,7 +23,7 @@ from scent.errors import ExtractError
 from scent.units import Extracted
 from . import (archive, audio, code, djvu, doc, drawio, enex, epub, excalidraw, fb2, html, ical, image, iwork,
                jsondata, kindle, mail, notebook, odt, opml, pdf, raw, rtf, sheet, shortcut, slides, subtitles, svg,
-               table, text, textbundle, track, vcard, video, visio, webarchive, word, xmldata)
+               table, text, textbundle, track, vcard, video, visio, webarchive, word, xmldata, xps)
 from .base import Limits
 from ..walk import is_document_package
 
@@ -39,14 +39,14 @@ _MODULES = {"text": text, "code": code, "html": html, "csv": table, "json": json
 EXTRACTORS: dict[str, Callable[[str, Limits], Extracted]] = {
     kind: module.extract for kind, module in _MODULES.items()}
 _KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in module.EXTENSIONS}
-# Readers of files of another reader's kind: a DjVu book is paged as a PDF is (`pdf`), a Kindle book
-# and a FictionBook are e-books (`epub`), a Word 97-2003 .doc is a Word document (`docx`); a subtitle
-# file, a GPS track, an Evernote export, a text bundle, an outline and a saved link text; an SVG,
-# draw.io, Excalidraw or Visio drawing a picture, a saved web page a page, an iWork document a Word
-# document, slides or a sheet (its KINDS, by extension), a camera raw a picture, an XML file code
-# (as YAML is).
+# Readers of files of another reader's kind: a DjVu book and an XPS document are paged as a PDF
+# is (`pdf`), a Kindle book and a FictionBook are e-books (`epub`), a Word 97-2003 .doc is a Word
+# document (`docx`); a subtitle file, a GPS track, an Evernote export, a text bundle, an outline and
+# a saved link text; an SVG, draw.io, Excalidraw or Visio drawing a picture, a saved web page a page,
+# an iWork document a Word document, slides or a sheet (its KINDS, by extension), a camera raw a
+# picture, an XML file code (as YAML is).
 _OTHER_READERS = (djvu, doc, drawio, enex, excalidraw, fb2, iwork, kindle, opml, raw, shortcut, subtitles, svg,
-                  textbundle, track, visio, webarchive, xmldata)
+                  textbundle, track, visio, webarchive, xmldata, xps)
 _READER_BY_EXTENSION = {ext: module for module in _OTHER_READERS for ext in module.EXTENSIONS}
 _KIND_BY_EXTENSION.update({ext: getattr(module, "KINDS", {}).get(ext) or module.KIND
                            for module in _OTHER_READERS for ext in module.EXTENSIONS})
