@@ -124,13 +124,7 @@ def _tar_entries(tar: tarfile.TarFile, path: str, limits: Limits, reader: Member
     info = _first(tar, reader)
     while info is not None:
         passed += 512 + -(-info.size // 512) * 512 if info.isreg() else 512
-        if passed > limits.max_member_bytes:
-            reader.tally.stopped = (f"only the files within its first {_size(limits.max_member_bytes)} were read "
-                                    "(max_archive_mb); raise max_archive_mb to read the rest")
-            return
-        if passed > RATIO_FLOOR and passed > limits.max_ratio * packed:
-            reader.tally.stopped = (f"it inflates over {limits.max_ratio}x its size (a tar bomb?): files past "
-                                    f"{_size(passed)} were not read; unpack it yourself if it is genuine")
+        if _too_far(passed, packed, limits, reader):
             return
         if info.isreg():
             yield Entry(info.name, info.size, lambda info=info: tar.extractfile(info),
@@ -195,13 +189,7 @@ def _libarchive_entries(archive, path: str, limits: Limits, reader: MemberReader
                                     "those before are indexed")
             return
         passed += max(entry.size or 0, 0)
-        if passed > limits.max_member_bytes:
-            reader.tally.stopped = (f"only the files within its first {_size(limits.max_member_bytes)} were read "
-                                    "(max_archive_mb); raise max_archive_mb to read the rest")
-            return
-        if passed > RATIO_FLOOR and passed > limits.max_ratio * packed:
-            reader.tally.stopped = (f"it inflates over {limits.max_ratio}x its size (a bomb?): files past "
-                                    f"{_size(passed)} were not read; unpack it yourself if it is genuine")
+        if _too_far(passed, packed, limits, reader):
             return
         if entry.isreg:
             yield Entry(entry.pathname, entry.size or 0, lambda entry=entry: _Blocks(entry),
@@ -242,6 +230,20 @@ class _Blocks:
         data = b"".join(out)
         data, self._rest = (data, b"") if n < 0 else (data[:n], data[n:])
         return data
+
+
+def _too_far(passed: int, packed: int, limits: Limits, reader: MemberReader) -> bool:
+    """Whether an archive read in order (a tar, a solid 7-Zip) has inflated, up to the member now
+    reached, past max_archive_mb or max_ratio times its own size; then the tally says so."""
+    if passed > limits.max_member_bytes:
+        reader.tally.stopped = (f"only the files within its first {_size(limits.max_member_bytes)} were read "
+                                "(max_archive_mb); raise max_archive_mb to read the rest")
+        return True
+    if passed > RATIO_FLOOR and passed > limits.max_ratio * packed:
+        reader.tally.stopped = (f"it inflates over {limits.max_ratio}x its size (a bomb?): files past "
+                                f"{_size(passed)} were not read; unpack it yourself if it is genuine")
+        return True
+    return False
 
 
 def _first(tar: tarfile.TarFile, reader: MemberReader):

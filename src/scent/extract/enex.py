@@ -20,7 +20,6 @@ from __future__ import annotations
 import binascii
 import hashlib
 import io
-import mimetypes
 import os
 import re
 from collections.abc import Iterator
@@ -33,7 +32,7 @@ from scent.places import place_words
 from scent.units import Extracted, Section
 from .base import Limits, laid_out, unreadable
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
-from .members import Entry, MemberReader, attach, bounded
+from .members import Entry, MemberReader, attach, attachment_name, bounded
 
 EXTENSIONS = (".enex",)
 KIND = "text"
@@ -127,16 +126,8 @@ def _attachments(note) -> list[tuple[str, bytes, str]]:
             data = binascii.a2b_base64(resource.findtext("data") or "")
         except (binascii.Error, ValueError):
             data = b""  # read as empty, so its reader says what it is
-        raw = resource.findtext("resource-attributes/file-name") or ""
-        name = " ".join(raw.split()).replace("/", "_").replace("\\", "_")
-        if not name:
-            name = f"attachment-{n}{mimetypes.guess_extension(_words(resource.findtext('mime') or '')) or ''}"
-        stem, ext = os.path.splitext(name)
-        k = 1
-        while name in seen:
-            k += 1
-            name = f"{stem} ({k}){ext}"
-        seen.add(name)
+        name = attachment_name(resource.findtext("resource-attributes/file-name") or "", n,
+                               _words(resource.findtext("mime") or ""), seen)
         out.append((name, data, hashlib.md5(data).hexdigest()))
     return out
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import email
 import io
 import mailbox
-import mimetypes
 import os
 import re
 import struct
@@ -32,7 +31,7 @@ from email.utils import parsedate_to_datetime
 from scent.errors import ExtractError
 from scent.units import Extracted, Section
 from .base import SECTION_SEPARATOR, Limits, _size, named, unreadable
-from .members import Entry, MemberReader, attach, bounded
+from .members import Entry, MemberReader, attach, attachment_name, bounded
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
 
 EXTENSIONS = (".eml", ".emlx", ".mbox", ".msg")
@@ -105,18 +104,7 @@ def attachments(message: EmailMessage) -> list[tuple[str, object]]:
             raw = part.get_filename()
         except (ValueError, TypeError, AttributeError, IndexError):
             raw = None
-        name = " ".join(str(raw).split()).replace("/", "_").replace("\\", "_") if raw else ""
-        if not name:
-            kind = part.get_content_type()
-            ext = ".eml" if kind == "message/rfc822" else (mimetypes.guess_extension(kind) or "")
-            name = f"attachment-{n}{ext}"
-        stem, ext = os.path.splitext(name)
-        k = 1
-        while name in seen:
-            k += 1
-            name = f"{stem} ({k}){ext}"
-        seen.add(name)
-        out.append((name, part))
+        out.append((attachment_name(str(raw) if raw else "", n, part.get_content_type(), seen), part))
     return out
 
 

@@ -50,6 +50,24 @@ class Entry:
     packed: int | None = None  # bytes it takes compressed (zip), for the ratio check
 
 
+def attachment_name(raw: str, n: int, mime: str, seen: set[str]) -> str:
+    """How attachment `n` of a message or note is named inside it: its own file name (a slash made
+    "_"), else `attachment-N` and its type's extension; a name used twice gets " (2)" before its
+    extension. `seen` holds the names given so far, and gets this one."""
+    import mimetypes
+
+    name = " ".join(raw.split()).replace("/", "_").replace("\\", "_")
+    if not name:  # an attached message is .eml whatever the system's MIME table says
+        name = f"attachment-{n}{'.eml' if mime == 'message/rfc822' else mimetypes.guess_extension(mime) or ''}"
+    stem, ext = os.path.splitext(name)
+    k = 1
+    while name in seen:
+        k += 1
+        name = f"{stem} ({k}){ext}"
+    seen.add(name)
+    return name
+
+
 def unsafe_name(name: str) -> str | None:
     """Why a member's name cannot be a path inside its container (absolute, '..', a backslash or
     NUL, not UTF-8), or None. Such a member is never read: its name may be an attack on unpackers."""
