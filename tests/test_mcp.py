@@ -55,7 +55,7 @@ def test_mcp_tools_search_and_fetch(index_dir):
 
     async def work(session):
         tools = {t.name: t for t in (await session.list_tools()).tools}
-        assert set(tools) == {"search", "fetch", "context", "status"}
+        assert set(tools) == {"search", "fetch", "context", "similar", "status"}
         for tool in tools.values():
             schema = _field(tool, "input_schema", "inputSchema")
             assert schema["additionalProperties"] is False
@@ -70,6 +70,9 @@ def test_mcp_tools_search_and_fetch(index_dir):
         assert set(found[0]) <= {"id", "path", "page", "kind", "title", "date", "snippet", "translated", "confidence",
                                  "weak", "copies"}
         assert found[0]["id"].isdigit() and len(found[0]["date"]) == 10  # an ISO day
+
+        like = _payload(await session.call_tool("similar", {"id": found[0]["id"], "k": 3}))["results"]
+        assert like and "lease.md" not in {r["path"] for r in like}  # files like the lease, not the lease
 
         only_code = _payload(await session.call_tool("search", {"query": "header", "kinds": ["code"]}))["results"]
         assert only_code and all(r["kind"] == "code" for r in only_code)

@@ -174,6 +174,16 @@ def test_a_result_names_its_copies_with_links(page, server):
     assert link.get_attribute("href") == "/api/file?path=" + quote(other, safe="")
 
 
+def test_similar_shows_the_files_like_a_result(page):
+    seed = _search(page, "red lentil soup")[0][0]
+    page.locator("#results .result").first.locator("button.like").click()
+    page.wait_for_function("p => document.body.dataset.similar === p && document.querySelector('#results .result')",
+                           arg=seed)
+    shown = [path for path, *_ in _results(page)]
+    assert shown and seed not in shown
+    assert page.inner_text("#message") == f"{len(shown)} files like {seed} (by what they are about)"
+
+
 def test_the_status_panel_says_a_run_stopped(page):
     from playwright.sync_api import expect
 

@@ -215,6 +215,51 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
     _show(results, as_json, len(folders) > 1, results.corrected, results.translation)
 
 
+@cli.command("similar")
+@click.argument("file")
+@click.option("--page", type=click.IntRange(min=1), help="Files like this page of FILE (a PDF's page, a slide).")
+@click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="Number of results.")
+@_filter_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per result line.")
+@click.option("--folder", type=DIRECTORY, help="Use the index of this folder (default: the one FILE lies in).")
+@click.option("--index", "index_dir", type=DIRECTORY, help="Use this index directory.")
+@click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
+@_setting_options("search")
+@_setting_options("storage")
+def similar_cmd(file, page, k, kinds, path, after, before, lang, as_json, folder, index_dir, as_user, **params):
+    """Files like FILE, by what they are about (their words need not match): FILE is a file on disk in
+    an indexed folder, or a path as results show it. Loads no model."""
+    from .filters import Filters
+
+    filters = Filters.build(kinds, path, after, before, lang)
+    settings = _settings(params)
+    on_disk = os.path.abspath(file) if os.path.exists(file) else None
+    if on_disk and not folder and not index_dir:
+        folder = _indexed_folder_of(on_disk, settings)
+    with _index().open(folder, index_dir, settings=settings) as idx:
+        _say_which(idx)
+        rel = file
+        if on_disk and idx.root and _inside_folder(on_disk, idx.root):
+            rel = os.path.relpath(on_disk, idx.root).replace(os.sep, "/")
+        results = idx.similar(rel, page=page, k=k, filters=filters, as_user=as_user)
+    _show(results, as_json, False)
+
+
+def _indexed_folder_of(path: str, settings) -> str | None:
+    """The nearest folder above `path` that has an index of its own, or None."""
+    from .engines import engine_class
+    from .location import default_index_dir
+
+    engine = engine_class(settings.backend)
+    return next((str(folder) for folder in Path(path).parents if engine.exists(default_index_dir(folder), settings)),
+                None)
+
+
+def _inside_folder(path: str, folder: str) -> bool:
+    real, root = os.path.realpath(path), os.path.realpath(folder)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
 class _Answered(dict):
     """A result as `scent serve` sent it (SearchResult.to_dict()), read like a SearchResult."""
 

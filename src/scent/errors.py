@@ -13,6 +13,10 @@ class IndexNotFound(ScentError):
     """No index exists where one was expected."""
 
 
+class NotIndexed(ScentError):
+    """A file asked about by path is not in the index (or not for this reader)."""
+
+
 class IndexVersionError(ScentError):
     """The index was written by a newer scent, or by another embedding model."""
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from . import access, location, search as pipeline, spelling, syntax
 from .embed import E5Embedder, Embedder
 from .engines import engine_class, open_engine
-from .errors import IndexVersionError, ScentError, UsageError, cannot_write
+from .errors import IndexVersionError, NotIndexed, ScentError, UsageError, cannot_write
 from .filters import Filters
 from .gloss import gloss, to_english, translate_query, with_translation
 from .language import query_language
@@ -306,6 +306,33 @@ class Index:
         return passages.Context(query, tokens, passages.budget(passages.once(merged), tokens), request.corrected,
                                 request.translation)
 
+    def similar(self, path: str, page: int | None = None, k: int = 10, filters: Filters | None = None,
+                as_user: str | None = None, **overrides) -> pipeline.Results:
+        """Files like the indexed file `path` (its page `page`, when given), by meaning, best first
+        (scent.similar); the file and its copies are not among them. Only files `as_user` may read
+        take part, the seed included; `filters` and `overrides` hold as in `search`. Needs no model."""
+        from .similar import similar
+
+        if k < 1:
+            raise UsageError(f"k must be at least 1, got {k}")
+        s = self.settings.with_values(**overrides)
+        filters = self._asked(filters or Filters(), s, as_user)
+        units = self.engine.catalog.file_units(path, filters.readers)
+        if units is None:
+            raise NotIndexed(f"{path} is not in this index; give a path as search results show it "
+                             "(relative to the indexed folder)")
+        if page is not None:
+            units = [u for u in units if u.page == page]
+            if not units:
+                raise UsageError(f"{path} has no page {page} in the index")
+        results = similar(self.engine, s, units, filters, k)
+        if not results and not self.engine.vectors.get("unit", [u.id for u in units[:50]]):
+            raise ScentError(f"{path} has no meaning vectors (a table's later rows, or a file with no words), so "
+                             "nothing can be found like it")
+        for r in results:
+            r.folder = self.root or ""
+        return pipeline.Results(results)
+
     def _request(self, query: str, filters: Filters | None, overrides: dict,
                  as_user: str | None = None) -> pipeline.Request:
         """A query checked and parsed (query language included) into what the pipeline runs."""
@@ -336,17 +363,21 @@ class Index:
                              "shorten it to the words that matter")
         parsed = syntax.parse(query)
         s = self.settings.with_values(**overrides)
-        filters = syntax.combine(filters or Filters(), parsed.filters)
-        # Who asks is a filter like the others: every candidate list is built under it.
-        filters = replace(filters, readers=self.readers(as_user))
-        if s.exclude_kinds:
-            filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
+        filters = self._asked(syntax.combine(filters or Filters(), parsed.filters), s, as_user)
         keywords = parse(parsed.keyword_text, s.stopwords, parsed.alternatives)
         fixed = {}
         if s.spelling:
             quoted = frozenset(w for group in parsed.constraints.required for phrase in group for w in phrase)
             fixed = spelling.corrections(self.engine, keywords, filters, quoted, parsed.text)
         return parsed, s, filters, spelling.corrected_query(keywords, fixed, s.stopwords), fixed
+
+    def _asked(self, filters: Filters, s: Settings, as_user: str | None) -> Filters:
+        """`filters` with who asks (a filter like the others: every candidate list is built under
+        it) and the kinds the settings leave out."""
+        filters = replace(filters, readers=self.readers(as_user))
+        if s.exclude_kinds:
+            filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
+        return filters
 
     def spelling(self, query: str, filters: Filters | None = None, as_user: str | None = None,
                  **overrides) -> dict[str, str]:

@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
-from ..errors import ScentError, UsageError
+from ..errors import NotIndexed, ScentError, UsageError
 from ..filters import Filters
 from ..index import MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, Index
 from ..kinds import FILE_KINDS
@@ -145,6 +145,28 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         if results.translation:
             body["translation"] = results.translation
         return {**body, "corrected": results.corrected} if results.corrected else body
+
+    @app.get("/api/similar", summary="Files like an indexed file", response_model=SearchResponse,
+             response_model_exclude_unset=True)
+    def similar(
+        request: Request,
+        file: str = Query(..., min_length=1, max_length=MAX_PATH_CHARS,
+                          description="The file, as results name it (relative to the indexed folder)."),
+        page: int | None = Query(None, ge=1, description="Files like this page of it."),
+        k: int = Query(10, ge=1, le=MAX_K, description="Number of results."),
+        filters: Filters = Depends(_filters),
+    ) -> dict:
+        """Files like `file` by what they are about, best first, the file and its copies left out
+        (scent.similar): `{"query": file, "results": [SearchResult...], "took_ms", "index"}`; 404 when
+        `file` is not in the index for the asker. `path` and the other filters hold as in /api/search."""
+        started = time.perf_counter()
+        with pool.use() as idx:
+            try:
+                results = idx.similar(file, page=page, k=k, filters=filters, as_user=_user(request))
+            except NotIndexed as err:
+                raise Refused(404, str(err)) from None
+        return {"query": file, "results": [r.to_dict() for r in results],
+                "took_ms": round((time.perf_counter() - started) * 1000, 1), "index": answering}
 
     @app.get("/api/context", summary="Passages for an LLM prompt")
     def context(

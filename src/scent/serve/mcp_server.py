@@ -228,6 +228,24 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
             for p in found.passages])
         return _result(out, text=found.text or "no passages found")
 
+    def similar(id: Annotated[str, Field(pattern=r"^\d{1,19}$", description="A result's id, from search or context.")],
+                k: Annotated[int, Field(ge=1, le=MAX_K, description="How many files.")] = 10,
+                kinds: Kinds = None, path: Path_ = None, after: After = None, before: Before = None,
+                lang: Lang = None) -> Annotated[CallToolResult, SearchOutput]:
+        """Files like the file of a result, by what they are about (their words need not match): other
+        drafts, the same topic elsewhere, similar photos. The file itself and its copies are left out."""
+        uid = int(id)
+        with _tool_errors(), pool.use() as idx:
+            unit = idx.engine.catalog.units([uid]).get(uid)
+            if unit is None or idx.file_units(unit.path, as_user) is None:
+                raise ScentError(f"no result has id {id} in this index; ids come from search (after a re-index, "
+                                 "search again)")
+            filters = Filters.build(kinds or (), path, after, before, lang, spell=str)
+            found = idx.similar(unit.path, k=k, filters=filters, as_user=as_user)
+        return _result(SearchOutput(results=[Hit(
+            id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
+            date=(iso(r.date) or "")[:10], snippet=r.snippet, copies=list(r.copies) or None) for r in found]))
+
     def status() -> Annotated[CallToolResult, StatusOutput]:
         """What this server searches: the folder, file and unit counts, when it was last indexed."""
         with _tool_errors(), pool.use() as idx:
@@ -240,7 +258,8 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
                                         run := st["unfinished_run"]) else None))
 
     tools = [_tool(search, "Search files"), _tool(fetch, "Read a result"),
-             _tool(context, "Passages for a question"), _tool(status, "Index status")]
+             _tool(context, "Passages for a question"), _tool(similar, "Files like a result"),
+             _tool(status, "Index status")]
     # The agent is told which folder it searches: several scent servers may be configured at once.
     return MCPServer("scent", version=__version__, tools=tools,
                      instructions=f"{INSTRUCTIONS} The indexed folder is {index.root}.")

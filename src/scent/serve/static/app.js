@@ -109,6 +109,9 @@ function resultNode(r) {
   const look = el("button", { type: "button", class: "look" }, "Preview");
   look.addEventListener("click", () => showPreview(r));
   head.append(look);
+  const like = el("button", { type: "button", class: "look like" }, "Similar");
+  like.addEventListener("click", () => similarTo(r.path));
+  head.append(like);
   li.append(head);
   li.append(snippetNode(r.snippet, r.highlights));
   if (r.translated) {
@@ -177,6 +180,34 @@ async function search() {
     : `no good match: ${body.results.length} weak matches in ${body.took_ms} ms`);
   showCorrected(body.query, body.corrected || {}, body.translation || "");
   document.body.setAttribute("data-query", body.query);
+}
+
+// Files like a result, by what they are about (/api/search's filters hold); the query box keeps its words.
+async function similarTo(path) {
+  const p = params();
+  p.delete("q");
+  p.delete("explain");
+  p.set("file", path);
+  const mine = ++seq;
+  if (controller) controller.abort();
+  controller = new AbortController();
+  let body;
+  try {
+    const response = await fetch("/api/similar?" + p.toString(), { signal: controller.signal });
+    body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+  } catch (err) {
+    if (err.name === "AbortError" || mine !== seq) return;
+    showMessage(err.message, true);
+    return;
+  }
+  if (mine !== seq) return;
+  show(body.results);
+  $("#more").hidden = true;
+  showCorrected("", {});
+  showMessage(body.results.length ? `${body.results.length} files like ${path} (by what they are about)`
+    : `no other file is like ${path}`);
+  document.body.setAttribute("data-similar", path);
 }
 
 // Words no file holds were searched as the word one slip away (scent.spelling): say which, and

@@ -1,0 +1,100 @@
+"""Files like a file (scent.similar) through every surface: the library, the CLI, the HTTP API and
+MCP. The fake embedder hashes words, so files that share words are near: the two boiler notes are
+each other's nearest, the soup recipe far from both, and a copy of the seed is never its own match."""
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+import pytest
+
+from conftest import FakeEmbedder
+from scent import Filters, Index
+from scent.errors import NotIndexed, UsageError
+
+BOILER = "# Boiler service\n\nThe gas boiler was serviced and the pressure valve replaced.\n"
+
+
+@pytest.fixture
+def folder(tmp_path):
+    root = tmp_path / "house"
+    (root / "old").mkdir(parents=True)
+    (root / "boiler.md").write_text(BOILER)
+    (root / "old" / "boiler copy.md").write_text(BOILER)  # the same bytes: a copy of the seed
+    (root / "heating.md").write_text("# Heating\n\nThe boiler pressure dropped again; the valve leaks, the gas "
+                                     "engineer comes Monday.\n")
+    (root / "soup.md").write_text("# Soup\n\nSimmer tomatoes with garlic and basil for twenty minutes.\n")
+    (root / "plan.md").write_text("# Plan\n\n## Garden\n\nPlant basil and tomatoes by the wall.\n\n"
+                                  "## Boiler\n\nReplace the boiler valve before winter; ask the gas engineer.\n")
+    return root
+
+
+@pytest.fixture
+def idx(folder, tmp_path):
+    with Index(folder, index_dir=tmp_path / "ix", embedder=FakeEmbedder()) as index:
+        index.update()
+        yield index
+
+
+def test_the_nearest_files_come_first_the_seed_and_its_copies_never(idx):
+    got = idx.similar("boiler.md")
+    assert {r.path for r in got[:2]} == {"heating.md", "plan.md"} and got[2].path == "soup.md"  # plan by its boiler part
+    assert not {"boiler.md", "old/boiler copy.md"} & {r.path for r in got}
+    assert next(r for r in got if r.path == "plan.md").snippet.startswith("Boiler")  # the answering section
+    assert got[0].score > got[-1].score and [r.rank for r in got] == list(range(1, len(got) + 1))
+    assert [r.path for r in idx.similar("boiler.md", k=1)] == [got[0].path]
+    # The filters of a search hold: only paths under old/ may answer, and only the seed's copy is there.
+    assert idx.similar("boiler.md", filters=Filters.build((), "old/", None, None, None)) == []
+
+
+def test_a_seed_not_in_the_index_or_a_page_it_has_not_is_one_line(idx):
+    with pytest.raises(NotIndexed, match="missing.md is not in this index"):
+        idx.similar("missing.md")
+    with pytest.raises(UsageError, match="has no page 4"):
+        idx.similar("boiler.md", page=4)
+    with pytest.raises(UsageError, match="k must be at least 1"):
+        idx.similar("boiler.md", k=0)
+
+
+def test_cli_takes_the_file_on_disk_and_finds_its_index(folder, idx, monkeypatch, capsys, tmp_path):
+    from test_skipped import _scent
+
+    monkeypatch.setenv("SCENT_HOME", str(tmp_path / "home"))
+    code, _, err = _scent(monkeypatch, capsys, "index", str(folder), "-q")
+    assert code == 0, err
+    monkeypatch.chdir(tmp_path)  # elsewhere: the index is found from the file's own folder
+    code, out, err = _scent(monkeypatch, capsys, "similar", str(folder / "boiler.md"), "--json", "-k", "2")
+    assert code == 0, err
+    assert {json.loads(line)["path"] for line in out.splitlines()} == {"heating.md", "plan.md"}
+    code, out, err = _scent(monkeypatch, capsys, "similar", "boiler.md", "--folder", str(folder), "-k", "1")
+    assert code == 0 and out.startswith((" 1. heating.md  [text]", " 1. plan.md  [text]"))
+    code, _, err = _scent(monkeypatch, capsys, "similar", "nowhere.md", "--folder", str(folder))
+    assert code == 1 and "nowhere.md is not in this index" in err
+
+
+def test_http_api_and_mcp(idx):
+    pytest.importorskip("fastapi")
+    pytest.importorskip("mcp")
+    from fastapi.testclient import TestClient
+
+    from scent.serve.app import create_app
+    from scent.serve.mcp_server import build_server
+
+    with TestClient(create_app(idx)) as client:
+        r = client.get("/api/similar", params={"file": "boiler.md", "k": 2})
+        assert r.status_code == 200
+        assert {x["path"] for x in r.json()["results"]} == {"heating.md", "plan.md"}
+        r = client.get("/api/similar", params={"file": "boiler.md", "path": "soup"})  # a filter, as in a search
+        assert [x["path"] for x in r.json()["results"]] == ["soup.md"]
+        r = client.get("/api/similar", params={"file": "missing.md"})
+        assert (r.status_code, r.json()["error"].startswith("missing.md is not in this index")) == (404, True)
+    server = build_server(idx)
+    seed = idx.search("gas boiler serviced", k=1)[0]
+    loop = asyncio.new_event_loop()
+    try:
+        out = loop.run_until_complete(server.call_tool("similar", {"id": str(seed.unit_id), "k": 2}))
+    finally:
+        loop.close()
+    structured = out.structured_content if hasattr(out, "structured_content") else out.structuredContent
+    assert {h["path"] for h in structured["results"]} == {"heating.md", "plan.md"}
