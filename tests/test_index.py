@@ -47,15 +47,26 @@ def test_edit_reindexes_only_that_file(notes, fake_embedder):
     assert not idx.search("tomato garlic basil", strategy="keyword")
 
 
-def test_a_newer_reader_reads_its_files_again_keeping_their_vectors(notes, fake_embedder, monkeypatch):
+@pytest.fixture
+def newer_text_reader(monkeypatch):
+    """The text reader at VERSION 2, as a release whose text reader finds more would have it (the
+    readers' names are looked up once per process: the lookup is cleared before and after)."""
+    import scent.extract
+
+    monkeypatch.setattr(scent.extract.text, "VERSION", 2, raising=False)
+    scent.extract._reader_of_name.cache_clear()
+    yield
+    monkeypatch.undo()
+    scent.extract._reader_of_name.cache_clear()
+
+
+def test_a_newer_reader_reads_its_files_again_keeping_their_vectors(notes, fake_embedder, request):
     """An upgrade whose text reader finds more reaches the files indexed before: their bytes did
     not change, yet they are read again (and said to be), and their unchanged texts are not
     embedded again. The code file's reader did not change: it is left alone."""
-    import scent.extract.text
-
     idx, _ = build(notes, fake_embedder)
     assert idx.engine.catalog.file_states()["recipe.txt"].reader == "text 1.1"
-    monkeypatch.setattr(scent.extract.text, "VERSION", 2, raising=False)
+    request.getfixturevalue("newer_text_reader")
     seen = fake_embedder.passages_seen
     report = idx.update()
     assert (report.updated, report.unchanged, report.embedded) == (2, 1, 0)
@@ -577,7 +588,7 @@ def test_eval_counts_a_copy_of_the_answer_as_the_answer(with_copies):
     assert evaluate.evaluate(with_copies, queries).queries[0].rank == 1
 
 
-def test_files_online_only_are_never_opened_and_said_in_one_line(notes, fake_embedder, monkeypatch):
+def test_files_online_only_are_never_opened_and_said_in_one_line(notes, fake_embedder, monkeypatch, request):
     """A cloud folder's placeholder (OneDrive's online-only file, an evicted iCloud one) downloads
     when opened: a new one is skipped unread, an indexed one whose bytes went to the cloud (same size
     and time) stays indexed and is not read again, even for a newer reader."""
@@ -603,7 +614,7 @@ def test_files_online_only_are_never_opened_and_said_in_one_line(notes, fake_emb
     opened = []
     real_hash = scent.indexing._hash_file
     monkeypatch.setattr(scent.indexing, "_hash_file", lambda path: opened.append(path) or real_hash(path))
-    monkeypatch.setattr(scent.extract.text, "VERSION", 2, raising=False)  # a newer reader: the rest read again
+    request.getfixturevalue("newer_text_reader")  # a newer reader: the rest are read again
     report = idx.update()
     assert [(p, cause(r)) for p, r in report.skipped] == [("cloud.md", ONLINE)]
     assert not [p for p in opened if p.endswith(("cloud.md", "lease.md"))]

@@ -18,6 +18,7 @@ import os
 import stat
 import sys
 from collections.abc import Callable
+from functools import lru_cache
 
 from scent.errors import ExtractError
 from scent.units import Extracted
@@ -87,8 +88,16 @@ def holds_files(path: str) -> bool:
 
 def reader_of(path: str) -> str:
     """Which reader, at which version, reads this path ("pdf 1.1"); "" when none does. Compared,
-    never ordered: a file read by any other reads again."""
-    module = reader_module(path)
+    never ordered: a file read by any other reads again. Asked of every file each run: what decides
+    it (a name's last two extensions, or the whole name without one) is looked up once."""
+    name = os.path.basename(str(path)).lower()
+    parts = name.rsplit(".", 2)
+    return _reader_of_name(name if len(parts) == 1 else "x." + ".".join(parts[1:]))
+
+
+@lru_cache(maxsize=4096)
+def _reader_of_name(name: str) -> str:
+    module = reader_module(name)
     if module is None:
         return ""
     return f"{module.__name__.rpartition('.')[2]} {VERSION}.{getattr(module, 'VERSION', 1)}"
