@@ -607,3 +607,36 @@ def test_a_comic_book_is_its_pages_pictures(tmp_path):
         assert file_kind(name) == got.kind == "archive"
         assert [(m.name, m.got.kind) for m in got.members] == [("Issue 1/page001.png", "image"),
                                                                ("Issue 1/page002.png", "image")]
+
+
+def test_thunderbirds_mailboxes_are_read_as_mboxes(tmp_path, settings, fake_embedder):
+    """Thunderbird keeps each folder as an mbox without an extension beside its .msf summary:
+    Mail/Local Folders/Inbox, a subfolder's messages in Receipts.sbd/2024, an IMAP account's in
+    ImapMail/SERVER/INBOX. Other files without an extension stay unread."""
+    profile = tmp_path / "thunderbird" / "x.default-release"
+    local, imap = profile / "Mail" / "Local Folders", profile / "ImapMail" / "imap.example.org"
+    for folder in (local / "Receipts.sbd", imap):
+        folder.mkdir(parents=True)
+    lunch = EmailMessage()
+    lunch["From"], lunch["Subject"], lunch["Date"] = "c@example.org", "Lunch", "Mon, 02 Mar 2020 12:00:00 +0000"
+    lunch.set_content("Lunch on Friday at the harbour cafe?")
+    for path, messages in ((local / "Inbox", [lunch]), (local / "Receipts.sbd" / "2024", [mail_with_pdf()]),
+                           (imap / "INBOX", [mail_with_pdf("Invoice for the sails")])):
+        box = mailbox.mbox(path)
+        for m in messages:
+            box.add(m)
+        box.flush()
+        box.close()
+        path.with_name(path.name + ".msf").write_text("// <!-- <mdb:mork:z v=\"1.4\"/> -->")
+    (profile / "Mail" / "Local Folders" / "popstate").write_bytes(b"")  # an empty file: an empty mailbox
+    (tmp_path / "thunderbird" / "notes").mkdir()
+    (tmp_path / "thunderbird" / "notes" / "Inbox").write_text("a note named Inbox, not a mailbox")
+    with Index(tmp_path / "thunderbird", index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
+        report = idx.update()
+        assert not report.skipped
+        hit = idx.search("harbour cafe friday", k=1, strategy="keyword")[0]
+        assert (hit.path, hit.kind, hit.page, hit.to_dict()["place"]) == (
+            "x.default-release/Mail/Local Folders/Inbox", "email", 1, "message 1")
+        assert top(idx, "rope flares biscuits") == "x.default-release/Mail/Local Folders/Receipts.sbd/2024#1/list.txt"
+        assert top(idx, "invoice sails") == "x.default-release/ImapMail/imap.example.org/INBOX"
+        assert not idx.search("note named", strategy="keyword")  # notes/Inbox is not one of Thunderbird's

@@ -69,7 +69,9 @@ def file_kind(path: str) -> str | None:
         if name.endswith(long) and len(name) > len(long):
             return kind
     stem, ext = os.path.splitext(name)
-    return _KIND_BY_EXTENSION.get(ext) if ext else _KIND_BY_NAME.get(stem)
+    if ext:
+        return _KIND_BY_EXTENSION.get(ext)
+    return _KIND_BY_NAME.get(stem) or ("email" if mail.thunderbird_mailbox(str(path)) else None)
 
 
 def reader_module(path: str):
@@ -89,15 +91,21 @@ def holds_files(path: str) -> bool:
 def reader_of(path: str) -> str:
     """Which reader, at which version, reads this path ("pdf 1.1"); "" when none does. Compared,
     never ordered: a file read by any other reads again. Asked of every file each run: what decides
-    it (a name's last two extensions, or the whole name without one) is looked up once."""
+    it (a name's last two extensions) is looked up once."""
     name = os.path.basename(str(path)).lower()
     parts = name.rsplit(".", 2)
-    return _reader_of_name(name if len(parts) == 1 else "x." + ".".join(parts[1:]))
+    if len(parts) == 1:  # a name without an extension may need its folders to say (Thunderbird's mailboxes)
+        return _reader(str(path))
+    return _reader_of_name("x." + ".".join(parts[1:]))
 
 
 @lru_cache(maxsize=4096)
 def _reader_of_name(name: str) -> str:
-    module = reader_module(name)
+    return _reader(name)
+
+
+def _reader(path: str) -> str:
+    module = reader_module(path)
     if module is None:
         return ""
     return f"{module.__name__.rpartition('.')[2]} {VERSION}.{getattr(module, 'VERSION', 1)}"

@@ -1,4 +1,4 @@
-"""Mail (.eml, .emlx, .mbox, .msg): one `email` section per message: its From, To, Cc, Subject and Date lines,
+"""Mail (.eml, .emlx, .mbox, .msg, and Thunderbird's mailboxes): one `email` section per message: its From, To, Cc, Subject and Date lines,
 then its body (the plain-text part, or the HTML part read as a page is), then the names of its
 attachments. The subject is the section's title; an .eml file's date is the message's. An .mbox
 gives each message its number as the page, and its date as the unit's own (date filters and
@@ -35,7 +35,28 @@ from .members import Entry, MemberReader, attach, attachment_name, bounded
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
 
 EXTENSIONS = (".eml", ".emlx", ".mbox", ".msg")
+_ONE_MESSAGE = (".eml", ".emlx", ".msg")  # the rest are mailboxes
+# Thunderbird keeps each mail folder as an mbox without an extension (Mail/Local Folders/Inbox,
+# ImapMail/imap.example.org/INBOX), a subfolder's inside NAME.sbd/, each beside its .msf summary.
+THUNDERBIRD_FOLDERS = frozenset({"inbox", "sent", "drafts", "trash", "junk", "archives", "templates", "outbox",
+                                 "unsent messages", "sent mail", "all mail", "spam", "starred", "important"})
+_THUNDERBIRD_ROOTS = ("Mail", "ImapMail")
 _HEADERS = ("From", "To", "Cc", "Subject", "Date")
+
+
+def thunderbird_mailbox(path: str) -> bool:
+    """Whether the file without an extension at `path` is one of Thunderbird's mailboxes: inside a
+    subfolder's NAME.sbd/, inside Local Folders/, or inside an account's folder of a profile's Mail/
+    or ImapMail/. A bare name (a path inside the indexed folder, which is the mail folder itself) is
+    one when it is a name Thunderbird gives its folders (Inbox, Sent, Trash ...)."""
+    parts = path.replace("\\", "/").split("/")
+    name = parts[-1]
+    if not name or "." in name:
+        return False
+    if len(parts) == 1:
+        return name.lower() in THUNDERBIRD_FOLDERS
+    parent = parts[-2]
+    return parent.endswith(".sbd") or parent == "Local Folders" or (len(parts) > 2 and parts[-3] in _THUNDERBIRD_ROOTS)
 
 
 def _header(message: EmailMessage, name: str) -> str:
@@ -207,7 +228,7 @@ def _looks_like_mail(message: EmailMessage) -> bool:
 
 def extract(path: str, limits: Limits) -> Extracted:
     size = os.stat(path).st_size
-    mbox = path.lower().endswith(".mbox")
+    mbox = not path.lower().endswith(_ONE_MESSAGE)
     if not mbox and size > limits.max_text_bytes:
         raise ExtractError(path, f"message is {_size(size)}, over the {_size(limits.max_text_bytes)} limit; "
                                  "raise the max_file_mb setting (--max-file-mb) or add it to .scentignore")
@@ -263,7 +284,7 @@ _MESSAGE_NAME = re.compile(r"(\d+)/(.+)\Z", re.S)
 def read_member(path: str, name: str, max_bytes: int) -> bytes:
     """The bytes of attachment `name` (`N/file` in an mbox), bounded; ExtractError when it is not there."""
     missing = ExtractError(path, f"the mail holds no attachment {name} (any more); re-index the folder")
-    if path.lower().endswith(".mbox"):
+    if not path.lower().endswith(_ONE_MESSAGE):
         m = _MESSAGE_NAME.match(name)
         if not m:
             raise missing
