@@ -129,8 +129,10 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
         old = states_top.get(f.rel)
         access = readers(f)
         newer = outdated(old) if old and not online_only(f.stat) else ""  # (reading it again would download it)
+        # (a Thunderbird mailbox at the folder's top has no kind by its name)
+        kind = (file_kind(f.rel) or "other") if newer else ""
         if newer and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
-            p.newer[file_kind(f.rel)] = p.newer.get(file_kind(f.rel), 0) + 1
+            p.newer[kind] = p.newer.get(kind, 0) + 1
             p.read.append((f, old.hash, False))
             if f.rel in inside:
                 p.inside[f.rel] = {m.path for m in inside[f.rel]}
@@ -151,7 +153,7 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
             continue
         new_state = FileState(f.rel, f.size, f.mtime_ns, digest, access)
         if newer and old.hash == digest:
-            p.newer[file_kind(f.rel)] = p.newer.get(file_kind(f.rel), 0) + 1
+            p.newer[kind] = p.newer.get(kind, 0) + 1
         if old and old.hash == digest and not newer:
             p.touched.append(new_state)
             p.touched += [replace(m, size=f.size, mtime_ns=f.mtime_ns) for m in inside.get(f.rel, ())]

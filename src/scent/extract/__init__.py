@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import (archive, audio, code, djvu, doc, drawio, enex, epub, excalidraw, fb2, html, ical, image, iwork,
+from . import (archive, audio, canvas, code, djvu, doc, drawio, enex, epub, excalidraw, fb2, html, ical, image, iwork,
                jsondata, kindle, mail, notebook, odt, opml, pdf, raw, rtf, sheet, shortcut, slides, subtitles, svg,
                table, text, textbundle, track, vcard, video, visio, webarchive, word, xmldata, xps)
 from .base import Limits
@@ -42,11 +42,11 @@ EXTRACTORS: dict[str, Callable[[str, Limits], Extracted]] = {
 _KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in module.EXTENSIONS}
 # Readers of files of another reader's kind: a DjVu book and an XPS document are paged as a PDF
 # is (`pdf`), a Kindle book and a FictionBook are e-books (`epub`), a Word 97-2003 .doc is a Word
-# document (`docx`); a subtitle file, a GPS track, an Evernote export, a text bundle, an outline and
-# a saved link text; an SVG, draw.io, Excalidraw or Visio drawing a picture, a saved web page a page,
-# an iWork document a Word document, slides or a sheet (its KINDS, by extension), a camera raw a
-# picture, an XML file code (as YAML is).
-_OTHER_READERS = (djvu, doc, drawio, enex, excalidraw, fb2, iwork, kindle, opml, raw, shortcut, subtitles, svg,
+# document (`docx`); a subtitle file, a GPS track, an Evernote export, a text bundle, an outline,
+# an Obsidian canvas and a saved link text are text; an SVG, draw.io, Excalidraw or Visio drawing a
+# picture, a saved web page a page, an iWork document a Word document, slides or a sheet (its
+# KINDS, by extension), a camera raw a picture, an XML file code (as YAML is).
+_OTHER_READERS = (canvas, djvu, doc, drawio, enex, excalidraw, fb2, iwork, kindle, opml, raw, shortcut, subtitles, svg,
                   textbundle, track, visio, webarchive, xmldata, xps)
 _READER_BY_EXTENSION = {ext: module for module in _OTHER_READERS for ext in module.EXTENSIONS}
 _KIND_BY_EXTENSION.update({ext: getattr(module, "KINDS", {}).get(ext) or module.KIND
