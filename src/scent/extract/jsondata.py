@@ -1,5 +1,6 @@
 """JSON, JSON Lines and GeoJSON, flattened to "key.path: value" lines; a Google Keep note (as
-Takeout exports it) read as the note it is (scent.extract.keep)."""
+Takeout exports it) read as the note it is (scent.extract.keep), a Day One journal as its entries
+(scent.extract.dayone)."""
 from __future__ import annotations
 
 import json
@@ -8,10 +9,10 @@ from collections.abc import Iterator
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import keep
+from . import dayone, keep
 from .base import Limits, joined, read_text
 
-VERSION = 2  # 2: Keep notes
+VERSION = 3  # 2: Keep notes; 3: Day One journals
 EXTENSIONS = (".json", ".jsonl", ".ndjson", ".geojson")
 ITEMS_PER_SECTION = 25
 # Coordinates are numbers nobody searches for, and there are thousands of them.
@@ -80,7 +81,7 @@ def extract(path: str, limits: Limits) -> Extracted:
             except json.JSONDecodeError as e:
                 raise ExtractError(path, f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}; "
                                          "fix the file or add it to .scentignore") from e
-            if (got := keep.note(data, name)) is not None:
+            if (got := keep.note(data, name) or dayone.journal(data, name)) is not None:
                 got.meta["encoding"] = encoding
                 return got
             if isinstance(data, list) and any(isinstance(item, (dict, list)) for item in data):
