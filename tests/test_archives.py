@@ -640,3 +640,18 @@ def test_thunderbirds_mailboxes_are_read_as_mboxes(tmp_path, settings, fake_embe
         assert top(idx, "rope flares biscuits") == "x.default-release/Mail/Local Folders/Receipts.sbd/2024#1/list.txt"
         assert top(idx, "invoice sails") == "x.default-release/ImapMail/imap.example.org/INBOX"
         assert not idx.search("note named", strategy="keyword")  # notes/Inbox is not one of Thunderbird's
+
+
+def test_a_joplin_export_is_a_tar_of_its_notes(tmp_path):
+    from scent.extract import extract, file_kind
+
+    path = tmp_path / "notebooks.jex"
+    note = b"Harbour budget\n\nDredging the east quay: 42,000 EUR.\n\nid: 5f2a\ncreated_time: 2020-03-01T10:00:00.000Z\n"
+    with tarfile.open(path, "w") as tar:
+        info = tarfile.TarInfo("5f2a9c0e0d8e4a1b9c7d6e5f4a3b2c1d.md")
+        info.size = len(note)
+        tar.addfile(info, io.BytesIO(note))
+    got = extract(str(path))
+    assert file_kind(str(path)) == got.kind == "archive"
+    assert [(m.name, m.got.kind) for m in got.members] == [("5f2a9c0e0d8e4a1b9c7d6e5f4a3b2c1d.md", "text")]
+    assert "Dredging the east quay" in got.members[0].got.sections[0].text

@@ -29,7 +29,8 @@ from .base import Limits, _size, named, unreadable
 from .members import RATIO_FLOOR, Entry, MemberReader, attach, bounded
 from .package import zip_entries
 
-_TARS = (".tar", ".tgz", ".tar.gz", ".tbz2", ".tar.bz2", ".txz", ".tar.xz")
+# .jex: a Joplin export, a tar of its notes (Markdown) and their resources.
+_TARS = (".tar", ".tgz", ".tar.gz", ".tbz2", ".tar.bz2", ".txz", ".tar.xz", ".jex")
 _LIBARCHIVE = (".7z", ".rar", ".cb7", ".cbr")
 # .cbz, .cbr, .cb7: comic books, a zip, RAR or 7-Zip archive of its pages' pictures.
 EXTENSIONS = (".zip", ".cbz", *_TARS, *_LIBARCHIVE)
