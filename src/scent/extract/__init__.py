@@ -69,9 +69,8 @@ def file_kind(path: str) -> str | None:
         if name.endswith(long) and len(name) > len(long):
             return kind
     stem, ext = os.path.splitext(name)
-    if ext:
-        return _KIND_BY_EXTENSION.get(ext)
-    return _KIND_BY_NAME.get(stem) or ("email" if mail.thunderbird_mailbox(str(path)) else None)
+    kind = _KIND_BY_EXTENSION.get(ext) if ext else _KIND_BY_NAME.get(stem)
+    return kind or ("email" if mail.mail_file(str(path)) else None)  # by its folders: Thunderbird's, Maildir's
 
 
 def reader_module(path: str):
@@ -94,9 +93,8 @@ def reader_of(path: str) -> str:
     it (a name's last two extensions) is looked up once."""
     name = os.path.basename(str(path)).lower()
     parts = name.rsplit(".", 2)
-    if len(parts) == 1:  # a name without an extension may need its folders to say (Thunderbird's mailboxes)
-        return _reader(str(path))
-    return _reader_of_name("x." + ".".join(parts[1:]))
+    # A name that says no reader may need its folders to say (Thunderbird's mailboxes, Maildir's messages).
+    return (len(parts) > 1 and _reader_of_name("x." + ".".join(parts[1:]))) or _reader(str(path))
 
 
 @lru_cache(maxsize=4096)

@@ -1,4 +1,4 @@
-"""Mail (.eml, .emlx, .mbox, .msg, and Thunderbird's mailboxes): one `email` section per message: its From, To, Cc, Subject and Date lines,
+"""Mail (.eml, .emlx, .mbox, .msg, Thunderbird's mailboxes, Maildir messages): one `email` section per message: its From, To, Cc, Subject and Date lines,
 then its body (the plain-text part, or the HTML part read as a page is), then the names of its
 attachments. The subject is the section's title; an .eml file's date is the message's. An .mbox
 gives each message its number as the page, and its date as the unit's own (date filters and
@@ -35,13 +35,32 @@ from .members import Entry, MemberReader, attach, attachment_name, bounded
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
 
 EXTENSIONS = (".eml", ".emlx", ".mbox", ".msg")
-_ONE_MESSAGE = (".eml", ".emlx", ".msg")  # the rest are mailboxes
 # Thunderbird keeps each mail folder as an mbox without an extension (Mail/Local Folders/Inbox,
 # ImapMail/imap.example.org/INBOX), a subfolder's inside NAME.sbd/, each beside its .msf summary.
 THUNDERBIRD_FOLDERS = frozenset({"inbox", "sent", "drafts", "trash", "junk", "archives", "templates", "outbox",
                                  "unsent messages", "sent mail", "all mail", "spam", "starred", "important"})
 _THUNDERBIRD_ROOTS = ("Mail", "ImapMail")
 _HEADERS = ("From", "To", "Cc", "Subject", "Date")
+
+
+# A Maildir message (mutt, KMail, Evolution, mbsync and offlineimap backups): one file in cur/ or
+# new/, named by when it arrived, a unique part and the host, and its flags after a colon.
+_MAILDIR_NAME = re.compile(r"^\d{9,}\.[^/]+$")
+
+
+def mail_file(path: str) -> bool:
+    """Whether a file whose name says no kind is mail: a Thunderbird mailbox or a Maildir message."""
+    return thunderbird_mailbox(path) or maildir_message(path)
+
+
+def maildir_message(path: str) -> bool:
+    parts = path.replace("\\", "/").split("/")
+    return len(parts) > 1 and parts[-2] in ("cur", "new") and bool(_MAILDIR_NAME.match(parts[-1]))
+
+
+def _mailbox(path: str) -> bool:
+    """Whether the mail file at `path` holds many messages (an mbox), not one."""
+    return path.lower().endswith(".mbox") or thunderbird_mailbox(path)
 
 
 def thunderbird_mailbox(path: str) -> bool:
@@ -228,7 +247,7 @@ def _looks_like_mail(message: EmailMessage) -> bool:
 
 def extract(path: str, limits: Limits) -> Extracted:
     size = os.stat(path).st_size
-    mbox = not path.lower().endswith(_ONE_MESSAGE)
+    mbox = _mailbox(path)
     if not mbox and size > limits.max_text_bytes:
         raise ExtractError(path, f"message is {_size(size)}, over the {_size(limits.max_text_bytes)} limit; "
                                  "raise the max_file_mb setting (--max-file-mb) or add it to .scentignore")
@@ -284,7 +303,7 @@ _MESSAGE_NAME = re.compile(r"(\d+)/(.+)\Z", re.S)
 def read_member(path: str, name: str, max_bytes: int) -> bytes:
     """The bytes of attachment `name` (`N/file` in an mbox), bounded; ExtractError when it is not there."""
     missing = ExtractError(path, f"the mail holds no attachment {name} (any more); re-index the folder")
-    if not path.lower().endswith(_ONE_MESSAGE):
+    if _mailbox(path):
         m = _MESSAGE_NAME.match(name)
         if not m:
             raise missing
