@@ -84,3 +84,16 @@ def test_context_over_a_real_folder(tmp_path, notes):
         assert idx.context('"tomato soup"', tokens=100).passages[0].path == "recipe.txt"
         with pytest.raises(UsageError, match="tokens must be between 50 and 100,000"):
             idx.context("deposit", tokens=10)
+
+
+def test_a_citation_names_a_part_as_a_result_does():
+    from scent.passages import Passage, cite
+
+    def at(kind, path, page):
+        return cite(Passage(path, page, kind, "", 0, 1, "words", [1]))
+
+    assert at("pdf_page", "lease.pdf", 4) == "lease.pdf, page 4"
+    assert at("email", "inbox.mbox", 3) == "inbox.mbox, message 3"
+    assert at("slide", "deck.pptx", 2) == "deck.pptx, slide 2"
+    assert at("text", "House.enex", 3) == "House.enex, note 3"
+    assert at("text", "notes.md", None) == "notes.md"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .kinds import place
 from .storage import StoredUnit
 
 # Picture units and OCR text are their own passages (their spans do not point into the text).
@@ -104,9 +105,18 @@ def file_text(units: list[StoredUnit]) -> tuple[str, dict[int, int]]:
     return "\n\n".join(parts), where
 
 
+# A unit's kind -> the kind of the file it is a part of, where the file's kind names its numbered parts.
+_FILE_OF = {"slide": "slides", "email": "email", "calendar": "calendar", "contacts": "contacts"}
+
+
 def cite(p: Passage) -> str:
-    """"notes/lease.pdf, page 4 (Deposit)": where a passage is, for a reader to check it."""
-    where = f"{p.path}, page {p.page}" if p.page is not None else p.path
+    """"notes/lease.pdf, page 4 (Deposit)": where a passage is, for a reader to check it; a part
+    that is no page is named as a result names it ("inbox.mbox, message 3", "deck.pptx, slide 2")."""
+    if p.page is None:
+        where = p.path
+    else:
+        said = place(_FILE_OF.get(p.kind, ""), p.page, p.path)
+        where = f"{p.path}, {said}" if not said.startswith("p.") else f"{p.path}, page {p.page}"
     return where + (f" ({p.title})" if p.title and p.title not in p.path else "")
 
 
