@@ -1224,3 +1224,61 @@ def test_r_markdown_and_quarto_are_markdown_with_front_matter_and_headings(tmp_p
     assert (got.kind, got.title) == ("text", "Tide gauge analysis")
     assert [s.title for s in got.sections] == ["Data", "Findings"]
     assert extract(str(path.rename(tmp_path / "analysis.Rmd"))).title == "Tide gauge analysis"
+
+
+def _retyped(source, target, old: str, new: str):
+    """An Office package saved as another of its forms: the same parts, the main part's content type
+    changed in [Content_Types].xml (what Office writes for a template, a show, a macro-enabled file)."""
+    import zipfile
+
+    with zipfile.ZipFile(source) as zi, zipfile.ZipFile(target, "w") as zo:
+        for info in zi.infolist():
+            data = zi.read(info)
+            zo.writestr(info, data.replace(old.encode(), new.encode()) if info.filename == "[Content_Types].xml" else data)
+    return target
+
+
+@pytest.mark.parametrize("name, content_type", [
+    ("letter.dotx", "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml"),
+    ("macros.docm", "application/vnd.ms-word.document.macroEnabled.main+xml"),
+    ("macros.dotm", "application/vnd.ms-word.template.macroEnabledTemplate.main+xml")])
+def test_word_templates_and_macro_enabled_documents_read_as_docx(tmp_path, name, content_type):
+    import docx
+
+    d = docx.Document()
+    d.add_paragraph("Harbour dues are paid each March.")
+    d.save(tmp_path / "plain.docx")
+    path = _retyped(tmp_path / "plain.docx", tmp_path / name,
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml", content_type)
+    got = extract(str(path))
+    assert (got.kind, [s.text for s in got.sections]) == ("docx", ["Harbour dues are paid each March."])
+
+
+@pytest.mark.parametrize("name, content_type", [
+    ("show.ppsx", "application/vnd.openxmlformats-officedocument.presentationml.slideshow.main+xml"),
+    ("show.ppsm", "application/vnd.ms-powerpoint.slideshow.macroEnabled.main+xml"),
+    ("deck.potx", "application/vnd.openxmlformats-officedocument.presentationml.template.main+xml")])
+def test_shows_and_templates_read_as_pptx(tmp_path, name, content_type):
+    import pptx
+
+    p = pptx.Presentation()
+    p.slides.add_slide(p.slide_layouts[5]).shapes.title.text = "Harbour open day"
+    p.save(tmp_path / "plain.pptx")
+    path = _retyped(tmp_path / "plain.pptx", tmp_path / name,
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml", content_type)
+    got = extract(str(path))
+    assert (got.kind, [s.text for s in got.sections]) == ("slides", ["Harbour open day"])
+
+
+def test_a_powerpoint_97_show_and_an_excel_template(tmp_path):
+    import openpyxl
+
+    shutil.copy(Path(__file__).parent / "data" / "plan.ppt", tmp_path / "plan.pps")
+    assert extract(str(tmp_path / "plan.pps")).sections == extract(str(Path(__file__).parent / "data" / "plan.ppt")).sections
+    book = openpyxl.Workbook()
+    book.active.append(["Item", "Cost"])
+    book.active.append(["Harbour dredging", 42000])
+    book.save(tmp_path / "costs.xlsx")
+    path = _retyped(tmp_path / "costs.xlsx", tmp_path / "costs.xltx", "spreadsheetml.sheet.main+xml",
+                    "spreadsheetml.template.main+xml")
+    assert [s.text for s in extract(str(path)).sections] == ["Item | Cost\nHarbour dredging | 42000"]

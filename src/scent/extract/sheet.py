@@ -20,7 +20,7 @@ from . import chart, package
 from .base import Limits, joined, named, ole_created, unreadable
 from .table import ROWS_PER_SECTION, _line
 
-EXTENSIONS = (".xlsx", ".xlsm", ".ods", ".xls")
+EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm", ".ods", ".xls")  # .xltx, .xltm: templates
 MAX_COLUMNS = 1024  # beyond this a row is decoration or a bomb (ODS repeats empty cells 16384 times)
 # What openpyxl and odfpy raise for a damaged package, besides the zip layer's own errors.
 _DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, TypeError, SyntaxError,

@@ -22,7 +22,13 @@ from .base import SECTION_SEPARATOR, Limits, held_whole, named, ole_created, unr
 from .pictures import PICTURES_PER_FILE, picture_text
 from .word import load_picture
 
-EXTENSIONS = (".pptx", ".odp", ".ppt")
+# Shows (.ppsx, .pps), templates (.potx, .pot) and macro-enabled ones (.pptm, .ppsm, .potm) are the
+# same packages (or 97-2003 files) under another content type: their slides read the same.
+_PPT = (".ppt", ".pps", ".pot")
+EXTENSIONS = (".pptx", ".pptm", ".ppsx", ".ppsm", ".potx", ".potm", ".odp", *_PPT)
+# python-pptx opens a show or a template, not their macro-enabled forms: those are presentations too.
+_MACRO_TYPES = ("application/vnd.ms-powerpoint.slideshow.macroEnabled.main+xml",
+                "application/vnd.ms-powerpoint.template.macroEnabled.main+xml")
 # python-pptx reports a foreign package as PackageNotFoundError, odfpy a broken one through the XML parser.
 _DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, TypeError, SyntaxError,
             IndexError, AttributeError, NotImplementedError, PackageNotFoundError)
@@ -130,9 +136,17 @@ PPT_PICTURES = "Pictures"  # the stream of a .ppt's picture files; a picture is 
 
 
 def _pptx_slides(path: str) -> Iterator[_Slide]:
-    from pptx import Presentation
+    from pptx.opc.package import PartFactory
+    from pptx.package import Package
+    from pptx.parts.presentation import PresentationPart
 
-    presentation = Presentation(path)
+    for content_type in _MACRO_TYPES:
+        PartFactory.part_type_for.setdefault(content_type, PresentationPart)
+    # Not pptx.Presentation(), which refuses a show's and a template's content types.
+    main = Package.open(path).main_document_part
+    if not isinstance(main, PresentationPart):
+        raise ValueError(f"its main part is {main.content_type}, not a presentation")
+    presentation = main.presentation
     authors = _comment_authors(presentation.part)
     for number, page in enumerate(presentation.slides, 1):
         slide = _Slide(number)
@@ -262,7 +276,7 @@ def _sections(slides: Iterator[_Slide], path: str, limits: Limits, meta: dict,
 
 
 def extract(path: str, limits: Limits) -> Extracted:
-    if path.lower().endswith(".ppt") and not package.starts_with(path, package.ZIP_MAGIC):  # else a .pptx named .ppt
+    if path.lower().endswith(_PPT) and not package.starts_with(path, package.ZIP_MAGIC):  # else a .pptx named .ppt
         return _extract_ppt(path, limits)
     odp = path.lower().endswith(".odp")
     what = "OpenDocument .odp presentation" if odp else "PowerPoint .pptx presentation"

@@ -29,7 +29,7 @@ from . import chart, package
 from .base import Limits, joined, laid_out, named, unreadable
 from .pictures import decoded, described
 
-EXTENSIONS = (".docx",)
+EXTENSIONS = (".docx", ".docm", ".dotx", ".dotm")
 # python-docx reports a damaged or foreign file through whichever layer noticed:
 # the zip reader, the package parts, or the XML parser (lxml's errors are SyntaxErrors).
 _DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, SyntaxError, OpcError,
@@ -222,13 +222,33 @@ def load_picture(path: str, member: str, side: int) -> Image.Image:
     return decoded(blob, side)
 
 
+# A template (.dotx) and macro-enabled documents (.docm, .dotm) are the same package under another
+# content type, which python-docx's Document() refuses: their main part is read as a document's.
+_DOCUMENT_TYPES = ("application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",
+                   "application/vnd.ms-word.document.macroEnabled.main+xml",
+                   "application/vnd.ms-word.template.macroEnabledTemplate.main+xml")
+
+
+def _document(f):
+    from docx.opc.package import OpcPackage
+    from docx.opc.part import PartFactory
+    from docx.parts.document import DocumentPart
+
+    for content_type in _DOCUMENT_TYPES:
+        PartFactory.part_type_for.setdefault(content_type, DocumentPart)
+    main = OpcPackage.open(f).main_document_part
+    if not isinstance(main, DocumentPart):
+        raise ValueError(f"file is not a Word file, content type is '{main.content_type}'")
+    return main.document
+
+
 def extract(path: str, limits: Limits) -> Extracted:
     # python-docx inflates document.xml whole: a zip bomb would cost gigabytes before it parses.
     package.check(path, limits, "Word .docx file")
     meta: dict = {}
     with open(path, "rb") as f:  # opened here so a missing file is an OSError, not a python-docx error
         try:
-            document = docx.Document(f)
+            document = _document(f)
             parts, placed, first_heading = _parts(document, limits.describe)
             parts += [("charts", _charts(document)), ("headers and footers", _headers(document, meta)),
                       ("comments", _comments(document)), ("footnotes", _notes(document, meta))]
