@@ -1275,6 +1275,10 @@ def test_a_powerpoint_97_show_and_an_excel_template(tmp_path):
 
     shutil.copy(Path(__file__).parent / "data" / "plan.ppt", tmp_path / "plan.pps")
     assert extract(str(tmp_path / "plan.pps")).sections == extract(str(Path(__file__).parent / "data" / "plan.ppt")).sections
+    if shutil.which("catdoc"):  # a Word 97-2003 template is a .doc
+        shutil.copy(Path(__file__).parent / "data" / "keeper.doc", tmp_path / "keeper.dot")
+        assert [s.text for s in extract(str(tmp_path / "keeper.dot")).sections] == \
+            [s.text for s in extract(str(Path(__file__).parent / "data" / "keeper.doc")).sections]
     book = openpyxl.Workbook()
     book.active.append(["Item", "Cost"])
     book.active.append(["Harbour dredging", 42000])
@@ -1282,3 +1286,8 @@ def test_a_powerpoint_97_show_and_an_excel_template(tmp_path):
     path = _retyped(tmp_path / "costs.xlsx", tmp_path / "costs.xltx", "spreadsheetml.sheet.main+xml",
                     "spreadsheetml.template.main+xml")
     assert [s.text for s in extract(str(path)).sections] == ["Item | Cost\nHarbour dredging | 42000"]
+    pytest.importorskip("xlwt")
+    import badfiles
+
+    (tmp_path / "ledger.xlt").write_bytes(badfiles.xls_bytes(rows=2))  # an Excel 97-2003 template is an .xls
+    assert [s.text for s in extract(str(tmp_path / "ledger.xlt")).sections] == ["entry 0 | 0\nentry 1 | 1.5"]

@@ -26,7 +26,7 @@ from .base import Limits, held_whole, laid_out, ole_created, span, unreadable
 from .package import OLE_MAGIC, ZIP_MAGIC
 from .pictures import described
 
-EXTENSIONS = (".doc",)
+EXTENSIONS = (".doc", ".dot")  # .dot: a Word 97-2003 template, the same file
 KIND = "docx"  # a Word document, whichever format holds it
 TIMEOUT_S = 60.0  # catdoc reads a 500-page document in about a second
 # Where a .doc keeps its pictures' blips: inline ones in Data; floating ones in the drawing group

@@ -20,7 +20,7 @@ from . import chart, package
 from .base import Limits, joined, named, ole_created, unreadable
 from .table import ROWS_PER_SECTION, _line
 
-EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm", ".ods", ".xls")  # .xltx, .xltm: templates
+EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm", ".ods", ".xls", ".xlt")  # templates: .xltx .xltm .xlt
 MAX_COLUMNS = 1024  # beyond this a row is decoration or a bomb (ODS repeats empty cells 16384 times)
 # What openpyxl and odfpy raise for a damaged package, besides the zip layer's own errors.
 _DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, TypeError, SyntaxError,
@@ -290,7 +290,7 @@ def _parts(sheets, limit: int, meta: dict) -> list[tuple[str, str]]:
 
 def extract(path: str, limits: Limits) -> Extracted:
     ext = os.path.splitext(path)[1].lower()
-    if ext == ".xls" and not package.starts_with(path, package.ZIP_MAGIC):  # else an .xlsx named .xls: read as one
+    if ext in (".xls", ".xlt") and not package.starts_with(path, package.ZIP_MAGIC):  # else an .xlsx named .xls
         return _extract_xls(path, limits)
     ods = ext == ".ods"
     what = "OpenDocument .ods spreadsheet" if ods else "Excel workbook"
