@@ -109,7 +109,7 @@ function resultNode(r) {
   const look = el("button", { type: "button", class: "look" }, "Preview");
   look.addEventListener("click", () => showPreview(r));
   head.append(look);
-  const like = el("button", { type: "button", class: "look like" }, "Similar");
+  const like = el("button", { type: "button", class: "like" }, "Similar");
   like.addEventListener("click", () => similarTo(r.path));
   head.append(like);
   li.append(head);
