@@ -165,10 +165,13 @@ def sidecar_of(name: str, beside: Callable[[str], bool]) -> str | None:
 
 def left_out(parts: list[str]) -> bool:
     """Whether the walk passes a path by by its names alone (`parts`: its folders' names, then its
-    own): a dot name, a tool's folder, an application's package, a photo library's copies."""
+    own): a dot name, an Office owner file, a tool's folder, an application's package, a photo
+    library's copies."""
     *folders, name = parts
-    if name.startswith(".") or any(d.startswith(".") or d in EXCLUDED_DIRS or _suffix(d) in SOFTWARE_PACKAGES
-                                   for d in folders):
+    # "~$report.docx": the owner file Office keeps beside a document while it is open (and leaves
+    # behind after a crash), 162 bytes that name who has it open, no document.
+    if name.startswith((".", "~$")) or any(d.startswith(".") or d in EXCLUDED_DIRS or _suffix(d) in SOFTWARE_PACKAGES
+                                           for d in folders):
         return True
     return any(_suffix(d) in PHOTO_LIBRARIES and (i + 1 == len(folders) or folders[i + 1].lower() not in
                                                   PHOTO_LIBRARIES[_suffix(d)])
@@ -217,7 +220,7 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
         dirnames[:] = kept  # os.walk descends only into what is left here
         present = set(filenames)
         for name in sorted(filenames):
-            if name.startswith(".") or spec.match_file(rel_dir + name) or sidecar_of(name, present.__contains__):
+            if name.startswith((".", "~$")) or spec.match_file(rel_dir + name) or sidecar_of(name, present.__contains__):
                 continue
             full = os.path.join(dirpath, name)
             if not accept(full):
