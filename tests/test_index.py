@@ -201,12 +201,14 @@ def test_names_the_file_system_marks_hidden_are_not_walked(tmp_path, monkeypatch
                                             accept=lambda p: True)] == ["notes/a.md"]
 
 
-def test_office_owner_files_are_not_walked(tmp_path):
+def test_office_owner_files_and_the_systems_files_are_not_walked(tmp_path):
     """Word's "~$port.docx" beside report.docx while it is open (left behind by a crash): 162 bytes
-    naming who has it open, which read as a damaged Word file each run."""
+    naming who has it open, which read as a damaged Word file each run; Explorer's desktop.ini and
+    Thumbs.db, copied from Windows where they are hidden."""
     from scent import walk as walking
 
-    _files(tmp_path, ["report.docx", "~$port.docx", "budget/~$dget.xlsx", "budget/q1.xlsx"])
+    _files(tmp_path, ["report.docx", "~$port.docx", "budget/~$dget.xlsx", "budget/q1.xlsx", "budget/desktop.ini",
+                      "budget/Thumbs.db"])
     assert [f.rel for f in walking.walk(tmp_path, accept=lambda p: True)] == ["report.docx", "budget/q1.xlsx"]
     assert [f.rel for f in walking.files_at(tmp_path, ["~$port.docx", "report.docx"], accept=lambda p: True)] == \
         ["report.docx"]

@@ -163,14 +163,24 @@ def sidecar_of(name: str, beside: Callable[[str], bool]) -> str | None:
     return next((t for t in targets if "." in t and beside(t) and file_kind(t) in ("image", "video")), None)
 
 
+# Files the system or Office writes beside a person's own, which Windows and macOS hide but a copy
+# on another system (a USB stick, a synced or backed-up folder) shows: Explorer's folder settings and
+# thumbnail caches, a Mac folder's custom icon ("Icon" and a carriage return).
+OS_FILES = frozenset({"desktop.ini", "thumbs.db", "ehthumbs.db", "ehthumbs_vista.db", "icon\r"})
+
+
+def _os_file(name: str) -> bool:
+    """A dot name, one of OS_FILES, or an Office owner file: "~$port.docx", kept beside report.docx
+    while it is open (and left behind by a crash), 162 bytes naming who has it open."""
+    return name.startswith((".", "~$")) or name.lower() in OS_FILES
+
+
 def left_out(parts: list[str]) -> bool:
     """Whether the walk passes a path by by its names alone (`parts`: its folders' names, then its
-    own): a dot name, an Office owner file, a tool's folder, an application's package, a photo
-    library's copies."""
+    own): a dot name, a file the system or Office writes (_os_file), a tool's folder, an application's
+    package, a photo library's copies."""
     *folders, name = parts
-    # "~$report.docx": the owner file Office keeps beside a document while it is open (and leaves
-    # behind after a crash), 162 bytes that name who has it open, no document.
-    if name.startswith((".", "~$")) or any(d.startswith(".") or d in EXCLUDED_DIRS or _suffix(d) in SOFTWARE_PACKAGES
+    if _os_file(name) or any(d.startswith(".") or d in EXCLUDED_DIRS or _suffix(d) in SOFTWARE_PACKAGES
                                            for d in folders):
         return True
     return any(_suffix(d) in PHOTO_LIBRARIES and (i + 1 == len(folders) or folders[i + 1].lower() not in
@@ -220,7 +230,7 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
         dirnames[:] = kept  # os.walk descends only into what is left here
         present = set(filenames)
         for name in sorted(filenames):
-            if name.startswith((".", "~$")) or spec.match_file(rel_dir + name) or sidecar_of(name, present.__contains__):
+            if _os_file(name) or spec.match_file(rel_dir + name) or sidecar_of(name, present.__contains__):
                 continue
             full = os.path.join(dirpath, name)
             if not accept(full):
