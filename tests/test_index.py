@@ -192,12 +192,12 @@ def test_names_the_file_system_marks_hidden_are_not_walked(tmp_path, monkeypatch
     assert not walking.hidden_by_os(SimpleNamespace(st_flags=0, st_file_attributes=0x20))
     assert not walking.hidden_by_os(os.stat(tmp_path))
     # The walk asks it of each name, as a Mac's does of ~/Library: here the mark is a folder's inode.
-    _files(tmp_path, ["Library/Caches/x.md", "notes/desktop.ini", "notes/a.md"])
-    marked = {os.stat(tmp_path / "Library").st_ino, os.stat(tmp_path / "notes" / "desktop.ini").st_ino}
+    _files(tmp_path, ["Library/Caches/x.md", "notes/hidden.md", "notes/a.md"])
+    marked = {os.stat(tmp_path / "Library").st_ino, os.stat(tmp_path / "notes" / "hidden.md").st_ino}
     monkeypatch.setattr(walking, "_OS_MARKS_HIDDEN", True)
     monkeypatch.setattr(walking, "hidden_by_os", lambda st: st.st_ino in marked)
     assert [f.rel for f in walking.walk(tmp_path, accept=lambda p: True)] == ["notes/a.md"]
-    assert [f.rel for f in walking.files_at(tmp_path, ["Library/Caches/x.md", "notes/desktop.ini", "notes/a.md"],
+    assert [f.rel for f in walking.files_at(tmp_path, ["Library/Caches/x.md", "notes/hidden.md", "notes/a.md"],
                                             accept=lambda p: True)] == ["notes/a.md"]
 
 
