@@ -459,8 +459,6 @@ def test_tar_bomb_stops_before_inflating_it(tmp_path):
     so reading stops at its header; nothing past it is inflated."""
     import gzip
 
-    from scent.extract import extract
-
     path = tmp_path / "zeros.tar.gz"
     with gzip.open(path, "wb", compresslevel=1) as gz:
         with tarfile.open(fileobj=gz, mode="w|") as tar:
@@ -482,6 +480,14 @@ def test_tar_bomb_stops_before_inflating_it(tmp_path):
                     self.left -= n
                     return n
             tar.addfile(info, io.BufferedReader(Zeros(), 1 << 20))
+    stops_at_the_bomb(path)
+
+
+def stops_at_the_bomb(path) -> None:
+    """An archive of first.md and then 600 MB of zeros is read to its first member, quickly, and
+    says where it stopped."""
+    from scent.extract import extract
+
     started = time.perf_counter()
     got = extract(str(path))
     assert time.perf_counter() - started < 5
@@ -570,20 +576,13 @@ def test_7z_bomb_stops_before_inflating_it(tmp_path):
     pytest.importorskip("libarchive")
     import libarchive
 
-    from scent.extract import extract
-
     path = tmp_path / "zeros.7z"
     with libarchive.file_writer(str(path), "7zip") as archive:
         archive.add_file_from_memory("first.md", 9, b"# first\n\n")
         chunk = bytes(1 << 20)
         archive.add_file_from_memory("zeros.txt", 600 << 20, (chunk for _ in range(600)))
     assert path.stat().st_size < 1 << 20
-    started = time.perf_counter()
-    got = extract(str(path))
-    assert time.perf_counter() - started < 5
-    assert [m.name for m in got.members] == ["first.md"]
-    assert got.meta["left_out"] == ["only the files within its first 512.0 MB were read (max_archive_mb); raise "
-                                    "max_archive_mb to read the rest"]
+    stops_at_the_bomb(path)
 
 
 def test_a_comic_book_is_its_pages_pictures(tmp_path):
