@@ -32,7 +32,8 @@ from .files import Refused, locate, make_thumbnail, member_bytes
 
 INSTRUCTIONS = ("Search the user's own files (notes, code, PDFs, Word files, pictures ...) with `search`, "
                 "then read a result with `fetch` and its `id`; `context` gives the best passages for a "
-                "question, cited and within a token budget; `status` says what is indexed.")
+                "question, cited and within a token budget; `similar` gives the files like a result's "
+                "(other drafts, the same topic elsewhere); `status` says what is indexed.")
 MAX_K = 50
 FETCH_CHARS = 6000      # a page of `fetch`: about 1,500 tokens of English
 PICTURE_PX = 1024       # the longest side of a picture `fetch` returns
