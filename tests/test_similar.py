@@ -98,3 +98,21 @@ def test_http_api_and_mcp(idx):
         loop.close()
     structured = out.structured_content if hasattr(out, "structured_content") else out.structuredContent
     assert {h["path"] for h in structured["results"]} == {"heating.md", "plan.md"}
+
+
+def test_the_files_inside_the_seed_and_the_file_it_is_inside_are_parts_not_like_it(tmp_path):
+    import zipfile
+
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    with zipfile.ZipFile(folder / "boiler papers.zip", "w") as z:
+        z.writestr("boiler.md", BOILER)
+        z.writestr("heating.md", "# Heating\n\nThe boiler pressure dropped; the gas engineer replaced the valve.\n")
+    (folder / "valve.md").write_text("# Valve\n\nThe boiler pressure valve was replaced by the gas engineer.\n")
+    with Index(folder, index_dir=tmp_path / "ix", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        like_member = {r.path for r in idx.similar("boiler papers.zip#boiler.md")}
+        assert "boiler papers.zip" not in like_member  # the archive it is inside
+        assert {"boiler papers.zip#heating.md", "valve.md"} <= like_member  # a file beside it inside is another file
+        like_archive = {r.path for r in idx.similar("boiler papers.zip")}
+        assert not any(p.startswith("boiler papers.zip#") for p in like_archive) and "valve.md" in like_archive
