@@ -234,7 +234,8 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
                 kinds: Kinds = None, path: Path_ = None, after: After = None, before: Before = None,
                 lang: Lang = None) -> Annotated[CallToolResult, SearchOutput]:
         """Files like the file of a result, by what they are about (their words need not match): other
-        drafts, the same topic elsewhere, similar photos. The file itself and its copies are left out."""
+        drafts, the same topic elsewhere, similar photos. The file itself, its copies and its parts
+        (the files inside it, the file it is inside) are left out."""
         uid = int(id)
         with _tool_errors(), pool.use() as idx:
             unit = idx.engine.catalog.units([uid]).get(uid)
