@@ -65,3 +65,17 @@ def test_the_page_is_a_part_of_its_note_one_result_dated_by_the_note(takeout):
         assert hits[0].to_dict()["copies"] == ["Keep/Shopping.html"]
         before = idx.search("shed sage", strategy="keyword", filters=Filters.build((), None, None, "2020-12", None))
         assert [r.path for r in before] == ["Keep/2020-02-01T00_00_00.000+00_00.json"]
+
+
+def test_the_page_is_read_again_when_its_json_changes_or_goes(takeout):
+    """The JSON's size, time and bytes count as its page's: the page follows it (a new date, or, the
+    JSON deleted, a page of its own again, found by its words)."""
+    page, note = takeout / "Keep" / "Shopping.html", takeout / "Keep" / "Shopping.json"
+    with Index(takeout, index_dir=takeout.parent / "ix", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        assert idx.search("rye bread", strategy="keyword")[0].copies == ("Keep/Shopping.html",)
+        note.unlink()
+        report = idx.update()
+        assert (report.updated, report.deleted) == (1, 1)  # the page read again; the note gone
+        hit = idx.search("rye bread", strategy="keyword")[0]
+        assert (hit.path, hit.copies) == ("Keep/Shopping.html", ())

@@ -30,7 +30,7 @@ from .chunk import PART_KINDS, REGION_KINDS, chunk, log_lines, regions, sentence
 from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
-from .extract import Limits, extract, file_kind, holds_files, reader_of, reported, sidecar
+from .extract import Limits, companions, extract, file_kind, holds_files, reader_of, reported
 from .kinds import PICTURE_KINDS
 from .gloss import gloss
 from .language import detect
@@ -986,7 +986,7 @@ def _hash_file(path: str) -> str:
                     _hash_into(h, inner)
         return h.hexdigest()
     _hash_into(h, path)
-    for side in sidecar.paths(path) if file_kind(path) in ("image", "video") else ():
+    for side in companions(path):
         h.update(b"\0" + os.path.basename(side).encode("utf-8", "surrogateescape") + b"\0")
         _hash_into(h, side)
     return h.hexdigest()

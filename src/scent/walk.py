@@ -339,14 +339,11 @@ _LINK_ERRORS = {
 
 
 def _with_sidecars(f: FileInfo, exists: Callable[[str], bool]) -> FileInfo:
-    """A picture or video with its sidecars' sizes and times counted as its own (see
-    scent.extract.sidecar.paths): an edit of a sidecar alone is an edit of the picture."""
-    from .extract import file_kind  # late: extraction imports this module
-    from .extract.sidecar import paths
+    """A file with its companions' sizes and times counted as its own (scent.extract.companions: a
+    picture's sidecars, a Keep note page's JSON): an edit of a companion alone is an edit of it."""
+    from .extract import companions  # late: extraction imports this module
 
-    if file_kind(f.path) not in ("image", "video"):
-        return f
-    for side in paths(f.path, exists):
+    for side in companions(f.path, exists):
         try:
             st = os.stat(side)
         except OSError:

@@ -25,10 +25,12 @@ from scent.units import Extracted
 from . import (archive, audio, canvas, code, djvu, doc, drawio, enex, epub, excalidraw, fb2, html, ical, image, iwork,
                jsondata, kindle, mail, notebook, odt, opml, pdf, raw, rtf, sheet, shortcut, slides, subtitles, svg,
                table, text, textbundle, track, vcard, video, visio, webarchive, word, xmldata, xps)
+from . import keep, sidecar
 from .base import Limits
 from ..walk import is_document_package
 
-__all__ = ["EXTRACTORS", "Limits", "extract", "file_kind", "holds_files", "reader_of", "reader_module", "reported"]
+__all__ = ["EXTRACTORS", "Limits", "companions", "extract", "file_kind", "holds_files", "reader_of", "reader_module",
+           "reported"]
 
 VERSION = 1
 
@@ -85,6 +87,19 @@ def holds_files(path: str) -> bool:
     """Whether a file of this name holds files indexed at PATH#NAME (scent.extract.members): an
     archive, a mail, a PDF's attachments, an Evernote export's. Its reader can read one back."""
     return hasattr(reader_module(path), "read_member")
+
+
+def companions(path: str, exists: Callable[[str], bool] = os.path.isfile) -> list[str]:
+    """The files beside `path` whose bytes are read with its own, so that an edit of one alone is an
+    edit of it: a picture's or video's sidecars (scent.extract.sidecar), a Keep note page's JSON
+    (scent.extract.keep). The walk counts their sizes and times as the file's, the index's hash
+    their bytes."""
+    kind = file_kind(path)
+    if kind in ("image", "video"):
+        return sidecar.paths(path, exists)
+    if kind == "html":
+        return keep.json_of(path, exists)
+    return []
 
 
 def reader_of(path: str) -> str:

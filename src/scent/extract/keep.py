@@ -4,7 +4,9 @@ or its checklist (ticked items [x], open ones [ ]), its labels, the links it hol
 the pictures and recordings attached to it (files of their own beside it), and "in Keep's trash"
 or "archived" where it is; dated by when the note was made, not by the export. The HTML page is
 shown as a part of the JSON note (FileRecord.part_of: one result, as a Live Photo's two files are)
-and takes the note's date. Not a reader of its own: jsondata and html ask `note` and `twin`.
+and takes the note's date; the JSON's bytes count as the page's (`json_of`, scent.extract.companions),
+so the page follows it when it changes or goes. Not a reader of its own: jsondata and html ask
+`note` and `twin`.
 """
 from __future__ import annotations
 
@@ -54,6 +56,13 @@ def note(data, name: str) -> Extracted | None:
     text = "\n".join(lines) or title
     sections = [Section(text=text, kind="text", title=title)] if text else []
     return Extracted(kind="text", sections=sections, title=title or name, date=_date(data))
+
+
+def json_of(path: str, exists=os.path.isfile) -> list[str]:
+    """The JSON beside a page that may be its Keep note's (NOTE.json beside NOTE.html): read with
+    the page, so that the JSON's change or removal reads the page again."""
+    json_path = os.path.splitext(path)[0] + ".json"
+    return [json_path] if exists(json_path) else []
 
 
 def twin(path: str, root: str | None) -> tuple[str, float | None] | None:
