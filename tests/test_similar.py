@@ -57,6 +57,17 @@ def test_a_seed_not_in_the_index_or_a_page_it_has_not_is_one_line(idx):
         idx.similar("boiler.md", k=0)
 
 
+def test_a_file_with_nothing_read_from_it_is_one_line(folder, tmp_path):
+    from scent.errors import ScentError
+
+    (folder / "empty.txt").write_text("")
+    with Index(folder, index_dir=tmp_path / "ix2", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        assert idx.file_units("empty.txt") == []
+        with pytest.raises(ScentError, match="empty.txt has nothing to compare"):
+            idx.similar("empty.txt")
+
+
 def test_cli_takes_the_file_on_disk_and_finds_its_index(folder, idx, monkeypatch, capsys, tmp_path):
     from test_skipped import _scent
 

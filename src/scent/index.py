@@ -325,6 +325,8 @@ class Index:
             units = [u for u in units if u.page == page]
             if not units:
                 raise UsageError(f"{path} has no page {page} in the index")
+        if not units:
+            raise ScentError(f"{path} has nothing to compare: no words or pictures were read from it")
         results = similar(self.engine, s, units, filters, k)
         if not results and not self.engine.vectors.get("unit", [u.id for u in units[:50]]):
             raise ScentError(f"{path} has no meaning vectors (a table's later rows, or a file with no words), so "
