@@ -113,6 +113,12 @@ def unreadable(path: str, what: str, detail: str, maybe: str = "it may be damage
     return ExtractError(path, "; ".join(filter(None, (f"not a readable {what} ({detail})", maybe, fix))))
 
 
+def one_line(value) -> str:
+    """A name, title or address as read: its words on one line, runs of blank space as one; "" for
+    anything that is not text (a JSON field may hold a number or null)."""
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
 def named(e: BaseException) -> str:
     """An exception as a reader's error is quoted: "BadZipFile: File is not a zip file"."""
     return f"{type(e).__name__}: {e}"

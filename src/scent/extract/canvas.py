@@ -10,7 +10,7 @@ import json
 import os
 
 from scent.units import Extracted, Section
-from .base import Limits, laid_out, read_text, unreadable
+from .base import Limits, laid_out, one_line, read_text, unreadable
 
 EXTENSIONS = (".canvas",)
 KIND = "text"
@@ -29,7 +29,7 @@ def extract(path: str, limits: Limits) -> Extracted:
     said = {n.get("id"): _short(n) for n in cards}
     lines = [line for n in sorted(cards, key=_place) if (line := _card(n))]
     for edge in board.get("edges") or ():
-        if isinstance(edge, dict) and (label := _words(edge.get("label"))):
+        if isinstance(edge, dict) and (label := one_line(edge.get("label"))):
             lines.append(f"{said.get(edge.get('fromNode')) or '?'} -> {said.get(edge.get('toNode')) or '?'}: {label}")
     sections = [Section(text="\n".join(lines), kind=KIND)] if lines else []
     return Extracted(kind=KIND, sections=laid_out(sections), title=os.path.splitext(os.path.basename(path))[0],
@@ -47,11 +47,11 @@ def _card(node: dict) -> str:
     kind = node.get("type")
     if kind == "text":
         return (node.get("text") or "").strip() if isinstance(node.get("text"), str) else ""
-    if kind == "file" and (file := _words(node.get("file"))):
-        return f"note: {file}{_words(node.get('subpath'))}"
-    if kind == "link" and (url := _words(node.get("url"))):
+    if kind == "file" and (file := one_line(node.get("file"))):
+        return f"note: {file}{one_line(node.get('subpath'))}"
+    if kind == "link" and (url := one_line(node.get("url"))):
         return f"link: {url}"
-    if kind == "group" and (label := _words(node.get("label"))):
+    if kind == "group" and (label := one_line(node.get("label"))):
         return label
     return ""
 
@@ -59,7 +59,3 @@ def _card(node: dict) -> str:
 def _short(node: dict) -> str:
     """A card as an arrow's end names it: its first line."""
     return _card(node).split("\n", 1)[0][:60]
-
-
-def _words(value) -> str:
-    return " ".join(value.split()) if isinstance(value, str) else ""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from lxml import etree
 
 from . import package
+from .base import one_line
 
 _C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
 _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
@@ -29,9 +30,9 @@ def lines(blob: bytes) -> list[str]:
         out.append(f"chart: {title}")
     plots = [p for p in chart.iterfind(f"{_C}plotArea/*") if p.tag.endswith("Chart")]
     series = [s for p in plots for s in p.iterfind(_C + "ser")]
-    names = [_words(" ".join(_texts(s.find(_C + "tx")))) for s in series[:MAX_NAMES]]
+    names = [one_line(" ".join(_texts(s.find(_C + "tx")))) for s in series[:MAX_NAMES]]
     first = series[0].find(_C + "cat") if series else None
-    categories = [_words(c) for c in _texts(first)[:MAX_NAMES]] if first is not None else []
+    categories = [one_line(c) for c in _texts(first)[:MAX_NAMES]] if first is not None else []
     for label, values in (("series", names), ("categories", categories)):
         if any(values):
             out.append(f"{label}: {', '.join(v for v in values if v)}")
@@ -44,7 +45,7 @@ def lines(blob: bytes) -> list[str]:
 def _title(element) -> str:
     """The words of `element`'s title (typed in, or taken from a cell)."""
     title = element.find(_C + "title")
-    return "" if title is None else _words(" ".join(_texts(title.find(_C + "tx"))))
+    return "" if title is None else one_line(" ".join(_texts(title.find(_C + "tx"))))
 
 
 def _texts(element) -> list[str]:
@@ -65,7 +66,3 @@ def _texts(element) -> list[str]:
             points.append(pt.findtext(_C + "v") or "")
         break
     return points
-
-
-def _words(text: str) -> str:
-    return " ".join(text.split())

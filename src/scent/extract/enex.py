@@ -30,7 +30,7 @@ from lxml import etree
 from scent.errors import ExtractError
 from scent.places import place_words
 from scent.units import Extracted, Section
-from .base import Limits, laid_out, unreadable
+from .base import Limits, laid_out, one_line, unreadable
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
 from .members import Entry, MemberReader, attach, attachment_name, bounded
 
@@ -61,7 +61,7 @@ def extract(path: str, limits: Limits) -> Extracted:
                                     "raise max_file_mb to read the rest"]
                 break
             date = _time(note.findtext("created")) or _time(note.findtext("updated"))
-            title = _words(note.findtext("title") or "")
+            title = one_line(note.findtext("title"))
             sections.append(Section(text=text, kind=KIND, page=number, title=title, date=date))
             for name, data, _ in names if more else ():
                 if not reader.add(Entry(f"{number}/{name}", len(data), lambda data=data: data, date=date)):
@@ -127,7 +127,7 @@ def _attachments(note) -> list[tuple[str, bytes, str]]:
         except (binascii.Error, ValueError):
             data = b""  # read as empty, so its reader says what it is
         name = attachment_name(resource.findtext("resource-attributes/file-name") or "", n,
-                               _words(resource.findtext("mime") or ""), seen)
+                               one_line(resource.findtext("mime")), seen)
         out.append((name, data, hashlib.md5(data).hexdigest()))
     return out
 
@@ -140,17 +140,17 @@ def _note_text(note, named: dict[str, str]) -> str:
     content = _CRYPT.sub(" (encrypted text) ", content)
     soup = _parse("note", content.replace(_CUT, "").replace(_BREAK, ""))
     lines = [_normalise(" ".join("".join(_visible_pieces(soup)[0]).split(_CUT)))]
-    lines += [f"Task: {title}" for task in note.iterfind("task") if (title := _words(task.findtext("title") or ""))]
-    tags = [t for tag in note.iterfind("tag") if (t := _words(tag.text or ""))]
+    lines += [f"Task: {title}" for task in note.iterfind("task") if (title := one_line(task.findtext("title")))]
+    tags = [t for tag in note.iterfind("tag") if (t := one_line(tag.text))]
     if tags:
         lines.append("Tags: " + ", ".join(tags))
     attributes = note.find("note-attributes")
     if attributes is not None:
-        if author := _words(attributes.findtext("author") or ""):
+        if author := one_line(attributes.findtext("author")):
             lines.append(f"Author: {author}")
         if place := _place(attributes):
             lines.append(f"Written {place}")
-        if source := _words(attributes.findtext("source-url") or ""):
+        if source := one_line(attributes.findtext("source-url")):
             lines.append(f"Source: {source}")
     return "\n".join(line for line in lines if line)
 
@@ -169,8 +169,4 @@ def _time(text: str | None) -> float | None:
         return datetime.strptime((text or "").strip(), "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc).timestamp()
     except ValueError:
         return None
-
-
-def _words(text: str) -> str:
-    return " ".join(text.split())
 

@@ -14,6 +14,7 @@ import json
 import os
 
 from scent.units import Extracted, Section
+from .base import one_line
 
 # What every note of every Keep export holds, and no other JSON file scent has met does.
 _MARKS = ("userEditedTimestampUsec", "createdTimestampUsec")
@@ -35,24 +36,24 @@ def note(data, name: str) -> Extracted | None:
     if isinstance(body, str) and body.strip():
         lines.append(body.strip())
     for item in data.get("listContent") or ():
-        if isinstance(item, dict) and _words(item.get("text")):
-            lines.append(f"{'[x]' if item.get('isChecked') else '[ ]'} {_words(item.get('text'))}")
-    labels = [_words(label.get("name")) for label in data.get("labels") or () if isinstance(label, dict)]
+        if isinstance(item, dict) and one_line(item.get("text")):
+            lines.append(f"{'[x]' if item.get('isChecked') else '[ ]'} {one_line(item.get('text'))}")
+    labels = [one_line(label.get("name")) for label in data.get("labels") or () if isinstance(label, dict)]
     if any(labels):
         lines.append("Labels: " + ", ".join(filter(None, labels)))
     for link in data.get("annotations") or ():
-        if isinstance(link, dict) and (said := " ".join(filter(None, (_words(link.get("title")),
-                                                                       _words(link.get("url")))))):
+        if isinstance(link, dict) and (said := " ".join(filter(None, (one_line(link.get("title")),
+                                                                       one_line(link.get("url")))))):
             lines.append(f"Link: {said}")
-    attached = [os.path.basename(_words(a.get("filePath"))) for a in data.get("attachments") or ()
-                if isinstance(a, dict) and _words(a.get("filePath"))]
+    attached = [os.path.basename(one_line(a.get("filePath"))) for a in data.get("attachments") or ()
+                if isinstance(a, dict) and one_line(a.get("filePath"))]
     if attached:
         lines.append("Attached: " + ", ".join(attached))
     if data.get("isTrashed") is True:
         lines.append("in Keep's trash")
     elif data.get("isArchived") is True:
         lines.append("archived")
-    title = _words(data.get("title")) or (lines[0].split("\n", 1)[0][:80] if lines else "")
+    title = one_line(data.get("title")) or (lines[0].split("\n", 1)[0][:80] if lines else "")
     text = "\n".join(lines) or title
     sections = [Section(text=text, kind="text", title=title)] if text else []
     return Extracted(kind="text", sections=sections, title=title or name, date=_date(data))
@@ -91,7 +92,3 @@ def _date(data: dict) -> float | None:
         if isinstance(value, int) and value > 0:
             return value / 1e6
     return None
-
-
-def _words(value) -> str:
-    return " ".join(value.split()) if isinstance(value, str) else ""

@@ -11,7 +11,7 @@ import os
 from lxml import etree
 
 from scent.units import Extracted, Section
-from .base import Limits, laid_out, read_bytes, unreadable
+from .base import Limits, laid_out, one_line, read_bytes, unreadable
 from .package import SAFE_XML
 
 EXTENSIONS = (".opml",)
@@ -36,7 +36,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         _lines(top, 0, lines)
         if lines:
             sections.append(Section(text="\n".join(lines), kind=KIND, title=_said(top)))
-    title = " ".join((root.findtext("head/title") or "").split())
+    title = one_line(root.findtext("head/title"))
     return Extracted(kind=KIND, sections=laid_out(sections), title=title or os.path.basename(path))
 
 
@@ -48,12 +48,12 @@ def _lines(outline, depth: int, lines: list[str]) -> None:
         indent = "  " * min(depth, MAX_DEPTH)
         if said := _said(item):
             where = next((f" ({name}: {url})" for name, key in (("feed", "xmlUrl"), ("link", "url"), ("site", "htmlUrl"))
-                          if (url := " ".join((item.get(key) or "").split()))), "")
+                          if (url := one_line(item.get(key)))), "")
             lines.append(f"{indent}{said}{where}")
-        if note := " ".join((item.get("_note") or "").split()):
+        if note := one_line(item.get("_note")):
             lines.append(f"{indent}  {note}")
         stack += [(child, depth + 1) for child in reversed(item) if isinstance(child.tag, str) and child.tag == "outline"]
 
 
 def _said(item) -> str:
-    return " ".join((item.get("text") or item.get("title") or "").split())
+    return one_line(item.get("text") or item.get("title"))
