@@ -121,14 +121,15 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
     def outdated(st: FileState) -> str:
         """Today's reader of `st` or of a file inside it, where another read it; "" when none did."""
         for one in (st, *inside.get(st.path, ())):
-            if one.reader != reader_of(one.path):
-                return reader_of(one.path)
+            if one.reader != (now := reader_of(one.path)):
+                return now
         return ""
 
     for f in found:
         old = states_top.get(f.rel)
         access = readers(f)
-        newer = outdated(old) if old and not online_only(f.stat) else ""  # (reading it again would download it)
+        cloud = online_only(f.stat)  # its bytes are in the cloud: reading it would download it
+        newer = outdated(old) if old and not cloud else ""
         # (a Thunderbird mailbox at the folder's top has no kind by its name)
         kind = (file_kind(f.rel) or "other") if newer else ""
         if newer and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):
@@ -143,7 +144,7 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
                 p.access[f.rel] = access
             follow(f.rel, access)
             continue
-        if online_only(f.stat):  # reading it would download it
+        if cloud:
             skip(f.rel, ONLINE_ONLY)
             continue
         try:

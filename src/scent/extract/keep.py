@@ -69,10 +69,10 @@ def json_of(path: str, exists=os.path.isfile) -> list[str]:
 def twin(path: str, root: str | None) -> tuple[str, float | None] | None:
     """For a Keep note's HTML page at `path`: the JSON of the same note beside it (its path relative
     to `root`) and the note's date; None for any other page."""
-    stem = os.path.splitext(path)[0]
-    json_path = stem + ".json"
-    if root is None or not os.path.isfile(json_path):
+    found = json_of(path)
+    if root is None or not found:
         return None
+    json_path = found[0]
     try:
         if os.path.getsize(json_path) > MAX_TWIN_BYTES:
             return None
