@@ -232,32 +232,17 @@ def similar_cmd(file, page, k, kinds, path, after, before, lang, as_json, folder
     from .filters import Filters
 
     filters = Filters.build(kinds, path, after, before, lang)
-    settings = _settings(params)
-    on_disk = os.path.abspath(file) if os.path.exists(file) else None
-    if on_disk and not folder and not index_dir:
-        folder = _indexed_folder_of(on_disk, settings)
-    with _index().open(folder, index_dir, settings=settings) as idx:
+    on_disk = os.path.realpath(file) if os.path.exists(file) else None
+    # A file on disk names its index as the current folder does: its folder's, or a parent's.
+    with _index().open(folder, index_dir, near=on_disk and os.path.dirname(on_disk),
+                       settings=_settings(params)) as idx:
         _say_which(idx)
         rel = file
-        if on_disk and idx.root and _inside_folder(on_disk, idx.root):
-            rel = os.path.relpath(on_disk, idx.root).replace(os.sep, "/")
+        root = os.path.realpath(idx.root) if idx.root else None
+        if on_disk and root and (on_disk + os.sep).startswith(root.rstrip(os.sep) + os.sep):
+            rel = os.path.relpath(on_disk, root).replace(os.sep, "/")
         results = idx.similar(rel, page=page, k=k, filters=filters, as_user=as_user)
     _show(results, as_json, False)
-
-
-def _indexed_folder_of(path: str, settings) -> str | None:
-    """The nearest folder above `path` that has an index of its own, or None."""
-    from .engines import engine_class
-    from .location import default_index_dir
-
-    engine = engine_class(settings.backend)
-    return next((str(folder) for folder in Path(path).parents if engine.exists(default_index_dir(folder), settings)),
-                None)
-
-
-def _inside_folder(path: str, folder: str) -> bool:
-    real, root = os.path.realpath(path), os.path.realpath(folder)
-    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 class _Answered(dict):

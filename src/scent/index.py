@@ -134,11 +134,13 @@ class Index:
                                     f"not {wanted}; re-index with --rebuild")
 
     @classmethod
-    def open(cls, folder: str | Path | None = None, index: str | Path | None = None, **kwargs) -> "Index":
-        """Open an existing index by the lookup rules of `scent.location`."""
+    def open(cls, folder: str | Path | None = None, index: str | Path | None = None, near: str | Path | None = None,
+             **kwargs) -> "Index":
+        """Open an existing index by the lookup rules of `scent.location` (from `near`, when given,
+        rather than the current folder)."""
         settings = kwargs.get("settings") or Settings()
         engine = engine_class(settings.backend)
-        found = location.find_index(folder, index, lambda d: engine.exists(d, settings))
+        found = location.find_index(folder, index, lambda d: engine.exists(d, settings), near)
         idx = cls(index_dir=found.index_dir, **kwargs)
         idx.found = found.how
         return idx

@@ -69,9 +69,12 @@ class Found:
     how: str  # "named" (--index or --folder), "here" (this folder or a parent) or "last" (indexed last)
 
 
-def find_index(folder: str | Path | None, index: str | Path | None, exists: Callable[[Path], bool]) -> Found:
+def find_index(folder: str | Path | None, index: str | Path | None, exists: Callable[[Path], bool],
+               near: str | Path | None = None) -> Found:
     """The index directory to search, by the rules in this module's docstring; `exists` says
-    whether a directory holds an index (each engine knows its own)."""
+    whether a directory holds an index (each engine knows its own). `near`: the folder whose index
+    (or whose parents') is meant, where not the current one (the folder a file named on the
+    command line lies in)."""
     if index:
         path = Path(index)
         if not exists(path):
@@ -82,7 +85,7 @@ def find_index(folder: str | Path | None, index: str | Path | None, exists: Call
         if not exists(path):
             raise IndexNotFound(f"{folder} is not indexed yet; run: scent index {folder}")
         return Found(path, "named")
-    here = Path.cwd().resolve()
+    here = Path(near or Path.cwd()).resolve()
     for candidate in (here, *here.parents):
         path = default_index_dir(candidate)
         if exists(path):
