@@ -145,6 +145,23 @@ function showMessage(text, isError = false) {
   m.classList.toggle("error", isError);
 }
 
+// The answer to the newest request only: one still in flight when another is made is aborted, and
+// one that answers after a newer was made is dropped (null). The newest one's error is thrown.
+async function latest(url) {
+  const mine = ++seq;
+  if (controller) controller.abort();
+  controller = new AbortController();
+  try {
+    const response = await fetch(url, { signal: controller.signal });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    return mine === seq ? body : null;
+  } catch (err) {
+    if (err.name === "AbortError" || mine !== seq) return null;
+    throw err;
+  }
+}
+
 async function search() {
   const q = $("#q").value.trim();
   const p = params();
@@ -156,22 +173,16 @@ async function search() {
     showCorrected("", {});
     return;
   }
-  const mine = ++seq;
-  if (controller) controller.abort();
-  controller = new AbortController();
   let body;
   try {
-    const response = await fetch("/api/search?" + p.toString(), { signal: controller.signal });
-    body = await response.json();
-    if (!response.ok) throw new Error(body.error || response.statusText);
+    body = await latest("/api/search?" + p.toString());
   } catch (err) {
-    if (err.name === "AbortError" || mine !== seq) return;
     show([]);
     showMessage(err.message, true);
     showCorrected("", {});
     return;
   }
-  if (mine !== seq) return;
+  if (!body) return;
   show(body.results);
   $("#more").hidden = body.results.length < limit || limit >= MAX_K;
   const good = body.results.filter((r) => !r.weak).length;
@@ -188,20 +199,14 @@ async function similarTo(path) {
   p.delete("q");
   p.delete("explain");
   p.set("file", path);
-  const mine = ++seq;
-  if (controller) controller.abort();
-  controller = new AbortController();
   let body;
   try {
-    const response = await fetch("/api/similar?" + p.toString(), { signal: controller.signal });
-    body = await response.json();
-    if (!response.ok) throw new Error(body.error || response.statusText);
+    body = await latest("/api/similar?" + p.toString());
   } catch (err) {
-    if (err.name === "AbortError" || mine !== seq) return;
     showMessage(err.message, true);
     return;
   }
-  if (mine !== seq) return;
+  if (!body) return;
   show(body.results);
   $("#more").hidden = true;
   showCorrected("", {});
