@@ -125,9 +125,12 @@ def test_edited_archive_updates_members_and_deletes_the_removed_one(idx, folder)
     members = three_members()
     del members["minutes.docx"]
     members["walks.md"] = b"# Walks\n\nThe forest loop past the old mill takes one hour.\n"
+    with zipfile.ZipFile(folder / "2024.zip") as z:  # its very bytes (fpdf stamps each PDF with its second)
+        members["papers/boiler.pdf"] = z.read("papers/boiler.pdf")
     zip_with(folder / "2024.zip", members)
     report = idx.update()
-    assert (report.updated, report.added, report.unchanged) == (3, 0, 1)  # the zip, boiler.pdf, walks.md
+    # the zip and walks.md written; boiler.pdf, its bytes the same, kept as it was
+    assert (report.updated, report.added, report.touched, report.unchanged) == (2, 0, 1, 1)
     assert "2024.zip#minutes.docx" not in paths(idx)
     assert top(idx, "allotment compost") is None
     assert top(idx, "forest mill") == "2024.zip#walks.md"
@@ -237,7 +240,8 @@ def test_mbox_attachment_is_found_by_its_words(tmp_path, settings, fake_embedder
         # An attachment is dated by its message (a PDF by its own CreationDate first).
         hit = idx.search("rope flares biscuits", k=1, strategy="keyword", filters=Filters.build(path="inbox"))[0]
         assert (hit.path, hit.date) == ("inbox.mbox#2/list.txt", 1583229600)
-        assert idx.update().unchanged == 6
+        # The mailbox, its two messages and their two attachments; the .eml and its two.
+        assert idx.update().unchanged == 8
 
 
 def dated_mailbox(path):
@@ -260,32 +264,35 @@ def test_each_message_of_a_mailbox_is_dated_and_filtered_by_its_own_date(tmp_pat
     os.utime(root / "inbox.mbox", (1_500_000_000, 1_500_000_000))  # the file itself: July 2017
     with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
         idx.update()
-        for strategy in ("keyword", "dense", "hybrid"):  # a file is one result: its best message
-            late = idx.search("lunch", k=5, strategy=strategy, filters=Filters.build(after="2023"))
-            assert [(h.page, h.date) for h in late] == [(2, 1709629200)], strategy
-            early = idx.search("lunch", k=5, strategy=strategy, filters=Filters.build(before="2019-12"))
-            assert [(h.page, h.date) for h in early] == [(1, 1551700800)], strategy
-            assert not idx.search("lunch", k=5, strategy=strategy, filters=Filters.build(after="2019-04", before="2024-02"))
+        for strategy in ("keyword", "dense", "hybrid"):  # each message a result of its own
+            def found(**dates):  # the messages: the fake embedder's dense list holds any file
+                hits = idx.search("lunch", k=5, strategy=strategy, filters=Filters.build(**dates))
+                return [(h.path, h.date) for h in hits if h.path != "inbox.mbox"]
+
+            assert found(after="2023") == [("inbox.mbox#2.eml", 1709629200)], strategy
+            assert found(before="2019-12") == [("inbox.mbox#1.eml", 1551700800)], strategy
+            assert not found(after="2019-04", before="2024-02"), strategy
+        both = idx.search("lunch", k=5, strategy="keyword")
+        assert sorted(h.path for h in both) == ["inbox.mbox#1.eml", "inbox.mbox#2.eml"]
+        # The mailbox itself says what it holds, and is found by its name.
+        box = idx.search("inbox mailbox", k=1, strategy="keyword")[0]
+        assert (box.path, box.snippet) == ("inbox.mbox", "inbox.mbox: mailbox of 2 messages, sent 2019-03-04 to 2024-03-05")
 
 
-def test_an_index_from_before_unit_dates_reads_its_mailboxes_again(tmp_path, fake_embedder):
-    from conftest import undo_migration
-
+def test_an_index_from_before_messages_were_files_reads_its_mailboxes_again(tmp_path, fake_embedder):
+    """A mailbox read by mail 1 (its messages its pages) is read again by this mail reader: its
+    messages become files of their own, and its pages go."""
     root = tmp_path / "mail"
     root.mkdir()
     dated_mailbox(root / "inbox.mbox")
     (root / "note.md").write_text("# Lunch\n\nLunch notes from the market.\n")
     with Index(root, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
         idx.update()
-    undo_migration(tmp_path / "ix", "m014_unit_dates", "date")
+        idx.engine.db.execute("UPDATE files SET reader = 'mail 1.1' WHERE path LIKE 'inbox.mbox%'")
     with Index(root, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
-        late = Filters.build(after="2023")
-        # the mailbox's units have the file's date until it is read again (its mtime: today)
-        assert [h.page for h in idx.search("harbour", k=5, strategy="keyword", filters=late)] == [1]
         report = idx.update()
-        assert (report.updated, report.unchanged) == (1, 1)  # the mailbox, not the note
-        assert not idx.search("harbour", k=5, strategy="keyword", filters=late)
-        assert [(h.page, h.date) for h in idx.search("harbour", k=5, strategy="keyword")] == [(1, 1551700800)]
+        assert (report.updated, report.unchanged) == (3, 1)  # the mailbox and its two messages, not the note
+        assert [(h.path, h.page) for h in idx.search("harbour", k=5, strategy="keyword")] == [("inbox.mbox#1.eml", None)]
 
 
 def test_limits_leave_out_with_one_line(tmp_path, fake_embedder):
@@ -497,7 +504,7 @@ def stops_at_the_bomb(path) -> None:
 
 
 def test_mbox_of_100000_messages_reads_what_it_keeps(tmp_path):
-    """Units past max_units_per_file are dropped anyway: the mbox stops reading there, with one line."""
+    """Past max_units_per_file messages a mailbox keeps its newest (mail is added at its end), with one line."""
     from scent.extract import Limits, extract
 
     path = tmp_path / "big.mbox"
@@ -505,9 +512,48 @@ def test_mbox_of_100000_messages_reads_what_it_keeps(tmp_path):
     started = time.perf_counter()
     got = extract(str(path), Limits(max_sections=2000))
     assert time.perf_counter() - started < 30
-    assert len(got.sections) == 2000 and got.sections[-1].page == 2000
-    assert got.meta["left_out"] == ["only its first 2000 messages were indexed (max_units_per_file); raise "
-                                    "max_units_per_file to read more, or split the mailbox"]
+    assert len(got.members) == 2000 and (got.members[0].name, got.members[-1].name) == ("98001.eml", "100000.eml")
+    assert got.members[-1].got.title == "message 99999"  # many_messages counts from 0
+    assert got.meta["left_out"] == ["only its newest 2000 messages were indexed, not the 98000 before them "
+                                    "(max_units_per_file); raise max_units_per_file to read them, or split the mailbox"]
+    assert got.sections[0].text == "big.mbox: mailbox of 2000 messages, sent 2020-03-02"
+
+
+def test_a_mailboxs_text_budget_keeps_its_newest_messages(tmp_path):
+    from scent.extract import Limits, extract
+
+    badfiles.write(tmp_path, "big.mbox", badfiles.many_messages(50))
+    one = len(extract(str(tmp_path / "big.mbox")).members[0].got.sections[0].text)
+    got = extract(str(tmp_path / "big.mbox"), Limits(max_text_bytes=int(one * 3.5)))
+    assert [m.name for m in got.members] == ["48.eml", "49.eml", "50.eml"]
+    assert got.meta["left_out"] == ["only its newest 3 messages were indexed, not the 47 before them (max_file_mb); "
+                                    "raise max_file_mb to read them"]
+
+
+def test_a_mailbox_that_gained_a_message_writes_that_message(tmp_path, settings, fake_embedder):
+    """Its other messages (and their attachments) have the same bytes: kept as they are, not written again."""
+    root = tmp_path / "mail"
+    root.mkdir()
+    dated_mailbox(root / "inbox.mbox")
+    box = mailbox.mbox(root / "inbox.mbox")
+    box.add(mail_with_pdf())
+    box.flush()
+    box.close()
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
+        assert idx.update().added == 6  # the mailbox, 3 messages, 2 attachments
+        box = mailbox.mbox(root / "inbox.mbox")
+        late = EmailMessage()
+        late["From"], late["Subject"], late["Date"] = "c@example.org", "Dinner", "Wed, 06 Mar 2024 19:00:00 +0000"
+        late.set_content("Dinner at the lighthouse instead?")
+        box.add(late)
+        box.flush()
+        box.close()
+        report = idx.update()
+        assert (report.added, report.updated, report.touched) == (1, 1, 5)  # the new message; the mailbox's line
+        assert top(idx, "dinner lighthouse") == "inbox.mbox#4.eml"
+        assert top(idx, "rope flares biscuits") == "inbox.mbox#3/list.txt"
+        # the kept ones carry the mailbox's new size: the next run finds nothing changed
+        assert idx.update().unchanged == 7
 
 
 def test_a_member_picture_is_read_again_from_its_archive(tmp_path):
@@ -634,10 +680,9 @@ def test_thunderbirds_mailboxes_are_read_as_mboxes(tmp_path, settings, fake_embe
         report = idx.update()
         assert not report.skipped
         hit = idx.search("harbour cafe friday", k=1, strategy="keyword")[0]
-        assert (hit.path, hit.kind, hit.page, hit.to_dict()["place"]) == (
-            "x.default-release/Mail/Local Folders/Inbox", "email", 1, "message 1")
+        assert (hit.path, hit.kind, hit.title) == ("x.default-release/Mail/Local Folders/Inbox#1.eml", "email", "Lunch")
         assert top(idx, "rope flares biscuits") == "x.default-release/Mail/Local Folders/Receipts.sbd/2024#1/list.txt"
-        assert top(idx, "invoice sails") == "x.default-release/ImapMail/imap.example.org/INBOX"
+        assert top(idx, "invoice sails") == "x.default-release/ImapMail/imap.example.org/INBOX#1.eml"
         assert not idx.search("note named", strategy="keyword")  # notes/Inbox is not one of Thunderbird's
 
 

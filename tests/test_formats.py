@@ -4,6 +4,8 @@ scent.Index with the fake embedder."""
 from __future__ import annotations
 
 import datetime as dt
+import email
+import hashlib
 import shutil
 import zipfile
 from pathlib import Path
@@ -1112,15 +1114,24 @@ def test_a_damaged_outlook_message_is_one_line(tmp_path):
         assert reason.startswith("not a readable Outlook message (") and "\n" not in reason, reason
 
 
-def test_mbox_one_unit_per_message_numbered(tmp_path):
+def test_a_mailboxs_messages_are_files_inside_it_numbered(tmp_path):
     import mailbox
     box = mailbox.mbox(str(tmp_path / "harbour.mbox"))
     box.add(make_message())
     box.add(make_message("Oil delivery", html=True))
     box.close()
     got = extract(str(tmp_path / "harbour.mbox"))
-    assert texts(got) == [("email", "Lamp repair quote", 1, QUOTE), ("email", "Oil delivery", 2, OIL)]
-    assert got.sections[1].start == len(QUOTE) + 2 and got.meta["messages"] == 2
+    assert texts(got) == [("email", "harbour.mbox", None, "harbour.mbox: mailbox of 2 messages, sent 2025-07-14")]
+    assert [m.name for m in got.members] == ["1.eml", "2.eml", "1/quote.pdf"]
+    one, two = (m.got for m in got.members[:2])
+    assert (texts(one), texts(two)) == ([("email", "Lamp repair quote", None, QUOTE)],
+                                        [("email", "Oil delivery", None, OIL)])
+    assert one.title == "Lamp repair quote" and one.date == two.date == 1752514320  # 2025-07-14 17:32 UTC
+    # A message read back is the message: its bytes, which its hash was made of.
+    from scent.extract.members import read_member
+    data = read_member(str(tmp_path / "harbour.mbox"), "2.eml")
+    assert hashlib.sha1(data).hexdigest() == got.members[1].hash
+    assert email.message_from_bytes(data)["Subject"] == "Oil delivery"
 
 
 def test_damaged_mail(tmp_path):
@@ -1157,14 +1168,14 @@ def test_from_to_and_subject_choose_messages(tmp_path):
             return [(r.path, r.page) for r in idx.search(query, strategy="keyword")]
 
         assert pages("lamp oil") and ("notes.md", None) in pages("lamp oil")
-        [(path, page)] = pages("lamp OR oil from:ann")  # one result a file: the mbox, at one of Ann's
-        assert path == "harbour.mbox" and page in (1, 2)
-        assert pages("anchor from:zed") == [("harbour.mbox", 4)]  # the unit without the header lines
-        anchor = [u for u in idx.engine.catalog.file_units("harbour.mbox") if "anchor" in u.text]
-        assert [u.page for u in anchor] == [4] and not anchor[0].text.startswith("From:")
-        assert pages("lamp OR oil from:piet") == [("harbour.mbox", 3)]
-        assert pages("oil subject:delivery") == [("harbour.mbox", 2)]
-        assert pages("oil to:board from:stoker") == [("harbour.mbox", 3)]
+        # each message a result of its own: Ann's two, not Piet's nor the note that starts "From: Ann"
+        assert sorted(pages("lamp OR oil from:ann")) == [("harbour.mbox#1.eml", None), ("harbour.mbox#2.eml", None)]
+        assert pages("anchor from:zed") == [("harbour.mbox#4.eml", None)]  # the unit without the header lines
+        anchor = [u for u in idx.engine.catalog.file_units("harbour.mbox#4.eml") if "anchor" in u.text]
+        assert len(anchor) == 1 and not anchor[0].text.startswith("From:")
+        assert pages("lamp OR oil from:piet") == [("harbour.mbox#3.eml", None)]
+        assert pages("oil subject:delivery") == [("harbour.mbox#2.eml", None)]
+        assert pages("oil to:board from:stoker") == [("harbour.mbox#3.eml", None)]
         assert pages("lamp from:nobody") == []
 
 

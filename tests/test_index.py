@@ -107,7 +107,7 @@ def test_plan_reads_again_what_another_reader_read(monkeypatch):
     p = plan(found, states, lambda *a: None, reader_of=now.__getitem__)
     assert [(f.rel, digest, new) for f, digest, new in p.read] == [("a.txt", "ha", False), ("b.zip", "hb", False),
                                                                   ("c.txt", "hc", False)]
-    assert p.inside == {"b.zip": {"b.zip#in.pdf"}}
+    assert p.inside == {"b.zip": {"b.zip#in.pdf": states["b.zip#in.pdf"]}}
     assert p.newer == {"text": 2, "archive": 1}  # by the kind of file read again
     assert (p.unchanged, p.touched) == (1, [])
 

@@ -4,7 +4,7 @@
 Every candidate list is built under the same condition, so a filtered-out document can
 never reach fusion. A filter matches a unit when its file's kind or the unit's own kind is
 one of `kinds`, its path starts with `path` (or matches it as a glob), its date (the unit's own,
-as a message of an mbox has, else its file's) is in [after, before), its language is `lang`,
+as an event of a calendar has, else its file's) is in [after, before), its language is `lang`,
 its unit kind is not excluded, and its file's readers (scent.access) hold one of `readers`, the
 asking user's principals (None: no such condition).
 """

@@ -15,7 +15,7 @@ import json
 import os
 import re
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import islice
@@ -86,8 +86,9 @@ class Plan:
     access: dict[str, str] = field(default_factory=dict)  # path -> new readers, of files not read again
     newer: dict[str, int] = field(default_factory=dict)  # kind -> files read again only because a reader is newer
     # Files inside files (archive members, attachments) that a container read again had: the
-    # ones it no longer has are deleted once it is read.
-    inside: dict[str, set[str]] = field(default_factory=dict)  # container path -> its members' paths
+    # ones it no longer has are deleted once it is read, and the ones whose bytes did not change
+    # are kept as they are.
+    inside: dict[str, dict[str, FileState]] = field(default_factory=dict)  # container -> its members' states
 
 
 def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
@@ -136,7 +137,7 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
             p.newer[kind] = p.newer.get(kind, 0) + 1
             p.read.append((f, old.hash, False))
             if f.rel in inside:
-                p.inside[f.rel] = {m.path for m in inside[f.rel]}
+                p.inside[f.rel] = {m.path: m for m in inside[f.rel]}
             continue
         if old and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):  # (also when its bytes went to the cloud)
             p.unchanged += 1 + len(inside.get(f.rel, ()))
@@ -174,7 +175,7 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
         else:
             p.read.append((f, digest, old is None))
             if f.rel in inside:
-                p.inside[f.rel] = {m.path for m in inside[f.rel]}
+                p.inside[f.rel] = {m.path: m for m in inside[f.rel]}
     p.deleted = [st.path for st in gone.values()]
     # Members of deleted containers, and of containers whose first reading stopped before it wrote
     # the container itself (it is written last), when that container is gone too.
@@ -191,6 +192,9 @@ class _Made:
     pictures_done: set[int] = field(default_factory=set)  # tried, with a vector or not (it did not decode)
     pages: dict[int, np.ndarray] = field(default_factory=dict)  # a multivector model's patch vectors
     pages_done: set[int] = field(default_factory=set)
+    # How many waiting files need each text's vector: it is forgotten once none does. Counted, not
+    # gathered from the queue at each write: a mailbox puts thousands of files in it at once.
+    needed: Counter = field(default_factory=Counter)
 
 
 @dataclass
@@ -390,7 +394,7 @@ class Indexer:
             self._mv_model = (name, multivector.load(name))
         return self._mv_model[1]
 
-    def _apply(self, files: list[tuple[FileInfo, str, bool]], inside: dict[str, set[str]], report: IndexReport,
+    def _apply(self, files: list[tuple[FileInfo, str, bool]], inside: dict[str, dict[str, FileState]], report: IndexReport,
                skip: OnSkip, warn: OnSkip, tracker: Tracker) -> None:
         """Read, embed and write the files. The texts (and pictures) of consecutive files are embedded
         embed_batch at a time, and each file is written, in a transaction of its own, as soon as its
@@ -416,16 +420,17 @@ class Indexer:
                 finished(f.rel)
             else:
                 # A container is written after the files inside it: a run stopped between them reads it again.
-                waits = self._inside(f, got, inside.get(f.rel, set()), skip, warn)
+                waits = self._inside(f, got, inside.get(f.rel, {}), skip, warn, report)
                 waits.append(self._waiting(f, digest, new, got, notes, warn))
                 for waiting in waits:
                     queue.append(waiting)
+                    made.needed.update(waiting.texts.keys())
                     texts.update((k, t) for k, t in waiting.texts.items() if k not in made.texts)
                     pictures.update(waiting.pictures)
                     pages.update(waiting.pages)
             last = n == len(files)
             if sum(len(w.untranslated) for w in queue) >= TRANSLATE_BATCH or last:
-                texts.update((k, t) for k, t in _translate(queue).items() if k not in made.texts)
+                texts.update((k, t) for k, t in _translate(queue, made.needed).items() if k not in made.texts)
             while len(texts) >= s.embed_batch or (last and texts):
                 keys = list(islice(texts, s.embed_batch))
                 embedder = self._loaded_embedder(tracker)
@@ -549,23 +554,32 @@ class Indexer:
             self._embedder_loaded = True
         return self._embedder()
 
-    def _inside(self, f: FileInfo, got, had: set[str], skip, warn: OnSkip) -> list[_Waiting]:
+    def _inside(self, f: FileInfo, got, had: dict[str, FileState], skip, warn: OnSkip,
+                report: IndexReport) -> list[_Waiting]:
         """The files inside container `f` (read again) as files of their own at `f.rel#NAME`, each
         with its container's size, mtime and readers; those it had and no longer has (or no longer
-        reads) are deleted, and a member that cannot be read is skipped with its own line."""
+        reads) are deleted, and a member that cannot be read is skipped with its own line. One it
+        had with the same bytes, reader and readers is kept as it is (only its container's size and
+        mtime recorded): a mailbox that gained a message writes that message, not all of them."""
         if not got.members and not had:
             return []
         self.engine.catalog.forget_errors_inside(f.rel)
         waits, kept = [], set()
+        readers = self._access.readers(f.rel, f.stat)
         for m in got.members:
             rel = f"{f.rel}#{m.name}"
             if m.got is None:
                 skip(rel, m.reason, f.rel)
                 continue
             kept.add(rel)
+            was = had.get(rel)
+            if was is not None and m.hash and (was.hash, was.reader, was.access) == (m.hash, reader_of(rel), readers):
+                self.engine.catalog.touch_file(replace(was, size=f.size, mtime_ns=f.mtime_ns))
+                report.touched += 1
+                continue
             member = FileInfo(path=f.path, rel=rel, size=f.size, mtime_ns=f.mtime_ns, stat=f.stat)
             waits.append(self._waiting(member, m.hash, rel not in had, m.got, [], warn, container=f.rel, date=m.date))
-        self.engine.delete_files(sorted(had - kept))
+        self.engine.delete_files(sorted(had.keys() - kept))
         return waits
 
     def _waiting(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], warn: OnSkip,
@@ -678,9 +692,11 @@ class Indexer:
             report.added += waiting.new
             report.updated += not waiting.new
             report.units += len(w.units)
-            needed = {k for q in queue for k in q.texts}
-            for k in waiting.texts.keys() - needed:
-                made.texts.pop(k, None)
+            for k in waiting.texts:
+                made.needed[k] -= 1
+                if made.needed[k] <= 0:
+                    del made.needed[k]
+                    made.texts.pop(k, None)
             made.pictures_done.difference_update(waiting.pictures)
             made.pages_done.difference_update(waiting.pages)
             if waiting.counted:
@@ -920,7 +936,7 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
         until=unit.until)
 
 
-def _translate(queue: deque[_Waiting]) -> dict[str, str]:
+def _translate(queue: deque[_Waiting], needed: Counter) -> dict[str, str]:
     """The queued files' units still to translate, in a language with a translator (scent.translate:
     Portuguese, Spanish, French), get their English translation, embedded into the `english` field: the
     small multilingual model matches English to English far better than across languages (an
@@ -928,7 +944,7 @@ def _translate(queue: deque[_Waiting]) -> dict[str, str]:
     potatoes", bacalhau.md). Dense search counts that vector `translation_offset` less than the
     unit's own (docs/retrieval-tuning.md, session 25). One engine call a language for a batch of
     files: Apertium's start (~0.2 s) once a file took longer than the file's embedding.
-    Returns the texts to embed (text key -> text)."""
+    Counts each new text in `needed`; returns the texts to embed (text key -> text)."""
     places: dict[str, list[tuple[_Waiting, int]]] = {}
     for waiting in queue:
         for i in waiting.untranslated:
@@ -941,6 +957,8 @@ def _translate(queue: deque[_Waiting]) -> dict[str, str]:
         for (waiting, i), english in zip(where, got):
             if english:
                 waiting.write.units[i] = replace(waiting.write.units[i], english=english)
+                if text_key(english) not in waiting.texts:
+                    needed[text_key(english)] += 1
                 waiting.texts[text_key(english)] = english
                 texts[text_key(english)] = english
     return texts

@@ -42,7 +42,7 @@ class Section:
     title: str = ""
     start: int = 0
     picture: Picture | None = field(default=None, compare=False, repr=False)  # picture sections only
-    # When this part was sent or happens (a message of an mbox, an event of a calendar), where
+    # When this part was written or happens (a note of an Evernote export, an event of a calendar), where
     # that differs from part to part; None: the file's date. Date filters and results use it.
     date: float | None = None
     # The last moment it covers, where it lasts past its date (a recurring event's last occurrence,
@@ -71,7 +71,7 @@ class Extracted:
 class Member:
     """A file inside another (an archive member, a mail attachment), read by the extractor of its
     own extension. `got` is None when it could not be read, and `reason` says why."""
-    name: str  # its path inside the container: "q3/report.pdf"; "3/invoice.pdf" for message 3 of an mbox
+    name: str  # its path inside the container: "q3/report.pdf"; "3.eml", "3/invoice.pdf": message 3 of an mbox, its attachment
     got: Extracted | None = None
     reason: str = ""
     date: float | None = None  # its own date in the container (a zip member's time), if it has one

@@ -40,8 +40,8 @@ class Limits:
     max_member_bytes: int = 512 * 1024 * 1024  # bytes inflated from one container, all members together
     max_ratio: int = 200  # a member (or a tar stream) inflating more than this, and past 8 MB, is a bomb
     member_depth: int = 1  # how deep files inside files are read: a zip inside a zip is listed, not opened
-    # Messages read from one mbox: the indexer keeps at most max_units_per_file units of a file, so
-    # reading further (a mailbox of 100,000 messages) would cost minutes for nothing.
+    # Parts read from one file (notes of an Evernote export, a mailbox's messages): each is held in
+    # memory until the file is written, so a mailbox of 100,000 messages stops here, with a line.
     max_sections: int = 5000
 
 

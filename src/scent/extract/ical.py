@@ -1,6 +1,5 @@
 """Calendars (.ics): one unit per event, to-do or journal entry, numbered as its page and dated
-by when it happens (its start, or a to-do's due date), as an mbox's messages are numbered and
-dated. An entry that lasts past its start, or repeats, also carries the last moment it covers
+by when it happens (its start, or a to-do's due date). An entry that lasts past its start, or repeats, also carries the last moment it covers
 (Section.until: the end of its last occurrence, or open for a series without end), so that
 `after:2026` still finds the yearly check-up first held in 2025. An event says what, when (in
 words: "Friday 14 March 2025 (2025-03-14) 09:30-10:00 UTC, every year"), where, who organises and

@@ -1,14 +1,18 @@
 """Mail (.eml, .emlx, .mbox, .msg, Thunderbird's mailboxes, Maildir messages): one `email` section per message: its From, To, Cc, Subject and Date lines,
 then its body (the plain-text part, or the HTML part read as a page is), then the names of its
-attachments. The subject is the section's title; an .eml file's date is the message's. An .mbox
-gives each message its number as the page, and its date as the unit's own (date filters and
-results use it).
+attachments. The subject is the section's title; a message's date is its file's.
 
-Attachments are files inside the message (scent.extract.members), each indexed as a file of its
-own: `note.eml#invoice.pdf` for an .eml, `mail.mbox#3/invoice.pdf` for message 3 of an mbox (the
-number is the message's page). A name used twice in one message gets " (2)" before its extension;
-an attachment without a name is `attachment-N` with its type's extension; an attached message is
-`.eml`. Each is dated by its message.
+A mailbox (an .mbox, a Thunderbird folder) holds its messages as files of its own
+(scent.extract.members): message 3 of `mail.mbox` is `mail.mbox#3.eml`, so each message is a
+result of its own, dated, filtered and shown as a file is, and the mailbox itself is a line
+naming how many messages it holds and when they were sent. Messages are numbered in the order
+the mailbox keeps them.
+
+Attachments are files inside the message, each indexed as a file of its own:
+`note.eml#invoice.pdf` for an .eml, `mail.mbox#3/invoice.pdf` for message 3 of an mbox. A name
+used twice in one message gets " (2)" before its extension; an attachment without a name is
+`attachment-N` with its type's extension; an attached message is `.eml`. Each is dated by its
+message.
 
 An Outlook message saved as .msg (a compound file of MAPI properties, not MIME) is read by
 aspose-email-foss (MIT, pure Python) as the MIME message it stands for, and from there as an
@@ -17,11 +21,13 @@ compressed RTF has that read as its body (compressed-rtf, then the .rtf reader).
 from __future__ import annotations
 
 import email
+import hashlib
 import io
 import mailbox
 import os
 import re
 import struct
+import time
 from email import policy
 from email.errors import HeaderParseError
 from email.header import decode_header, make_header
@@ -29,12 +35,13 @@ from email.message import EmailMessage
 from email.utils import parsedate_to_datetime
 
 from scent.errors import ExtractError
-from scent.units import Extracted, Section
-from .base import SECTION_SEPARATOR, Limits, _size, named, unreadable
+from scent.units import Extracted, Member, Section
+from .base import Limits, _size, named, unreadable
 from .members import Entry, MemberReader, attach, attachment_name, bounded
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
 
 EXTENSIONS = (".eml", ".emlx", ".mbox", ".msg")
+VERSION = 2  # 2: a mailbox's messages are files of their own (mail.mbox#3.eml), not its pages
 # Thunderbird keeps each mail folder as an mbox without an extension (Mail/Local Folders/Inbox,
 # ImapMail/imap.example.org/INBOX), a subfolder's inside NAME.sbd/, each beside its .msf summary.
 THUNDERBIRD_FOLDERS = frozenset({"inbox", "sent", "drafts", "trash", "junk", "archives", "templates", "outbox",
@@ -268,55 +275,85 @@ def extract(path: str, limits: Limits) -> Extracted:
     if head and head != b"From ":
         raise ExtractError(path, "not an mbox mailbox (it does not start with a \"From \" line); "
                                  "rename it to its real type or add it to .scentignore")
-    box = mailbox.mbox(path, factory=lambda f: email.message_from_binary_file(f, policy=policy.default),
-                       create=False)
-    sections, meta, offset, read, more = [], {}, 0, 0, True
+    return _mailbox_of(path, limits)
+
+
+def _mailbox_of(path: str, limits: Limits) -> Extracted:
+    """A mailbox: its messages as members `N.eml` (each read from its own bytes, so its hash says
+    whether it changed), their attachments as members `N/NAME`. Read newest first (a mailbox keeps
+    messages in the order they came), so the limits leave out the oldest, never the latest mail."""
+    box = mailbox.mbox(path, create=False)
+    messages, meta, read, more, dates = [], {}, 0, True, []
     reader = MemberReader(path, limits, "mailbox")
     try:
-        for number, message in enumerate(box, 1):
-            if number > limits.max_sections:
-                meta["left_out"] = [f"only its first {limits.max_sections} messages were indexed (max_units_per_file); "
-                                    "raise max_units_per_file to read more, or split the mailbox"]
-                break
+        keys = box.keys()  # where each message starts: one pass over the file
+        first = max(len(keys) - limits.max_sections, 0)
+        if first:
+            meta["left_out"] = [f"only its newest {limits.max_sections} messages were indexed, not the {first} before "
+                                "them (max_units_per_file); raise max_units_per_file to read them, or split the mailbox"]
+        for number in range(len(keys), first, -1):
+            raw = box.get_bytes(keys[number - 1])
+            message = email.message_from_bytes(raw, policy=policy.default)
             text = _message_text(message)
             read += len(text)
             if read > limits.max_text_bytes:
-                meta["left_out"] = [f"only the first {number - 1} messages were indexed (max_file_mb); "
-                                    "raise max_file_mb to read the rest"]
+                meta["left_out"] = [f"only its newest {len(keys) - number} messages were indexed, not the {number} "
+                                    "before them (max_file_mb); raise max_file_mb to read them"]
                 break
+            date = _date(message)
             if text:
-                sections.append(Section(text=text, kind="email", page=number, title=_header(message, "Subject"),
-                                        start=offset, date=_date(message)))
-                offset += len(text) + len(SECTION_SEPARATOR)
+                subject = _header(message, "Subject")
+                got = Extracted(kind="email", sections=[Section(text=text, kind="email", title=subject)],
+                                title=subject, date=date)
+                messages.append(Member(f"{number}.eml", got, date=date, size=len(raw),
+                                       hash=hashlib.sha1(raw).hexdigest()))
+                dates.append(date)
             if more:
                 more = _add_attachments(reader, message, f"{number}/")
-        meta["messages"] = len(sections)
-        return attach(Extracted(kind="email", sections=sections, title=os.path.basename(path), meta=meta), reader)
+        name = os.path.basename(path)
+        got = Extracted(kind="email", sections=[Section(text=_mailbox_line(name, dates), kind="email", title=name)],
+                        title=name, meta=meta)
+        got = attach(got, reader)
+        got.members = messages[::-1] + got.members[::-1]  # in the mailbox's order
+        return got
     finally:
         reader.__exit__(None, None, None)
         box.close()
 
 
-_MESSAGE_NAME = re.compile(r"(\d+)/(.+)\Z", re.S)
+def _mailbox_line(name: str, dates: list[float | None]) -> str:
+    """What the mailbox itself says: its name, how many messages, sent when."""
+    line = f"{name}: mailbox of {len(dates)} message{'' if len(dates) == 1 else 's'}"
+    known = sorted(d for d in dates if d is not None)
+    if known:
+        first, last = (time.strftime("%Y-%m-%d", time.gmtime(d)) for d in (known[0], known[-1]))
+        line += f", sent {first}" if first == last else f", sent {first} to {last}"
+    return line
+
+
+_MESSAGE_NAME = re.compile(r"(\d+)(?:/(.+)|\.eml)\Z", re.S)
 
 
 def read_member(path: str, name: str, max_bytes: int) -> bytes:
-    """The bytes of attachment `name` (`N/file` in an mbox), bounded; ExtractError when it is not there."""
+    """The bytes of member `name`: an attachment (`N/file` in an mbox), or a mailbox's message `N.eml`;
+    bounded; ExtractError when it is not there."""
     missing = ExtractError(path, f"the mail holds no attachment {name} (any more); re-index the folder")
     if _mailbox(path):
         m = _MESSAGE_NAME.match(name)
         if not m:
             raise missing
         number, name = int(m.group(1)), m.group(2)
-        box = mailbox.mbox(path, factory=lambda f: email.message_from_binary_file(f, policy=policy.default),
-                           create=False)
+        box = mailbox.mbox(path, create=False)
         try:
             keys = box.keys()
             if not 1 <= number <= len(keys):
                 raise missing
-            message = box[keys[number - 1]]
+            raw = box.get_bytes(keys[number - 1])
         finally:
             box.close()
+        if name is None:
+            return bounded(io.BytesIO(raw), path, f"message {number}", len(raw), max_bytes)
+        message = email.message_from_bytes(raw, policy=policy.default)
     else:
         message = _message(path)
     for found, part in attachments(message):

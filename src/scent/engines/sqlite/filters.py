@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...filters import Filters
 
-# A unit's date: its own (a message's in an mbox, an event's in a calendar), else its file's.
+# A unit's date: its own (an event's in a calendar, a note's in an Evernote export), else its file's.
 UNIT_DATE = "COALESCE(u.date, f.date)"
 
 
