@@ -686,6 +686,24 @@ def test_thunderbirds_mailboxes_are_read_as_mboxes(tmp_path, settings, fake_embe
         assert not idx.search("note named", strategy="keyword")  # notes/Inbox is not one of Thunderbird's
 
 
+def test_a_message_thunderbird_deleted_is_not_read(tmp_path):
+    """Deleted in Thunderbird, a message stays in its mbox (flagged Expunged, 0x0008, in
+    X-Mozilla-Status) until the folder is compacted: it is left out, and the others keep their numbers."""
+    from scent.extract import extract
+
+    (tmp_path / "Local Folders").mkdir()
+    box = mailbox.mbox(tmp_path / "Local Folders" / "Inbox")
+    for n, status in enumerate(("0001", "0009", "zz"), 1):  # read; read and deleted; not a number
+        m = EmailMessage()
+        m["From"], m["Subject"], m["X-Mozilla-Status"] = "c@example.org", f"Message {n}", status
+        m.set_content(f"Body {n}.")
+        box.add(m)
+    box.flush()
+    box.close()
+    got = extract(str(tmp_path / "Local Folders" / "Inbox"))
+    assert [(m.name, m.got.title) for m in got.members] == [("1.eml", "Message 1"), ("3.eml", "Message 3")]
+
+
 def test_a_joplin_export_is_a_tar_of_its_notes(tmp_path):
     from scent.extract import extract, file_kind
 

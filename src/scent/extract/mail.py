@@ -6,7 +6,7 @@ A mailbox (an .mbox, a Thunderbird folder) holds its messages as files of its ow
 (scent.extract.members): message 3 of `mail.mbox` is `mail.mbox#3.eml`, so each message is a
 result of its own, dated, filtered and shown as a file is, and the mailbox itself is a line
 naming how many messages it holds and when they were sent. Messages are numbered in the order
-the mailbox keeps them.
+the mailbox keeps them; one Thunderbird deleted and has not yet compacted away is left out.
 
 Attachments are files inside the message, each indexed as a file of its own:
 `note.eml#invoice.pdf` for an .eml, `mail.mbox#3/invoice.pdf` for message 3 of an mbox. A name
@@ -294,6 +294,8 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
         for number in range(len(keys), first, -1):
             raw = box.get_bytes(keys[number - 1])
             message = email.message_from_bytes(raw, policy=policy.default)
+            if _deleted(message):
+                continue
             text = _message_text(message)
             read += len(text)
             if read > limits.max_text_bytes:
@@ -319,6 +321,18 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
     finally:
         reader.__exit__(None, None, None)
         box.close()
+
+
+_EXPUNGED = 0x0008  # Thunderbird's nsMsgMessageFlags::Expunged
+
+
+def _deleted(message: EmailMessage) -> bool:
+    """Whether Thunderbird deleted this message and has not yet compacted its folder: it stays in the
+    mbox, flagged in X-Mozilla-Status, and Thunderbird no longer shows it."""
+    try:
+        return bool(int(_header(message, "X-Mozilla-Status") or "0", 16) & _EXPUNGED)
+    except ValueError:
+        return False
 
 
 def _mailbox_line(name: str, dates: list[float | None]) -> str:
