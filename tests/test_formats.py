@@ -1134,6 +1134,15 @@ def test_a_mailboxs_messages_are_files_inside_it_numbered(tmp_path):
     assert email.message_from_bytes(data)["Subject"] == "Oil delivery"
 
 
+def test_a_gmail_takeout_message_says_its_labels(tmp_path):
+    message = make_message("Oil delivery", html=True)
+    message["X-Gmail-Labels"] = "Inbox,Important,Opened,Category Updates,Harbour board"
+    (tmp_path / "oil.eml").write_bytes(bytes(message))
+    text = extract(str(tmp_path / "oil.eml")).sections[0].text
+    assert text.startswith(HEAD.format("Oil delivery").replace(
+        "\n\n", "\nLabels: Inbox, Important, Category Updates, Harbour board\n\n", 1))
+
+
 def test_damaged_mail(tmp_path):
     (tmp_path / "junk.eml").write_bytes(b"\x89PNG\r\n\x1a\n\0\0binary")
     assert reason_of(tmp_path / "junk.eml").startswith("not an e-mail message")

@@ -1,5 +1,5 @@
-"""Mail (.eml, .emlx, .mbox, .msg, Thunderbird's mailboxes, Maildir messages): one `email` section per message: its From, To, Cc, Subject and Date lines,
-then its body (the plain-text part, or the HTML part read as a page is), then the names of its
+"""Mail (.eml, .emlx, .mbox, .msg, Thunderbird's mailboxes, Maildir messages): one `email` section per message: its From, To, Cc, Subject and Date lines
+(and a Gmail Takeout message's labels), then its body (the plain-text part, or the HTML part read as a page is), then the names of its
 attachments. The subject is the section's title; a message's date is its file's.
 
 A mailbox (an .mbox, a Thunderbird folder) holds its messages as files of its own
@@ -122,6 +122,8 @@ def _text(part) -> str:
 
 def _message_text(message: EmailMessage) -> str:
     lines = [f"{name}: {value}" for name in _HEADERS if (value := _header(message, name))]
+    if labels := _labels(message):
+        lines.append(f"Labels: {labels}")
     try:
         body = message.get_body(preferencelist=("plain", "html"))
     except (KeyError, ValueError, AttributeError, TypeError):
@@ -137,6 +139,18 @@ def _message_text(message: EmailMessage) -> str:
     if names:
         out += "\n\nattachments: " + ", ".join(" ".join(str(n).split()) for n in names)
     return out.strip()
+
+
+# What Gmail says of every message it shows: states, not what the message is about.
+_STATE_LABELS = frozenset({"opened", "unread", "archived"})
+
+
+def _labels(message: EmailMessage) -> str:
+    """A Gmail Takeout message's labels (X-Gmail-Labels: "Inbox,Important,Category Travel,Opened"),
+    without the read states: the user's own labels and Gmail's categories are words to find it by."""
+    raw = _header(message, "X-Gmail-Labels")
+    return ", ".join(label for label in (part.strip() for part in raw.split(","))
+                     if label and label.lower() not in _STATE_LABELS)
 
 
 def attachments(message: EmailMessage) -> list[tuple[str, object]]:
