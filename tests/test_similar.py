@@ -127,3 +127,36 @@ def test_the_files_inside_the_seed_and_the_file_it_is_inside_are_parts_not_like_
         assert {"boiler papers.zip#heating.md", "valve.md"} <= like_member  # a file beside it inside is another file
         like_archive = {r.path for r in idx.similar("boiler papers.zip")}
         assert not any(p.startswith("boiler papers.zip#") for p in like_archive) and "valve.md" in like_archive
+
+
+def test_the_telling_words_are_the_seeds_most_frequent(idx):
+    """By hand: boiler.md is "# Boiler service / The gas boiler was serviced and the pressure valve
+    replaced." boiler and service ("service", "serviced": one word to the index) are said twice,
+    the rest once, in this order; "the", "was", "and" are stop words."""
+    from scent.similar import telling_words
+
+    seed = idx.engine.catalog.file_units("boiler.md")
+    assert telling_words(seed) == ["boiler", "service", "gas", "pressure", "valve", "replaced"]
+
+
+def test_a_file_that_shares_the_seeds_rare_words_is_found_by_them(tmp_path):
+    """Meaning and words fused: a long log that names the seed's rarest word (kestrel) once among
+    many others is far by meaning (the fake embedder hashes a text's words), behind twenty notes
+    that share the seed's common words; the keyword list, where kestrel outweighs them, brings it
+    into the first ten."""
+    from scent.similar import _by_meaning
+
+    root = tmp_path / "f"
+    root.mkdir()
+    (root / "seed.md").write_text("Kestrel nest box on the barn gable.\n")
+    (root / "log.md").write_text("Ring counts, weather, moth trap totals, hedge cutting dates, fence repairs, a kestrel "
+                                 "hunting, owl pellets, rain gauge, mower service, gate hinges, ditch clearing.\n")
+    for n in range(20):
+        (root / f"note{n}.md").write_text(f"A box on the barn gable, number {n}.\n")
+    with Index(root, index_dir=tmp_path / "ix", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        seed = idx.engine.catalog.file_units("seed.md")
+        meaning = [p for p, _ in _by_meaning(idx.engine, idx.settings, seed, Filters(), 50) if p != "seed.md"]
+        got = [r.path for r in idx.similar("seed.md", k=10)]
+    assert meaning.index("log.md") >= 20  # by meaning alone, behind every note
+    assert "log.md" in got

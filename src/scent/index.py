@@ -310,7 +310,7 @@ class Index:
 
     def similar(self, path: str, page: int | None = None, k: int = 10, filters: Filters | None = None,
                 as_user: str | None = None, **overrides) -> pipeline.Results:
-        """Files like the indexed file `path` (its page `page`, when given), by meaning, best first
+        """Files like the indexed file `path` (its page `page`, when given), by meaning and by its words, best first
         (scent.similar); the file, its copies and its parts are not among them. Only files `as_user` may read
         take part, the seed included; `filters` and `overrides` hold as in `search`. Needs no model."""
         from .similar import similar
