@@ -506,3 +506,43 @@ def test_a_video_shows_its_frame_and_plays_in_the_preview(browser, media_server)
     context.close()
     assert not errors, errors
     assert missing and {url.split("?")[1] for url in missing} == {"path=interview.mp4"}, missing
+
+
+@pytest.fixture(scope="module")
+def mail_server(tmp_path_factory):
+    """A mail folder: an mbox of two messages, indexed with the tests' embedder."""
+    pytest.importorskip("fastapi")
+    import mailbox
+    from email.message import EmailMessage
+
+    from scent import Index
+
+    from conftest import FakeEmbedder
+
+    folder = tmp_path_factory.mktemp("mail")
+    box = mailbox.mbox(folder / "Inbox.mbox")
+    for subject, body in (("Lunch at the harbour", "Shall we meet at the harbour cafe on Friday?"),
+                          ("Boiler service", "The engineer comes on Monday for the boiler.")):
+        m = EmailMessage()
+        m["From"], m["Subject"], m["Date"] = "ana@example.org", subject, "Mon, 02 Mar 2020 12:00:00 +0000"
+        m.set_content(body)
+        box.add(m)
+    box.flush()
+    box.close()
+    idx = Index(folder, index_dir=tmp_path_factory.mktemp("mail-index"), embedder=FakeEmbedder())
+    idx.update()
+    yield from _serve(idx)
+
+
+def test_a_message_of_a_mailbox_is_named_by_its_subject_and_opens_as_itself(browser, mail_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(mail_server + "/")
+    assert _search(page, "harbour cafe friday")[0] == ["Inbox.mbox#1.eml", "email", None]
+    first = page.locator("#results .result").first
+    assert first.locator(".name").text_content() == "Lunch at the harbour"
+    assert first.locator(".folder").text_content() == "Inbox.mbox#1.eml"
+    opened = page.request.get(mail_server + first.locator("a.open").get_attribute("href"))
+    assert opened.ok and b"Subject: Lunch at the harbour" in opened.body() and b"Boiler" not in opened.body()
+    context.close()

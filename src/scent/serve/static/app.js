@@ -93,8 +93,10 @@ function resultNode(r) {
   if (r.page) li.setAttribute("data-page", String(r.page));
   const slash = r.path.lastIndexOf("/");
   const head = el("div", { class: "head" });
-  head.append(el("span", { class: "name" }, r.path.slice(slash + 1)));
-  head.append(el("span", { class: "folder" }, slash >= 0 ? r.path.slice(0, slash + 1) : "./"));
+  // A message inside a mailbox (Inbox.mbox#3.eml) is named by its subject, its path beside it.
+  const message = r.kind === "email" && r.title && r.path.includes("#");
+  head.append(el("span", { class: "name" }, message ? r.title : r.path.slice(slash + 1)));
+  head.append(el("span", { class: "folder" }, message ? r.path : slash >= 0 ? r.path.slice(0, slash + 1) : "./"));
   head.append(el("span", { class: "kind" }, r.kind));
   const meta = [];
   if (r.date) meta.push(typeof r.date === "string" ? r.date.slice(0, 10) : when(r.date).toISOString().slice(0, 10));
