@@ -12,6 +12,7 @@ import pytest
 from conftest import FakeEmbedder
 from scent import Filters, Index
 from scent.errors import NotIndexed, UsageError
+from scent.settings import Settings
 
 BOILER = "# Boiler service\n\nThe gas boiler was serviced and the pressure valve replaced.\n"
 
@@ -139,7 +140,8 @@ def test_the_telling_words_are_the_seeds_most_frequent(idx):
     assert telling_words(seed) == ["boiler", "service", "gas", "pressure", "valve", "replaced"]
 
 
-def test_a_file_that_shares_the_seeds_rare_words_is_found_by_them(tmp_path):
+@pytest.mark.parametrize("backend", ["sqlite", "qdrant"])
+def test_a_file_that_shares_the_seeds_rare_words_is_found_by_them(tmp_path, backend):
     """Meaning and words fused: a long log that names the seed's rarest word (kestrel) once among
     many others is far by meaning (the fake embedder hashes a text's words), behind twenty notes
     that share the seed's common words; the keyword list, where kestrel outweighs them, brings it
@@ -153,7 +155,9 @@ def test_a_file_that_shares_the_seeds_rare_words_is_found_by_them(tmp_path):
                                  "hunting, owl pellets, rain gauge, mower service, gate hinges, ditch clearing.\n")
     for n in range(20):
         (root / f"note{n}.md").write_text(f"A box on the barn gable, number {n}.\n")
-    with Index(root, index_dir=tmp_path / "ix", embedder=FakeEmbedder()) as idx:
+    if backend == "qdrant":
+        pytest.importorskip("qdrant_client")
+    with Index(root, index_dir=tmp_path / "ix", embedder=FakeEmbedder(), settings=Settings(backend=backend)) as idx:
         idx.update()
         seed = idx.engine.catalog.file_units("seed.md")
         meaning = [p for p, _ in _by_meaning(idx.engine, idx.settings, seed, Filters(), 50) if p != "seed.md"]
