@@ -686,6 +686,38 @@ def test_thunderbirds_mailboxes_are_read_as_mboxes(tmp_path, settings, fake_embe
         assert not idx.search("note named", strategy="keyword")  # notes/Inbox is not one of Thunderbird's
 
 
+def test_messages_renumbered_by_a_compacted_mailbox_keep_their_vectors(tmp_path, settings, fake_embedder):
+    """Message 1 removed from the mbox (Thunderbird compacts a folder after a delete): the next messages
+    move up a number, and each takes the vectors its text had under its old number: only the mailbox's
+    own line is embedded again."""
+    root = tmp_path / "mail"
+    root.mkdir()
+    messages = []
+    for n, subject in enumerate(("Lunch", "Boiler service", "Harbour dues")):
+        m = EmailMessage()
+        m["From"], m["Subject"], m["Date"] = "c@example.org", subject, f"Mon, 0{n + 2} Mar 2020 12:00:00 +0000"
+        m.set_content(f"{subject}: a few sentences. About the {subject.lower()} this week. Nothing else.")
+        messages.append(m)
+
+    def write(ms):
+        (root / "inbox.mbox").unlink(missing_ok=True)
+        box = mailbox.mbox(root / "inbox.mbox")
+        for m in ms:
+            box.add(m)
+        box.flush()
+        box.close()
+
+    write(messages)
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
+        first = idx.update()
+        write(messages[1:])
+        report = idx.update()
+        line = idx.engine.catalog.file_units("inbox.mbox")
+        assert first.embedded > 6 and report.embedded == len(line) == 1  # the line: "mailbox of 2 messages ..."
+        assert (report.updated, report.deleted) == (3, 0) and "inbox.mbox#3.eml" not in paths(idx)
+        assert top(idx, "harbour dues") == "inbox.mbox#2.eml"
+
+
 def test_a_message_thunderbird_deleted_is_not_read(tmp_path):
     """Deleted in Thunderbird, a message stays in its mbox (flagged Expunged, 0x0008, in
     X-Mozilla-Status) until the folder is compacted: it is left out, and the others keep their numbers."""

@@ -566,6 +566,7 @@ class Indexer:
         self.engine.catalog.forget_errors_inside(f.rel)
         waits, kept = [], set()
         readers = self._access.readers(f.rel, f.stat)
+        kin = self.engine.catalog.unit_hashes(f.rel, inside=True) if had else {}
         for m in got.members:
             rel = f"{f.rel}#{m.name}"
             if m.got is None:
@@ -578,12 +579,13 @@ class Indexer:
                 report.touched += 1
                 continue
             member = FileInfo(path=f.path, rel=rel, size=f.size, mtime_ns=f.mtime_ns, stat=f.stat)
-            waits.append(self._waiting(member, m.hash, rel not in had, m.got, [], warn, container=f.rel, date=m.date))
+            waits.append(self._waiting(member, m.hash, rel not in had, m.got, [], warn, container=f.rel, date=m.date,
+                                       kin=kin))
         self.engine.delete_files(sorted(had.keys() - kept))
         return waits
 
     def _waiting(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], warn: OnSkip,
-                 container: str = "", date: float | None = None) -> _Waiting:
+                 container: str = "", date: float | None = None, kin: dict[str, int] | None = None) -> _Waiting:
         """The file's units and records, and what of them is still to embed. A file inside
         `container` has its container's readers, and its own `date` (a zip member's time) stands
         in for an mtime."""
@@ -616,7 +618,7 @@ class Indexer:
             warn(f.rel, note)
         write = FileWrite(record, units, {}, suggestions(record.title, units), notes)
         unembedded = _keyword_only(units)
-        texts = self._reused_vectors(write, unembedded)
+        texts = self._reused_vectors(write, unembedded, kin)
         # A unit whose vectors are kept keeps its translation's too; one without (an index made before,
         # or the translator missing then) is translated now
         untranslated = [i for i, u in enumerate(units) if s.english_gloss and u.lang in translate.ENGINES
@@ -624,12 +626,13 @@ class Indexer:
         return _Waiting(write, new, texts, pictures, counted=not container, pages=pages, unembedded=unembedded,
                         untranslated=untranslated)
 
-    def _reused_vectors(self, w: FileWrite, unembedded: set[int]) -> dict[str, str]:
+    def _reused_vectors(self, w: FileWrite, unembedded: set[int], kin: dict[str, int] | None = None) -> dict[str, str]:
         """Fill the write's `unit` and `sentences` vectors of units whose text the file already had
-        (they keep the vectors they had); returns the texts the rest need (text key -> text), but
-        none for the `unembedded` units."""
+        (they keep the vectors they had), or, for a file inside a container, that any file inside it
+        had (`kin`: a mailbox's messages renumbered by one removed before them keep theirs); returns
+        the texts the rest need (text key -> text), but none for the `unembedded` units."""
         vectors = self.engine.vectors
-        old = self.engine.catalog.unit_hashes(w.file.path)
+        old = self.engine.catalog.unit_hashes(w.file.path) if kin is None else kin
         reuse = {u.id: old[u.text_hash] for u in w.units if u.text_hash in old}
         old_ids = sorted(set(reuse.values()))
         kept_unit = vectors.get("unit", old_ids) if old_ids else {}

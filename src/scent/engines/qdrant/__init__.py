@@ -432,8 +432,8 @@ class QdrantCatalog:
     def skipped_like(self, start: str) -> set[str]:
         return self.local.skipped_like(start)
 
-    def unit_hashes(self, path: str) -> dict[str, int]:
-        return self.local.unit_hashes(path)
+    def unit_hashes(self, path: str, inside: bool = False) -> dict[str, int]:
+        return self.local.unit_hashes(path, inside)
 
     def copies(self, paths: list[str], readers: tuple[str, ...] | None = None) -> dict[str, list[str]]:
         return self.local.copies(paths, readers)

@@ -199,7 +199,11 @@ class SqliteCatalog:
                 out.setdefault(a, []).append(b)
         return out
 
-    def unit_hashes(self, path: str) -> dict[str, int]:
+    def unit_hashes(self, path: str, inside: bool = False) -> dict[str, int]:
+        if inside:
+            return {h: uid for uid, h in self.db.execute(
+                "SELECT u.id, u.text_hash FROM units u JOIN files f ON f.id = u.file_id "
+                "WHERE f.path = ? OR (f.container = ? AND f.container != '')", (path, path))}
         return {h: uid for uid, h in self.db.execute(
             "SELECT u.id, u.text_hash FROM units u JOIN files f ON f.id = u.file_id WHERE f.path = ?", (path,))}
 
