@@ -581,7 +581,9 @@ class Indexer:
             member = FileInfo(path=f.path, rel=rel, size=f.size, mtime_ns=f.mtime_ns, stat=f.stat)
             waits.append(self._waiting(member, m.hash, rel not in had, m.got, [], warn, container=f.rel, date=m.date,
                                        kin=kin))
-        self.engine.delete_files(sorted(had.keys() - kept))
+        gone = sorted(had.keys() - kept)
+        self.engine.delete_files(gone)
+        report.deleted += len(gone)  # as a deleted container's are counted
         return waits
 
     def _waiting(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], warn: OnSkip,
