@@ -279,6 +279,21 @@ def test_each_message_of_a_mailbox_is_dated_and_filtered_by_its_own_date(tmp_pat
         assert (box.path, box.snippet) == ("inbox.mbox", "inbox.mbox: mailbox of 2 messages, sent 2019-03-04 to 2024-03-05")
 
 
+def test_the_cli_names_a_message_by_its_subject(tmp_path, monkeypatch, capsys):
+    from test_skipped import _scent
+
+    root = tmp_path / "mail"
+    root.mkdir()
+    dated_mailbox(root / "inbox.mbox")
+    monkeypatch.setenv("SCENT_HOME", str(tmp_path / "home"))
+    code, _, err = _scent(monkeypatch, capsys, "index", str(root), "-q")
+    assert code == 0, err
+    code, out, err = _scent(monkeypatch, capsys, "search", "harbour", "--folder", str(root), "-k", "1",
+                            "--strategy", "keyword")
+    assert code == 0, err
+    assert "\n 1. inbox.mbox#1.eml  (Lunch at the harbour)  [email]  " in "\n" + out, out
+
+
 def test_an_index_from_before_messages_were_files_reads_its_mailboxes_again(tmp_path, fake_embedder):
     """A mailbox read by mail 1 (its messages its pages) is read again by this mail reader: its
     messages become files of their own, and its pages go."""

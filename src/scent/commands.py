@@ -309,6 +309,8 @@ def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | Non
         if weak and strong and r is weak[0]:
             click.echo("weak matches:")
         page = f"  {place(r.kind, r.page, r.path)}" if r.page else ""
+        if not r.page and r.kind == "email" and "#" in r.path and r.title:  # a mailbox's message: its subject
+            page = f"  ({visible(r.title)})"
         shown = os.path.join(r.folder, r.path) if several else r.path
         sure = getattr(r, "confidence", None)
         # Never "100% sure": the figure is the model's estimate, and even its top answers are sometimes
