@@ -733,6 +733,26 @@ def test_messages_renumbered_by_a_compacted_mailbox_keep_their_vectors(tmp_path,
         assert top(idx, "harbour dues") == "inbox.mbox#2.eml"
 
 
+def test_a_message_of_a_thunderbird_folder_at_the_indexed_folders_top_can_be_sent(tmp_path, fake_embedder):
+    """Local Folders indexed itself: its custom folder Receipts is a mailbox by its parent's name,
+    and the web UI finds its messages in it by that too."""
+    from scent.serve.files import locate, member_bytes
+
+    local = tmp_path / "Local Folders"
+    local.mkdir()
+    box = mailbox.mbox(local / "Receipts")
+    box.add(mail_with_pdf("Bike shop receipt"))
+    box.flush()
+    box.close()
+    with Index(local, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        idx.update()
+        assert top(idx, "rope flares biscuits") == "Receipts#1/list.txt"
+    container, name = locate(str(local), "Receipts#1.eml", True)
+    assert (container, name) == ((local / "Receipts").resolve(), "1.eml")
+    assert b"Subject: Bike shop receipt" in member_bytes(container, name)
+    assert locate(str(local), "Receipts#1/list.txt", True)[1] == "1/list.txt"
+
+
 def test_a_message_thunderbird_deleted_is_not_read(tmp_path):
     """Deleted in Thunderbird, a message stays in its mbox (flagged Expunged, 0x0008, in
     X-Mozilla-Status) until the folder is compacted: it is left out, and the others keep their numbers."""

@@ -103,7 +103,9 @@ def locate(root: str, rel: str, indexed: bool) -> tuple[Path, str | None]:
     at = rel.find("#")
     while at != -1:  # a container's own name may hold '#': the first prefix that is a container on disk
         prefix = rel[:at]
-        if holds_files(prefix):
+        # By its place on disk, as the walk knew it: a Thunderbird folder in the indexed Local Folders
+        # itself is a mailbox by its parent's name, which the path relative to it does not hold.
+        if holds_files(str(base / prefix)):
             container = (base / prefix).resolve()
             if container.is_relative_to(base) and container.is_file():
                 return container, rel[at + 1:]
