@@ -205,6 +205,27 @@ def test_tar_gz_members(tmp_path, fake_embedder):
 INVOICE = ["Lighthouse paint: forty litres of marine white, total 420 euros."]
 
 
+def message(subject: str, body: str, date: str | None = None, **headers: str) -> EmailMessage:
+    """A plain-text message from c@example.org; `headers` more of them (X_Mozilla_Status as X-Mozilla-Status)."""
+    m = EmailMessage()
+    m["From"], m["Subject"] = "c@example.org", subject
+    if date:
+        m["Date"] = date
+    for name, value in headers.items():
+        m[name.replace("_", "-")] = value
+    m.set_content(body)
+    return m
+
+
+def add_to_mbox(path, *messages: EmailMessage) -> None:
+    """Append `messages` to the mbox at `path` (made when missing), as a mail program does."""
+    box = mailbox.mbox(path)
+    for m in messages:
+        box.add(m)
+    box.flush()
+    box.close()
+
+
 def mail_with_pdf(subject="Invoice for the paint", invoice: bytes | None = None) -> EmailMessage:
     m = EmailMessage()
     m["From"], m["To"], m["Subject"] = "ana@example.org", "ben@example.org", subject
@@ -220,16 +241,10 @@ def mail_with_pdf(subject="Invoice for the paint", invoice: bytes | None = None)
 def test_mbox_attachment_is_found_by_its_words(tmp_path, settings, fake_embedder):
     root = tmp_path / "mail"
     root.mkdir()
-    box = mailbox.mbox(root / "inbox.mbox")
-    plain = EmailMessage()
-    plain["From"], plain["Subject"], plain["Date"] = "c@example.org", "Lunch", "Mon, 02 Mar 2020 12:00:00 +0000"
-    plain.set_content("Lunch on Friday?")
-    box.add(plain)
     # One PDF's bytes in both messages: fpdf stamps each PDF it writes with the second it was made.
     invoice = badfiles.pdf_bytes(INVOICE)
-    box.add(mail_with_pdf(invoice=invoice))
-    box.flush()
-    box.close()
+    add_to_mbox(root / "inbox.mbox", message("Lunch", "Lunch on Friday?", "Mon, 02 Mar 2020 12:00:00 +0000"),
+                mail_with_pdf(invoice=invoice))
     (root / "note.eml").write_bytes(mail_with_pdf("Second invoice", invoice).as_bytes())
     with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
         idx.update()
@@ -245,15 +260,9 @@ def test_mbox_attachment_is_found_by_its_words(tmp_path, settings, fake_embedder
 
 
 def dated_mailbox(path):
-    box = mailbox.mbox(path)
-    for day, subject in (("Mon, 04 Mar 2019 12:00:00 +0000", "Lunch at the harbour"),
-                         ("Tue, 05 Mar 2024 09:00:00 +0000", "Lunch at the market")):
-        m = EmailMessage()
-        m["From"], m["Subject"], m["Date"] = "c@example.org", subject, day
-        m.set_content(f"{subject}: shall we meet for lunch on Friday?")
-        box.add(m)
-    box.flush()
-    box.close()
+    add_to_mbox(path, *(message(subject, f"{subject}: shall we meet for lunch on Friday?", day)
+                        for day, subject in (("Mon, 04 Mar 2019 12:00:00 +0000", "Lunch at the harbour"),
+                                             ("Tue, 05 Mar 2024 09:00:00 +0000", "Lunch at the market"))))
 
 
 def test_each_message_of_a_mailbox_is_dated_and_filtered_by_its_own_date(tmp_path, settings, fake_embedder):
@@ -550,19 +559,11 @@ def test_a_mailbox_that_gained_a_message_writes_that_message(tmp_path, settings,
     root = tmp_path / "mail"
     root.mkdir()
     dated_mailbox(root / "inbox.mbox")
-    box = mailbox.mbox(root / "inbox.mbox")
-    box.add(mail_with_pdf())
-    box.flush()
-    box.close()
+    add_to_mbox(root / "inbox.mbox", mail_with_pdf())
     with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
         assert idx.update().added == 6  # the mailbox, 3 messages, 2 attachments
-        box = mailbox.mbox(root / "inbox.mbox")
-        late = EmailMessage()
-        late["From"], late["Subject"], late["Date"] = "c@example.org", "Dinner", "Wed, 06 Mar 2024 19:00:00 +0000"
-        late.set_content("Dinner at the lighthouse instead?")
-        box.add(late)
-        box.flush()
-        box.close()
+        add_to_mbox(root / "inbox.mbox", message("Dinner", "Dinner at the lighthouse instead?",
+                                                 "Wed, 06 Mar 2024 19:00:00 +0000"))
         report = idx.update()
         assert (report.added, report.updated, report.touched) == (1, 1, 5)  # the new message; the mailbox's line
         assert top(idx, "dinner lighthouse") == "inbox.mbox#4.eml"
@@ -677,16 +678,10 @@ def test_thunderbirds_mailboxes_are_read_as_mboxes(tmp_path, settings, fake_embe
     local, imap = profile / "Mail" / "Local Folders", profile / "ImapMail" / "imap.example.org"
     for folder in (local / "Receipts.sbd", imap):
         folder.mkdir(parents=True)
-    lunch = EmailMessage()
-    lunch["From"], lunch["Subject"], lunch["Date"] = "c@example.org", "Lunch", "Mon, 02 Mar 2020 12:00:00 +0000"
-    lunch.set_content("Lunch on Friday at the harbour cafe?")
-    for path, messages in ((local / "Inbox", [lunch]), (local / "Receipts.sbd" / "2024", [mail_with_pdf()]),
-                           (imap / "INBOX", [mail_with_pdf("Invoice for the sails")])):
-        box = mailbox.mbox(path)
-        for m in messages:
-            box.add(m)
-        box.flush()
-        box.close()
+    lunch = message("Lunch", "Lunch on Friday at the harbour cafe?", "Mon, 02 Mar 2020 12:00:00 +0000")
+    for path, m in ((local / "Inbox", lunch), (local / "Receipts.sbd" / "2024", mail_with_pdf()),
+                    (imap / "INBOX", mail_with_pdf("Invoice for the sails"))):
+        add_to_mbox(path, m)
         path.with_name(path.name + ".msf").write_text("// <!-- <mdb:mork:z v=\"1.4\"/> -->")
     (profile / "Mail" / "Local Folders" / "popstate").write_bytes(b"")  # an empty file: an empty mailbox
     (tmp_path / "thunderbird" / "notes").mkdir()
@@ -707,20 +702,13 @@ def test_messages_renumbered_by_a_compacted_mailbox_keep_their_vectors(tmp_path,
     own line is embedded again."""
     root = tmp_path / "mail"
     root.mkdir()
-    messages = []
-    for n, subject in enumerate(("Lunch", "Boiler service", "Harbour dues")):
-        m = EmailMessage()
-        m["From"], m["Subject"], m["Date"] = "c@example.org", subject, f"Mon, 0{n + 2} Mar 2020 12:00:00 +0000"
-        m.set_content(f"{subject}: a few sentences. About the {subject.lower()} this week. Nothing else.")
-        messages.append(m)
+    messages = [message(subject, f"{subject}: a few sentences. About the {subject.lower()} this week. Nothing else.",
+                        f"Mon, 0{n + 2} Mar 2020 12:00:00 +0000")
+                for n, subject in enumerate(("Lunch", "Boiler service", "Harbour dues"))]
 
     def write(ms):
         (root / "inbox.mbox").unlink(missing_ok=True)
-        box = mailbox.mbox(root / "inbox.mbox")
-        for m in ms:
-            box.add(m)
-        box.flush()
-        box.close()
+        add_to_mbox(root / "inbox.mbox", *ms)
 
     write(messages)
     with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
@@ -740,10 +728,7 @@ def test_a_message_of_a_thunderbird_folder_at_the_indexed_folders_top_can_be_sen
 
     local = tmp_path / "Local Folders"
     local.mkdir()
-    box = mailbox.mbox(local / "Receipts")
-    box.add(mail_with_pdf("Bike shop receipt"))
-    box.flush()
-    box.close()
+    add_to_mbox(local / "Receipts", mail_with_pdf("Bike shop receipt"))
     with Index(local, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
         idx.update()
         assert top(idx, "rope flares biscuits") == "Receipts#1/list.txt"
@@ -759,14 +744,9 @@ def test_a_message_thunderbird_deleted_is_not_read(tmp_path):
     from scent.extract import extract
 
     (tmp_path / "Local Folders").mkdir()
-    box = mailbox.mbox(tmp_path / "Local Folders" / "Inbox")
-    for n, status in enumerate(("0001", "0009", "zz"), 1):  # read; read and deleted; not a number
-        m = EmailMessage()
-        m["From"], m["Subject"], m["X-Mozilla-Status"] = "c@example.org", f"Message {n}", status
-        m.set_content(f"Body {n}.")
-        box.add(m)
-    box.flush()
-    box.close()
+    add_to_mbox(tmp_path / "Local Folders" / "Inbox",  # read; read and deleted; not a number
+                *(message(f"Message {n}", f"Body {n}.", X_Mozilla_Status=status)
+                  for n, status in enumerate(("0001", "0009", "zz"), 1)))
     got = extract(str(tmp_path / "Local Folders" / "Inbox"))
     assert [(m.name, m.got.title) for m in got.members] == [("1.eml", "Message 1"), ("3.eml", "Message 3")]
 

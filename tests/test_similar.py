@@ -160,7 +160,7 @@ def test_a_file_that_shares_the_seeds_rare_words_is_found_by_them(tmp_path, back
     with Index(root, index_dir=tmp_path / "ix", embedder=FakeEmbedder(), settings=Settings(backend=backend)) as idx:
         idx.update()
         seed = idx.engine.catalog.file_units("seed.md")
-        meaning = [p for p, _ in _by_meaning(idx.engine, idx.settings, seed, Filters(), 50) if p != "seed.md"]
+        meaning = [u.path for u in _by_meaning(idx.engine, idx.settings, seed, Filters(), 50) if u.path != "seed.md"]
         got = [r.path for r in idx.similar("seed.md", k=10)]
     assert meaning.index("log.md") >= 20  # by meaning alone, behind every note
     assert "log.md" in got

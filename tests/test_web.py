@@ -86,11 +86,17 @@ def browser():
         b.close()
 
 
+def _new_page(browser):
+    """A page of its own context, as a person's window: 1280x900, 15 s for anything to happen."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    return context, page
+
+
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(15000)
+    context, pg = _new_page(browser)
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     # a 400 for a bad filter is shown in the page; the browser logs it too
@@ -472,9 +478,7 @@ def media_server(tmp_path_factory):
 def test_a_video_shows_its_frame_and_plays_in_the_preview(browser, media_server):
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(15000)
+    context, page = _new_page(browser)
     errors, missing = [], []
     # The browser logs each thumbnail the server has none for (a 404); those are checked below
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "status of 404" not in m.text else None)
@@ -512,32 +516,21 @@ def test_a_video_shows_its_frame_and_plays_in_the_preview(browser, media_server)
 def mail_server(tmp_path_factory):
     """A mail folder: an mbox of two messages, indexed with the tests' embedder."""
     pytest.importorskip("fastapi")
-    import mailbox
-    from email.message import EmailMessage
-
     from scent import Index
 
     from conftest import FakeEmbedder
+    from test_archives import add_to_mbox, message
 
     folder = tmp_path_factory.mktemp("mail")
-    box = mailbox.mbox(folder / "Inbox.mbox")
-    for subject, body in (("Lunch at the harbour", "Shall we meet at the harbour cafe on Friday?"),
-                          ("Boiler service", "The engineer comes on Monday for the boiler.")):
-        m = EmailMessage()
-        m["From"], m["Subject"], m["Date"] = "ana@example.org", subject, "Mon, 02 Mar 2020 12:00:00 +0000"
-        m.set_content(body)
-        box.add(m)
-    box.flush()
-    box.close()
+    add_to_mbox(folder / "Inbox.mbox", message("Lunch at the harbour", "Shall we meet at the harbour cafe on Friday?"),
+                message("Boiler service", "The engineer comes on Monday for the boiler."))
     idx = Index(folder, index_dir=tmp_path_factory.mktemp("mail-index"), embedder=FakeEmbedder())
     idx.update()
     yield from _serve(idx)
 
 
 def test_a_message_of_a_mailbox_is_named_by_its_subject_and_opens_as_itself(browser, mail_server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(15000)
+    context, page = _new_page(browser)
     page.goto(mail_server + "/")
     assert _search(page, "harbour cafe friday")[0] == ["Inbox.mbox#1.eml", "email", None]
     first = page.locator("#results .result").first

@@ -239,8 +239,8 @@ def similar_cmd(file, page, k, kinds, path, after, before, lang, as_json, folder
         _say_which(idx)
         rel = file
         root = os.path.realpath(idx.root) if idx.root else None
-        if on_disk and root and (on_disk + os.sep).startswith(root.rstrip(os.sep) + os.sep):
-            rel = os.path.relpath(on_disk, root).replace(os.sep, "/")
+        if on_disk and root and Path(on_disk).is_relative_to(root):
+            rel = Path(on_disk).relative_to(root).as_posix()
         results = idx.similar(rel, page=page, k=k, filters=filters, as_user=as_user)
     _show(results, as_json, False)
 

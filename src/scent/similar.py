@@ -49,20 +49,19 @@ def similar(engine: Engine, settings: Settings, seed: list[StoredUnit], filters:
     depth = settings.candidates + len(seed)
     lists = [_by_meaning(engine, settings, seed, filters, depth), _by_words(engine, seed, filters, depth)]
     score: dict[str, float] = {}
-    unit_of: dict[str, int] = {}
+    unit_of: dict[str, StoredUnit] = {}
     for ranked in lists:
-        for rank, (found, uid) in enumerate(f for f in ranked if apart(f[0])):
-            score[found] = score.get(found, 0.0) + 1.0 / (FUSE_K + rank + 1)
-            unit_of.setdefault(found, uid)  # the unit shown: its best by meaning, else by words
+        for rank, unit in enumerate(u for u in ranked if apart(u.path)):
+            score[unit.path] = score.get(unit.path, 0.0) + 1.0 / (FUSE_K + rank + 1)
+            unit_of.setdefault(unit.path, unit)  # the unit shown: its best by meaning, else by words
     ranked = sorted(score, key=lambda p: (-score[p], p))
     copies = engine.catalog.copies(ranked, filters.readers)
-    units = engine.catalog.units(list(unit_of.values()))
     results: list[SearchResult] = []
     hidden: set[str] = set()
     for found in ranked:
-        unit = units.get(unit_of[found])
-        if found in hidden or unit is None:
+        if found in hidden:
             continue
+        unit = unit_of[found]
         shown = tuple(c for c in copies.get(found, ()) if c not in own)
         hidden.update(shown)
         text, marks = snippet(_readable(unit, unit.text), [], ())
@@ -75,8 +74,8 @@ def similar(engine: Engine, settings: Settings, seed: list[StoredUnit], filters:
 
 
 def _by_meaning(engine: Engine, settings: Settings, seed: list[StoredUnit], filters: Filters,
-                depth: int) -> list[tuple[str, int]]:
-    """(file, its best unit) by the cosine of that unit with the seed's centroid, best first."""
+                depth: int) -> list[StoredUnit]:
+    """Each file's best unit by the cosine of that unit with the seed's centroid, best first."""
     kept = engine.vectors.get(FIELD, [u.id for u in seed[:MAX_SEED_UNITS]])
     if not kept:
         return []
@@ -87,8 +86,8 @@ def _by_meaning(engine: Engine, settings: Settings, seed: list[StoredUnit], filt
     return _files([uid for uid, _ in hits], engine)
 
 
-def _by_words(engine: Engine, seed: list[StoredUnit], filters: Filters, depth: int) -> list[tuple[str, int]]:
-    """(file, its best unit) by BM25 for any of the seed's telling words, best first."""
+def _by_words(engine: Engine, seed: list[StoredUnit], filters: Filters, depth: int) -> list[StoredUnit]:
+    """Each file's best unit by BM25 for any of the seed's telling words, best first."""
     telling = telling_words(seed)
     if not telling:
         return []
@@ -109,13 +108,13 @@ def telling_words(seed: list[StoredUnit]) -> list[str]:
     return [w for w, _ in tf.most_common(TELLING_WORDS)]
 
 
-def _files(uids: list[int], engine: Engine) -> list[tuple[str, int]]:
-    """Each file once, at its first unit in `uids`."""
+def _files(uids: list[int], engine: Engine) -> list[StoredUnit]:
+    """Each file once, by its first unit in `uids`."""
     units = engine.catalog.units(uids)
     out, seen = [], set()
     for uid in uids:
         unit = units.get(uid)
         if unit is not None and unit.path not in seen:
             seen.add(unit.path)
-            out.append((unit.path, uid))
+            out.append(unit)
     return out

@@ -200,12 +200,10 @@ class SqliteCatalog:
         return out
 
     def unit_hashes(self, path: str, inside: bool = False) -> dict[str, int]:
-        if inside:
-            return {h: uid for uid, h in self.db.execute(
-                "SELECT u.id, u.text_hash FROM units u JOIN files f ON f.id = u.file_id "
-                "WHERE f.path = ? OR (f.container = ? AND f.container != '')", (path, path))}
+        where = "f.path = ? OR f.container = ?" if inside else "f.path = ?"
         return {h: uid for uid, h in self.db.execute(
-            "SELECT u.id, u.text_hash FROM units u JOIN files f ON f.id = u.file_id WHERE f.path = ?", (path,))}
+            f"SELECT u.id, u.text_hash FROM units u JOIN files f ON f.id = u.file_id WHERE {where}",
+            (path, path) if inside else (path,))}
 
     def has_units(self, kinds: tuple[str, ...]) -> bool:
         return self.db.execute(f"SELECT 1 FROM units WHERE kind IN ({', '.join('?' * len(kinds))}) LIMIT 1",
