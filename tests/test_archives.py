@@ -527,31 +527,99 @@ def stops_at_the_bomb(path) -> None:
                                     "max_archive_mb to read the rest"]
 
 
-def test_mbox_of_100000_messages_reads_what_it_keeps(tmp_path):
-    """Past max_units_per_file messages a mailbox keeps its newest (mail is added at its end), with one line."""
+def test_mbox_of_100000_messages_is_read_whole_one_message_at_a_time(tmp_path):
+    """Every message, newest first (the latest mail is written first), handed over in a spool file
+    that is read back in that order: no limit on how many, and no list of them in memory."""
     from scent.extract import Limits, extract
+    from scent.extract.members import Spool
 
     path = tmp_path / "big.mbox"
     badfiles.write(tmp_path, "big.mbox", badfiles.many_messages(100_000))
-    started = time.perf_counter()
-    got = extract(str(path), Limits(max_sections=2000))
-    assert time.perf_counter() - started < 30
-    assert len(got.members) == 2000 and (got.members[0].name, got.members[-1].name) == ("98001.eml", "100000.eml")
-    assert got.members[-1].got.title == "message 99999"  # many_messages counts from 0
-    assert got.meta["left_out"] == ["only its newest 2000 messages were indexed, not the 98000 before them "
-                                    "(max_units_per_file); raise max_units_per_file to read them, or split the mailbox"]
-    assert got.sections[0].text == "big.mbox: mailbox of 2000 messages, sent 2020-03-02"
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    got = extract(str(path), Limits(max_sections=2000, spool=str(spool)))
+    assert isinstance(got.members, Spool) and len(got.members) == 100_000
+    assert [p.name for p in spool.iterdir()] == [os.path.basename(got.members.path)]
+    names = [m.name for m in got.members]
+    assert names[:2] == ["100000.eml", "99999.eml"] and names[-1] == "1.eml" and len(set(names)) == 100_000
+    assert next(iter(got.members)).got.title == "message 99999"  # many_messages counts from 0
+    assert "left_out" not in got.meta
+    assert got.sections[0].text == "big.mbox: mailbox of 100000 messages, sent 2020-03-02"
+    got.members.discard()
+    assert list(spool.iterdir()) == []
 
 
-def test_a_mailboxs_text_budget_keeps_its_newest_messages(tmp_path):
+def test_a_mailbox_run_stopped_part_way_goes_on_where_it_stopped(tmp_path, settings):
+    """The messages written before the stop are kept by the next run, not embedded again; the mailbox
+    itself, written last, comes then; nothing is left in the spool folder."""
+    from conftest import FakeEmbedder
+
+    class Stopping(FakeEmbedder):
+        def embed_passages(self, texts):
+            if self.passages_seen >= 40:
+                raise KeyboardInterrupt
+            return super().embed_passages(texts)
+
+    root = tmp_path / "mail"
+    root.mkdir()
+    badfiles.write(root, "big.mbox", badfiles.many_messages(30))
+    settings = settings.with_values(embed_batch=8)
+    with pytest.raises(KeyboardInterrupt):
+        with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=Stopping()) as idx:
+            idx.update()
+    assert not (tmp_path / "ix" / "spool").exists()
+    whole = FakeEmbedder()
+    with Index(root, index_dir=tmp_path / "whole", settings=settings, embedder=whole) as idx:
+        idx.update()
+    again = FakeEmbedder()
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=again) as idx:
+        report = idx.update()
+        assert report.touched > 0 and report.added == 31 - report.touched
+        assert 0 < again.passages_seen < whole.passages_seen
+        assert idx.update().unchanged == 31
+        assert top(idx, "message 29") == "big.mbox#30.eml" and top(idx, "message 0") == "big.mbox#1.eml"
+
+
+def test_a_spool_sent_to_another_process_is_read_there(tmp_path):
+    """Pickled (a reader process's answer), a spool is its file: the members come back in order."""
+    import pickle
+
+    from scent.extract.members import Spool
+    from scent.units import Extracted, Member, Section
+
+    spool = Spool(str(tmp_path))
+    for n in (3, 1, 2):
+        spool.append(Member(f"{n}.eml", Extracted(kind="email", sections=[Section(text=f"message {n}", kind="email")])))
+    there = pickle.loads(pickle.dumps(spool))
+    assert [(m.name, m.got.sections[0].text) for m in there] == [("3.eml", "message 3"), ("1.eml", "message 1"),
+                                                                  ("2.eml", "message 2")]
+    assert len(there) == 3 and [m.name for m in there] == ["3.eml", "1.eml", "2.eml"]  # read again from the start
+    there.discard()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_mailbox_is_not_cut_by_the_text_budget_of_one_file(tmp_path):
+    """max_file_mb bounds a file's text held at once; a mailbox holds one message at once."""
     from scent.extract import Limits, extract
 
     badfiles.write(tmp_path, "big.mbox", badfiles.many_messages(50))
-    one = len(extract(str(tmp_path / "big.mbox")).members[0].got.sections[0].text)
+    one = len(next(iter(extract(str(tmp_path / "big.mbox")).members)).got.sections[0].text)
     got = extract(str(tmp_path / "big.mbox"), Limits(max_text_bytes=int(one * 3.5)))
-    assert [m.name for m in got.members] == ["48.eml", "49.eml", "50.eml"]
-    assert got.meta["left_out"] == ["only its newest 3 messages were indexed, not the 47 before them (max_file_mb); "
-                                    "raise max_file_mb to read them"]
+    assert len(got.members) == 50 and "left_out" not in got.meta
+
+
+def test_a_mailbox_past_max_units_per_file_is_indexed_whole(tmp_path, settings, fake_embedder):
+    """Each message is written as its batch is embedded, the mailbox last; the spool is gone after."""
+    root = tmp_path / "mail"
+    root.mkdir()
+    badfiles.write(root, "big.mbox", badfiles.many_messages(30))
+    settings = settings.with_values(max_units_per_file=10, embed_batch=4)
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
+        report = idx.update()
+        assert (report.added, report.warnings) == (31, [])
+        assert top(idx, "message 0") == "big.mbox#1.eml" and top(idx, "message 29") == "big.mbox#30.eml"
+        assert idx.update().unchanged == 31
+    assert not (tmp_path / "ix" / "spool").exists()
 
 
 def test_a_mailbox_that_gained_a_message_writes_that_message(tmp_path, settings, fake_embedder):
@@ -748,7 +816,7 @@ def test_a_message_thunderbird_deleted_is_not_read(tmp_path):
                 *(message(f"Message {n}", f"Body {n}.", X_Mozilla_Status=status)
                   for n, status in enumerate(("0001", "0009", "zz"), 1)))
     got = extract(str(tmp_path / "Local Folders" / "Inbox"))
-    assert [(m.name, m.got.title) for m in got.members] == [("1.eml", "Message 1"), ("3.eml", "Message 3")]
+    assert [(m.name, m.got.title) for m in got.members] == [("3.eml", "Message 3"), ("1.eml", "Message 1")]
 
 
 def test_a_joplin_export_is_a_tar_of_its_notes(tmp_path):

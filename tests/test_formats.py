@@ -1122,15 +1122,16 @@ def test_a_mailboxs_messages_are_files_inside_it_numbered(tmp_path):
     box.close()
     got = extract(str(tmp_path / "harbour.mbox"))
     assert texts(got) == [("email", "harbour.mbox", None, "harbour.mbox: mailbox of 2 messages, sent 2025-07-14")]
-    assert [m.name for m in got.members] == ["1.eml", "2.eml", "1/quote.pdf"]
-    one, two = (m.got for m in got.members[:2])
+    members = list(got.members)  # newest first, each message before its attachments
+    assert [m.name for m in members] == ["2.eml", "1.eml", "1/quote.pdf"]
+    two, one = (m.got for m in members[:2])
     assert (texts(one), texts(two)) == ([("email", "Lamp repair quote", None, QUOTE)],
                                         [("email", "Oil delivery", None, OIL)])
     assert one.title == "Lamp repair quote" and one.date == two.date == 1752514320  # 2025-07-14 17:32 UTC
     # A message read back is the message: its bytes, which its hash was made of.
     from scent.extract.members import read_member
     data = read_member(str(tmp_path / "harbour.mbox"), "2.eml")
-    assert hashlib.sha1(data).hexdigest() == got.members[1].hash
+    assert hashlib.sha1(data).hexdigest() == members[0].hash
     assert email.message_from_bytes(data)["Subject"] == "Oil delivery"
 
 

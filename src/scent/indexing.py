@@ -14,9 +14,10 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import time
-from collections import Counter, deque
-from collections.abc import Callable
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
@@ -31,6 +32,7 @@ from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
 from .extract import Limits, companions, extract, file_kind, holds_files, reader_of, reported
+from .extract.members import Spool
 from .kinds import PICTURE_KINDS
 from .gloss import gloss
 from .language import detect
@@ -192,9 +194,28 @@ class _Made:
     pictures_done: set[int] = field(default_factory=set)  # tried, with a vector or not (it did not decode)
     pages: dict[int, np.ndarray] = field(default_factory=dict)  # a multivector model's patch vectors
     pages_done: set[int] = field(default_factory=set)
-    # How many waiting files need each text's vector: it is forgotten once none does. Counted, not
-    # gathered from the queue at each write: a mailbox puts thousands of files in it at once.
+    # How many waiting files need each text's vector. Counted, not gathered from the queue at each
+    # write: a mailbox puts thousands of files in it at once.
     needed: Counter = field(default_factory=Counter)
+    # Vectors no waiting file needs, kept a while, oldest first: the next files often need them
+    # again (every message of a mailbox has the same To: line; a folder's notes share headings).
+    idle: OrderedDict = field(default_factory=OrderedDict)
+
+    def need(self, keys) -> None:
+        self.needed.update(keys)
+        for k in keys:
+            self.idle.pop(k, None)
+
+    def release(self, keys) -> None:
+        """The texts one file needed, written now: a vector none still needs becomes idle."""
+        for k in keys:
+            self.needed[k] -= 1
+            if self.needed[k] <= 0:
+                del self.needed[k]
+                if k in self.texts:
+                    self.idle[k] = None
+        while len(self.idle) > KEPT_IDLE:
+            self.texts.pop(self.idle.popitem(last=False)[0], None)
 
 
 @dataclass
@@ -204,7 +225,6 @@ class _Waiting:
     new: bool
     texts: dict[str, str]  # text key -> text to embed
     pictures: dict[int, tuple[Picture, str, list[str]]]  # unit id -> (pixels, file, its notes)
-    counted: bool = True  # a file of the run's count (files inside a container go with it)
     pages: dict[int, tuple[Picture, str, list[str]]] = field(default_factory=dict)  # for a multivector model
     unembedded: set[int] = field(default_factory=set)  # units found by keywords only (_keyword_only)
     untranslated: list[int] = field(default_factory=list)  # places of units still to translate (_translate)
@@ -406,7 +426,22 @@ class Indexer:
                         describe=s.describe, max_pdf_images=s.max_pdf_images, max_drawn_pages=s.max_drawn_pages,
                         max_image_pixels=s.max_image_mp * 1_000_000, root=self.root,
                         max_members=s.max_archive_members, max_member_bytes=s.max_archive_mb * 1024 * 1024,
-                        max_sections=s.max_units_per_file)
+                        max_sections=s.max_units_per_file, spool=str(self._spool()))
+        try:
+            self._apply_read(files, inside, report, skip, warn, tracker, limits)
+        finally:
+            shutil.rmtree(self.index_dir / SPOOL, ignore_errors=True)
+
+    def _spool(self) -> Path:
+        """The folder mailboxes' messages wait in (members.Spool), emptied of what a killed run left."""
+        folder = self.index_dir / SPOOL
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(mode=0o700)
+        return folder
+
+    def _apply_read(self, files: list[tuple[FileInfo, str, bool]], inside: dict[str, dict[str, FileState]],
+                    report: IndexReport, skip: OnSkip, warn: OnSkip, tracker: Tracker, limits: Limits) -> None:
+        s = self.settings
         queue: deque[_Waiting] = deque()  # files read, in order, waiting for their vectors
         texts: dict[str, str] = {}  # text key -> text, not embedded yet, in reading order
         pictures: dict[int, tuple[Picture, str, list[str]]] = {}  # not embedded yet
@@ -414,23 +449,13 @@ class Indexer:
         made = _Made()
         finished = tracker.file_done
 
-        for n, (f, digest, new, got, notes) in enumerate(self._read(files, limits, tracker, report), start=1):
-            if isinstance(got, str):  # why it could not be read
-                skip(f.rel, got)
-                finished(f.rel)
-            else:
-                # A container is written after the files inside it: a run stopped between them reads it again.
-                waits = self._inside(f, got, inside.get(f.rel, {}), skip, warn, report)
-                waits.append(self._waiting(f, digest, new, got, notes, warn))
-                for waiting in waits:
-                    queue.append(waiting)
-                    made.needed.update(waiting.texts.keys())
-                    texts.update((k, t) for k, t in waiting.texts.items() if k not in made.texts)
-                    pictures.update(waiting.pictures)
-                    pages.update(waiting.pages)
-            last = n == len(files)
+        def embed(last: bool) -> None:
+            """Embed what makes a full batch (everything, when `last`), and write the files it completes."""
+            # Files are written in reading order, so one waiting for a batch that does not fill (the
+            # one note in Spanish among a mailbox's messages) would hold every file read after it.
+            last = last or len(queue) >= MAX_QUEUED
             if sum(len(w.untranslated) for w in queue) >= TRANSLATE_BATCH or last:
-                texts.update((k, t) for k, t in _translate(queue, made.needed).items() if k not in made.texts)
+                texts.update((k, t) for k, t in _translate(queue, made).items() if k not in made.texts)
             while len(texts) >= s.embed_batch or (last and texts):
                 keys = list(islice(texts, s.embed_batch))
                 embedder = self._loaded_embedder(tracker)
@@ -452,6 +477,24 @@ class Indexer:
                 made.pages.update(self._embed_pages({i: pages.pop(i) for i in ids}, warn))
                 made.pages_done.update(ids)
             self._write_ready(queue, made, report, finished)
+
+        for n, (f, digest, new, got, notes) in enumerate(self._read(files, limits, tracker, report), start=1):
+            if isinstance(got, str):  # why it could not be read
+                skip(f.rel, got)
+                finished(f.rel)
+            else:
+                # A container is written after the files inside it: a run stopped between them reads
+                # it again. Its files are queued one at a time, each batch embedded and written as it
+                # fills: a mailbox of 100,000 messages waits in its spool, not in this queue.
+                for waiting in self._waits(f, digest, new, got, notes, inside.get(f.rel, {}), skip, warn, report,
+                                           tracker):
+                    queue.append(waiting)
+                    made.need(waiting.texts.keys())
+                    texts.update((k, t) for k, t in waiting.texts.items() if k not in made.texts)
+                    pictures.update(waiting.pictures)
+                    pages.update(waiting.pages)
+                    embed(last=False)
+            embed(last=n == len(files))
 
     def _read(self, files: list[tuple[FileInfo, str, bool]], limits: Limits, tracker: Tracker, report: IndexReport):
         """(file, digest, new, Extracted or the reason it was skipped, notes), in the files' order.
@@ -554,37 +597,49 @@ class Indexer:
             self._embedder_loaded = True
         return self._embedder()
 
+    def _waits(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], had: dict[str, FileState],
+               skip, warn: OnSkip, report: IndexReport, tracker: Tracker) -> Iterator[_Waiting]:
+        """The file's files inside (a container's), then the file itself, each as made. The files
+        inside count in the run's progress: a mailbox of 100,000 messages is not one file of hours."""
+        tracker.files_total += len(got.members)
+        try:
+            yield from self._inside(f, got, had, skip, warn, report, tracker.file_done)
+        finally:
+            if isinstance(got.members, Spool):
+                got.members.discard()
+        yield self._waiting(f, digest, new, got, notes, warn)
+
     def _inside(self, f: FileInfo, got, had: dict[str, FileState], skip, warn: OnSkip,
-                report: IndexReport) -> list[_Waiting]:
+                report: IndexReport, finished: Callable[[str], None]) -> Iterator[_Waiting]:
         """The files inside container `f` (read again) as files of their own at `f.rel#NAME`, each
         with its container's size, mtime and readers; those it had and no longer has (or no longer
         reads) are deleted, and a member that cannot be read is skipped with its own line. One it
         had with the same bytes, reader and readers is kept as it is (only its container's size and
         mtime recorded): a mailbox that gained a message writes that message, not all of them."""
         if not got.members and not had:
-            return []
+            return
         self.engine.catalog.forget_errors_inside(f.rel)
-        waits, kept = [], set()
+        kept = set()
         readers = self._access.readers(f.rel, f.stat)
         kin = self.engine.catalog.unit_hashes(f.rel, inside=True) if had else {}
         for m in got.members:
             rel = f"{f.rel}#{m.name}"
             if m.got is None:
                 skip(rel, m.reason, f.rel)
+                finished(rel)
                 continue
             kept.add(rel)
             was = had.get(rel)
             if was is not None and m.hash and (was.hash, was.reader, was.access) == (m.hash, reader_of(rel), readers):
                 self.engine.catalog.touch_file(replace(was, size=f.size, mtime_ns=f.mtime_ns))
                 report.touched += 1
+                finished(rel)
                 continue
             member = FileInfo(path=f.path, rel=rel, size=f.size, mtime_ns=f.mtime_ns, stat=f.stat)
-            waits.append(self._waiting(member, m.hash, rel not in had, m.got, [], warn, container=f.rel, date=m.date,
-                                       kin=kin))
+            yield self._waiting(member, m.hash, rel not in had, m.got, [], warn, container=f.rel, date=m.date, kin=kin)
         gone = sorted(had.keys() - kept)
         self.engine.delete_files(gone)
         report.deleted += len(gone)  # as a deleted container's are counted
-        return waits
 
     def _waiting(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], warn: OnSkip,
                  container: str = "", date: float | None = None, kin: dict[str, int] | None = None) -> _Waiting:
@@ -625,7 +680,7 @@ class Indexer:
         # or the translator missing then) is translated now
         untranslated = [i for i, u in enumerate(units) if s.english_gloss and u.lang in translate.ENGINES
                         and u.text.strip() and u.id not in unembedded and u.id not in write.vectors[ENGLISH_FIELD]]
-        return _Waiting(write, new, texts, pictures, counted=not container, pages=pages, unembedded=unembedded,
+        return _Waiting(write, new, texts, pictures, pages=pages, unembedded=unembedded,
                         untranslated=untranslated)
 
     def _reused_vectors(self, w: FileWrite, unembedded: set[int], kin: dict[str, int] | None = None) -> dict[str, str]:
@@ -697,15 +752,10 @@ class Indexer:
             report.added += waiting.new
             report.updated += not waiting.new
             report.units += len(w.units)
-            for k in waiting.texts:
-                made.needed[k] -= 1
-                if made.needed[k] <= 0:
-                    del made.needed[k]
-                    made.texts.pop(k, None)
+            made.release(waiting.texts)
             made.pictures_done.difference_update(waiting.pictures)
             made.pages_done.difference_update(waiting.pages)
-            if waiting.counted:
-                finished(w.file.path)
+            finished(w.file.path)
 
     def _embed_pictures(self, pictures: dict[int, tuple[Picture, str, list[str]]], warn: OnSkip) -> dict[int, np.ndarray]:
         """Picture vectors by unit id. Pictures are read embed_batch at a time, each at most
@@ -799,6 +849,10 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
 MIN_POOL_FILES = 32
 # Units of consecutive files translated in one engine call (_translate): Apertium starts once a call.
 TRANSLATE_BATCH = 64
+# Files read and waiting for their vectors, at most: past it the batches not yet full are embedded.
+MAX_QUEUED = 512
+# Vectors kept after the last file that needed them is written (_Made.idle): 6 MB of 384 numbers.
+KEPT_IDLE = 4096
 STAGE_POLL = 0.25  # seconds between looks at the readers' stages while waiting for a file
 
 
@@ -822,6 +876,7 @@ def _reader_started(parent: int, stages) -> None:
 
 
 READING_MARK = "reading"  # in the index folder: the file a serial run is reading (Indexer._read)
+SPOOL = "spool"  # in the index folder: mailboxes' messages between their reader and the run (members.Spool)
 
 
 def _read_mark(marker: Path) -> str | None:
@@ -941,7 +996,7 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
         until=unit.until)
 
 
-def _translate(queue: deque[_Waiting], needed: Counter) -> dict[str, str]:
+def _translate(queue: deque[_Waiting], made: _Made) -> dict[str, str]:
     """The queued files' units still to translate, in a language with a translator (scent.translate:
     Portuguese, Spanish, French), get their English translation, embedded into the `english` field: the
     small multilingual model matches English to English far better than across languages (an
@@ -949,7 +1004,7 @@ def _translate(queue: deque[_Waiting], needed: Counter) -> dict[str, str]:
     potatoes", bacalhau.md). Dense search counts that vector `translation_offset` less than the
     unit's own (docs/retrieval-tuning.md, session 25). One engine call a language for a batch of
     files: Apertium's start (~0.2 s) once a file took longer than the file's embedding.
-    Counts each new text in `needed`; returns the texts to embed (text key -> text)."""
+    Counts each new text as `made` needed; returns the texts to embed (text key -> text)."""
     places: dict[str, list[tuple[_Waiting, int]]] = {}
     for waiting in queue:
         for i in waiting.untranslated:
@@ -963,7 +1018,7 @@ def _translate(queue: deque[_Waiting], needed: Counter) -> dict[str, str]:
             if english:
                 waiting.write.units[i] = replace(waiting.write.units[i], english=english)
                 if text_key(english) not in waiting.texts:
-                    needed[text_key(english)] += 1
+                    made.need([text_key(english)])
                 waiting.texts[text_key(english)] = english
                 texts[text_key(english)] = english
     return texts

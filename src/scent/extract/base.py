@@ -40,9 +40,12 @@ class Limits:
     max_member_bytes: int = 512 * 1024 * 1024  # bytes inflated from one container, all members together
     max_ratio: int = 200  # a member (or a tar stream) inflating more than this, and past 8 MB, is a bomb
     member_depth: int = 1  # how deep files inside files are read: a zip inside a zip is listed, not opened
-    # Parts read from one file (notes of an Evernote export, a mailbox's messages): each is held in
-    # memory until the file is written, so a mailbox of 100,000 messages stops here, with a line.
+    # Parts read from one file (the notes of an Evernote export): each is held in memory until the
+    # file is written, so an export of 100,000 notes stops here, with a line.
     max_sections: int = 5000
+    # Where a mailbox's messages wait between its reader and the indexer (members.Spool), one at a
+    # time in memory however many it holds; None: the system's temporary folder.
+    spool: str | None = None
 
 
 def _size(n: int) -> str:

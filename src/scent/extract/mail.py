@@ -6,7 +6,9 @@ A mailbox (an .mbox, a Thunderbird folder) holds its messages as files of its ow
 (scent.extract.members): message 3 of `mail.mbox` is `mail.mbox#3.eml`, so each message is a
 result of its own, dated, filtered and shown as a file is, and the mailbox itself is a line
 naming how many messages it holds and when they were sent. Messages are numbered in the order
-the mailbox keeps them; one Thunderbird deleted and has not yet compacted away is left out.
+the mailbox keeps them; one Thunderbird deleted and has not yet compacted away is left out. All of
+them are read, newest first, and handed to the indexer one at a time (members.Spool): a Gmail
+"All mail" of 100,000 messages is indexed whole, its latest mail first.
 
 Attachments are files inside the message, each indexed as a file of its own:
 `note.eml#invoice.pdf` for an .eml, `mail.mbox#3/invoice.pdf` for message 3 of an mbox. A name
@@ -37,7 +39,7 @@ from email.utils import parsedate_to_datetime
 from scent.errors import ExtractError
 from scent.units import Extracted, Member, Section
 from .base import Limits, _size, named, unreadable
-from .members import Entry, MemberReader, attach, attachment_name, bounded
+from .members import Entry, MemberReader, Spool, attach, attachment_name, bounded
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
 
 EXTENSIONS = (".eml", ".emlx", ".mbox", ".msg")
@@ -294,47 +296,56 @@ def extract(path: str, limits: Limits) -> Extracted:
 
 def _mailbox_of(path: str, limits: Limits) -> Extracted:
     """A mailbox: its messages as members `N.eml` (each read from its own bytes, so its hash says
-    whether it changed), their attachments as members `N/NAME`. Read newest first (a mailbox keeps
-    messages in the order they came), so the limits leave out the oldest, never the latest mail."""
+    whether it changed), their attachments as members `N/NAME`, all of them, handed over in a spool
+    (members.Spool) one message at a time. Read newest first (a mailbox keeps messages in the order
+    they came): the latest mail is written first, and the attachments the limits leave out
+    (max_archive_members, max_archive_mb) are the oldest ones."""
     box = mailbox.mbox(path, create=False)
-    messages, meta, read, more, dates = [], {}, 0, True, []
-    reader = MemberReader(path, limits, "mailbox")
+    spool = Spool(limits.spool)
+    reader, more, dates = MemberReader(path, limits, "mailbox"), True, _Dates()
     try:
         keys = box.keys()  # where each message starts: one pass over the file
-        first = max(len(keys) - limits.max_sections, 0)
-        if first:
-            meta["left_out"] = [f"only its newest {limits.max_sections} messages were indexed, not the {first} before "
-                                "them (max_units_per_file); raise max_units_per_file to read them, or split the mailbox"]
-        for number in range(len(keys), first, -1):
+        for number in range(len(keys), 0, -1):
             raw = box.get_bytes(keys[number - 1])
             message = email.message_from_bytes(raw, policy=policy.default)
             if _deleted(message):
                 continue
-            text = _message_text(message)
-            read += len(text)
-            if read > limits.max_text_bytes:
-                meta["left_out"] = [f"only its newest {len(keys) - number} messages were indexed, not the {number} "
-                                    "before them (max_file_mb); raise max_file_mb to read them"]
-                break
+            text = _message_text(message)[:limits.max_text_bytes]
             date = _date(message)
             if text:
                 subject = _header(message, "Subject")
                 got = Extracted(kind="email", sections=[Section(text=text, kind="email", title=subject)],
                                 title=subject, date=date)
-                messages.append(Member(f"{number}.eml", got, date=date, size=len(raw),
-                                       hash=hashlib.sha1(raw).hexdigest()))
-                dates.append(date)
+                spool.append(Member(f"{number}.eml", got, date=date, size=len(raw), hash=hashlib.sha1(raw).hexdigest()))
+                dates.add(date)
             if more:
                 more = _add_attachments(reader, message, f"{number}/")
+                spool.extend(reader.take())
         name = os.path.basename(path)
         got = Extracted(kind="email", sections=[Section(text=_mailbox_line(name, dates), kind="email", title=name)],
-                        title=name, meta=meta)
+                        title=name)
         got = attach(got, reader)
-        got.members = messages[::-1] + got.members[::-1]  # in the mailbox's order
+        got.members = spool
         return got
+    except BaseException:
+        spool.discard()
+        raise
     finally:
         reader.__exit__(None, None, None)
         box.close()
+
+
+class _Dates:
+    """How many messages a mailbox holds, and the first and last date they were sent."""
+
+    def __init__(self):
+        self.count, self.first, self.last = 0, None, None
+
+    def add(self, date: float | None) -> None:
+        self.count += 1
+        if date is not None:
+            self.first = date if self.first is None else min(self.first, date)
+            self.last = date if self.last is None else max(self.last, date)
 
 
 _EXPUNGED = 0x0008  # Thunderbird's nsMsgMessageFlags::Expunged
@@ -349,12 +360,11 @@ def _deleted(message: EmailMessage) -> bool:
         return False
 
 
-def _mailbox_line(name: str, dates: list[float | None]) -> str:
+def _mailbox_line(name: str, dates: _Dates) -> str:
     """What the mailbox itself says: its name, how many messages, sent when."""
-    line = f"{name}: mailbox of {len(dates)} message{'' if len(dates) == 1 else 's'}"
-    known = sorted(d for d in dates if d is not None)
-    if known:
-        first, last = (time.strftime("%Y-%m-%d", time.gmtime(d)) for d in (known[0], known[-1]))
+    line = f"{name}: mailbox of {dates.count} message{'' if dates.count == 1 else 's'}"
+    if dates.first is not None:
+        first, last = (time.strftime("%Y-%m-%d", time.gmtime(d)) for d in (dates.first, dates.last))
         line += f", sent {first}" if first == last else f", sent {first} to {last}"
     return line
 

@@ -10,12 +10,16 @@ bytes are inflated in all, how far one member may inflate (a zip bomb), and how 
 files are opened (a zip inside a zip is listed by its names, not opened).
 
 The formats (archive.py, mail.py) give `MemberReader.add` one Entry at a time, as they find them,
-so a mailbox of 100,000 messages never holds more than one attachment's bytes at once.
+so a mailbox of 100,000 messages never holds more than one attachment's bytes at once; and a
+mailbox hands its messages over in a `Spool`, a file they wait in, so neither its reader nor the
+indexer ever holds more than a few of them.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import pickle
 import re
 import shutil
 import tarfile
@@ -96,6 +100,53 @@ def quoted(names: list[str]) -> str:
     return shown + (f" and {len(names) - NAMES_SHOWN} more" if len(names) > NAMES_SHOWN else "")
 
 
+class Spool:
+    """Members written to a file as they are read, and read back one at a time, in that order.
+
+    Why: a mailbox's messages are read in a reader process and written by the indexer; a list of
+    them crossed between the two whole, and the indexer queued them all at once (about 14 KB a
+    message: 448 MiB for 20,000), so a mailbox was cut to its newest 5,000. A spool holds one.
+    Pickled, it is its file's name: the process it is sent to reads what the reader wrote. Its
+    reader removes the file (`discard`); one left by a killed run is removed by the next
+    (scent.indexing's spool folder)."""
+
+    def __init__(self, folder: str | None = None):
+        fd, self.path = tempfile.mkstemp(prefix="scent-members-", suffix=".pickle", dir=folder)
+        self._out = os.fdopen(fd, "wb")
+        self.count = 0
+
+    def append(self, member: Member) -> None:
+        pickle.dump(member, self._out, protocol=pickle.HIGHEST_PROTOCOL)
+        self.count += 1
+
+    def extend(self, members) -> None:
+        for m in members:
+            self.append(m)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self):
+        self._close()
+        with open(self.path, "rb") as f:
+            for _ in range(self.count):
+                yield pickle.load(f)
+
+    def _close(self) -> None:
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+
+    def discard(self) -> None:
+        self._close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+
+    def __getstate__(self) -> dict:
+        self._close()
+        return {"path": self.path, "count": self.count, "_out": None}
+
+
 @dataclass
 class Tally:
     """What reading a container left out, for its warning lines."""
@@ -118,6 +169,7 @@ class MemberReader:
         self.path, self.limits, self.what = path, limits, what
         self._kind = file_kind
         self.members: list[Member] = []
+        self.given = 0  # members read or failed, those taken (`take`) too
         self.tally = Tally()
         self._seen: set[str] = set()
         self._inflated = 0
@@ -149,7 +201,7 @@ class MemberReader:
         if limits.member_depth <= 0:
             t.unopened += 1
             return True
-        if len(self.members) >= limits.max_members:
+        if self.given >= limits.max_members:
             t.stopped = (f"only its first {limits.max_members} files were read (max_archive_members); raise "
                          "max_archive_members to read the rest")
             return False
@@ -165,8 +217,17 @@ class MemberReader:
         self._read(entry)
         return True
 
+    def take(self) -> list[Member]:
+        """The members read since the last take, handed over (a mailbox spools them as it goes)."""
+        taken, self.members = self.members, []
+        return taken
+
     def _failed(self, entry: Entry, reason: str) -> None:
-        self.members.append(Member(entry.name, reason=reason, date=entry.date, size=entry.size))
+        self._give(Member(entry.name, reason=reason, date=entry.date, size=entry.size))
+
+    def _give(self, member: Member) -> None:
+        self.members.append(member)
+        self.given += 1
 
     def _read(self, entry: Entry) -> None:
         if self._dir is None:
@@ -195,7 +256,7 @@ class MemberReader:
             got.sections = [_rebound(s, self.path, entry.name, target) for s in got.sections]
             if got.meta.pop("unopened", 0):  # said once, by this container, for all the ones inside it
                 self.tally.nested.append(entry.name)
-            self.members.append(Member(entry.name, got, date=entry.date, size=size, hash=digest))
+            self._give(Member(entry.name, got, date=entry.date, size=size, hash=digest))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
