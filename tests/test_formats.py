@@ -1135,6 +1135,38 @@ def test_a_mailboxs_messages_are_files_inside_it_numbered(tmp_path):
     assert email.message_from_bytes(data)["Subject"] == "Oil delivery"
 
 
+def test_a_message_is_read_back_by_its_place_kept_at_indexing(tmp_path, monkeypatch):
+    """Opening message N does not read the whole mailbox again (mailbox.mbox does, to find N): the
+    messages' places found when it was read are kept, by its size and time; a mailbox that changed
+    is read through once more, and a cache that cannot be written costs only that."""
+    import mailbox
+
+    from scent.extract.members import read_member
+
+    path = tmp_path / "harbour.mbox"
+    box = mailbox.mbox(str(path))
+    for subject in ("Lamp repair quote", "Oil delivery", "Mooring fees"):
+        box.add(make_message(subject))
+    box.close()
+    got = extract(str(path))
+    hashes = {m.name: m.hash for m in got.members}
+    got.members.discard()
+
+    def whole_file(self):
+        raise AssertionError("the whole mailbox was read to find one message")
+
+    with monkeypatch.context() as m:
+        m.setattr(mailbox.mbox, "_generate_toc", whole_file)
+        for n in (1, 2, 3):
+            assert hashlib.sha1(read_member(str(path), f"{n}.eml")).hexdigest() == hashes[f"{n}.eml"]
+    box = mailbox.mbox(str(path))
+    box.add(make_message("Winter storage"))
+    box.close()
+    assert email.message_from_bytes(read_member(str(path), "4.eml"))["Subject"] == "Winter storage"
+    monkeypatch.setenv("SCENT_HOME", str(path / "home"))  # inside a file: no cache to be had
+    assert email.message_from_bytes(read_member(str(path), "2.eml"))["Subject"] == "Oil delivery"
+
+
 def test_a_gmail_takeout_message_says_its_labels(tmp_path):
     message = make_message("Oil delivery", html=True)
     message["X-Gmail-Labels"] = "Inbox,Important,Opened,Category Updates,Harbour board"
