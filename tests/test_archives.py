@@ -591,10 +591,11 @@ def test_a_spool_sent_to_another_process_is_read_there(tmp_path):
     for n in (3, 1, 2):
         spool.append(Member(f"{n}.eml", Extracted(kind="email", sections=[Section(text=f"message {n}", kind="email")])))
     there = pickle.loads(pickle.dumps(spool))
+    del spool  # the reader's copy is gone: the file is the copy's that arrived
     assert [(m.name, m.got.sections[0].text) for m in there] == [("3.eml", "message 3"), ("1.eml", "message 1"),
                                                                   ("2.eml", "message 2")]
     assert len(there) == 3 and [m.name for m in there] == ["3.eml", "1.eml", "2.eml"]  # read again from the start
-    there.discard()
+    del there  # no longer used: removed, as a library caller of extract() would leave it
     assert list(tmp_path.iterdir()) == []
 
 

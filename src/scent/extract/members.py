@@ -106,14 +106,15 @@ class Spool:
     Why: a mailbox's messages are read in a reader process and written by the indexer; a list of
     them crossed between the two whole, and the indexer queued them all at once (about 14 KB a
     message: 448 MiB for 20,000), so a mailbox was cut to its newest 5,000. A spool holds one.
-    Pickled, it is its file's name: the process it is sent to reads what the reader wrote. Its
-    reader removes the file (`discard`); one left by a killed run is removed by the next
-    (scent.indexing's spool folder)."""
+    Pickled, it is its file's name: the process it is sent to reads what the reader wrote, and the
+    file is that copy's to remove (`discard`, or when it is no longer used). One left by a killed run
+    is removed by the next (scent.indexing's spool folder)."""
 
     def __init__(self, folder: str | None = None):
         fd, self.path = tempfile.mkstemp(prefix="scent-members-", suffix=".pickle", dir=folder)
         self._out = os.fdopen(fd, "wb")
         self.count = 0
+        self._owned = True
 
     def append(self, member: Member) -> None:
         pickle.dump(member, self._out, protocol=pickle.HIGHEST_PROTOCOL)
@@ -143,8 +144,14 @@ class Spool:
             os.unlink(self.path)
 
     def __getstate__(self) -> dict:
+        # Sent away (a reader process's answer): the copy that arrives removes the file, not this one.
         self._close()
-        return {"path": self.path, "count": self.count, "_out": None}
+        self._owned = False
+        return {"path": self.path, "count": self.count, "_out": None, "_owned": True}
+
+    def __del__(self):
+        if getattr(self, "_owned", False):
+            self.discard()
 
 
 @dataclass
