@@ -327,7 +327,7 @@ def test_limits_leave_out_with_one_line(tmp_path, fake_embedder):
     with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
         report = idx.update()
         assert set(paths(idx)) == {"many.zip", "many.zip#n0.md", "many.zip#n1.md"}
-        assert report.warnings == [("many.zip", "only its first 2 files were read (max_archive_members); raise "
+        assert report.warnings == [("many.zip", "only its first files, 2, were read (max_archive_members); raise "
                                                 "max_archive_members to read the rest")]
 
 
@@ -597,6 +597,18 @@ def test_a_spool_sent_to_another_process_is_read_there(tmp_path):
     assert len(there) == 3 and [m.name for m in there] == ["3.eml", "1.eml", "2.eml"]  # read again from the start
     del there  # no longer used: removed, as a library caller of extract() would leave it
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_mailboxs_attachments_past_the_limit_are_its_oldest(tmp_path):
+    """Read newest first, the attachments max_archive_members leaves out are the oldest mail's."""
+    from scent.extract import Limits, extract
+
+    for n in (1, 2, 3):
+        add_to_mbox(tmp_path / "box.mbox", mail_with_pdf(f"Invoice {n}"))
+    got = extract(str(tmp_path / "box.mbox"), Limits(max_members=2))
+    assert [m.name for m in got.members] == ["3.eml", "3/invoice.pdf", "3/list.txt", "2.eml", "1.eml"]
+    assert got.meta["left_out"] == ["only the files of its newest messages, 2, were read (max_archive_members); "
+                                    "raise max_archive_members to read the rest"]
 
 
 def test_a_mailbox_is_not_cut_by_the_text_budget_of_one_file(tmp_path):

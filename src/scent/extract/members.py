@@ -209,7 +209,9 @@ class MemberReader:
             t.unopened += 1
             return True
         if self.given >= limits.max_members:
-            t.stopped = (f"only its first {limits.max_members} files were read (max_archive_members); raise "
+            # A mailbox is read newest first (mail.py): its first files are its latest mail's.
+            which = "the files of its newest messages" if self.what == "mailbox" else "its first files"
+            t.stopped = (f"only {which}, {limits.max_members}, were read (max_archive_members); raise "
                          "max_archive_members to read the rest")
             return False
         if entry.packed is not None and entry.size > RATIO_FLOOR and entry.size > limits.max_ratio * max(entry.packed, 1):
