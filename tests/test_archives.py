@@ -611,6 +611,27 @@ def test_a_mailboxs_attachments_past_the_limit_are_its_oldest(tmp_path):
                                     "raise max_archive_members to read the rest"]
 
 
+def test_a_mailbox_read_on_a_full_disk_says_so(tmp_path, monkeypatch):
+    """Its messages wait on disk: a full one is named as the reason, not "vanished or unreadable"."""
+    import errno
+
+    from scent.errors import ExtractError
+    from scent.extract import Limits, extract
+    from scent.extract.members import Spool
+
+    add_to_mbox(tmp_path / "box.mbox", message("Lunch", "At the harbour?"))
+
+    def full(self, member):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Spool, "append", full)
+    (tmp_path / "spool").mkdir()
+    with pytest.raises(ExtractError) as err:
+        extract(str(tmp_path / "box.mbox"), Limits(spool=str(tmp_path / "spool")))
+    assert err.value.reason.startswith("no space left to read it (No space left on device: a mailbox's messages wait")
+    assert list((tmp_path / "spool").iterdir()) == []
+
+
 def test_a_mailbox_is_not_cut_by_the_text_budget_of_one_file(tmp_path):
     """max_file_mb bounds a file's text held at once; a mailbox holds one message at once."""
     from scent.extract import Limits, extract

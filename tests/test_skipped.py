@@ -153,6 +153,8 @@ def test_a_run_stopped_before_its_end_keeps_the_last_complete_record(built, monk
     ("a named pipe (FIFO), not a regular file: scent reads only regular files", "not a regular file"),
     ("cannot read (Permission denied); check its permissions", "unreadable"),
     ("vanished or unreadable while indexing (No such file); will retry next run", "unreadable"),
+    ("no space left to read it (No space left on device: a mailbox's messages wait in the index folder, files "
+     "inside files in the temporary folder); free some space and index again", "disk full"),
     ("not a readable Excel workbook (BadZipFile: File is not a zip file); it may be damaged", "damaged"),
     ("binary data in a text file (NUL bytes in the first 8 KB)", "damaged"),
     ("reading it crashed the process reading it (a fault in the library that reads .pdf files, on bytes it could "

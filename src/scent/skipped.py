@@ -44,6 +44,7 @@ _CAUSES = (
     ("broken link", ("broken link", "link loop")),
     ("not a regular file", ("not a regular file",)),
     ("unreadable", ("cannot read (", "vanished or unreadable")),
+    ("disk full", ("no space left to read it",)),
     ("crashed its reader", (CRASHED,)),
 )
 

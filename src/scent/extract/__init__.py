@@ -14,6 +14,7 @@ already indexed. VERSION here is every reader's at once (how a file becomes sect
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -142,6 +143,10 @@ def extract(path: str, limits: Limits = Limits()) -> Extracted:
         module = reader_module(path)
         return EXTRACTORS[kind](path, limits) if module is _MODULES[kind] else module.extract(path, limits)
     except OSError as e:
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):  # writing what reading it needs: a mailbox's spool, a member's copy
+            raise ExtractError(path, f"no space left to read it ({e.strerror}: a mailbox's messages wait in the index "
+                                     "folder, files inside files in the temporary folder); free some space and "
+                                     "index again") from e
         raise ExtractError(path, f"file vanished or unreadable ({e.strerror or e}); "
                                  "check that it exists and that you may read it") from e
     except RecursionError:
