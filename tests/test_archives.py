@@ -674,6 +674,39 @@ def test_a_mailbox_that_gained_a_message_writes_that_message(tmp_path, settings,
         assert idx.update().unchanged == 7
 
 
+def test_a_mailbox_that_gained_a_message_parses_that_message(tmp_path, settings, fake_embedder, monkeypatch):
+    """The messages the index holds as they are (same number, same bytes, no attachments) are named,
+    not parsed again; one with attachments is parsed (its attachments are kept as they are). The
+    mailbox's own line (how many, sent when) is what a whole reading says."""
+    import email
+
+    from scent.extract import extract
+    from scent.extract import mail as mail_reader
+
+    root = tmp_path / "mail"
+    root.mkdir()
+    dated_mailbox(root / "inbox.mbox")
+    add_to_mbox(root / "inbox.mbox", mail_with_pdf())  # two attachments
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
+        idx.update()
+        add_to_mbox(root / "inbox.mbox", message("Dinner", "Dinner at the lighthouse instead?",
+                                                 "Wed, 06 Mar 2024 19:00:00 +0000"))
+        parsed = []
+        real = email.message_from_bytes
+        monkeypatch.setattr(mail_reader.email, "message_from_bytes",
+                            lambda raw, **kw: parsed.append(real(raw, **kw)["Subject"]) or real(raw, **kw))
+        report = idx.update()
+        assert (report.added, report.updated, report.touched) == (1, 1, 5)
+        assert parsed == ["Dinner", "Invoice for the paint"]  # the new one; the one with attachments
+        line = idx.search("inbox.mbox mailbox", k=1, strategy="keyword")[0]
+        monkeypatch.undo()
+        whole = extract(str(root / "inbox.mbox"))
+        assert line.path == "inbox.mbox"
+        assert idx.engine.catalog.units([line.unit_id])[line.unit_id].text == whole.sections[0].text
+        assert whole.sections[0].text == "inbox.mbox: mailbox of 4 messages, sent 2019-03-04 to 2024-03-06"
+        assert top(idx, "dinner lighthouse") == "inbox.mbox#4.eml"
+
+
 def test_a_member_picture_is_read_again_from_its_archive(tmp_path):
     """The temporary copy is gone when an image-text model wants the pixels: they come from the zip."""
     import pickle

@@ -478,7 +478,7 @@ class Indexer:
                 made.pages_done.update(ids)
             self._write_ready(queue, made, report, finished)
 
-        for n, (f, digest, new, got, notes) in enumerate(self._read(files, limits, tracker, report), start=1):
+        for n, (f, digest, new, got, notes) in enumerate(self._read(files, limits, tracker, report, inside), start=1):
             if isinstance(got, str):  # why it could not be read
                 skip(f.rel, got)
                 finished(f.rel)
@@ -496,13 +496,18 @@ class Indexer:
                     embed(last=False)
             embed(last=n == len(files))
 
-    def _read(self, files: list[tuple[FileInfo, str, bool]], limits: Limits, tracker: Tracker, report: IndexReport):
+    def _read(self, files: list[tuple[FileInfo, str, bool]], limits: Limits, tracker: Tracker, report: IndexReport,
+              inside: dict[str, dict[str, FileState]]):
         """(file, digest, new, Extracted or the reason it was skipped, notes), in the files' order.
+        Each file's reader is told which files inside it the index holds as they are (`inside`).
 
         Read by `index_workers` processes at once when there are enough files to repay their start
         (MIN_POOL_FILES), else here. In order, and at most 2 files ahead per worker: the run writes
         the same index as a serial one, and holds only a few files' text at a time."""
         workers = self.settings.index_workers or os.cpu_count() or 1
+
+        def mine(f: FileInfo) -> Limits:
+            return replace(limits, indexed=self._indexed_inside(f, inside.get(f.rel, {})))
         # Readers are forked (spawn would run a user's script again in each, unless it guards its
         # __main__), and forking is safe only in a process of one thread: a server or a watcher
         # (threads of their own) reads here.
@@ -523,13 +528,13 @@ class Indexer:
             for f, digest, new in files:
                 tracker.stage("reading", f.rel)
                 if f.rel in suspects:
-                    got, unavailable = _read_apart(f, limits, context, stages, tracker)
+                    got, unavailable = _read_apart(f, mine(f), context, stages, tracker)
                     notes: list[str] = []
                     if unavailable is not None:
-                        got, notes, limits = self._read_one(f, limits)
+                        got, notes, limits = self._read_one(f, mine(f))
                 else:
                     marker.write_text(f.rel, encoding="utf-8")
-                    got, notes, limits = self._read_one(f, limits)
+                    got, notes, limits = self._read_one(f, mine(f))
                 yield f, digest, new, got, notes
             marker.unlink(missing_ok=True)
             return
@@ -544,7 +549,7 @@ class Indexer:
 
         def submit(item: tuple) -> tuple:
             try:
-                return item, pool.submit(_extract_in_worker, item[0].path, limits, item[0].rel)
+                return item, pool.submit(_extract_in_worker, item[0].path, mine(item[0]), item[0].rel)
             except BrokenProcessPool as e:  # a reader died since the last answer: this file waits its turn
                 failed: Future = Future()
                 failed.set_exception(e)
@@ -564,12 +569,12 @@ class Indexer:
                     # it had been given fails alike: this one is read again alone, and a new pool
                     # reads the rest (the one that crashed crashes it again, and is found the same way).
                     pool.shutdown(cancel_futures=True)
-                    got, unavailable = _read_apart(f, limits, context, stages, tracker)
+                    got, unavailable = _read_apart(f, mine(f), context, stages, tracker)
                     pool = started()
                     ahead = deque((item, future) if _answered(future) else submit(item) for item, future in ahead)
                 notes: list[str] = []
                 if unavailable is not None:  # OCR is missing: read again here, without it, as a serial run does
-                    got, notes, limits = self._read_one(f, limits)
+                    got, notes, limits = self._read_one(f, mine(f))
                 ahead.extend(submit(item) for item in islice(todo, 1))
                 yield f, digest, new, got, notes
             marker.unlink(missing_ok=True)
@@ -609,6 +614,19 @@ class Indexer:
                 got.members.discard()
         yield self._waiting(f, digest, new, got, notes, warn)
 
+    def _indexed_inside(self, f: FileInfo, had: dict[str, FileState]) -> tuple[tuple[str, str], ...]:
+        """(name, hash) of the messages inside mailbox `f` that the index holds as they are (their reader
+        and readers today's) and without attachments, indexed or skipped, which a message not parsed
+        could not name: `_inside` keeps each one its reader says is unchanged (Limits.indexed)."""
+        if not had:
+            return ()
+        readers = self._access.readers(f.rel, f.stat)
+        skipped = [path for path, _ in self.engine.catalog.errors_inside({f.rel})]  # said again each run
+        with_parts = {path.rpartition("/")[0] for path in [*had, *skipped] if "/" in path[len(f.rel):]}
+        return tuple((path[len(f.rel) + 1:], st.hash) for path, st in had.items()
+                     if _MESSAGE.fullmatch(path[len(f.rel) + 1:]) and path[:-len(".eml")] not in with_parts
+                     and st.hash and st.reader == reader_of(path) and st.access == readers)
+
     def _inside(self, f: FileInfo, got, had: dict[str, FileState], skip, warn: OnSkip,
                 report: IndexReport, finished: Callable[[str], None]) -> Iterator[_Waiting]:
         """The files inside container `f` (read again) as files of their own at `f.rel#NAME`, each
@@ -624,17 +642,18 @@ class Indexer:
         kin = self.engine.catalog.unit_hashes(f.rel, inside=True) if had else {}
         for m in got.members:
             rel = f"{f.rel}#{m.name}"
-            if m.got is None:
-                skip(rel, m.reason, f.rel)
-                finished(rel)
-                continue
-            kept.add(rel)
             was = had.get(rel)
             if was is not None and m.hash and (was.hash, was.reader, was.access) == (m.hash, reader_of(rel), readers):
+                kept.add(rel)
                 self.engine.catalog.touch_file(replace(was, size=f.size, mtime_ns=f.mtime_ns))
                 report.touched += 1
                 finished(rel)
                 continue
+            if m.got is None:
+                skip(rel, m.reason or "changed while it was read; it is read again next run", f.rel)
+                finished(rel)
+                continue
+            kept.add(rel)
             member = FileInfo(path=f.path, rel=rel, size=f.size, mtime_ns=f.mtime_ns, stat=f.stat)
             yield self._waiting(member, m.hash, rel not in had, m.got, [], warn, container=f.rel, date=m.date, kin=kin)
         gone = sorted(had.keys() - kept)
@@ -877,6 +896,7 @@ def _reader_started(parent: int, stages) -> None:
 
 READING_MARK = "reading"  # in the index folder: the file a serial run is reading (Indexer._read)
 SPOOL = "spool"  # in the index folder: mailboxes' messages between their reader and the run (members.Spool)
+_MESSAGE = re.compile(r"\d+\.eml")  # a mailbox's message inside it (extract.mail)
 
 
 def _read_mark(marker: Path) -> str | None:

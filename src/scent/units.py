@@ -77,6 +77,9 @@ class Member:
     date: float | None = None  # its own date in the container (a zip member's time), if it has one
     size: int = 0  # its bytes, uncompressed
     hash: str = ""  # sha1 of its bytes
+    # The index has it as it is (Limits.indexed): not read again, so `got` is None and the indexer
+    # keeps what it has.
+    unchanged: bool = False
 
 
 @dataclass

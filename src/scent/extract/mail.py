@@ -308,10 +308,17 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
     places = _message_places(path)
     spool = Spool(limits.spool)
     reader, more, dates = MemberReader(path, limits, "mailbox"), True, _Dates()
+    indexed = dict(limits.indexed)
     try:
         with open(path, "rb") as f:
             for number in range(len(places), 0, -1):
                 raw = _message_at(f, places[number - 1])
+                digest = hashlib.sha1(raw).hexdigest()
+                if indexed.get(f"{number}.eml") == digest:  # parsing is most of a message's reading
+                    date = _head_date(raw)
+                    spool.append(Member(f"{number}.eml", date=date, size=len(raw), hash=digest, unchanged=True))
+                    dates.add(date)
+                    continue
                 message = email.message_from_bytes(raw, policy=policy.default)
                 if _deleted(message):
                     continue
@@ -321,8 +328,7 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
                     subject = _header(message, "Subject")
                     got = Extracted(kind="email", sections=[Section(text=text, kind="email", title=subject)],
                                     title=subject, date=date)
-                    spool.append(Member(f"{number}.eml", got, date=date, size=len(raw),
-                                        hash=hashlib.sha1(raw).hexdigest()))
+                    spool.append(Member(f"{number}.eml", got, date=date, size=len(raw), hash=digest))
                     dates.add(date)
                 if more:
                     more = _add_attachments(reader, message, f"{number}/")
@@ -363,6 +369,21 @@ def _message_places(path: str) -> np.ndarray:
     if kept is not None:
         cache.keep(kept, lambda f: np.save(f, places))
     return places
+
+
+_DATE_LINE = re.compile(rb"^Date:[ \t]*(.*(?:\r?\n[ \t].*)*)", re.I | re.M)
+
+
+def _head_date(raw: bytes) -> float | None:
+    """A message's Date, found in its header without parsing it (as _date gives it)."""
+    head = raw.split(b"\n\n", 1)[0]
+    found = _DATE_LINE.search(head)
+    if not found:
+        return None
+    try:
+        return parsedate_to_datetime(" ".join(found.group(1).decode("latin-1").split())).timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
 
 
 def _message_at(f, place) -> bytes:

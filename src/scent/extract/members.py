@@ -181,7 +181,7 @@ class MemberReader:
         self._seen: set[str] = set()
         self._inflated = 0
         self._dir: str | None = None
-        self._inner = replace(limits, member_depth=limits.member_depth - 1)
+        self._inner = replace(limits, member_depth=limits.member_depth - 1, indexed=())
 
     def __enter__(self) -> MemberReader:
         return self
