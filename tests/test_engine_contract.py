@@ -177,8 +177,11 @@ def test_file_states_touch_and_errors(engine, three_files):
     states = engine.catalog.file_states()
     assert set(states) == {"lease.md", "notes/garden.md", "scan.pdf"}
     assert states["lease.md"] == FileState("lease.md", 10, 1, "hash-lease.md")
-    engine.catalog.touch_file(FileState("lease.md", 11, 2, "hash-lease.md"))
-    assert engine.catalog.file_states()["lease.md"] == FileState("lease.md", 11, 2, "hash-lease.md")
+    engine.catalog.touch_files([FileState("lease.md", 11, 2, "hash-lease.md"),
+                                FileState("scan.pdf", 12, 3, "hash-scan.pdf")])
+    states = engine.catalog.file_states()
+    assert (states["lease.md"], states["scan.pdf"]) == (FileState("lease.md", 11, 2, "hash-lease.md"),
+                                                        FileState("scan.pdf", 12, 3, "hash-scan.pdf"))
     engine.catalog.record_error("broken.pdf", "damaged")
     engine.catalog.record_error("gone.pdf", "damaged")
     engine.catalog.prune_errors({"broken.pdf"})

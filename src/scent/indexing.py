@@ -336,8 +336,7 @@ class Indexer:
                 states = {rel: st for rel, st in states.items()
                           if (at := st.container or rel) in wanted or any(at.startswith(r + "/") for r in wanted)}
             todo = plan(found, states, skip, lambda f: access.readers(f.rel, f.stat))
-            for state in todo.touched:
-                catalog.touch_file(state)
+            catalog.touch_files(todo.touched)
             for old, new in todo.renamed:
                 self.engine.rename_file(old, new)
             self.engine.set_access(todo.access)
@@ -637,7 +636,7 @@ class Indexer:
         if not got.members and not had:
             return
         self.engine.catalog.forget_errors_inside(f.rel)
-        kept = set()
+        kept, same = set(), []
         readers = self._access.readers(f.rel, f.stat)
         kin = self.engine.catalog.unit_hashes(f.rel, inside=True) if had else {}
         for m in got.members:
@@ -645,7 +644,7 @@ class Indexer:
             was = had.get(rel)
             if was is not None and m.hash and (was.hash, was.reader, was.access) == (m.hash, reader_of(rel), readers):
                 kept.add(rel)
-                self.engine.catalog.touch_file(replace(was, size=f.size, mtime_ns=f.mtime_ns))
+                same.append(replace(was, size=f.size, mtime_ns=f.mtime_ns))
                 report.touched += 1
                 finished(rel)
                 continue
@@ -656,6 +655,7 @@ class Indexer:
             kept.add(rel)
             member = FileInfo(path=f.path, rel=rel, size=f.size, mtime_ns=f.mtime_ns, stat=f.stat)
             yield self._waiting(member, m.hash, rel not in had, m.got, [], warn, container=f.rel, date=m.date, kin=kin)
+        self.engine.catalog.touch_files(same)
         gone = sorted(had.keys() - kept)
         self.engine.delete_files(gone)
         report.deleted += len(gone)  # as a deleted container's are counted

@@ -107,7 +107,9 @@ def reader_of(path: str) -> str:
     """Which reader, at which version, reads this path ("pdf 1.1"); "" when none does. Compared,
     never ordered: a file read by any other reads again. Asked of every file each run: what decides
     it (a name's last two extensions) is looked up once."""
-    name = os.path.basename(str(path)).lower()
+    # Past a '#' only: a file inside another is named by its container ("Inbox.mbox#3.eml"), which would
+    # make each of a mailbox's 100,000 messages a name of its own to look up.
+    name = os.path.basename(str(path)).rpartition("#")[2].lower()
     parts = name.rsplit(".", 2)
     # A name that says no reader may need its folders to say (Thunderbird's mailboxes, Maildir's messages).
     return (len(parts) > 1 and _reader_of_name("x." + ".".join(parts[1:]))) or _reader(str(path))

@@ -414,8 +414,8 @@ class QdrantCatalog:
     def file_key(self, path: str) -> str:
         return self.local.file_key(path)
 
-    def touch_file(self, state: FileState) -> None:
-        self.local.touch_file(state)
+    def touch_files(self, states: list[FileState]) -> None:
+        self.local.touch_files(states)
 
     def record_error(self, path: str, reason: str, access: str = "") -> None:
         self.local.record_error(path, reason, access)

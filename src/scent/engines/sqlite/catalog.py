@@ -7,7 +7,7 @@ import time
 from typing import TYPE_CHECKING
 
 from ...query import extra_tokens
-from .db import bump
+from .db import bump, transaction
 from .filters import UNIT_DATE, readers_clause
 from ...storage import StoredSuggestion, StoredUnit, batched
 
@@ -53,9 +53,11 @@ class SqliteCatalog:
             key = f"{path}\n{n}"
         return key
 
-    def touch_file(self, state: FileState) -> None:
-        self.db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
-                        (state.size, state.mtime_ns, state.path))
+    def touch_files(self, states: list[FileState]) -> None:
+        # One transaction: a mailbox that gained a message keeps 100,000 others (a commit each was ~2 s).
+        with transaction(self.db):
+            self.db.executemany("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
+                                [(st.size, st.mtime_ns, st.path) for st in states])
 
     # ---- writing (inside the engine's transaction) -------------------------------------------
 
