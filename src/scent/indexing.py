@@ -648,8 +648,8 @@ class Indexer:
                 report.touched += 1
                 finished(rel)
                 continue
-            if m.got is None:
-                skip(rel, m.reason or "changed while it was read; it is read again next run", f.rel)
+            if m.got is None:  # not read: why, or its reader took it for one the index holds (Limits.indexed)
+                skip(rel, "changed while it was read; it is read again next run" if m.unchanged else m.reason, f.rel)
                 finished(rel)
                 continue
             kept.add(rel)
