@@ -447,14 +447,17 @@ class Indexer:
         pages: dict[int, tuple[Picture, str, list[str]]] = {}  # not given patch vectors yet
         made = _Made()
         finished = tracker.file_done
+        untranslated = 0  # units queued to translate: _translate takes all of them
 
         def embed(last: bool) -> None:
             """Embed what makes a full batch (everything, when `last`), and write the files it completes."""
+            nonlocal untranslated
             # Files are written in reading order, so one waiting for a batch that does not fill (the
             # one note in Spanish among a mailbox's messages) would hold every file read after it.
             last = last or len(queue) >= MAX_QUEUED
-            if sum(len(w.untranslated) for w in queue) >= TRANSLATE_BATCH or last:
+            if untranslated >= TRANSLATE_BATCH or last:
                 texts.update((k, t) for k, t in _translate(queue, made).items() if k not in made.texts)
+                untranslated = 0
             while len(texts) >= s.embed_batch or (last and texts):
                 keys = list(islice(texts, s.embed_batch))
                 embedder = self._loaded_embedder(tracker)
@@ -488,6 +491,7 @@ class Indexer:
                 for waiting in self._waits(f, digest, new, got, notes, inside.get(f.rel, {}), skip, warn, report,
                                            tracker):
                     queue.append(waiting)
+                    untranslated += len(waiting.untranslated)
                     made.need(waiting.texts.keys())
                     texts.update((k, t) for k, t in waiting.texts.items() if k not in made.texts)
                     pictures.update(waiting.pictures)
@@ -614,17 +618,16 @@ class Indexer:
         yield self._waiting(f, digest, new, got, notes, warn)
 
     def _indexed_inside(self, f: FileInfo, had: dict[str, FileState]) -> tuple[tuple[str, str], ...]:
-        """(name, hash) of the messages inside mailbox `f` that the index holds as they are (their reader
-        and readers today's) and without attachments, indexed or skipped, which a message not parsed
-        could not name: `_inside` keeps each one its reader says is unchanged (Limits.indexed)."""
+        """What the index has inside container `f` (Limits.indexed): each file's name and hash, the
+        hash "" where it must be read again (another reader or readers than today's) or was skipped.
+        `_inside` keeps each one its reader says is unchanged."""
         if not had:
             return ()
         readers = self._access.readers(f.rel, f.stat)
-        skipped = [path for path, _ in self.engine.catalog.errors_inside({f.rel})]  # said again each run
-        with_parts = {path.rpartition("/")[0] for path in [*had, *skipped] if "/" in path[len(f.rel):]}
-        return tuple((path[len(f.rel) + 1:], st.hash) for path, st in had.items()
-                     if _MESSAGE.fullmatch(path[len(f.rel) + 1:]) and path[:-len(".eml")] not in with_parts
-                     and st.hash and st.reader == reader_of(path) and st.access == readers)
+        held = [(path[len(f.rel) + 1:], st.hash if (st.reader, st.access) == (reader_of(path), readers) else "")
+                for path, st in had.items()]
+        skipped = [(path[len(f.rel) + 1:], "") for path, _ in self.engine.catalog.errors_inside({f.rel})]
+        return tuple(held + skipped)
 
     def _inside(self, f: FileInfo, got, had: dict[str, FileState], skip, warn: OnSkip,
                 report: IndexReport, finished: Callable[[str], None]) -> Iterator[_Waiting]:
@@ -896,7 +899,6 @@ def _reader_started(parent: int, stages) -> None:
 
 READING_MARK = "reading"  # in the index folder: the file a serial run is reading (Indexer._read)
 SPOOL = "spool"  # in the index folder: mailboxes' messages between their reader and the run (members.Spool)
-_MESSAGE = re.compile(r"\d+\.eml")  # a mailbox's message inside it (extract.mail)
 
 
 def _read_mark(marker: Path) -> str | None:

@@ -46,9 +46,10 @@ class Limits:
     # Where a mailbox's messages wait between its reader and the indexer (members.Spool), one at a
     # time in memory however many it holds; None: the system's temporary folder.
     spool: str | None = None
-    # Files inside this one that the index holds as they are, (name, sha1 of its bytes): a mailbox's
-    # message among them is not parsed again, only named (mail.py), so a mailbox of 100,000 messages
-    # that gained one parses one. Given by the indexer for the file it reads; empty for the files inside.
+    # The files inside this one that the index has, (name, sha1 of its bytes; "" where it must read
+    # it again or skipped it): a mailbox's message it holds as it is is not parsed again, only named
+    # (mail.py), so a mailbox of 100,000 messages that gained one parses one. Given by the indexer for
+    # the file it reads; empty for the files inside.
     indexed: tuple[tuple[str, str], ...] = ()
 
 

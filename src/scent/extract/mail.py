@@ -308,13 +308,16 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
     places = _message_places(path)
     spool = Spool(limits.spool)
     reader, more, dates = MemberReader(path, limits, "mailbox"), True, _Dates()
+    # A message the index holds as it is, and none of whose attachments it has (or skipped): only
+    # parsing would name those again.
     indexed = dict(limits.indexed)
+    with_parts = {name.partition("/")[0] for name in indexed if "/" in name}
     try:
         with open(path, "rb") as f:
             for number in range(len(places), 0, -1):
                 raw = _message_at(f, places[number - 1])
                 digest = hashlib.sha1(raw).hexdigest()
-                if indexed.get(f"{number}.eml") == digest:  # parsing is most of a message's reading
+                if digest == indexed.get(f"{number}.eml") and str(number) not in with_parts:  # parsing is most of reading
                     date = _head_date(raw)
                     spool.append(Member(f"{number}.eml", date=date, size=len(raw), hash=digest, unchanged=True))
                     dates.add(date)
