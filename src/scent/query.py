@@ -86,6 +86,9 @@ def _chunks(text: str) -> list[str]:
     """Whitespace-separated pieces with punctuation stripped from both ends."""
     out = []
     for piece in clean(text).split():
+        if piece.isalnum():  # most words: no letter or digit is a separator, and nothing to strip
+            out.append(piece)
+            continue
         start, end = 0, len(piece)
         while start < end and _is_sep(piece[start]):
             start += 1
@@ -98,6 +101,8 @@ def _chunks(text: str) -> list[str]:
 
 def _parts(chunk: str) -> list[str]:
     """Split on punctuation and symbols (not on '_', which joins identifiers)."""
+    if chunk.isalnum():
+        return [chunk]
     parts, cur = [], []
     for ch in chunk:
         if _is_sep(ch):
@@ -115,7 +120,7 @@ def is_id_like(chunk: str) -> bool:
     """LD-2026-0417, 58-QX-2210, 8f3a21, INV-00042, 100234: codes people search for exactly.
     A longer run (base64, a minified line) is no code anyone types, and as an ID it filled the
     trigram index with thousands of trigrams a unit."""
-    if len(chunk) > LONGEST_ID:
+    if len(chunk) > LONGEST_ID or chunk.isalpha():  # a word: no digit
         return False
     letters = sum(ch.isalpha() for ch in chunk)
     digits = sum(ch.isdigit() for ch in chunk)
@@ -205,12 +210,13 @@ def extra_tokens(text: str) -> str:
     """Tokens stored beside a unit's text so code parts and joined IDs match too."""
     out: list[str] = []
     for chunk in _chunks(text):
-        for part in _parts(chunk):
+        parts = _parts(chunk)
+        for part in parts:
             if "_" in part.strip("_") or _CAMEL_BUMP.search(part):
                 pieces = split_identifier(part)
                 if len(pieces) > 1:
                     out.extend(pieces)
-        if is_id_like(chunk) and len(_parts(chunk)) > 1:
+        if len(parts) > 1 and is_id_like(chunk):
             out.append(normalise_id(chunk).lower())
     return " ".join(out)
 
