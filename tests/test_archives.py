@@ -9,6 +9,7 @@ import os
 import tarfile
 import time
 import zipfile
+from dataclasses import replace
 from email.message import EmailMessage
 
 import pytest
@@ -687,6 +688,7 @@ def test_a_mailbox_that_gained_a_message_parses_that_message(tmp_path, settings,
     root.mkdir()
     dated_mailbox(root / "inbox.mbox")
     add_to_mbox(root / "inbox.mbox", mail_with_pdf())  # two attachments
+    settings = replace(settings, index_workers=1)  # read here, where the parses are counted
     with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
         idx.update()
         add_to_mbox(root / "inbox.mbox", message("Dinner", "Dinner at the lighthouse instead?",
@@ -919,3 +921,120 @@ def test_maildir_messages_are_mails_of_their_own(tmp_path, settings, fake_embedd
         assert top(idx, "rope flares biscuits").endswith("#list.txt")  # its attachment, a file of its own
         # cur/notes is passed by, as a kind scent does not read; the headerless message is said
         assert [reason.split(" (")[0] for _, reason in report.skipped] == ["not an e-mail message"]
+
+
+def _reader_waits_at(count: int, until, monkeypatch, then=None):
+    """Make a mailbox's reader (in its reader process: forked, it has this patch) stop after spooling
+    `count` members until `until()` holds (at most 30 s), then call `then()` (if given)."""
+    from scent.extract.members import Spool
+
+    real = Spool.append
+
+    def append(self, member):
+        real(self, member)
+        if self.count == count:
+            deadline = time.monotonic() + 30
+            while not until() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            if then is not None:
+                then()
+    monkeypatch.setattr(Spool, "append", append)
+
+
+def test_a_mailbox_is_embedded_while_its_reader_reads_it(tmp_path, settings, monkeypatch):
+    """The run takes a mailbox's messages as its reader process spools them: the first are embedded
+    (and written) while the reader has not read the rest, and the progress counts its messages
+    before they are read."""
+    from conftest import FakeEmbedder
+
+    embedded = tmp_path / "embedded"
+
+    class Telling(FakeEmbedder):
+        def embed_passages(self, texts):
+            embedded.touch()
+            return super().embed_passages(texts)
+
+    waited = tmp_path / "waited"
+    _reader_waits_at(60, embedded.exists, monkeypatch,
+                     then=lambda: waited.write_text("embedded" if embedded.exists() else "not embedded"))
+    root = tmp_path / "mail"
+    root.mkdir()
+    badfiles.write(root, "big.mbox", badfiles.many_messages(120))
+    seen = []
+    settings = settings.with_values(embed_batch=8, index_workers=2)
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=Telling()) as idx:
+        report = idx.update(progress=seen.append)
+        assert waited.read_text() == "embedded"
+        assert report.added == 121 and report.skipped == []
+        assert top(idx, "message 119") == "big.mbox#120.eml" and top(idx, "message 0") == "big.mbox#1.eml"
+        assert idx.update().unchanged == 121
+    # 120 messages counted while the first were embedded; at the end, every file done
+    assert any(p.files_total >= 120 and p.files_done < 60 for p in seen)
+    assert (seen[-1].files_done, seen[-1].files_total) == (121, 121)
+    assert not (tmp_path / "ix" / "spool").exists()
+
+
+def test_a_mailbox_whose_reader_dies_part_way_keeps_what_it_gave(tmp_path, settings, monkeypatch):
+    """A reader killed part way through a mailbox (a native library's fault on an attachment):
+    the messages it spooled before are written, the mailbox is skipped with the reason, and the
+    next run reads it whole, keeping those messages as they are."""
+    from conftest import FakeEmbedder
+    from scent.skipped import CRASHED
+
+    embedded = tmp_path / "embedded"
+
+    class Telling(FakeEmbedder):
+        def embed_passages(self, texts):
+            embedded.touch()
+            return super().embed_passages(texts)
+
+    _reader_waits_at(30, embedded.exists, monkeypatch, then=lambda: os._exit(1))
+    root = tmp_path / "mail"
+    root.mkdir()
+    badfiles.write(root, "big.mbox", badfiles.many_messages(80))
+    settings = settings.with_values(embed_batch=8, index_workers=2)
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=Telling()) as idx:
+        report = idx.update()
+        assert [(path, reason.split(" (")[0]) for path, reason in report.skipped] == [("big.mbox", CRASHED)]
+        assert report.added == 30
+        assert top(idx, "message 79") == "big.mbox#80.eml"  # the newest first
+        monkeypatch.undo()
+        again = idx.update()
+        assert (again.added, again.touched, again.skipped) == (51, 30, [])
+        assert top(idx, "message 0") == "big.mbox#1.eml"
+
+
+def test_a_mailbox_read_beside_other_files_is_followed_and_read_again_when_its_pool_dies(tmp_path, settings,
+                                                                                        monkeypatch):
+    """Among enough files for a pool of readers, a mailbox is followed as well; when its reader dies
+    part way (taking the pool down), it is read again by a process of its own: every message is
+    indexed, those written before kept, and no file is skipped."""
+    from conftest import FakeEmbedder
+
+    died = tmp_path / "died"
+
+    embedded = tmp_path / "embedded"
+
+    class Telling(FakeEmbedder):
+        def embed_passages(self, texts):
+            if any("message" in t for t in texts):
+                embedded.touch()
+            return super().embed_passages(texts)
+
+    def die_once():  # once, after the run took its first messages
+        if not died.exists():
+            died.write_text("embedded" if embedded.exists() else "not embedded")
+            os._exit(1)
+    _reader_waits_at(30, embedded.exists, monkeypatch, then=die_once)
+    root = tmp_path / "mail"
+    root.mkdir()
+    for n in range(40):
+        (root / f"note{n}.md").write_text(f"# Note {n}\n\nA note about the harbour, number {n}.\n")
+    badfiles.write(root, "big.mbox", badfiles.many_messages(80))
+    settings = settings.with_values(embed_batch=8, index_workers=2)
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=Telling()) as idx:
+        report = idx.update()
+        assert died.read_text() == "embedded" and report.skipped == []
+        assert report.readers == 2
+        assert top(idx, "message 79") == "big.mbox#80.eml" and top(idx, "message 0") == "big.mbox#1.eml"
+        assert idx.update().unchanged == 121

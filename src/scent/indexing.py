@@ -31,7 +31,7 @@ from .chunk import PART_KINDS, REGION_KINDS, chunk, log_lines, regions, sentence
 from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
-from .extract import Limits, companions, extract, file_kind, holds_files, reader_of, reported
+from .extract import Limits, companions, extract, file_kind, holds_files, reader_of, reported, spools
 from .extract.members import Spool
 from .kinds import PICTURE_KINDS
 from .gloss import gloss
@@ -44,7 +44,7 @@ from .skipped import CRASHED, UnsupportedWalk
 from .stems import stems
 from .storage import ENGLISH_FIELD, Engine, VectorField, text_key, unit_id
 from .suggest import suggestions
-from .units import FileInfo, FileRecord, FileState, FileWrite, Picture, Unit, UnitRecord
+from .units import FileInfo, FileRecord, FileState, FileWrite, Member, Picture, Unit, UnitRecord
 from .walk import ONLINE_ONLY, files_at, online_only, walk
 
 # Index-time settings that do not change what a file's units are (how many are embedded at once,
@@ -480,24 +480,28 @@ class Indexer:
                 made.pages_done.update(ids)
             self._write_ready(queue, made, report, finished)
 
-        for n, (f, digest, new, got, notes) in enumerate(self._read(files, limits, tracker, report, inside), start=1):
-            if isinstance(got, str):  # why it could not be read
-                skip(f.rel, got)
-                finished(f.rel)
-            else:
-                # A container is written after the files inside it: a run stopped between them reads
-                # it again. Its files are queued one at a time, each batch embedded and written as it
-                # fills: a mailbox of 100,000 messages waits in its spool, not in this queue.
-                for waiting in self._waits(f, digest, new, got, notes, inside.get(f.rel, {}), skip, warn, report,
-                                           tracker):
-                    queue.append(waiting)
-                    untranslated += len(waiting.untranslated)
-                    made.need(waiting.texts.keys())
-                    texts.update((k, t) for k, t in waiting.texts.items() if k not in made.texts)
-                    pictures.update(waiting.pictures)
-                    pages.update(waiting.pages)
-                    embed(last=False)
-            embed(last=n == len(files))
+        reads = self._read(files, limits, tracker, report, inside)
+        try:
+            for n, (f, digest, new, got, notes) in enumerate(reads, start=1):
+                if isinstance(got, str):  # why it could not be read
+                    skip(f.rel, got)
+                    finished(f.rel)
+                else:
+                    # A container is written after the files inside it: a run stopped between them reads
+                    # it again. Its files are queued one at a time, each batch embedded and written as it
+                    # fills: a mailbox of 100,000 messages waits in its spool, not in this queue.
+                    for waiting in self._waits(f, digest, new, got, notes, inside.get(f.rel, {}), skip, warn, report,
+                                               tracker):
+                        queue.append(waiting)
+                        untranslated += len(waiting.untranslated)
+                        made.need(waiting.texts.keys())
+                        texts.update((k, t) for k, t in waiting.texts.items() if k not in made.texts)
+                        pictures.update(waiting.pictures)
+                        pages.update(waiting.pages)
+                        embed(last=False)
+                embed(last=n == len(files))
+        finally:
+            reads.close()  # now, not when a stopped run's traceback lets go of it: its readers end
 
     def _read(self, files: list[tuple[FileInfo, str, bool]], limits: Limits, tracker: Tracker, report: IndexReport,
               inside: dict[str, dict[str, FileState]]):
@@ -506,44 +510,77 @@ class Indexer:
 
         Read by `index_workers` processes at once when there are enough files to repay their start
         (MIN_POOL_FILES), else here. In order, and at most 2 files ahead per worker: the run writes
-        the same index as a serial one, and holds only a few files' text at a time."""
+        the same index as a serial one, and holds only a few files' text at a time. A mailbox read
+        by a reader process is given as a _Following while its reader still reads it: its messages
+        are taken as they are spooled."""
         workers = self.settings.index_workers or os.cpu_count() or 1
+        spool_of = {f.rel: os.path.join(limits.spool, str(n)) for n, (f, _, _) in enumerate(files)} if limits.spool else {}
+        pool = None
+        broken = False  # the pool died while a followed file was read: a new one reads the rest
 
         def mine(f: FileInfo) -> Limits:
-            return replace(limits, indexed=self._indexed_inside(f, inside.get(f.rel, {})))
+            return replace(limits, indexed=self._indexed_inside(f, inside.get(f.rel, {})), spool=spool_of.get(f.rel))
+
+        def finish(f: FileInfo, answer: Callable[[], tuple]) -> Callable[[], tuple]:
+            """A followed file's end: (its reader's answer, notes, whether it was read once more), read
+            again where the pool died (another file's reader, killed by a native library's fault, takes
+            its pool down with it) or OCR was missing, as a file not followed would be."""
+            def finished() -> tuple:
+                nonlocal limits, broken
+                again = False
+                try:
+                    got, unavailable = answer()
+                except BrokenProcessPool:
+                    pool.shutdown(cancel_futures=True)
+                    broken, again = True, True
+                    got, unavailable = _read_apart(f, mine(f), context, stages, tracker)
+                notes: list[str] = []
+                if unavailable is not None:
+                    got, notes, limits = self._read_one(f, mine(f))
+                    again = True
+                return got, notes, again
+            return finished
         # Readers are forked (spawn would run a user's script again in each, unless it guards its
         # __main__), and forking is safe only in a process of one thread: a server or a watcher
         # (threads of their own) reads here.
         import multiprocessing
+        from concurrent.futures import Future, ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
 
         context = multiprocessing.get_context("fork")
         stages = context.SimpleQueue()  # the readers' stages (progress.Relay), shown while waiting
         marker = self.index_dir / READING_MARK
         ended_reading = _read_mark(marker)
+        forks = translate.threads_at_work() <= 1
         # After a run that ended while reading here (a file's bytes crashed a native reader, or the
         # process was killed), this one reads in reader processes however few its files: another
         # file that crashes its reader is then skipped in this run, not by one more run each.
-        if translate.threads_at_work() > 1 or (ended_reading is None and (workers < 2 or len(files) < MIN_POOL_FILES)):
+        if not forks or (ended_reading is None and (workers < 2 or len(files) < MIN_POOL_FILES)):
             # The file a run was reading when it ended, and those that crashed a reader before, are
             # read in a process of their own: one that crashes it (a native reader's fault on its
-            # bytes) is skipped, and the run goes on.
+            # bytes) is skipped, and the run goes on. So is a mailbox, where this process may fork
+            # and more than one may read: its messages are embedded while it is read.
             suspects = self.engine.catalog.skipped_like(CRASHED) | {ended_reading}
-            for f, digest, new in files:
-                tracker.stage("reading", f.rel)
-                if f.rel in suspects:
-                    got, unavailable = _read_apart(f, mine(f), context, stages, tracker)
-                    notes: list[str] = []
-                    if unavailable is not None:
+            following = None
+            try:
+                for f, digest, new in files:
+                    tracker.stage("reading", f.rel)
+                    if f.rel in suspects or (forks and workers > 1 and f.rel in spool_of and spools(f.rel)):
+                        got, unavailable = _read_apart(f, mine(f), context, stages, tracker, follow=True)
+                        notes: list[str] = []
+                        if isinstance(got, _Following):
+                            following, got.finish = got, finish(f, got.finish)
+                        elif unavailable is not None:
+                            got, notes, limits = self._read_one(f, mine(f))
+                    else:
+                        marker.write_text(f.rel, encoding="utf-8")
                         got, notes, limits = self._read_one(f, mine(f))
-                else:
-                    marker.write_text(f.rel, encoding="utf-8")
-                    got, notes, limits = self._read_one(f, mine(f))
-                yield f, digest, new, got, notes
+                    yield f, digest, new, got, notes
+            finally:
+                if following is not None:
+                    following.close()
             marker.unlink(missing_ok=True)
             return
-        from concurrent.futures import Future, ProcessPoolExecutor
-        from concurrent.futures.process import BrokenProcessPool
-
         report.readers = workers
 
         def started() -> ProcessPoolExecutor:
@@ -558,7 +595,14 @@ class Indexer:
                 failed.set_exception(e)
                 return item, failed
 
+        def restarted(ahead: deque) -> deque:
+            """The files given to a pool that died, given to a new one (those it answered stay answered)."""
+            nonlocal pool, broken
+            pool, broken = started(), False
+            return deque((item, future) if _answered(future) else submit(item) for item, future in ahead)
+
         pool = started()
+        ended = False
         try:
             todo = iter(files)
             ahead = deque(submit(item) for item in islice(todo, 2 * workers))
@@ -566,23 +610,30 @@ class Indexer:
                 (f, digest, new), future = ahead.popleft()
                 tracker.stage("reading", f.rel)
                 try:
-                    got, unavailable = _waited(future, stages, tracker)
+                    got, unavailable = _waited(future, stages, tracker, spool_of.get(f.rel))
                 except BrokenProcessPool:
                     # A reader died (a native library's fault on some file's bytes), and every file
                     # it had been given fails alike: this one is read again alone, and a new pool
                     # reads the rest (the one that crashed crashes it again, and is found the same way).
                     pool.shutdown(cancel_futures=True)
                     got, unavailable = _read_apart(f, mine(f), context, stages, tracker)
-                    pool = started()
-                    ahead = deque((item, future) if _answered(future) else submit(item) for item, future in ahead)
+                    ahead = restarted(ahead)
                 notes: list[str] = []
-                if unavailable is not None:  # OCR is missing: read again here, without it, as a serial run does
+                if isinstance(got, _Following):
+                    got.finish = finish(f, got.finish)
+                elif unavailable is not None:  # OCR is missing: read again here, without it, as a serial run does
                     got, notes, limits = self._read_one(f, mine(f))
                 ahead.extend(submit(item) for item in islice(todo, 1))
                 yield f, digest, new, got, notes
+                if broken:
+                    ahead = restarted(ahead)
             marker.unlink(missing_ok=True)
+            ended = True
         finally:
-            pool.shutdown(cancel_futures=True)
+            if ended:
+                pool.shutdown(cancel_futures=True)
+            else:  # the run stopped
+                _let_go(pool)
 
     def _read_one(self, f: FileInfo, limits: Limits) -> tuple:
         """(Extracted or the reason it was skipped, notes, the limits from here on)."""
@@ -608,13 +659,37 @@ class Indexer:
     def _waits(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], had: dict[str, FileState],
                skip, warn: OnSkip, report: IndexReport, tracker: Tracker) -> Iterator[_Waiting]:
         """The file's files inside (a container's), then the file itself, each as made. The files
-        inside count in the run's progress: a mailbox of 100,000 messages is not one file of hours."""
-        tracker.files_total += len(got.members)
-        try:
-            yield from self._inside(f, got, had, skip, warn, report, tracker.file_done)
-        finally:
-            if isinstance(got.members, Spool):
+        inside count in the run's progress: a mailbox of 100,000 messages is not one file of hours.
+        A file still read (a _Following) gives its files as its reader spools them, then its answer."""
+        kept: set[str] = set()
+        same: list[FileState] = []
+        if isinstance(got, _Following):
+            self.engine.catalog.forget_errors_inside(f.rel)
+            yield from self._inside(f, got.members(), had, kept, same, skip, warn, report, tracker.file_done)
+            got, more, again = got.finish()
+            notes += more
+            if isinstance(got, str):  # what was written stays, and the rest is read next run
+                skip(f.rel, got)
+                tracker.file_done(f.rel)
+                return
+            if again:  # read once more, its files with it: those just written are kept, not written again
+                had = {path: st for path, st in self.engine.catalog.file_states().items() if st.container == f.rel}
+            else:  # taken already
                 got.members.discard()
+                got = replace(got, members=[])
+        elif got.members or had:
+            self.engine.catalog.forget_errors_inside(f.rel)
+        if got.members or had or kept:
+            tracker.files_total += len(got.members)
+            try:
+                yield from self._inside(f, got.members, had, kept, same, skip, warn, report, tracker.file_done)
+            finally:
+                if isinstance(got.members, Spool):
+                    got.members.discard()
+            self.engine.catalog.touch_files(same)
+            gone = sorted(had.keys() - kept)
+            self.engine.delete_files(gone)
+            report.deleted += len(gone)  # as a deleted container's are counted
         yield self._waiting(f, digest, new, got, notes, warn)
 
     def _indexed_inside(self, f: FileInfo, had: dict[str, FileState]) -> tuple[tuple[str, str], ...]:
@@ -629,20 +704,18 @@ class Indexer:
         skipped = [(path[len(f.rel) + 1:], "") for path, _ in self.engine.catalog.errors_inside({f.rel})]
         return tuple(held + skipped)
 
-    def _inside(self, f: FileInfo, got, had: dict[str, FileState], skip, warn: OnSkip,
-                report: IndexReport, finished: Callable[[str], None]) -> Iterator[_Waiting]:
+    def _inside(self, f: FileInfo, members, had: dict[str, FileState], kept: set[str], same: list[FileState],
+                skip, warn: OnSkip, report: IndexReport, finished: Callable[[str], None]) -> Iterator[_Waiting]:
         """The files inside container `f` (read again) as files of their own at `f.rel#NAME`, each
-        with its container's size, mtime and readers; those it had and no longer has (or no longer
-        reads) are deleted, and a member that cannot be read is skipped with its own line. One it
-        had with the same bytes, reader and readers is kept as it is (only its container's size and
-        mtime recorded): a mailbox that gained a message writes that message, not all of them."""
-        if not got.members and not had:
-            return
-        self.engine.catalog.forget_errors_inside(f.rel)
-        kept, same = set(), []
-        readers = self._access.readers(f.rel, f.stat)
-        kin = self.engine.catalog.unit_hashes(f.rel, inside=True) if had else {}
-        for m in got.members:
+        with its container's size, mtime and readers, their paths added to `kept`; a member that
+        cannot be read is skipped with its own line. One it had with the same bytes, reader and
+        readers is kept as it is (added to `same`, with its container's size and mtime): a mailbox
+        that gained a message writes that message, not all of them. `_waits` deletes the rest."""
+        readers = kin = None
+        for m in members:
+            if readers is None:
+                readers = self._access.readers(f.rel, f.stat)
+                kin = self.engine.catalog.unit_hashes(f.rel, inside=True) if had else {}
             rel = f"{f.rel}#{m.name}"
             was = had.get(rel)
             if was is not None and m.hash and (was.hash, was.reader, was.access) == (m.hash, reader_of(rel), readers):
@@ -658,10 +731,6 @@ class Indexer:
             kept.add(rel)
             member = FileInfo(path=f.path, rel=rel, size=f.size, mtime_ns=f.mtime_ns, stat=f.stat)
             yield self._waiting(member, m.hash, rel not in had, m.got, [], warn, container=f.rel, date=m.date, kin=kin)
-        self.engine.catalog.touch_files(same)
-        gone = sorted(had.keys() - kept)
-        self.engine.delete_files(gone)
-        report.deleted += len(gone)  # as a deleted container's are counted
 
     def _waiting(self, f: FileInfo, digest: str, new: bool, got, notes: list[str], warn: OnSkip,
                  container: str = "", date: float | None = None, kin: dict[str, int] | None = None) -> _Waiting:
@@ -876,6 +945,7 @@ MAX_QUEUED = 512
 # Vectors kept after the last file that needed them is written (_Made.idle): 6 MB of 384 numbers.
 KEPT_IDLE = 4096
 STAGE_POLL = 0.25  # seconds between looks at the readers' stages while waiting for a file
+FOLLOW_POLL = 0.05  # seconds between looks at a spool its reader still writes (_Following)
 
 
 def _reader_started(parent: int, stages) -> None:
@@ -908,10 +978,14 @@ def _read_mark(marker: Path) -> str | None:
         return None
 
 
-def _waited(future, stages, tracker: Tracker):
-    """The reader's answer for one file, the stages readers announce shown meanwhile."""
+def _waited(future, stages, tracker: Tracker, folder: str | None = None):
+    """The reader's answer for one file, the stages readers announce shown meanwhile; or, where its
+    reader spools the files inside it in `folder` (members.Spool) and still reads, (a _Following
+    of that spool, None)."""
     while True:
         relayed(stages, tracker)
+        if folder is not None and not future.done() and (path := _spool_in(folder)):
+            return _Following(future, path, stages, tracker), None
         try:
             return future.result(timeout=STAGE_POLL)
         except TimeoutError:
@@ -923,21 +997,106 @@ def _answered(future) -> bool:
     return future.done() and not future.cancelled() and future.exception() is None
 
 
-def _read_apart(f: FileInfo, limits: Limits, context, stages, tracker: Tracker) -> tuple:
+def _spool_in(folder: str) -> str | None:
+    try:
+        with os.scandir(folder) as found:
+            return next((e.path for e in found), None)
+    except FileNotFoundError:  # none yet
+        return None
+
+
+class _Following:
+    """A file whose reader process still reads it, and spools the files inside it (a mailbox's
+    messages): the run takes each as it is written (`members`), so the model embeds the first
+    messages while the rest are read, instead of waiting for a mailbox read whole (minutes, for
+    100,000 messages or hundreds of attachments to OCR). `finish()` then gives the reader's answer
+    (scent.indexing._read wraps it: (Extracted or why it was skipped, notes, whether it was read
+    once more, its files in that answer again))."""
+
+    def __init__(self, future, path: str, stages, tracker: Tracker):
+        self.future, self.path, self.stages, self.tracker = future, path, stages, tracker
+        self.finish: Callable[[], tuple] = self._answer
+        self.pool = None  # the reader's own pool (_read_apart), shut down at the end
+
+    def members(self) -> Iterator[Member]:
+        """The spooled files, as they come. The count the reader announced (Spool.expect) counts in
+        the run's progress at once; a file past it as it comes, and those that never came at the end."""
+        announced = seen = 0
+        for item in Spool.follow(self.path, self.future.done, self._wait):
+            if isinstance(item, int):
+                announced += item
+                self.tracker.files_total += item
+                continue
+            seen += 1
+            if seen > announced:
+                self.tracker.files_total += 1
+            yield item
+        self.tracker.files_total -= max(0, announced - seen)
+
+    def _wait(self) -> None:
+        from concurrent.futures import wait
+
+        relayed(self.stages, self.tracker)
+        wait([self.future], timeout=FOLLOW_POLL)
+
+    def _answer(self) -> tuple:
+        try:
+            return _waited(self.future, self.stages, self.tracker)
+        finally:
+            if self.pool is not None:
+                self.pool.shutdown()
+                self.pool = None
+
+    def close(self) -> None:
+        """End a reader the run no longer waits for (the run stopped)."""
+        if self.pool is not None:
+            _let_go(self.pool)
+            self.pool = None
+
+
+def _let_go(pool) -> None:
+    """Shut `pool` down without waiting, and end the readers still at work: a run stopped by an
+    error would otherwise wait for them (a reader may be minutes into a mailbox), and so would the
+    process's exit. They write nothing of the index, only files in the run's spool folder and
+    their own temporary folders."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+def _read_apart(f: FileInfo, limits: Limits, context, stages, tracker: Tracker, follow: bool = False) -> tuple:
     """What _extract_in_worker gives for `f`, read by a process of its own, whose end without an
     answer (killed by a fault in a native library reading the file: pdfium, FFmpeg, an image
-    decoder) is the reason the file is skipped."""
+    decoder) is the reason the file is skipped; with `follow`, a _Following while it spools."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    with ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started,
-                             initargs=(os.getpid(), stages)) as pool:
+    pool = ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started, initargs=(os.getpid(), stages))
+
+    def crashed() -> tuple:
+        return (f"{CRASHED} (a fault in the library that reads {os.path.splitext(f.rel)[1] or 'such'} files, "
+                "on bytes it could not handle); if it opens in other programs, report it, and add it to "
+                ".scentignore to stop seeing this"), None
+
+    def answered(wait: Callable[[], tuple]) -> tuple:
         try:
-            return _waited(pool.submit(_extract_in_worker, f.path, limits, f.rel), stages, tracker)
+            return wait()
         except BrokenProcessPool:
-            return (f"{CRASHED} (a fault in the library that reads {os.path.splitext(f.rel)[1] or 'such'} files, "
-                    "on bytes it could not handle); if it opens in other programs, report it, and add it to "
-                    ".scentignore to stop seeing this"), None
+            return crashed()
+
+    future = pool.submit(_extract_in_worker, f.path, limits, f.rel)
+    try:
+        got, unavailable = _waited(future, stages, tracker, limits.spool if follow else None)
+    except BrokenProcessPool:
+        pool.shutdown()
+        return crashed()
+    if isinstance(got, _Following):
+        answer = got.finish
+        got.pool = pool
+        got.finish = lambda: answered(answer)
+        return got, None
+    pool.shutdown()
+    return got, unavailable
 
 
 def _extract_in_worker(path: str, limits: Limits, rel: str) -> tuple:

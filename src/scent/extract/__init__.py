@@ -31,7 +31,7 @@ from .base import Limits
 from ..walk import is_document_package
 
 __all__ = ["EXTRACTORS", "Limits", "companions", "extract", "file_kind", "holds_files", "reader_of", "reader_module",
-           "reported"]
+           "reported", "spools"]
 
 VERSION = 1
 
@@ -88,6 +88,12 @@ def holds_files(path: str) -> bool:
     """Whether a file of this name holds files indexed at PATH#NAME (scent.extract.members): an
     archive, a mail, a PDF's attachments, an Evernote export's. Its reader can read one back."""
     return hasattr(reader_module(path), "read_member")
+
+
+def spools(path: str) -> bool:
+    """Whether the reader of a file of this name hands the files inside it over in a spool as it
+    reads them (members.Spool: a mailbox's messages), so that they can be taken while it reads on."""
+    return reader_module(path) is mail and mail.many_messages(path)
 
 
 def companions(path: str, exists: Callable[[str], bool] = os.path.isfile) -> list[str]:

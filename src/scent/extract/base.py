@@ -44,7 +44,8 @@ class Limits:
     # file is written, so an export of 100,000 notes stops here, with a line.
     max_sections: int = 5000
     # Where a mailbox's messages wait between its reader and the indexer (members.Spool), one at a
-    # time in memory however many it holds; None: the system's temporary folder.
+    # time in memory however many it holds; None: the system's temporary folder. The indexer gives
+    # each file a folder of its own, and takes the messages there while the reader reads on.
     spool: str | None = None
     # The files inside this one that the index has, (name, sha1 of its bytes; "" where it must read
     # it again or skipped it): a mailbox's message it holds as it is is not parsed again, only named

@@ -72,7 +72,7 @@ def maildir_message(path: str) -> bool:
     return len(parts) > 1 and parts[-2] in ("cur", "new") and bool(_MAILDIR_NAME.match(parts[-1]))
 
 
-def _mailbox(path: str) -> bool:
+def many_messages(path: str) -> bool:
     """Whether the mail file at `path` holds many messages (an mbox), not one."""
     return path.lower().endswith(".mbox") or thunderbird_mailbox(path)
 
@@ -275,7 +275,7 @@ def _looks_like_mail(message: EmailMessage) -> bool:
 
 def extract(path: str, limits: Limits) -> Extracted:
     size = os.stat(path).st_size
-    mbox = _mailbox(path)
+    mbox = many_messages(path)
     if not mbox and size > limits.max_text_bytes:
         raise ExtractError(path, f"message is {_size(size)}, over the {_size(limits.max_text_bytes)} limit; "
                                  "raise the max_file_mb setting (--max-file-mb) or add it to .scentignore")
@@ -307,6 +307,7 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
     (max_archive_members, max_archive_mb) are the oldest ones."""
     places = _message_places(path)
     spool = Spool(limits.spool)
+    spool.expect(len(places))
     reader, more, dates = MemberReader(path, limits, "mailbox"), True, _Dates()
     # A message the index holds as it is, and none of whose attachments it has (or skipped): only
     # parsing would name those again.
@@ -335,7 +336,9 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
                     dates.add(date)
                 if more:
                     more = _add_attachments(reader, message, f"{number}/")
-                    spool.extend(reader.take())
+                    attachments = reader.take()
+                    spool.expect(len(attachments))  # counted as they come: nobody knows how many are left
+                    spool.extend(attachments)
         name = os.path.basename(path)
         got = Extracted(kind="email", sections=[Section(text=_mailbox_line(name, dates), kind="email", title=name)],
                         title=name)
@@ -438,7 +441,7 @@ def read_member(path: str, name: str, max_bytes: int) -> bytes:
     """The bytes of member `name`: an attachment (`N/file` in an mbox), or a mailbox's message `N.eml`;
     bounded; ExtractError when it is not there."""
     missing = ExtractError(path, f"the mail holds no attachment {name} (any more); re-index the folder")
-    if _mailbox(path):
+    if many_messages(path):
         m = _MESSAGE_NAME.match(name)
         if not m:
             raise missing

@@ -22,6 +22,7 @@ import os
 import pickle
 import re
 import shutil
+import struct
 import tarfile
 import tempfile
 import zipfile
@@ -106,23 +107,37 @@ class Spool:
     Why: a mailbox's messages are read in a reader process and written by the indexer; a list of
     them crossed between the two whole, and the indexer queued them all at once (about 14 KB a
     message: 448 MiB for 20,000), so a mailbox was cut to its newest 5,000. A spool holds one.
-    Pickled, it is its file's name: the process it is sent to reads what the reader wrote, and the
-    file is that copy's to remove (`discard`, or when it is no longer used). One left by a killed run
-    is removed by the next (scent.indexing's spool folder)."""
+    Each member is a record of its own (its length, then its pickle), flushed as it is written, so
+    the indexer can take them while the reader still reads (`follow`): the model embeds a mailbox's
+    first messages while the rest are read. Pickled, it is its file's name: the process it is sent
+    to reads what the reader wrote, and the file is that copy's to remove (`discard`, or when it is
+    no longer used). One left by a killed run is removed by the next (scent.indexing's spool folder)."""
 
     def __init__(self, folder: str | None = None):
+        if folder is not None:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
         fd, self.path = tempfile.mkstemp(prefix="scent-members-", suffix=".pickle", dir=folder)
         self._out = os.fdopen(fd, "wb")
         self.count = 0
         self._owned = True
 
     def append(self, member: Member) -> None:
-        pickle.dump(member, self._out, protocol=pickle.HIGHEST_PROTOCOL)
+        self._write(member)
         self.count += 1
 
     def extend(self, members) -> None:
         for m in members:
             self.append(m)
+
+    def expect(self, n: int) -> None:
+        """Say that about `n` more members will come (a mailbox's messages, before they are read):
+        whoever follows the spool counts them in its progress before they arrive."""
+        self._write(n)
+
+    def _write(self, item: Member | int) -> None:
+        data = pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL)
+        self._out.write(_RECORD.pack(len(data)) + data)
+        self._out.flush()
 
     def __len__(self) -> int:
         return self.count
@@ -130,8 +145,25 @@ class Spool:
     def __iter__(self):
         self._close()
         with open(self.path, "rb") as f:
-            for _ in range(self.count):
-                yield pickle.load(f)
+            while (item := _next_record(f)) is not _NOT_YET:
+                if isinstance(item, Member):
+                    yield item
+
+    @staticmethod
+    def follow(path: str, done: Callable[[], bool], wait: Callable[[], None]):
+        """The records of the spool at `path` while its writer still writes it: each member, and
+        each count `expect` announced, as they are written; past the last one written, `wait()`,
+        until `done()` says the writer has finished (then what it wrote last is read too)."""
+        with open(path, "rb") as f:
+            while True:
+                finished = done()
+                item = _next_record(f)
+                if item is not _NOT_YET:
+                    yield item
+                elif finished:
+                    return
+                else:
+                    wait()
 
     def _close(self) -> None:
         if self._out is not None:
@@ -152,6 +184,24 @@ class Spool:
     def __del__(self):
         if getattr(self, "_owned", False):
             self.discard()
+
+
+_RECORD = struct.Struct("<Q")  # a spool record's length, before its pickle
+_NOT_YET = object()
+
+
+def _next_record(f: BinaryIO):
+    """The next whole record of a spool file open at `f`, or _NOT_YET where what follows is not
+    written yet (or not whole: `f` is left where the record begins, to try again)."""
+    at = f.tell()
+    head = f.read(_RECORD.size)
+    if len(head) == _RECORD.size:
+        (size,) = _RECORD.unpack(head)
+        data = f.read(size)
+        if len(data) == size:
+            return pickle.loads(data)
+    f.seek(at)
+    return _NOT_YET
 
 
 @dataclass
