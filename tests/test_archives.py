@@ -1038,3 +1038,61 @@ def test_a_mailbox_read_beside_other_files_is_followed_and_read_again_when_its_p
         assert report.readers == 2
         assert top(idx, "message 79") == "big.mbox#80.eml" and top(idx, "message 0") == "big.mbox#1.eml"
         assert idx.update().unchanged == 121
+
+
+def test_an_archive_is_embedded_while_its_reader_reads_it(tmp_path, settings, monkeypatch):
+    """An archive's members are spooled as they are read, and the run takes them as they come: the
+    first are embedded while the reader has not read the rest (a zip of scans to OCR)."""
+    from conftest import FakeEmbedder
+
+    embedded = tmp_path / "embedded"
+
+    class Telling(FakeEmbedder):
+        def embed_passages(self, texts):
+            embedded.touch()
+            return super().embed_passages(texts)
+
+    waited = tmp_path / "waited"
+    _reader_waits_at(30, embedded.exists, monkeypatch,
+                     then=lambda: waited.write_text("embedded" if embedded.exists() else "not embedded"))
+    root = tmp_path / "docs"
+    root.mkdir()
+    with zipfile.ZipFile(root / "notes.zip", "w") as z:
+        for n in range(60):
+            z.writestr(f"notes/note{n}.md", f"# Note {n}\n\nThe harbour crane number {n} was inspected.\n")
+    settings = settings.with_values(embed_batch=8, index_workers=2)
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=Telling()) as idx:
+        report = idx.update()
+        assert waited.read_text() == "embedded"
+        assert report.added == 61 and report.skipped == []
+        assert top(idx, "harbour crane number 59") == "notes.zip#notes/note59.md"
+        assert idx.update().unchanged == 61
+
+
+def test_a_mailbox_attached_to_a_followed_mailboxs_message_does_not_lead_the_run_astray(tmp_path, settings,
+                                                                                       monkeypatch):
+    """A message's attached mailbox spools its own messages in a folder below the mailbox's: the run
+    follows the mailbox's spool, not the attachment's, and every message is indexed."""
+    from conftest import FakeEmbedder
+
+    embedded = tmp_path / "embedded"
+
+    class Telling(FakeEmbedder):
+        def embed_passages(self, texts):
+            embedded.touch()
+            return super().embed_passages(texts)
+
+    _reader_waits_at(30, embedded.exists, monkeypatch)
+    root = tmp_path / "mail"
+    root.mkdir()
+    badfiles.write(root, "big.mbox", badfiles.many_messages(60))
+    forwarded = message("Old mail", "The old mailbox, attached.", "Tue, 03 Mar 2020 10:00:00 +0000")
+    forwarded.add_attachment(badfiles.many_messages(3), maintype="application", subtype="mbox", filename="old.mbox")
+    add_to_mbox(root / "big.mbox", forwarded)  # the newest: read first
+    settings = settings.with_values(embed_batch=8, index_workers=2)
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=Telling()) as idx:
+        report = idx.update()
+        assert report.skipped == []
+        paths = {p for p in idx.engine.catalog.file_states()}
+        assert {f"big.mbox#{n}.eml" for n in range(1, 62)} <= paths and "big.mbox#61/old.mbox" in paths
+        assert top(idx, "message 0") == "big.mbox#1.eml"

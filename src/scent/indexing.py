@@ -998,9 +998,10 @@ def _answered(future) -> bool:
 
 
 def _spool_in(folder: str) -> str | None:
+    """The spool file in a file's spool folder (its files' own containers spool in a folder below)."""
     try:
         with os.scandir(folder) as found:
-            return next((e.path for e in found), None)
+            return next((e.path for e in found if e.is_file()), None)
     except FileNotFoundError:  # none yet
         return None
 

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from scent.errors import ExtractError
 from scent.units import Extracted, Section
 from .base import Limits, _size, named, unreadable
-from .members import RATIO_FLOOR, Entry, MemberReader, attach, bounded
+from .members import RATIO_FLOOR, Entry, MemberReader, Spool, attach, bounded
 from .package import zip_entries
 
 # .jex: a Joplin export, a tar of its notes (Markdown) and their resources.
@@ -49,29 +49,45 @@ def _by_libarchive(path: str) -> bool:
 
 
 def extract(path: str, limits: Limits) -> Extracted:
+    """The archive's listing, and its members, read one at a time. Where the indexer gives a spool
+    folder (Limits.spool) they are handed over in a spool as each is read (members.Spool): the
+    indexer embeds the first while the rest are read (a zip of scans to OCR), and holds a few."""
     name = os.path.basename(path)
-    with MemberReader(path, limits, "archive") as reader:
-        if _by_libarchive(path):
-            with _open_libarchive(path) as archive:
-                for entry in _libarchive_entries(archive, path, limits, reader):
-                    if not reader.add(entry):
-                        break
-        elif is_tar(path):
-            with _open_tar(path) as tar:
-                for entry in _tar_entries(tar, path, limits, reader):
-                    if not reader.add(entry):
-                        break
-        else:
-            with _open_zip(path) as z:
-                for entry in _zip_entries(z, reader):
-                    if not reader.add(entry):
-                        break
-        names = reader.tally.names
-        text = f"{name}: archive of {len(names)} file(s)\n" + "\n".join(names[:NAMES_LISTED])
-        if len(names) > NAMES_LISTED:
-            text += f"\n... and {len(names) - NAMES_LISTED} more"
-        got = Extracted(kind="archive", sections=[Section(text=text, kind="archive", title=name)], title=name)
-        return attach(got, reader)
+    spool = Spool(limits.spool) if limits.spool else None
+    try:
+        with MemberReader(path, limits, "archive") as reader:
+            for entry in _entries(path, limits, reader):
+                if not reader.add(entry):
+                    break
+                if spool is not None:
+                    spool.extend(reader.take())
+            names = reader.tally.names
+            text = f"{name}: archive of {len(names)} file(s)\n" + "\n".join(names[:NAMES_LISTED])
+            if len(names) > NAMES_LISTED:
+                text += f"\n... and {len(names) - NAMES_LISTED} more"
+            got = attach(Extracted(kind="archive", sections=[Section(text=text, kind="archive", title=name)],
+                                   title=name), reader)
+    except BaseException:
+        if spool is not None:
+            spool.discard()
+        raise
+    if spool is not None:
+        spool.extend(got.members)
+        got.members = spool
+    return got
+
+
+def _entries(path: str, limits: Limits, reader: MemberReader):
+    """The archive's members as Entry records, by the library that reads its format."""
+    if _by_libarchive(path):
+        with _open_libarchive(path) as archive:
+            yield from _libarchive_entries(archive, path, limits, reader)
+    elif is_tar(path):
+        with _open_tar(path) as tar:
+            yield from _tar_entries(tar, path, limits, reader)
+    else:
+        with _open_zip(path) as z:
+            yield from _zip_entries(z, reader)
 
 
 def _open_zip(path: str) -> zipfile.ZipFile:

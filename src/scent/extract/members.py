@@ -153,8 +153,13 @@ class Spool:
     def follow(path: str, done: Callable[[], bool], wait: Callable[[], None]):
         """The records of the spool at `path` while its writer still writes it: each member, and
         each count `expect` announced, as they are written; past the last one written, `wait()`,
-        until `done()` says the writer has finished (then what it wrote last is read too)."""
-        with open(path, "rb") as f:
+        until `done()` says the writer has finished (then what it wrote last is read too). None
+        where the writer removed it first (it failed: its answer says why)."""
+        try:
+            f = open(path, "rb")
+        except FileNotFoundError:
+            return
+        with f:
             while True:
                 finished = done()
                 item = _next_record(f)
@@ -231,7 +236,10 @@ class MemberReader:
         self._seen: set[str] = set()
         self._inflated = 0
         self._dir: str | None = None
-        self._inner = replace(limits, member_depth=limits.member_depth - 1, indexed=())
+        # A mailbox attached to a message spools its own messages apart: the container's folder holds
+        # the container's spool alone (scent.indexing follows the file it finds there).
+        self._inner = replace(limits, member_depth=limits.member_depth - 1, indexed=(),
+                              spool=limits.spool and os.path.join(limits.spool, "inside"))
 
     def __enter__(self) -> MemberReader:
         return self
