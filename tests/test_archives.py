@@ -923,6 +923,19 @@ def test_maildir_messages_are_mails_of_their_own(tmp_path, settings, fake_embedd
         assert [reason.split(" (")[0] for _, reason in report.skipped] == ["not an e-mail message"]
 
 
+def _telling(flag, word: str = ""):
+    """A fake embedder that touches `flag` when it embeds a text holding `word`: the run has taken
+    files (a reader process sees it)."""
+    from conftest import FakeEmbedder
+
+    class Telling(FakeEmbedder):
+        def embed_passages(self, texts):
+            if any(word in t for t in texts):
+                flag.touch()
+            return super().embed_passages(texts)
+    return Telling()
+
+
 def _reader_waits_at(count: int, until, monkeypatch, then=None):
     """Make a mailbox's reader (in its reader process: forked, it has this patch) stop after spooling
     `count` members until `until()` holds (at most 30 s), then call `then()` (if given)."""
@@ -945,14 +958,7 @@ def test_a_mailbox_is_embedded_while_its_reader_reads_it(tmp_path, settings, mon
     """The run takes a mailbox's messages as its reader process spools them: the first are embedded
     (and written) while the reader has not read the rest, and the progress counts its messages
     before they are read."""
-    from conftest import FakeEmbedder
-
     embedded = tmp_path / "embedded"
-
-    class Telling(FakeEmbedder):
-        def embed_passages(self, texts):
-            embedded.touch()
-            return super().embed_passages(texts)
 
     waited = tmp_path / "waited"
     _reader_waits_at(60, embedded.exists, monkeypatch,
@@ -962,7 +968,7 @@ def test_a_mailbox_is_embedded_while_its_reader_reads_it(tmp_path, settings, mon
     badfiles.write(root, "big.mbox", badfiles.many_messages(120))
     seen = []
     settings = settings.with_values(embed_batch=8, index_workers=2)
-    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=Telling()) as idx:
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=_telling(embedded)) as idx:
         report = idx.update(progress=seen.append)
         assert waited.read_text() == "embedded"
         assert report.added == 121 and report.skipped == []
@@ -978,22 +984,16 @@ def test_a_mailbox_whose_reader_dies_part_way_keeps_what_it_gave(tmp_path, setti
     """A reader killed part way through a mailbox (a native library's fault on an attachment):
     the messages it spooled before are written, the mailbox is skipped with the reason, and the
     next run reads it whole, keeping those messages as they are."""
-    from conftest import FakeEmbedder
     from scent.skipped import CRASHED
 
     embedded = tmp_path / "embedded"
-
-    class Telling(FakeEmbedder):
-        def embed_passages(self, texts):
-            embedded.touch()
-            return super().embed_passages(texts)
 
     _reader_waits_at(30, embedded.exists, monkeypatch, then=lambda: os._exit(1))
     root = tmp_path / "mail"
     root.mkdir()
     badfiles.write(root, "big.mbox", badfiles.many_messages(80))
     settings = settings.with_values(embed_batch=8, index_workers=2)
-    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=Telling()) as idx:
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=_telling(embedded)) as idx:
         report = idx.update()
         assert [(path, reason.split(" (")[0]) for path, reason in report.skipped] == [("big.mbox", CRASHED)]
         assert report.added == 30
@@ -1009,17 +1009,7 @@ def test_a_mailbox_read_beside_other_files_is_followed_and_read_again_when_its_p
     """Among enough files for a pool of readers, a mailbox is followed as well; when its reader dies
     part way (taking the pool down), it is read again by a process of its own: every message is
     indexed, those written before kept, and no file is skipped."""
-    from conftest import FakeEmbedder
-
-    died = tmp_path / "died"
-
-    embedded = tmp_path / "embedded"
-
-    class Telling(FakeEmbedder):
-        def embed_passages(self, texts):
-            if any("message" in t for t in texts):
-                embedded.touch()
-            return super().embed_passages(texts)
+    died, embedded = tmp_path / "died", tmp_path / "embedded"
 
     def die_once():  # once, after the run took its first messages
         if not died.exists():
@@ -1032,7 +1022,7 @@ def test_a_mailbox_read_beside_other_files_is_followed_and_read_again_when_its_p
         (root / f"note{n}.md").write_text(f"# Note {n}\n\nA note about the harbour, number {n}.\n")
     badfiles.write(root, "big.mbox", badfiles.many_messages(80))
     settings = settings.with_values(embed_batch=8, index_workers=2)
-    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=Telling()) as idx:
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=_telling(embedded, "message")) as idx:
         report = idx.update()
         assert died.read_text() == "embedded" and report.skipped == []
         assert report.readers == 2
@@ -1043,14 +1033,7 @@ def test_a_mailbox_read_beside_other_files_is_followed_and_read_again_when_its_p
 def test_an_archive_is_embedded_while_its_reader_reads_it(tmp_path, settings, monkeypatch):
     """An archive's members are spooled as they are read, and the run takes them as they come: the
     first are embedded while the reader has not read the rest (a zip of scans to OCR)."""
-    from conftest import FakeEmbedder
-
     embedded = tmp_path / "embedded"
-
-    class Telling(FakeEmbedder):
-        def embed_passages(self, texts):
-            embedded.touch()
-            return super().embed_passages(texts)
 
     waited = tmp_path / "waited"
     _reader_waits_at(30, embedded.exists, monkeypatch,
@@ -1061,7 +1044,7 @@ def test_an_archive_is_embedded_while_its_reader_reads_it(tmp_path, settings, mo
         for n in range(60):
             z.writestr(f"notes/note{n}.md", f"# Note {n}\n\nThe harbour crane number {n} was inspected.\n")
     settings = settings.with_values(embed_batch=8, index_workers=2)
-    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=Telling()) as idx:
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=_telling(embedded)) as idx:
         report = idx.update()
         assert waited.read_text() == "embedded"
         assert report.added == 61 and report.skipped == []
@@ -1073,14 +1056,7 @@ def test_a_mailbox_attached_to_a_followed_mailboxs_message_does_not_lead_the_run
                                                                                        monkeypatch):
     """A message's attached mailbox spools its own messages in a folder below the mailbox's: the run
     follows the mailbox's spool, not the attachment's, and every message is indexed."""
-    from conftest import FakeEmbedder
-
     embedded = tmp_path / "embedded"
-
-    class Telling(FakeEmbedder):
-        def embed_passages(self, texts):
-            embedded.touch()
-            return super().embed_passages(texts)
 
     _reader_waits_at(30, embedded.exists, monkeypatch)
     root = tmp_path / "mail"
@@ -1090,9 +1066,29 @@ def test_a_mailbox_attached_to_a_followed_mailboxs_message_does_not_lead_the_run
     forwarded.add_attachment(badfiles.many_messages(3), maintype="application", subtype="mbox", filename="old.mbox")
     add_to_mbox(root / "big.mbox", forwarded)  # the newest: read first
     settings = settings.with_values(embed_batch=8, index_workers=2)
-    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=Telling()) as idx:
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=_telling(embedded)) as idx:
         report = idx.update()
         assert report.skipped == []
         paths = {p for p in idx.engine.catalog.file_states()}
         assert {f"big.mbox#{n}.eml" for n in range(1, 62)} <= paths and "big.mbox#61/old.mbox" in paths
         assert top(idx, "message 0") == "big.mbox#1.eml"
+
+
+def test_the_places_kept_of_a_mailbox_leave_with_it(tmp_path, settings, fake_embedder, scent_home):
+    """The messages' places kept in scent's cache (to open one message without reading the whole
+    mailbox) are removed when the mailbox is deleted, renamed, or its index forgotten."""
+    root = tmp_path / "mail"
+    root.mkdir()
+    for n, name in enumerate(("a.mbox", "b.mbox", "c.mbox")):
+        badfiles.write(root, name, badfiles.many_messages(3 + n))
+    kept = scent_home / "cache" / "mailboxes"
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
+        idx.update()
+        assert len(list(kept.iterdir())) == 3
+        (root / "a.mbox").unlink()
+        (root / "b.mbox").rename(root / "b2.mbox")
+        report = idx.update()
+        assert (report.deleted, report.renamed) == (4, 5)  # each mailbox and its messages
+        assert len(list(kept.iterdir())) == 1  # c.mbox's: b2.mbox was not read again (renamed)
+    Index.forget(index_dir=tmp_path / "ix", settings=settings)
+    assert list(kept.iterdir()) == []

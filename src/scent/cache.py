@@ -50,3 +50,15 @@ def keep(target: Path, write: Callable[[BinaryIO], None]) -> None:
     except OSError:
         with suppress(OSError):
             tmp.unlink(missing_ok=True)
+
+
+def forget(name: str) -> None:
+    """Remove what is kept under `name` ("[FOLDER/]NAME.EXT", as `path_for` takes it), whatever its
+    sources were: they are gone (a deleted mailbox's message places)."""
+    folder, _, file = name.rpartition("/")
+    stem, _, ext = file.partition(".")
+    same = re.compile(rf"{re.escape(stem)}-[0-9a-f]{{8}}\.{re.escape(ext)}")
+    with suppress(OSError):
+        for old in (scent_home() / "cache" / folder).iterdir():
+            if same.fullmatch(old.name):
+                old.unlink(missing_ok=True)

@@ -171,6 +171,7 @@ class Index:
         engine = engine_class(settings.backend)
         where = location.find_index(folder, index_dir, lambda d: engine.exists(d, settings)).index_dir
         with IndexLock(where):
+            _forget_kept(where, settings)
             engine.destroy(where, settings)
         shutil.rmtree(where, ignore_errors=True)  # the lock file too, now that nobody holds it
         location.forget_last(where)
@@ -510,3 +511,22 @@ class Index:
     def last_report(self) -> Path | None:
         where = self.engine.catalog.meta("last_report")
         return Path(where) if where else None
+
+
+def _forget_kept(index_dir: Path, settings: Settings) -> None:
+    """Remove what the readers of the index's files kept in scent's cache (a mailbox's message
+    places), as deleting the files would: the index is forgotten. An index that does not open has
+    nothing to say of its files."""
+    from .extract import forget, holds_files
+
+    try:
+        engine = open_engine(settings, index_dir)
+    except (OSError, sqlite3.Error, ScentError):
+        return
+    try:
+        root = engine.catalog.meta("root")
+        paths = [p for p, st in engine.catalog.file_states().items() if not st.container and holds_files(p)]
+    finally:
+        engine.close()
+    for path in paths if root else ():
+        forget(str(Path(root) / path))

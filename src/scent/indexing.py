@@ -31,7 +31,7 @@ from .chunk import PART_KINDS, REGION_KINDS, chunk, log_lines, regions, sentence
 from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
-from .extract import Limits, companions, extract, file_kind, holds_files, reader_of, reported, spools
+from .extract import Limits, companions, extract, file_kind, forget, holds_files, reader_of, reported, spools
 from .extract.members import Spool
 from .kinds import PICTURE_KINDS
 from .gloss import gloss
@@ -344,6 +344,9 @@ class Indexer:
             for path in todo.deleted:
                 if holds_files(path):
                     catalog.forget_errors_inside(path)
+            for path in [*todo.deleted, *(old for old, _ in todo.renamed)]:
+                if holds_files(path):  # what its reader kept of it in scent's cache: a mailbox's places
+                    forget(os.path.join(self.root, path))
             # The skipped files inside containers not read again are said again, as a skipped file
             # is each run: they are still there to fix.
             read = {f.rel for f, _, _ in todo.read}
@@ -514,7 +517,8 @@ class Indexer:
         by a reader process is given as a _Following while its reader still reads it: its messages
         are taken as they are spooled."""
         workers = self.settings.index_workers or os.cpu_count() or 1
-        spool_of = {f.rel: os.path.join(limits.spool, str(n)) for n, (f, _, _) in enumerate(files)} if limits.spool else {}
+        # Each file's spool folder: the one spool found there is that file's (_waited).
+        spool_of = {f.rel: os.path.join(limits.spool, str(n)) for n, (f, _, _) in enumerate(files) if limits.spool}
         pool = None
         broken = False  # the pool died while a followed file was read: a new one reads the rest
 
@@ -675,7 +679,8 @@ class Indexer:
             if again:  # read once more, its files with it: those just written are kept, not written again
                 had = {path: st for path, st in self.engine.catalog.file_states().items() if st.container == f.rel}
             else:  # taken already
-                got.members.discard()
+                if isinstance(got.members, Spool):
+                    got.members.discard()
                 got = replace(got, members=[])
         elif got.members or had:
             self.engine.catalog.forget_errors_inside(f.rel)

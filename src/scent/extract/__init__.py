@@ -31,7 +31,7 @@ from .base import Limits
 from ..walk import is_document_package
 
 __all__ = ["EXTRACTORS", "Limits", "companions", "extract", "file_kind", "holds_files", "reader_of", "reader_module",
-           "reported", "spools"]
+           "reported", "spools", "forget"]
 
 VERSION = 1
 
@@ -96,6 +96,14 @@ def spools(path: str) -> bool:
     taken while it reads on."""
     module = reader_module(path)
     return module is archive or (module is mail and mail.many_messages(path))
+
+
+def forget(path: str) -> None:
+    """Remove what the reader of the file at `path` kept of it in scent's cache (a mailbox's message
+    places): the file left the index (deleted, renamed, or its index forgotten)."""
+    module = reader_module(path)
+    if hasattr(module, "forget"):
+        module.forget(path)
 
 
 def companions(path: str, exists: Callable[[str], bool] = os.path.isfile) -> list[str]:

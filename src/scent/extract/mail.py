@@ -358,7 +358,7 @@ def _message_places(path: str) -> np.ndarray:
     whole file, each time it is opened, so showing message 70,000 of a 10 GB "All mail" read 10 GB;
     with the places kept at indexing, it reads that message."""
     try:
-        kept = cache.path_for(Path(path), f"mailboxes/{zlib.crc32(os.path.abspath(path).encode()):08x}.npy")
+        kept = cache.path_for(Path(path), _places_name(path))
     except OSError:
         kept = None
     if kept is not None and kept.is_file():
@@ -375,6 +375,16 @@ def _message_places(path: str) -> np.ndarray:
     if kept is not None:
         cache.keep(kept, lambda f: np.save(f, places))
     return places
+
+
+def _places_name(path: str) -> str:
+    return f"mailboxes/{zlib.crc32(os.path.abspath(path).encode()):08x}.npy"
+
+
+def forget(path: str) -> None:
+    """Remove the places kept of the mailbox at `path` (`_message_places`): it left the index."""
+    if many_messages(path):
+        cache.forget(_places_name(path))
 
 
 _DATE_LINE = re.compile(rb"^Date:[ \t]*(.*(?:\r?\n[ \t].*)*)", re.I | re.M)
