@@ -1141,6 +1141,7 @@ def test_a_message_is_read_back_by_its_place_kept_at_indexing(tmp_path, monkeypa
     is read through once more, and a cache that cannot be written costs only that."""
     import mailbox
 
+    from scent.extract import mail as mail_reader
     from scent.extract.members import read_member
 
     path = tmp_path / "harbour.mbox"
@@ -1152,11 +1153,11 @@ def test_a_message_is_read_back_by_its_place_kept_at_indexing(tmp_path, monkeypa
     hashes = {m.name: m.hash for m in got.members}
     got.members.discard()
 
-    def whole_file(self):
-        raise AssertionError("the whole mailbox was read to find one message")
+    def whole_file(f, start):
+        raise AssertionError("the mailbox was read to find one message")
 
     with monkeypatch.context() as m:
-        m.setattr(mailbox.mbox, "_generate_toc", whole_file)
+        m.setattr(mail_reader, "_places_from", whole_file)
         for n in (1, 2, 3):
             assert hashlib.sha1(read_member(str(path), f"{n}.eml")).hexdigest() == hashes[f"{n}.eml"]
     box = mailbox.mbox(str(path))
@@ -1165,6 +1166,48 @@ def test_a_message_is_read_back_by_its_place_kept_at_indexing(tmp_path, monkeypa
     assert email.message_from_bytes(read_member(str(path), "4.eml"))["Subject"] == "Winter storage"
     monkeypatch.setenv("SCENT_HOME", str(path / "home"))  # inside a file: no cache to be had
     assert email.message_from_bytes(read_member(str(path), "2.eml"))["Subject"] == "Oil delivery"
+
+
+def test_a_mailbox_that_grew_is_read_from_its_last_message_on(tmp_path, monkeypatch):
+    """New mail is appended: the places kept before hold for the messages there were, and only what
+    follows the last of them is read; read so, the places are mailbox.mbox's own. Where the messages
+    moved (a compacted mailbox), it is read whole. A status header rewritten in place (Thunderbird
+    marking a message read) moves nothing."""
+    import mailbox
+
+    from scent.extract import mail as mail_reader
+
+    path = tmp_path / "harbour.mbox"
+    box = mailbox.mbox(str(path))
+    for subject in ("Lamp repair quote", "Oil delivery", "Mooring fees"):
+        box.add(make_message(subject))
+    box.close()
+    mail_reader._message_places(str(path))
+    read_from = []
+    real = mail_reader._places_from
+    monkeypatch.setattr(mail_reader, "_places_from", lambda f, start: read_from.append(start) or real(f, start))
+
+    def toc():
+        box = mailbox.mbox(str(path))
+        box.keys()
+        return [list(box._toc[k]) for k in sorted(box._toc)]
+
+    data = path.read_bytes()
+    third = toc()[2][0]
+    status = data.index(b"Oil delivery")
+    path.write_bytes(data[:status] + b"Oil Delivery" + data[status + len(b"Oil delivery"):])  # in place
+    box = mailbox.mbox(str(path))
+    box.add(make_message("Winter storage"))
+    box.add(make_message("Crane hire"))
+    box.close()
+    assert mail_reader._message_places(str(path)).tolist() == toc() and len(toc()) == 5
+    assert read_from == [third]
+    read_from.clear()
+    box = mailbox.mbox(str(path))
+    box.remove(0)  # compacted: every message moves
+    box.close()
+    assert mail_reader._message_places(str(path)).tolist() == toc() and len(toc()) == 4
+    assert read_from == [0]
 
 
 def test_a_gmail_takeout_message_says_its_labels(tmp_path):

@@ -52,13 +52,24 @@ def keep(target: Path, write: Callable[[BinaryIO], None]) -> None:
             tmp.unlink(missing_ok=True)
 
 
-def forget(name: str) -> None:
-    """Remove what is kept under `name` ("[FOLDER/]NAME.EXT", as `path_for` takes it), whatever its
-    sources were: they are gone (a deleted mailbox's message places)."""
+
+def kept(name: str) -> list[Path]:
+    """What is kept under `name` ("[FOLDER/]NAME.EXT", as `path_for` takes it) for whatever sources
+    (any key), newest first: what was derived from an earlier state of them."""
     folder, _, file = name.rpartition("/")
     stem, _, ext = file.partition(".")
     same = re.compile(rf"{re.escape(stem)}-[0-9a-f]{{8}}\.{re.escape(ext)}")
+    found = []
     with suppress(OSError):
-        for old in (scent_home() / "cache" / folder).iterdir():
-            if same.fullmatch(old.name):
-                old.unlink(missing_ok=True)
+        for p in (scent_home() / "cache" / folder).iterdir():
+            if same.fullmatch(p.name):
+                with suppress(OSError):
+                    found.append((p.stat().st_mtime_ns, p))
+    return [p for _, p in sorted(found, reverse=True)]
+
+
+def forget(name: str) -> None:
+    """Remove what is kept under `name`, whatever its sources were: they are gone (a deleted
+    mailbox's message places)."""
+    for p in kept(name):
+        p.unlink(missing_ok=True)

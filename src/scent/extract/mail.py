@@ -37,6 +37,7 @@ from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.utils import parsedate_to_datetime
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -356,7 +357,8 @@ def _message_places(path: str) -> np.ndarray:
     """Where each message of the mbox at `path` starts and ends: (n, 2) byte offsets, kept in scent's
     cache by the mailbox's path, size and time. Why: mailbox.mbox finds its messages by reading the
     whole file, each time it is opened, so showing message 70,000 of a 10 GB "All mail" read 10 GB;
-    with the places kept at indexing, it reads that message."""
+    with the places kept at indexing, it reads that message. A mailbox that grew (a mail program
+    appends new mail) is read from its last message on (`_grown`)."""
     try:
         kept = cache.path_for(Path(path), _places_name(path))
     except OSError:
@@ -366,15 +368,82 @@ def _message_places(path: str) -> np.ndarray:
             return np.load(kept)
         except (OSError, ValueError):
             pass  # a kept file cut short: found again below
-    box = mailbox.mbox(path, create=False)
-    try:
-        box.keys()  # one pass over the file; the module keeps what it found in _toc, and says it nowhere else
-        places = np.array([box._toc[k] for k in sorted(box._toc)], dtype=np.int64).reshape(-1, 2)
-    finally:
-        box.close()
+    places = _grown(path)
+    if places is None:
+        with open(path, "rb") as f:
+            places = _places_from(f, 0)
     if kept is not None:
         cache.keep(kept, lambda f: np.save(f, places))
     return places
+
+
+def _grown(path: str) -> np.ndarray | None:
+    """The places of the mbox at `path`, from those kept for it before it changed, where every
+    message kept still starts where it did (each at a "From " line's start, the file no shorter):
+    the file read from the last of them on. None where it is not so (a compacted mailbox, another
+    file): it is read whole. Thunderbird marks a message read by rewriting its status header in
+    place, bytes for bytes, so its places hold; the message's bytes are compared by its hash."""
+    for before in cache.kept(_places_name(path)):
+        try:
+            old = np.load(before)
+        except (OSError, ValueError):
+            continue
+        if not len(old) or old.ndim != 2:
+            return None
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if not size or size < old[-1, 1] or not _at_from_lines(f, old[:, 0]):
+                return None
+            return np.concatenate([old[:-1], _places_from(f, int(old[-1, 0]))])
+    return None
+
+
+FROM_LINE = b"From "
+CHUNK = 16 << 20  # bytes of a mailbox looked at at once (_at_from_lines)
+
+
+def _at_from_lines(f: BinaryIO, starts: np.ndarray) -> bool:
+    """Whether each offset of `starts` (ascending) is the start of a "From " line of the file `f`,
+    read a piece at a time (a map of the whole file would count in the process's memory)."""
+    want = np.frombuffer(FROM_LINE, dtype=np.uint8)
+    for begin in range(0, int(starts[-1]) + 1, CHUNK):
+        here = starts[(starts >= begin) & (starts < begin + CHUNK)]
+        if not len(here):
+            continue
+        first = max(0, begin - 1)  # the byte before: a line's start follows a newline
+        f.seek(first)
+        piece = np.frombuffer(f.read(begin + CHUNK + len(FROM_LINE) - first), dtype=np.uint8)
+        at = here - first
+        if int(at[-1]) + len(FROM_LINE) > len(piece):
+            return False
+        if not (np.stack([piece[at + k] for k in range(len(FROM_LINE))], axis=1) == want).all():
+            return False
+        if not (piece[at[here > 0] - 1] == ord("\n")).all():
+            return False
+    return True
+
+
+def _places_from(f: BinaryIO, start: int) -> np.ndarray:
+    """Where each message starts and ends, read from offset `start` (0, or a message's "From " line)
+    as mailbox.mbox reads a whole file (its _generate_toc: a message ends before the blank line
+    that comes before the next "From " line)."""
+    starts, stops = [], []
+    last_was_empty = False
+    f.seek(start)
+    while True:
+        at = f.tell()
+        line = f.readline()
+        if line.startswith(FROM_LINE):
+            if len(stops) < len(starts):
+                stops.append(at - len(mailbox.linesep) if last_was_empty else at)
+            starts.append(at)
+            last_was_empty = False
+        elif not line:
+            stops.append(at - len(mailbox.linesep) if last_was_empty else at)
+            break
+        else:
+            last_was_empty = line == mailbox.linesep
+    return np.array(list(zip(starts, stops)), dtype=np.int64).reshape(-1, 2)
 
 
 def _places_name(path: str) -> str:
