@@ -936,33 +936,32 @@ def _telling(flag, word: str = ""):
     return Telling()
 
 
-def _reader_waits_at(count: int, until, monkeypatch, then=None):
-    """Make a mailbox's reader (in its reader process: forked, it has this patch) stop after spooling
-    `count` members until `until()` holds (at most 30 s), then call `then()` (if given)."""
+def _reader_waits_at(count: int, tmp_path, monkeypatch, then=None):
+    """Make a container's reader (in its reader process: forked, it has this patch) stop after
+    spooling `count` members until the run has embedded something (`_telling` touches the file
+    returned), at most 30 s; write to tmp_path/"waited" whether it had, then call `then()`."""
     from scent.extract.members import Spool
 
-    real = Spool.append
+    real, embedded, waited = Spool.append, tmp_path / "embedded", tmp_path / "waited"
 
     def append(self, member):
         real(self, member)
         if self.count == count:
             deadline = time.monotonic() + 30
-            while not until() and time.monotonic() < deadline:
+            while not embedded.exists() and time.monotonic() < deadline:
                 time.sleep(0.01)
+            waited.write_text("embedded" if embedded.exists() else "not embedded")
             if then is not None:
                 then()
     monkeypatch.setattr(Spool, "append", append)
+    return embedded
 
 
 def test_a_mailbox_is_embedded_while_its_reader_reads_it(tmp_path, settings, monkeypatch):
     """The run takes a mailbox's messages as its reader process spools them: the first are embedded
     (and written) while the reader has not read the rest, and the progress counts its messages
     before they are read."""
-    embedded = tmp_path / "embedded"
-
-    waited = tmp_path / "waited"
-    _reader_waits_at(60, embedded.exists, monkeypatch,
-                     then=lambda: waited.write_text("embedded" if embedded.exists() else "not embedded"))
+    embedded, waited = _reader_waits_at(60, tmp_path, monkeypatch), tmp_path / "waited"
     root = tmp_path / "mail"
     root.mkdir()
     badfiles.write(root, "big.mbox", badfiles.many_messages(120))
@@ -986,9 +985,7 @@ def test_a_mailbox_whose_reader_dies_part_way_keeps_what_it_gave(tmp_path, setti
     next run reads it whole, keeping those messages as they are."""
     from scent.skipped import CRASHED
 
-    embedded = tmp_path / "embedded"
-
-    _reader_waits_at(30, embedded.exists, monkeypatch, then=lambda: os._exit(1))
+    embedded = _reader_waits_at(30, tmp_path, monkeypatch, then=lambda: os._exit(1))
     root = tmp_path / "mail"
     root.mkdir()
     badfiles.write(root, "big.mbox", badfiles.many_messages(80))
@@ -1009,13 +1006,13 @@ def test_a_mailbox_read_beside_other_files_is_followed_and_read_again_when_its_p
     """Among enough files for a pool of readers, a mailbox is followed as well; when its reader dies
     part way (taking the pool down), it is read again by a process of its own: every message is
     indexed, those written before kept, and no file is skipped."""
-    died, embedded = tmp_path / "died", tmp_path / "embedded"
+    died = tmp_path / "died"
 
     def die_once():  # once, after the run took its first messages
         if not died.exists():
             died.write_text("embedded" if embedded.exists() else "not embedded")
             os._exit(1)
-    _reader_waits_at(30, embedded.exists, monkeypatch, then=die_once)
+    embedded = _reader_waits_at(30, tmp_path, monkeypatch, then=die_once)
     root = tmp_path / "mail"
     root.mkdir()
     for n in range(40):
@@ -1033,11 +1030,7 @@ def test_a_mailbox_read_beside_other_files_is_followed_and_read_again_when_its_p
 def test_an_archive_is_embedded_while_its_reader_reads_it(tmp_path, settings, monkeypatch):
     """An archive's members are spooled as they are read, and the run takes them as they come: the
     first are embedded while the reader has not read the rest (a zip of scans to OCR)."""
-    embedded = tmp_path / "embedded"
-
-    waited = tmp_path / "waited"
-    _reader_waits_at(30, embedded.exists, monkeypatch,
-                     then=lambda: waited.write_text("embedded" if embedded.exists() else "not embedded"))
+    embedded, waited = _reader_waits_at(30, tmp_path, monkeypatch), tmp_path / "waited"
     root = tmp_path / "docs"
     root.mkdir()
     with zipfile.ZipFile(root / "notes.zip", "w") as z:
@@ -1056,9 +1049,7 @@ def test_a_mailbox_attached_to_a_followed_mailboxs_message_does_not_lead_the_run
                                                                                        monkeypatch):
     """A message's attached mailbox spools its own messages in a folder below the mailbox's: the run
     follows the mailbox's spool, not the attachment's, and every message is indexed."""
-    embedded = tmp_path / "embedded"
-
-    _reader_waits_at(30, embedded.exists, monkeypatch)
+    embedded = _reader_waits_at(30, tmp_path, monkeypatch)
     root = tmp_path / "mail"
     root.mkdir()
     badfiles.write(root, "big.mbox", badfiles.many_messages(60))

@@ -43,14 +43,12 @@ def keep(target: Path, write: Callable[[BinaryIO], None]) -> None:
             write(f)
         os.replace(tmp, target)
         keyed, _, ext = target.name.partition(".")  # as path_for splits the name: NAME-KEY.EXT
-        same = re.compile(rf"{re.escape(keyed[:-9])}-[0-9a-f]{{8}}\.{re.escape(ext)}")
-        for old in target.parent.iterdir():
-            if old != target and same.fullmatch(old.name):
+        for old in _of_name(target.parent, keyed[:-9], ext):
+            if old != target:
                 old.unlink(missing_ok=True)
     except OSError:
         with suppress(OSError):
             tmp.unlink(missing_ok=True)
-
 
 
 def kept(name: str) -> list[Path]:
@@ -58,13 +56,10 @@ def kept(name: str) -> list[Path]:
     (any key), newest first: what was derived from an earlier state of them."""
     folder, _, file = name.rpartition("/")
     stem, _, ext = file.partition(".")
-    same = re.compile(rf"{re.escape(stem)}-[0-9a-f]{{8}}\.{re.escape(ext)}")
     found = []
-    with suppress(OSError):
-        for p in (scent_home() / "cache" / folder).iterdir():
-            if same.fullmatch(p.name):
-                with suppress(OSError):
-                    found.append((p.stat().st_mtime_ns, p))
+    for p in _of_name(scent_home() / "cache" / folder, stem, ext):
+        with suppress(OSError):
+            found.append((p.stat().st_mtime_ns, p))
     return [p for _, p in sorted(found, reverse=True)]
 
 
@@ -73,3 +68,12 @@ def forget(name: str) -> None:
     mailbox's message places)."""
     for p in kept(name):
         p.unlink(missing_ok=True)
+
+
+def _of_name(folder: Path, stem: str, ext: str) -> list[Path]:
+    """The kept files in `folder` named STEM-KEY.EXT, any key."""
+    same = re.compile(rf"{re.escape(stem)}-[0-9a-f]{{8}}\.{re.escape(ext)}")
+    try:
+        return [p for p in folder.iterdir() if same.fullmatch(p.name)]
+    except OSError:
+        return []

@@ -1025,19 +1025,19 @@ class _Following:
         self.pool = None  # the reader's own pool (_read_apart), shut down at the end
 
     def members(self) -> Iterator[Member]:
-        """The spooled files, as they come. The count the reader announced (Spool.expect) counts in
-        the run's progress at once; a file past it as it comes, and those that never came at the end."""
-        announced = seen = 0
+        """The spooled files, as they come. The run's progress counts the files the reader announced
+        (Spool.expect) or gave, whichever are more, and at the end those it gave."""
+        announced = seen = counted = 0
         for item in Spool.follow(self.path, self.future.done, self._wait):
             if isinstance(item, int):
                 announced += item
-                self.tracker.files_total += item
-                continue
-            seen += 1
-            if seen > announced:
-                self.tracker.files_total += 1
-            yield item
-        self.tracker.files_total -= max(0, announced - seen)
+            else:
+                seen += 1
+            self.tracker.files_total += max(announced, seen) - counted
+            counted = max(announced, seen)
+            if not isinstance(item, int):
+                yield item
+        self.tracker.files_total += seen - counted
 
     def _wait(self) -> None:
         from concurrent.futures import wait

@@ -53,28 +53,16 @@ def extract(path: str, limits: Limits) -> Extracted:
     folder (Limits.spool) they are handed over in a spool as each is read (members.Spool): the
     indexer embeds the first while the rest are read (a zip of scans to OCR), and holds a few."""
     name = os.path.basename(path)
-    spool = Spool(limits.spool) if limits.spool else None
-    try:
-        with MemberReader(path, limits, "archive") as reader:
-            for entry in _entries(path, limits, reader):
-                if not reader.add(entry):
-                    break
-                if spool is not None:
-                    spool.extend(reader.take())
-            names = reader.tally.names
-            text = f"{name}: archive of {len(names)} file(s)\n" + "\n".join(names[:NAMES_LISTED])
-            if len(names) > NAMES_LISTED:
-                text += f"\n... and {len(names) - NAMES_LISTED} more"
-            got = attach(Extracted(kind="archive", sections=[Section(text=text, kind="archive", title=name)],
-                                   title=name), reader)
-    except BaseException:
-        if spool is not None:
-            spool.discard()
-        raise
-    if spool is not None:
-        spool.extend(got.members)
-        got.members = spool
-    return got
+    with MemberReader(path, limits, "archive", Spool(limits.spool) if limits.spool else None) as reader:
+        for entry in _entries(path, limits, reader):
+            if not reader.add(entry):
+                break
+        names = reader.tally.names
+        text = f"{name}: archive of {len(names)} file(s)\n" + "\n".join(names[:NAMES_LISTED])
+        if len(names) > NAMES_LISTED:
+            text += f"\n... and {len(names) - NAMES_LISTED} more"
+        got = Extracted(kind="archive", sections=[Section(text=text, kind="archive", title=name)], title=name)
+        return attach(got, reader)
 
 
 def _entries(path: str, limits: Limits, reader: MemberReader):

@@ -307,50 +307,41 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
     they came): the latest mail is written first, and the attachments the limits leave out
     (max_archive_members, max_archive_mb) are the oldest ones."""
     places = _message_places(path)
-    spool = Spool(limits.spool)
-    spool.expect(len(places))
-    reader, more, dates = MemberReader(path, limits, "mailbox"), True, _Dates()
+    more, dates = True, _Dates()
     # A message the index holds as it is, and none of whose attachments it has (or skipped): only
     # parsing would name those again.
     indexed = dict(limits.indexed)
     with_parts = {name.partition("/")[0] for name in indexed if "/" in name}
-    try:
-        with open(path, "rb") as f:
-            for number in range(len(places), 0, -1):
-                raw = _message_at(f, places[number - 1])
-                digest = hashlib.sha1(raw).hexdigest()
-                if digest == indexed.get(f"{number}.eml") and str(number) not in with_parts:  # parsing is most of reading
-                    date = _head_date(raw)
-                    spool.append(Member(f"{number}.eml", date=date, size=len(raw), hash=digest, unchanged=True))
-                    dates.add(date)
-                    continue
-                message = email.message_from_bytes(raw, policy=policy.default)
-                if _deleted(message):
-                    continue
-                text = _message_text(message)[:limits.max_text_bytes]
-                date = _date(message)
-                if text:
-                    subject = _header(message, "Subject")
-                    got = Extracted(kind="email", sections=[Section(text=text, kind="email", title=subject)],
-                                    title=subject, date=date)
-                    spool.append(Member(f"{number}.eml", got, date=date, size=len(raw), hash=digest))
-                    dates.add(date)
-                if more:
-                    more = _add_attachments(reader, message, f"{number}/")
-                    attachments = reader.take()
-                    spool.expect(len(attachments))  # counted as they come: nobody knows how many are left
-                    spool.extend(attachments)
+    with MemberReader(path, limits, "mailbox", Spool(limits.spool)) as reader, open(path, "rb") as f:
+        spool = reader.members
+        spool.expect(len(places))
+        for number in range(len(places), 0, -1):
+            raw = _message_at(f, places[number - 1])
+            digest = hashlib.sha1(raw).hexdigest()
+            if digest == indexed.get(f"{number}.eml") and str(number) not in with_parts:  # parsing is most of reading
+                date = _head_date(raw)
+                spool.append(Member(f"{number}.eml", date=date, size=len(raw), hash=digest, unchanged=True))
+                dates.add(date)
+                continue
+            message = email.message_from_bytes(raw, policy=policy.default)
+            if _deleted(message):
+                continue
+            text = _message_text(message)[:limits.max_text_bytes]
+            date = _date(message)
+            if text:
+                subject = _header(message, "Subject")
+                got = Extracted(kind="email", sections=[Section(text=text, kind="email", title=subject)],
+                                title=subject, date=date)
+                spool.append(Member(f"{number}.eml", got, date=date, size=len(raw), hash=digest))
+                dates.add(date)
+            if more:
+                given = reader.given
+                more = _add_attachments(reader, message, f"{number}/")
+                spool.expect(reader.given - given)  # counted as they come: nobody knows how many are left
         name = os.path.basename(path)
         got = Extracted(kind="email", sections=[Section(text=_mailbox_line(name, dates), kind="email", title=name)],
                         title=name)
-        got = attach(got, reader)
-        got.members = spool
-        return got
-    except BaseException:
-        spool.discard()
-        raise
-    finally:
-        reader.__exit__(None, None, None)
+        return attach(got, reader)
 
 
 def _message_places(path: str) -> np.ndarray:

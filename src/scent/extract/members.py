@@ -10,9 +10,9 @@ bytes are inflated in all, how far one member may inflate (a zip bomb), and how 
 files are opened (a zip inside a zip is listed by its names, not opened).
 
 The formats (archive.py, mail.py) give `MemberReader.add` one Entry at a time, as they find them,
-so a mailbox of 100,000 messages never holds more than one attachment's bytes at once; and a
-mailbox hands its messages over in a `Spool`, a file they wait in, so neither its reader nor the
-indexer ever holds more than a few of them.
+so a mailbox of 100,000 messages never holds more than one attachment's bytes at once; and an
+archive or a mailbox hands its members over in a `Spool`, a file they wait in, so neither its
+reader nor the indexer ever holds more than a few of them.
 """
 from __future__ import annotations
 
@@ -225,13 +225,15 @@ class Tally:
 class MemberReader:
     """Reads the members of one container at `path` into Member records, within `limits`."""
 
-    def __init__(self, path: str, limits: Limits, what: str = "archive"):
+    def __init__(self, path: str, limits: Limits, what: str = "archive", spool: Spool | None = None):
+        """`spool`: the members go there as each is read (handed over in it: `attach`), not in a list;
+        the container's reader may add its own (a mailbox's messages), and it is removed if reading fails."""
         from . import file_kind
 
         self.path, self.limits, self.what = path, limits, what
         self._kind = file_kind
-        self.members: list[Member] = []
-        self.given = 0  # members read or failed, those taken (`take`) too
+        self.members: list[Member] | Spool = spool if spool is not None else []
+        self.given = 0  # members this reader read or failed (a spool also holds its container's own)
         self.tally = Tally()
         self._seen: set[str] = set()
         self._inflated = 0
@@ -248,6 +250,8 @@ class MemberReader:
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
+        if exc[0] is not None and isinstance(self.members, Spool):
+            self.members.discard()
 
     def add(self, entry: Entry) -> bool:
         """Read one member (or count why not); False once a limit says to stop."""
@@ -283,11 +287,6 @@ class MemberReader:
             return True
         self._read(entry)
         return True
-
-    def take(self) -> list[Member]:
-        """The members read since the last take, handed over (a mailbox spools them as it goes)."""
-        taken, self.members = self.members, []
-        return taken
 
     def _failed(self, entry: Entry, reason: str) -> None:
         self._give(Member(entry.name, reason=reason, date=entry.date, size=entry.size))
