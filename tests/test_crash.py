@@ -243,8 +243,7 @@ if not client.collection_exists("t"):
     client.create_collection("t", {"v": models.VectorParams(size=4, distance=models.Distance.COSINE)})
 client.upsert("t", [models.PointStruct(id=1, vector={"v": [1.0, 0.0, 0.0, 0.0]})])
 context = multiprocessing.get_context("fork")
-pool = ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started,
-                           initargs=(os.getpid(), context.SimpleQueue()))
+pool = ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started, initargs=(context.SimpleQueue(),))
 pool.submit(time.sleep, 0).result()
 os.kill(os.getpid(), signal.SIGKILL)
 '''
@@ -395,3 +394,82 @@ def test_a_file_that_crashes_its_reader_is_skipped_and_the_rest_indexed(tmp_path
     assert len(units_of(index_dir / "index.db")) == files
     proc, err = run()  # said again, without a crash
     assert proc.returncode == 0 and set(said) <= set(err.splitlines()), err
+
+
+# `scent watch` (threads of its own: its readers come from the fork server, which imports this
+# module again in each, so the crashing reader is there too) with conftest's fake embedder.
+WATCH_CHILD = r'''
+import os, signal, sys
+import scent.extract
+
+def crashing(path, limits, real=scent.extract.EXTRACTORS["text"]):
+    if "FAULT HERE" in open(path, encoding="utf-8", errors="replace").read():
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return real(path, limits)
+
+scent.extract.EXTRACTORS["text"] = crashing
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.environ["SCENT_TESTS"])
+    import scent.index
+    from conftest import FakeEmbedder
+    scent.index.E5Embedder = FakeEmbedder
+    sys.argv = ["scent", *sys.argv[1:]]
+    from scent.cli import main
+    main()
+'''
+
+
+def test_a_file_that_crashes_its_reader_does_not_end_a_watch(tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for i in range(40):
+        (folder / f"n{i:02d}.md").write_text(f"note {i} about pears\n")
+    (folder / "n03b.md").write_text("a note of bytes the reader dies on: FAULT HERE\n")
+    child = tmp_path / "watch_child.py"
+    child.write_text(WATCH_CHILD)
+    proc = subprocess.Popen([sys.executable, str(child), "watch", str(folder), "--index", str(tmp_path / "idx"),
+                             "--index-workers", "2"], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "SCENT_TESTS": str(TESTS), "SCENT_HOME": str(tmp_path / "home"),
+                                 "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])})
+    lines = []
+    try:
+        while not lines or "watching" not in lines[-1]:
+            lines.append(proc.stderr.readline())
+            assert lines[-1], (proc.wait(timeout=30), lines)  # the watch ended
+        assert lines[-2].startswith("scent: skipped n03b.md: reading it crashed the process reading it"), lines
+        assert "(40 files indexed, 40 new)" in lines[-1]
+        (folder / "heron.md").write_text("A grey heron at the pond.\n")
+        lines.append(proc.stderr.readline())
+        assert lines[-1].startswith("scent: 1 new, 0 changed"), lines
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    assert proc.returncode == 0, lines
+
+
+def test_ctrl_c_ends_an_indexing_run_in_one_line(tmp_path):
+    """Ctrl-C reaches every process of the terminal's group, the readers too: they leave the run to
+    end them, and the user reads one line, not a traceback from each."""
+    folder = tmp_path / "notes"
+    write_corpus(folder)
+    child = tmp_path / "scent_index_child.py"
+    child.write_text(CHILD)
+    proc = subprocess.Popen([sys.executable, str(child), "index", str(folder), "--index", str(tmp_path / "idx"),
+                             "--index-workers", "2"], stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            env={**os.environ, "SCENT_TESTS": str(TESTS), "SCENT_DELAY": "0.05",
+                                 "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])})
+    try:
+        deadline = time.monotonic() + 120
+        while len(subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()) < 2:
+            assert time.monotonic() < deadline and proc.poll() is None, "no readers started"
+            time.sleep(0.1)
+        time.sleep(1)  # the readers at work
+        os.killpg(proc.pid, signal.SIGINT)
+        err = proc.communicate(timeout=60)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.rstrip().splitlines()[-1] == "scent: interrupted", err

@@ -1,8 +1,13 @@
 """Files read by several processes at once (index_workers) make the same index as one process
 reading them in turn: the same files, units, ids, languages and vectors, written in one order."""
 import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from scent import Index, Settings
 from scent.indexing import MIN_POOL_FILES
@@ -74,3 +79,55 @@ def test_the_readers_stages_reach_the_indexing_process(tmp_path, fake_embedder):
     assert described and all(path.endswith((".jpg", ".png", ".pdf", ".docx")) for path in described), described
     done = [p.files_done for p in seen]
     assert done == sorted(done)
+
+
+def test_a_process_with_other_threads_reads_in_reader_processes_too(tmp_path, fake_embedder):
+    """A watcher or a server runs threads of its own, where forking is unsafe: its readers come from
+    multiprocessing's fork server, and make the index one reader makes."""
+    folder = folder_of_every_kind(tmp_path / "f")
+    with Index(folder, index_dir=tmp_path / "w1", embedder=fake_embedder, settings=Settings(index_workers=1)) as idx:
+        one = idx.update()
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    try:
+        with Index(folder, index_dir=tmp_path / "w2", embedder=fake_embedder,
+                   settings=Settings(index_workers=2)) as idx:
+            two = idx.update()
+    finally:
+        stop.set()
+        other.join()
+    assert (one.readers, two.readers) == (1, 2)
+    assert snapshot(tmp_path / "w1", fake_embedder)[:2] == snapshot(tmp_path / "w2", fake_embedder)[:2]
+
+
+SCRIPT = """
+import sys, threading
+sys.path.insert(0, {tests!r})
+from conftest import FakeEmbedder
+from scent import Index, Settings
+
+def main():
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
+    with Index({folder!r}, index_dir={index!r}, embedder=FakeEmbedder(), settings=Settings(index_workers=2)) as idx:
+        print("readers", idx.update().readers)
+
+{call}
+"""
+
+
+@pytest.mark.parametrize("guarded", [True, False])
+def test_a_script_with_threads_has_reader_processes_only_if_it_guards_its_main(tmp_path, guarded):
+    """The fork server's readers import the main module again: an unguarded script would run again in
+    each (here: index again, from each reader), so it reads in its own process, as before."""
+    folder = tmp_path / "f"
+    folder.mkdir()
+    for i in range(MIN_POOL_FILES):
+        (folder / f"n{i:02d}.md").write_text(f"note {i} about herons\n")
+    script = tmp_path / "script.py"
+    call = 'if __name__ == "__main__":\n    main()' if guarded else "main()"
+    script.write_text(SCRIPT.format(tests=str(Path(__file__).parent), folder=str(folder),
+                                    index=str(tmp_path / "idx"), call=call))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [f"readers {2 if guarded else 1}"], run.stdout + run.stderr

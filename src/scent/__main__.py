@@ -1,4 +1,5 @@
 """`python -m scent`: the same as the `scent` command."""
 from .cli import command
 
-command()
+if __name__ == "__main__":  # a reader process started by the fork server imports this module again
+    command()

@@ -544,32 +544,31 @@ class Indexer:
                     again = True
                 return got, notes, again
             return finished
-        # Readers are forked (spawn would run a user's script again in each, unless it guards its
-        # __main__), and forking is safe only in a process of one thread: a server or a watcher
-        # (threads of their own) reads here.
         import multiprocessing
         from concurrent.futures import Future, ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        context = multiprocessing.get_context("fork")
+        context = _reader_context()
+        # None: another thread is at work and the main module is unguarded; a reader is forked anyway
+        # for a file that crashed one (a hang is rarer than that crash again), else the run reads here.
+        readers, context = context is not None, context or multiprocessing.get_context("fork")
         stages = context.SimpleQueue()  # the readers' stages (progress.Relay), shown while waiting
         marker = self.index_dir / READING_MARK
         ended_reading = _read_mark(marker)
-        forks = translate.threads_at_work() <= 1
         # After a run that ended while reading here (a file's bytes crashed a native reader, or the
         # process was killed), this one reads in reader processes however few its files: another
         # file that crashes its reader is then skipped in this run, not by one more run each.
-        if not forks or (ended_reading is None and (workers < 2 or len(files) < MIN_POOL_FILES)):
+        if not readers or (ended_reading is None and (workers < 2 or len(files) < MIN_POOL_FILES)):
             # The file a run was reading when it ended, and those that crashed a reader before, are
             # read in a process of their own: one that crashes it (a native reader's fault on its
-            # bytes) is skipped, and the run goes on. So is a mailbox, where this process may fork
-            # and more than one may read: its messages are embedded while it is read.
+            # bytes) is skipped, and the run goes on. So is a mailbox or an archive, where more
+            # than one may read: its files are embedded while it is read.
             suspects = self.engine.catalog.skipped_like(CRASHED) | {ended_reading}
             following = None
             try:
                 for f, digest, new in files:
                     tracker.stage("reading", f.rel)
-                    if f.rel in suspects or (forks and workers > 1 and f.rel in spool_of and spools(f.rel)):
+                    if f.rel in suspects or (readers and workers > 1 and f.rel in spool_of and spools(f.rel)):
                         got, unavailable = _read_apart(f, mine(f), context, stages, tracker, follow=True)
                         notes: list[str] = []
                         if isinstance(got, _Following):
@@ -588,8 +587,7 @@ class Indexer:
         report.readers = workers
 
         def started() -> ProcessPoolExecutor:
-            return ProcessPoolExecutor(workers, mp_context=context, initializer=_reader_started,
-                                       initargs=(os.getpid(), stages))
+            return ProcessPoolExecutor(workers, mp_context=context, initializer=_reader_started, initargs=(stages,))
 
         def submit(item: tuple) -> tuple:
             try:
@@ -953,16 +951,59 @@ STAGE_POLL = 0.25  # seconds between looks at the readers' stages while waiting 
 FOLLOW_POLL = 0.05  # seconds between looks at a spool its reader still writes (_Following)
 
 
-def _reader_started(parent: int, stages) -> None:
+def _reader_context():
+    """How reader processes are started, or None where they cannot be: forked from this process
+    where it runs no other thread; else (a server, a watcher) from multiprocessing's fork server, a
+    process of one thread started for it. Forking a process whose other threads are at work leaves
+    their locks held in the child (a reader that hangs on a logging or an allocator lock). The fork
+    server imports the main module again, as spawn does, so it is used only where that module
+    guards what it runs (`if __name__ == "__main__":`): an unguarded script would run again."""
+    import multiprocessing
+
+    if translate.threads_at_work() <= 1:
+        return multiprocessing.get_context("fork")
+    if not _main_guarded():
+        return None
+    context = multiprocessing.get_context("forkserver")
+    # This module and what it imports are read once by the fork server, not by every reader it forks.
+    context.set_forkserver_preload(["__main__", __name__])
+    return context
+
+
+_GUARD = re.compile(r"""^if\s+__name__\s*==\s*["']__main__["']\s*:""", re.MULTILINE)
+
+
+def _main_guarded() -> bool:
+    """Whether importing the main module again runs nothing: there is none (an interactive
+    session, `python -c`), or it is a file holding an `if __name__ == "__main__":` guard."""
+    import sys
+
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if path is None:
+        return True
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return _GUARD.search(f.read(1 << 20)) is not None
+    except OSError:
+        return False
+
+
+def _reader_started(stages) -> None:
     """A reader process's start: it lets go of the index lock it inherited, announces its stages on
     `stages` (progress.Relay), and ends when its parent is gone (killed, it cannot say so), instead
-    of waiting for work forever."""
+    of waiting for work forever. Its parent is the indexing process, or the fork server, which
+    ends with it. Ctrl-C reaches every process of the terminal's group: the readers leave it to the
+    indexing process, which ends them (each printed a traceback of its own, and a watch, which
+    writes the refresh in progress first, lost its readers midway)."""
+    import signal
     import threading
 
     from .locking import close_in_child
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     close_in_child()
     relay_to(stages)
+    parent = os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -1077,7 +1118,7 @@ def _read_apart(f: FileInfo, limits: Limits, context, stages, tracker: Tracker, 
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started, initargs=(os.getpid(), stages))
+    pool = ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started, initargs=(stages,))
 
     def crashed() -> tuple:
         return (f"{CRASHED} (a fault in the library that reads {os.path.splitext(f.rel)[1] or 'such'} files, "

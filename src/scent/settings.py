@@ -232,10 +232,12 @@ SETTINGS = (
             "index", check=_at_least(0, "max_archive_mb")),
     Setting("embed_batch", 32, "Units embedded per batch.", "index", check=_at_least(1, "embed_batch")),
     Setting("index_workers", 0, "Processes that read files at once while indexing (extraction, OCR, picture "
-            "descriptions); 0: one per core. A run of fewer than 32 files to read, 1, or an indexing process with "
-            "other threads (scent serve, scent watch) reads in the indexing process itself, but for a mailbox (with "
-            "0 or more than 1): it is read by a process of its own while its messages are embedded. The model "
-            "embeds in the indexing process, on every core.", "index",
+            "descriptions); 0: one per core. A run of fewer than 32 files to read, or 1, reads in the indexing "
+            "process itself, but for a mailbox or an archive (with 0 or more than 1): it is read by a process of its "
+            "own while its files are embedded. A server or watcher (scent serve, scent watch) has readers too, "
+            "started by multiprocessing's fork server; so does a script with threads of its own that guards its "
+            "main (if __name__ == \"__main__\"), else it reads in its own process. The model embeds in the "
+            "indexing process, on every core.", "index",
             check=_at_least(0, "index_workers")),
     Setting("vector_storage", "int8", "How vectors are kept: int8 (one byte a dimension and a scale per vector; a "
             "quarter of float32's size) or float32. Fixed when an index is made: changing it needs --rebuild.",
