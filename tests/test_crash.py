@@ -473,3 +473,32 @@ def test_ctrl_c_ends_an_indexing_run_in_one_line(tmp_path):
             proc.kill()
     assert proc.returncode == 130, err
     assert "Traceback" not in err and err.rstrip().splitlines()[-1] == "scent: interrupted", err
+
+
+def test_ctrl_c_during_a_watchs_first_update_stops_it_at_once(tmp_path):
+    """The first update of a watch is a whole folder's (hours, for a large one): Ctrl-C stops it as it
+    stops `scent index`, instead of waiting for it to end (a refresh is still written first)."""
+    folder = tmp_path / "notes"
+    write_corpus(folder)
+    child = tmp_path / "scent_index_child.py"
+    child.write_text(CHILD)
+    proc = subprocess.Popen([sys.executable, str(child), "watch", str(folder), "--index", str(tmp_path / "idx")],
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            env={**os.environ, "SCENT_TESTS": str(TESTS), "SCENT_DELAY": "0.2",
+                                 "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])})
+    try:
+        deadline = time.monotonic() + 120
+        while not (tmp_path / "idx" / "index.db").exists():  # the first update has begun
+            assert time.monotonic() < deadline and proc.poll() is None, "the watch did not start"
+            time.sleep(0.1)
+        time.sleep(1)
+        os.killpg(proc.pid, signal.SIGINT)
+        err = proc.communicate(timeout=60)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "watching" not in err and err.rstrip().splitlines()[-1] == "scent: interrupted", err
+    with Index(index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        assert idx.unfinished_run() is not None  # stopped midway: the next run carries on

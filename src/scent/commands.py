@@ -498,19 +498,30 @@ def watch_cmd(folder, index_dir, quiet, **params):
                                f"{report.deleted} deleted, {len(report.skipped)} skipped ({len(paths)} paths "
                                f"changed, {report.seconds:.1f}s)"), err=True)
 
+    # Ctrl-C (or a TERM) ends the watch once the refresh in progress is written, not in the middle; during
+    # the first update (a whole folder's: hours, for a large one), or pressed again, it stops at once, as
+    # it stops `scent index`: the index stays whole, and the next run carries on.
+    stop = threading.Event()
+    watching = False
+
+    def stopped(signum, frame):
+        if not watching or stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
     with _index()(folder, index_dir=index_dir, settings=_settings(params)) as idx:
         def ready(report):
+            nonlocal watching
             skips = _Skips(lambda line: click.echo(line, err=True))
             for path, reason in report.skipped:
                 skips(path, reason)
             skips.close()
             click.echo(visible(f"scent: watching {idx.root} ({idx.status()['files']} files indexed, {report.added} "
                                "new); Ctrl-C stops"), err=True)
+            watching = True
 
-        # Ctrl-C (or a TERM) ends the watch once the refresh in progress is written, not in the middle.
-        stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: stop.set())
+            signal.signal(sig, stopped)
         watch(idx, stop, refreshed, lambda message: click.echo(visible(f"scent: {message}"), err=True), ready)
 
 
