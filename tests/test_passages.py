@@ -95,5 +95,4 @@ def test_a_citation_names_a_part_as_a_result_does():
     assert at("pdf_page", "lease.pdf", 4) == "lease.pdf, page 4"
     assert at("email", "inbox.mbox", 3) == "inbox.mbox, message 3"
     assert at("slide", "deck.pptx", 2) == "deck.pptx, slide 2"
-    assert at("text", "House.enex", 3) == "House.enex, note 3"
     assert at("text", "notes.md", None) == "notes.md"

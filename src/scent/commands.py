@@ -308,9 +308,9 @@ def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | Non
     for r in strong + weak:
         if weak and strong and r is weak[0]:
             click.echo("weak matches:")
-        page = f"  {place(r.kind, r.page, r.path)}" if r.page else ""
-        if not r.page and r.kind == "email" and "#" in r.path and r.title:  # a mailbox's message: its subject
-            page = f"  ({visible(r.title)})"
+        page = f"  {place(r.kind, r.page)}" if r.page else ""
+        if not r.page and r.title and "#" in r.path and r.path.rpartition("#")[2].partition(".")[0].isdigit():
+            page = f"  ({visible(r.title)})"  # a mailbox's message, an Evernote export's note: its subject or title
         shown = os.path.join(r.folder, r.path) if several else r.path
         sure = getattr(r, "confidence", None)
         # Never "100% sure": the figure is the model's estimate, and even its top answers are sometimes

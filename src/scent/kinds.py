@@ -18,18 +18,14 @@ UNIT_KINDS = (
 PICTURE_KINDS = ("image", "pdf_image", "docx_image", "slide_image", "notebook_image", "odt_image", "epub_image")
 # What a file's numbered parts are called where they are not pages (units carry their number as `page`).
 PLACE_NAMES = {"email": "message", "slides": "slide", "calendar": "entry", "contacts": "contact"}
-# ... and where a file's kind does not say it (an Evernote export is text, one note a page).
-PLACE_NAMES_BY_EXTENSION = {".enex": "note"}
 # Section.until of what never ends (a recurring event without COUNT or UNTIL): 9999-12-31 23:59:59
 # UTC, after any day a filter can name (scent.filters.LAST_DAY); finite, as JSON payloads need.
 UNTIL_OPEN = 253_402_300_799.0
 
 
-def place(file_kind: str, page: int, path: str = "") -> str:
-    """How a result's page is said: "p.3", or "entry 3" of a calendar, "message 3" of an mbox,
-    "note 3" of an Evernote export."""
-    name = PLACE_NAMES_BY_EXTENSION.get(path[path.rfind("."):].lower()) if "." in path else None
-    name = name or PLACE_NAMES.get(file_kind)
+def place(file_kind: str, page: int) -> str:
+    """How a result's page is said: "p.3", or "entry 3" of a calendar, "slide 3" of a deck."""
+    name = PLACE_NAMES.get(file_kind)
     return f"{name} {page}" if name else f"p.{page}"
 
 

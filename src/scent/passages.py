@@ -115,7 +115,7 @@ def cite(p: Passage) -> str:
     if p.page is None:
         where = p.path
     else:
-        said = place(_FILE_OF.get(p.kind, ""), p.page, p.path)
+        said = place(_FILE_OF.get(p.kind, ""), p.page)
         where = f"{p.path}, {said}" if not said.startswith("p.") else f"{p.path}, page {p.page}"
     return where + (f" ({p.title})" if p.title and p.title not in p.path else "")
 

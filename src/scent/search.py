@@ -66,7 +66,7 @@ class SearchResult:
         d["translated_highlights"] = [list(h) for h in self.translated_highlights]
         d["copies"] = list(self.copies)
         d["date"] = iso(self.date)
-        d["place"] = place(self.kind, self.page, self.path) if self.page else None  # "p.3", "slide 3": as the CLI says it
+        d["place"] = place(self.kind, self.page) if self.page else None  # "p.3", "slide 3": as the CLI says it
         if d["explain"] is None:
             del d["explain"]
         return d

@@ -92,10 +92,10 @@ def holds_files(path: str) -> bool:
 
 def spools(path: str) -> bool:
     """Whether the reader of a file of this name hands the files inside it over in a spool as it
-    reads them (members.Spool: an archive's members, a mailbox's messages), so that they can be
-    taken while it reads on."""
+    reads them (members.Spool: an archive's members, a mailbox's messages, an Evernote export's
+    notes), so that they can be taken while it reads on."""
     module = reader_module(path)
-    return module is archive or (module is mail and mail.many_messages(path))
+    return module is archive or module is enex or (module is mail and mail.many_messages(path))
 
 
 def forget(path: str) -> None:

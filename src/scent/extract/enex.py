@@ -1,19 +1,21 @@
 """Evernote exports (.enex): the notes a person kept in Evernote, as its Export writes them (one
-note, or a whole notebook in one XML file). Indexed as text (kind `text`), one section per note,
-numbered as its page ("note 3"): its title, its body (ENML, read as a page is: lists, tables, a
-checkbox as [x] or [ ]), its tasks, its tags, who wrote it, where it was written (GPS, in words:
-scent.places) and the page it was clipped from; dated by when the note was made, so a date filter
-finds the note, not the day of the export.
+note, or a whole notebook in one XML file). Each note is a file of its own inside the export
+(scent.extract.members), `Notebook.enex#3.md` for note 3, so that each is a result of its own, dated
+by when it was made (a date filter finds the note, not the day of the export), shown and filtered
+as a file is; the export itself is a line naming how many notes it holds and when they were made.
+A note's text: its title, its body (ENML, read as a page is: lists, tables, a checkbox as [x] or
+[ ]), its tasks, its tags, who wrote it, where it was written (GPS, in words: scent.places) and the
+page it was clipped from.
 
 A note's attachments (a scanned receipt, a PDF, a photo of a whiteboard) are files inside the
-export (scent.extract.members), each indexed as a file of its own: `Notebook.enex#3/receipt.png`
-for note 3's, named by their file name (else `attachment-N` and their type's extension), dated by
-their note; where the body shows one, its name stands there in brackets.
+export too, each indexed as a file of its own: `Notebook.enex#3/receipt.png` for note 3's, named by
+their file name (else `attachment-N` and their type's extension), dated by their note; where the
+body shows one, its name stands there in brackets.
 
 Read in one pass by lxml's iterparse, without entities, DTDs or the network, one note held at a
-time (an export of 10,000 notes with their attachments runs to gigabytes); text past max_file_mb or
-notes past max_units_per_file are left out with a note, as an mbox's messages are. Encrypted text
-(en-crypt) is said to be there, not read.
+time (an export of 10,000 notes with their attachments runs to gigabytes), and handed to the
+indexer one note at a time (members.Spool), all of them. A note past max_file_mb of text keeps its
+first max_file_mb. Encrypted text (en-crypt) is said to be there, not read.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import hashlib
 import io
 import os
 import re
+import time
 from collections.abc import Iterator
 from datetime import datetime, timezone
 
@@ -29,10 +32,10 @@ from lxml import etree
 
 from scent.errors import ExtractError
 from scent.places import place_words
-from scent.units import Extracted, Section
-from .base import Limits, laid_out, one_line, unreadable
+from scent.units import Extracted, Member, Section
+from .base import Limits, one_line, unreadable
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
-from .members import Entry, MemberReader, attach, attachment_name, bounded
+from .members import Entry, MemberReader, Spool, attach, attachment_name, bounded
 
 EXTENSIONS = (".enex",)
 KIND = "text"
@@ -43,50 +46,70 @@ _CHECKED = re.compile(r"\bchecked\s*=\s*[\"']true[\"']", re.I)
 _CRYPT = re.compile(r"<en-crypt\b.*?</en-crypt>", re.I | re.S)
 
 
+VERSION = 2  # 2: an export's notes are files of their own (Notebook.enex#3.md), not its pages
+
+
 def extract(path: str, limits: Limits) -> Extracted:
-    sections, meta, read = [], {}, 0
-    reader = MemberReader(path, limits, "export")
-    more = True
-    try:
+    """The export: a line naming its notes, which are its members `N.md` (with their attachments
+    `N/NAME`), handed over in a spool (members.Spool) as they are read. A note the index holds as
+    it is, none of whose attachments it has, is named and not read again (`limits.indexed`)."""
+    meta, more = {}, True
+    indexed = dict(limits.indexed)
+    with_parts = {name.partition("/")[0] for name in indexed if "/" in name}
+    count, first, last = 0, None, None
+    with MemberReader(path, limits, "export", Spool(limits.spool)) as reader:
+        spool = reader.members
         for number, note in _notes(path, meta):
-            if number > limits.max_sections:
-                meta["left_out"] = [f"only its first {limits.max_sections} notes were indexed (max_units_per_file); "
-                                    "raise max_units_per_file to read more, or export the notebooks one by one"]
-                break
-            names = _attachments(note)
-            text = _note_text(note, {digest: name for name, _, digest in names})
-            read += len(text)
-            if read > limits.max_text_bytes:
-                meta["left_out"] = [f"only the first {number - 1} notes were indexed (max_file_mb); "
-                                    "raise max_file_mb to read the rest"]
-                break
+            raw = etree.tostring(note)
+            digest = hashlib.sha1(raw).hexdigest()
             date = _time(note.findtext("created")) or _time(note.findtext("updated"))
+            count += 1
+            if date is not None:
+                first = date if first is None else min(first, date)
+                last = date if last is None else max(last, date)
+            name = f"{number}.md"
+            if digest == indexed.get(name) and str(number) not in with_parts:
+                spool.append(Member(name, date=date, size=len(raw), hash=digest, unchanged=True))
+                continue
+            names = _attachments(note)
             title = one_line(note.findtext("title"))
-            sections.append(Section(text=text, kind=KIND, page=number, title=title, date=date))
-            for name, data, _ in names if more else ():
-                if not reader.add(Entry(f"{number}/{name}", len(data), lambda data=data: data, date=date)):
+            text = _note_text(note, {d: n for n, _, d in names})[:limits.max_text_bytes] or title
+            if text:  # a note of a title alone is its title
+                got = Extracted(kind=KIND, sections=[Section(text=text, kind=KIND, title=title)],
+                                title=title or f"note {number}", date=date)
+                spool.append(Member(name, got, date=date, size=len(raw), hash=digest))
+            for attached, data, _ in names if more else ():
+                if not reader.add(Entry(f"{number}/{attached}", len(data), lambda data=data: data, date=date)):
                     more = False
                     break
-        meta["notes"] = len(sections)
-        one = sections[0] if len(sections) == 1 else None
-        got = Extracted(kind=KIND, sections=laid_out(sections), title=(one and one.title) or os.path.basename(path),
-                        date=one.date if one else None, meta=meta)
+        line = f"{os.path.basename(path)}: Evernote export of {count} note{'' if count == 1 else 's'}"
+        if first is not None:
+            days = [time.strftime("%Y-%m-%d", time.gmtime(d)) for d in (first, last)]
+            line += f", written {days[0]}" if days[0] == days[1] else f", written {days[0]} to {days[1]}"
+        got = Extracted(kind=KIND, sections=[Section(text=line, kind=KIND, title=os.path.basename(path))],
+                        title=os.path.basename(path), meta=meta)
         return attach(got, reader)
-    finally:
-        reader.__exit__(None, None, None)
 
 
 def read_member(path: str, name: str, max_bytes: int) -> bytes:
-    """The bytes of attachment `name` (`N/file` for note N's); ExtractError when it is not there."""
-    number, _, wanted = name.partition("/")
+    """The bytes of member `name`: note N's text as Markdown (`N.md`: its title, then what the index
+    read of it), or an attachment (`N/file`); ExtractError when it is not there."""
+    number, slash, wanted = name.partition("/")
+    if not slash:
+        number = number.removesuffix(".md")
     if number.isdigit():
         for n, note in _notes(path):
             if n == int(number):
-                for found, data, _ in _attachments(note):
+                names = _attachments(note)
+                if not slash:
+                    title = one_line(note.findtext("title"))
+                    data = f"# {title}\n\n{_note_text(note, {d: a for a, _, d in names})}\n".encode()
+                    return bounded(io.BytesIO(data), path, name, len(data), max_bytes)
+                for found, data, _ in names:
                     if found == wanted:
                         return bounded(io.BytesIO(data), path, name, len(data), max_bytes)
                 break
-    raise ExtractError(path, f"the export holds no attachment {name} (any more); re-index the folder")
+    raise ExtractError(path, f"the export holds no note or attachment {name} (any more); re-index the folder")
 
 
 def _notes(path: str, meta: dict | None = None) -> Iterator[tuple[int, etree._Element]]:
