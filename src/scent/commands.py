@@ -739,6 +739,9 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, gri
         raise UsageError("give either QUERIES_FILE with --folder, --beir DIR, or --synthetic")
     elif beir_dir:
         corpus, queries, qrels = evaluate.load_beir(beir_dir)
+        if (judged := evaluate.qrels_file(beir_dir)).name != "test.tsv":
+            click.echo(visible(f"scent: judged by qrels/{judged.name} (the collection has no qrels/test.tsv)"),
+                       err=True)
         from . import location
 
         base_dir = location.default_index_dir(beir_dir)

@@ -7,7 +7,6 @@ index made from its own pages (`synthetic_queries`; they favour the pages they w
 """
 from __future__ import annotations
 
-import csv
 import json
 import random
 from collections import defaultdict
@@ -248,42 +247,110 @@ def synthetic_queries(index: Index, as_user: str | None = None) -> SyntheticSet:
 # ---- BEIR collections ----------------------------------------------------------------------
 
 def load_beir(folder: str | Path) -> tuple[dict[str, dict], dict[str, str], dict[str, dict[str, float]]]:
+    """(corpus by id, the judged queries' texts by id, judgments: query id -> doc id -> grade) of a
+    BEIR-layout collection. Read as collections are written, not only as BEIR writes them: a byte
+    order mark, grades written 1.0, qrels in TREC's four columns, or only a dev split."""
     folder = Path(folder)
-    needed = [folder / "corpus.jsonl", folder / "queries.jsonl", folder / "qrels" / "test.tsv"]
-    for p in needed:
-        if not p.is_file():
-            raise UsageError(f"{folder} is not a BEIR collection: {p.relative_to(folder)} is missing")
+    for name in ("corpus.jsonl", "queries.jsonl"):
+        if not (folder / name).is_file():
+            raise UsageError(f"{folder} is not a BEIR collection: {name} is missing")
+    judged = qrels_file(folder)
     corpus = {}
-    with open(needed[0], encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                d = json.loads(line)
-                corpus[str(d["_id"])] = d
-    with open(needed[1], encoding="utf-8") as fh:
-        queries = {str(q["_id"]): q["text"] for q in map(json.loads, filter(str.strip, fh))}
+    for d in _jsonl(folder / "corpus.jsonl"):
+        if not str(d["_id"]):
+            raise UsageError(f"{folder / 'corpus.jsonl'} holds a document whose _id is empty")
+        corpus[str(d["_id"])] = d
+    queries = {str(q["_id"]): str(q.get("text") or "").strip() for q in _jsonl(folder / "queries.jsonl")}
+    qrels = _read_qrels(judged)
+    if not qrels:
+        raise UsageError(f"{judged} holds no judgments (lines of query id, document id and grade)")
+    kept = {q: t for q, t in queries.items() if q in qrels and t}
+    if not kept:
+        raise UsageError(f"none of the queries in queries.jsonl is judged in {judged.relative_to(folder)} (their "
+                         "ids differ), or those judged have no text")
+    return corpus, kept, dict(qrels)
+
+
+def qrels_file(folder: str | Path) -> Path:
+    """The judgments a BEIR collection is scored by: qrels/test.tsv, else qrels/dev.tsv, else the
+    only file in qrels/."""
+    qrels = Path(folder) / "qrels"
+    for name in ("test.tsv", "dev.tsv"):
+        if (qrels / name).is_file():
+            return qrels / name
+    found = sorted(p for p in qrels.glob("*") if p.is_file()) if qrels.is_dir() else []
+    if len(found) == 1:
+        return found[0]
+    what = f"it holds {', '.join(p.name for p in found)}" if found else "there is none"
+    raise UsageError(f"{folder} is not a BEIR collection: qrels/test.tsv is missing ({what})")
+
+
+def _jsonl(path: Path):
+    """The objects of a JSON-lines file, each with an _id; UsageError naming the line that is not."""
+    with open(path, encoding="utf-8-sig") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise UsageError(f"{path} line {n} is not JSON ({e.msg})") from None
+            if not isinstance(item, dict) or "_id" not in item:
+                raise UsageError(f"{path} line {n} has no _id")
+            yield item
+
+
+def _read_qrels(path: Path) -> dict[str, dict[str, float]]:
+    """query id -> document id -> grade, from BEIR's three columns (tab-separated, a header line) or
+    TREC's four (query, iteration, document, grade; spaces); a line whose grade is no number (a
+    header) is passed by."""
     qrels: dict[str, dict[str, float]] = defaultdict(dict)
-    with open(needed[2], encoding="utf-8") as fh:
-        for row in csv.reader(fh, delimiter="\t"):
-            if len(row) < 3 or not row[2].lstrip("-").isdigit():
-                continue  # header
-            qrels[row[0]][row[1]] = float(row[2])
-    return corpus, {q: t for q, t in queries.items() if q in qrels}, dict(qrels)
+    with open(path, encoding="utf-8-sig") as fh:
+        for line in fh:
+            row = [c.strip() for c in line.split("\t")] if "\t" in line else line.split()
+            if len(row) not in (3, 4):
+                continue
+            try:
+                qrels[row[0]][row[-2]] = float(row[-1])
+            except ValueError:
+                continue  # the header
+    return qrels
+
+
+NAME_PART = 200  # bytes of a document's file name (or of each folder it is cut into): 255 is the most
 
 
 def write_beir_folder(corpus: dict[str, dict], folder: Path) -> None:
-    """One text file per document, named by its id, so the collection goes through the normal pipeline."""
+    """One text file per document, named by its id, so the collection goes through the normal pipeline;
+    files of another corpus written there before are removed."""
     folder.mkdir(parents=True, exist_ok=True)
+    wanted = set()
     for doc_id, d in corpus.items():
         path = folder / f"{_safe(doc_id)}.txt"
+        wanted.add(str(path))
         if path.exists():
             continue
+        path.parent.mkdir(parents=True, exist_ok=True)
         title, text = d.get("title") or "", d.get("text") or ""
         body = text if not title or text.startswith(title) else f"{title}\n\n{text}"
         path.write_text(body + "\n", encoding="utf-8")
+    for path in folder.rglob("*"):
+        if path.is_file() and str(path) not in wanted:
+            path.unlink()
 
 
 def _safe(doc_id: str) -> str:
-    return quote(doc_id, safe="-_.")
+    """A document's file name (without .txt) from its id: quoted, cut into folders of NAME_PART bytes
+    where it is long (an id may be a URL), none of them beginning with a dot (the walk passes such
+    names by)."""
+    quoted = quote(doc_id, safe="-_.")
+    parts = [quoted[i:i + NAME_PART] for i in range(0, len(quoted), NAME_PART)]
+    return "/".join("%2E" + p[1:] if p.startswith(".") else p for p in parts)
+
+
+def _unsafe(path: str) -> str:
+    """The id of the document whose file is at `path`: _safe undone."""
+    return unquote(path.removesuffix(".txt").replace("/", ""))
 
 
 def evaluate_beir(index: Index, queries: dict[str, str], qrels: dict[str, dict[str, float]],
@@ -309,10 +376,6 @@ def evaluate_beir(index: Index, queries: dict[str, str], qrels: dict[str, dict[s
     if run_file:
         run_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return _result(outcomes, BEIR_METRICS)
-
-
-def _unsafe(path: str) -> str:
-    return unquote(path.rsplit("/", 1)[-1].removesuffix(".txt"))
 
 
 # ---- comparing variants ----------------------------------------------------------------------
