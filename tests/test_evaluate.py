@@ -24,6 +24,17 @@ def test_load_queries_checks_every_line(tmp_path):
         load_queries(write_queries(tmp_path, [{"query": "a", "expect": "x", "filter": {"colour": "red"}}]))
     with pytest.raises(UsageError, match="duplicate id"):
         load_queries(write_queries(tmp_path, [{"id": "1", "query": "a", "expect": "x"}] * 2))
+    with pytest.raises(UsageError, match="\"page\" is a page number, not 'four'"):
+        load_queries(write_queries(tmp_path, [{"query": "a", "expect": "x.pdf", "page": "four"}]))
+
+
+def test_load_queries_reads_a_file_as_people_write_it(tmp_path):
+    """A byte order mark (Windows' editors), a page written as a string, a path beginning ./"""
+    path = tmp_path / "q.jsonl"
+    path.write_text(json.dumps({"query": "rent", "expect": "./docs/lease.pdf", "page": "4",
+                                "relevant": ["./notes/rent.md"]}) + "\n", encoding="utf-8-sig")
+    (q,) = load_queries(path)
+    assert (q.expect, q.page, q.relevant) == ("docs/lease.pdf", 4, ("notes/rent.md",))
 
 
 def test_evaluate_scores_ranks_and_pages(notes, fake_embedder, tmp_path):
@@ -188,3 +199,23 @@ def test_the_report_records_the_run_and_reads_plainly(notes, fake_embedder, tmp_
     assert "- settings: `match=or`" in md
     body = json.loads((tmp_path / "rep" / "report.json").read_text())
     assert body["run"] == run and body["queries"][1]["why"]
+
+
+def test_eval_says_when_the_answers_are_not_in_the_folder(garden, tmp_path, monkeypatch):
+    """Paths are relative to the folder the queries are about: given its parent, no answer is there,
+    and every score would be 0 without a word."""
+    import scent.index
+    from click.testing import CliRunner
+
+    from conftest import FakeEmbedder
+    from scent.commands import cli
+
+    monkeypatch.setattr(scent.index, "E5Embedder", FakeEmbedder)
+    queries = write_queries(tmp_path, [{"query": "hose", "expect": "a.txt"}, {"query": "gone", "expect": "gone.md"}])
+    ran = CliRunner().invoke(cli, ["eval", str(queries), "--folder", str(garden.parent), "--index",
+                                   str(tmp_path / "idx0")])
+    assert isinstance(ran.exception, UsageError)
+    assert str(ran.exception).startswith(f"none of the answers in {queries} is in {garden.parent} (the first: a.txt)")
+    ran = CliRunner().invoke(cli, ["eval", str(queries), "--folder", str(garden), "--index", str(tmp_path / "idx")])
+    assert ran.exit_code == 0, ran.output
+    assert f"scent: 1 of 2 queries' answers are not in {garden} (the first: gone.md); they count as missed" in ran.stderr

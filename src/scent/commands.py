@@ -753,6 +753,12 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, gri
         if not folder:
             raise UsageError("QUERIES_FILE needs --folder, the folder its answers live in")
         queries = evaluate.load_queries(queries_file)
+        if missing := evaluate.answers_missing(queries, folder):
+            if len(missing) == len(queries):
+                raise UsageError(f"none of the answers in {queries_file} is in {folder} (the first: {missing[0]}); "
+                                 "their paths are relative to the folder the queries are about: give that as --folder")
+            click.echo(visible(f"scent: {len(missing)} of {len(queries)} queries' answers are not in {folder} (the "
+                               f"first: {missing[0]}); they count as missed"), err=True)
         target = folder
         score = lambda idx, **o: evaluate.evaluate(idx, queries, as_user=as_user, **o)  # noqa: E731
         metrics = metrics or ("mrr@10",)

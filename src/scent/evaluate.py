@@ -62,7 +62,7 @@ FILTER_KEYS = {"kind", "path_prefix", "after", "before", "lang"}
 
 def load_queries(path: str | Path) -> list[LabelledQuery]:
     queries, ids = [], set()
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8-sig") as fh:
         for n, line in enumerate(fh, start=1):
             if not line.strip():
                 continue
@@ -76,11 +76,14 @@ def load_queries(path: str | Path) -> list[LabelledQuery]:
             unknown = set(raw.get("filter") or {}) - FILTER_KEYS
             if unknown:
                 raise UsageError(f"{where}: unknown filter {sorted(unknown)}; allowed: {sorted(FILTER_KEYS)}")
+            page = raw.get("page")
+            if page is not None and not (isinstance(page, int) or str(page).isdigit()):
+                raise UsageError(f"{where}: \"page\" is a page number, not {page!r}")
             q = LabelledQuery(
-                id=str(raw.get("id") or f"line{n}"), query=raw["query"], expect=raw["expect"],
-                category=raw.get("category") or "uncategorised", page=raw.get("page"),
-                relevant=tuple(raw.get("relevant") or ()), hard=bool(raw.get("hard")), note=raw.get("note", ""),
-                filter=raw.get("filter") or {})
+                id=str(raw.get("id") or f"line{n}"), query=raw["query"], expect=_as_path(raw["expect"]),
+                category=raw.get("category") or "uncategorised", page=None if page is None else int(page),
+                relevant=tuple(map(_as_path, raw.get("relevant") or ())), hard=bool(raw.get("hard")),
+                note=raw.get("note", ""), filter=raw.get("filter") or {})
             if q.id in ids:
                 raise UsageError(f"{where}: duplicate id {q.id}")
             ids.add(q.id)
@@ -88,6 +91,22 @@ def load_queries(path: str | Path) -> list[LabelledQuery]:
     if not queries:
         raise UsageError(f"{path} holds no queries")
     return queries
+
+
+def answers_missing(queries: list[LabelledQuery], folder: str | Path) -> list[str]:
+    """The expected answers no file under `folder` holds (a file inside another counts as its
+    container's: "mail.mbox#3.eml" is there when mail.mbox is)."""
+    folder = Path(folder)
+    return [q.expect for q in queries if not (folder / q.expect.partition("#")[0]).exists()]
+
+
+def _as_path(path: str) -> str:
+    """A judged file's path as the index names it, relative to the folder ("./photos/a.jpg" is
+    "photos/a.jpg")."""
+    path = str(path)
+    while path.startswith("./"):
+        path = path[2:]
+    return path
 
 
 @dataclass
