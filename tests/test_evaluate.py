@@ -219,3 +219,25 @@ def test_eval_says_when_the_answers_are_not_in_the_folder(garden, tmp_path, monk
     ran = CliRunner().invoke(cli, ["eval", str(queries), "--folder", str(garden), "--index", str(tmp_path / "idx")])
     assert ran.exit_code == 0, ran.output
     assert f"scent: 1 of 2 queries' answers are not in {garden} (the first: gone.md); they count as missed" in ran.stderr
+
+
+def test_a_queries_file_in_the_folder_it_is_about_is_no_result(garden, tmp_path, monkeypatch):
+    """It holds every query's words: indexed with the folder, it would come first for each."""
+    import scent.index
+    from click.testing import CliRunner
+
+    from conftest import FakeEmbedder
+    from scent.commands import cli
+
+    monkeypatch.setattr(scent.index, "E5Embedder", FakeEmbedder)
+    queries = garden / "queries.jsonl"
+    queries.write_text("".join(json.dumps(q) + "\n" for q in [
+        {"query": "kitchen tap", "expect": "a.txt"}, {"query": "bicycle lock", "expect": "b.txt"},
+        {"query": "simmer tomatoes garlic", "expect": "soup.md"}]))
+    ran = CliRunner().invoke(cli, ["eval", str(queries), "--folder", str(garden), "--index", str(tmp_path / "idx"),
+                                   "--strategy", "keyword", "--json"])
+    assert ran.exit_code == 0, ran.output
+    assert f"scent: {queries} lies in {garden}: indexed with it, it is no result here" in ran.stderr
+    out = json.loads(ran.stdout)
+    assert [q["top"][0]["path"] for q in out["queries"]] == ["a.txt", "b.txt", "soup.md"]
+    assert out["overall"]["hit@1"] == 1.0

@@ -760,7 +760,12 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, gri
             click.echo(visible(f"scent: {len(missing)} of {len(queries)} queries' answers are not in {folder} (the "
                                f"first: {missing[0]}); they count as missed"), err=True)
         target = folder
-        score = lambda idx, **o: evaluate.evaluate(idx, queries, as_user=as_user, **o)  # noqa: E731
+        inside = os.path.relpath(os.path.realpath(queries_file), os.path.realpath(folder)).replace(os.sep, "/")
+        leave_out = frozenset() if inside.startswith("../") else frozenset({inside})
+        if leave_out:
+            click.echo(visible(f"scent: {queries_file} lies in {folder}: indexed with it, it is no result here (it "
+                               "holds every query's words)"), err=True)
+        score = lambda idx, **o: evaluate.evaluate(idx, queries, as_user=as_user, leave_out=leave_out, **o)  # noqa: E731
         metrics = metrics or ("mrr@10",)
     grid_spec = {}
     for text in grid:

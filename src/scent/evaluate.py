@@ -143,13 +143,18 @@ def summarise(outcomes: list[QueryOutcome], metric_names) -> dict[str, float]:
     return out
 
 
-def evaluate(index: Index, queries: list[LabelledQuery], as_user: str | None = None, **overrides) -> EvalResult:
+def evaluate(index: Index, queries: list[LabelledQuery], as_user: str | None = None,
+             leave_out: frozenset[str] = frozenset(), **overrides) -> EvalResult:
     """Each query's run as `as_user` sees the index (None: the user running this process): an
-    answer they may not read counts as not found."""
+    answer they may not read counts as not found. The files at `leave_out` (the queries file, kept
+    in the folder it is about: it holds every query's words) are no result."""
     outcomes = []
     for q in queries:
         results, lists = index.search_with_lists(q.query, k=RUN_DEPTH, filters=q.filters(), as_user=as_user,
                                                  **overrides)
+        if leave_out:
+            results = [r for r in results if r.path not in leave_out]
+            lists = {name: [p for p in paths if p not in leave_out] for name, paths in lists.items()}
         qrels = q.qrels()
         # A result shown with its copies (the same bytes) is the answer when one of them is.
         run = list(dict.fromkeys(next((key for key in keys if key in qrels), keys[0])
