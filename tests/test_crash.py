@@ -448,30 +448,42 @@ def test_a_file_that_crashes_its_reader_does_not_end_a_watch(tmp_path):
     assert proc.returncode == 0, lines
 
 
+def interrupted(tmp_path, args: list[str], delay: str, started) -> tuple[int, str]:
+    """(exit status, stderr) of `scent ARGS` (the fake embedder, `delay` s a text), run as a terminal
+    runs it (a process group of its own, Ctrl-C at its default), sent Ctrl-C to its group once
+    `started()` and a second more."""
+    child = tmp_path / "scent_index_child.py"
+    child.write_text(CHILD)
+    proc = subprocess.Popen([sys.executable, str(child), *args], stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            env={**os.environ, "SCENT_TESTS": str(TESTS), "SCENT_DELAY": delay,
+                                 "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])})
+    try:
+        deadline = time.monotonic() + 120
+        while not started(proc):
+            assert time.monotonic() < deadline and proc.poll() is None, "not started"
+            time.sleep(0.1)
+        time.sleep(1)
+        os.killpg(proc.pid, signal.SIGINT)
+        err = proc.communicate(timeout=60)[1]
+        return proc.returncode, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
 def test_ctrl_c_ends_an_indexing_run_in_one_line(tmp_path):
     """Ctrl-C reaches every process of the terminal's group, the readers too: they leave the run to
     end them, and the user reads one line, not a traceback from each."""
     folder = tmp_path / "notes"
     write_corpus(folder)
-    child = tmp_path / "scent_index_child.py"
-    child.write_text(CHILD)
-    proc = subprocess.Popen([sys.executable, str(child), "index", str(folder), "--index", str(tmp_path / "idx"),
-                             "--index-workers", "2"], stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-                            env={**os.environ, "SCENT_TESTS": str(TESTS), "SCENT_DELAY": "0.05",
-                                 "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])})
-    try:
-        deadline = time.monotonic() + 120
-        while len(subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()) < 2:
-            assert time.monotonic() < deadline and proc.poll() is None, "no readers started"
-            time.sleep(0.1)
-        time.sleep(1)  # the readers at work
-        os.killpg(proc.pid, signal.SIGINT)
-        err = proc.communicate(timeout=60)[1]
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, err
+
+    def readers_at_work(proc) -> bool:
+        return len(subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()) >= 2
+
+    code, err = interrupted(tmp_path, ["index", str(folder), "--index", str(tmp_path / "idx"), "--index-workers", "2"],
+                            "0.05", readers_at_work)
+    assert code == 130, err
     assert "Traceback" not in err and err.rstrip().splitlines()[-1] == "scent: interrupted", err
 
 
@@ -480,25 +492,9 @@ def test_ctrl_c_during_a_watchs_first_update_stops_it_at_once(tmp_path):
     stops `scent index`, instead of waiting for it to end (a refresh is still written first)."""
     folder = tmp_path / "notes"
     write_corpus(folder)
-    child = tmp_path / "scent_index_child.py"
-    child.write_text(CHILD)
-    proc = subprocess.Popen([sys.executable, str(child), "watch", str(folder), "--index", str(tmp_path / "idx")],
-                            stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-                            env={**os.environ, "SCENT_TESTS": str(TESTS), "SCENT_DELAY": "0.2",
-                                 "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])})
-    try:
-        deadline = time.monotonic() + 120
-        while not (tmp_path / "idx" / "index.db").exists():  # the first update has begun
-            assert time.monotonic() < deadline and proc.poll() is None, "the watch did not start"
-            time.sleep(0.1)
-        time.sleep(1)
-        os.killpg(proc.pid, signal.SIGINT)
-        err = proc.communicate(timeout=60)[1]
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, err
+    code, err = interrupted(tmp_path, ["watch", str(folder), "--index", str(tmp_path / "idx")], "0.2",
+                            lambda proc: (tmp_path / "idx" / "index.db").exists())  # the first update has begun
+    assert code == 130, err
     assert "watching" not in err and err.rstrip().splitlines()[-1] == "scent: interrupted", err
     with Index(index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
         assert idx.unfinished_run() is not None  # stopped midway: the next run carries on

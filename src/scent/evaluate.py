@@ -355,7 +355,7 @@ def write_beir_folder(corpus: dict[str, dict], folder: Path) -> None:
         if path.exists():
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        title, text = d.get("title") or "", d.get("text") or ""
+        title, text = str(d.get("title") or ""), str(d.get("text") or "")
         body = text if not title or text.startswith(title) else f"{title}\n\n{text}"
         path.write_text(body + "\n", encoding="utf-8")
     for path in folder.rglob("*"):
