@@ -168,3 +168,20 @@ def test_every_note_is_read_however_many(tmp_path):
     got = extract(str(path), Limits(max_sections=3))  # the limit of a file's parts: notes are files
     assert [m.got.title for m in got.members] == ["N0", "N1", "N2", "N3", "N4"]
     assert "left_out" not in got.meta
+
+
+def test_a_note_is_shown_by_the_web_ui_as_markdown(house):
+    from fastapi.testclient import TestClient
+
+    from scent.serve.app import create_app
+
+    with Index(house, index_dir=house.parent / "ix", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        with TestClient(create_app(idx), raise_server_exceptions=False) as client:
+            r = client.get("/api/file", params={"path": "House.enex#2.md"})
+            assert r.status_code == 200 and r.content.decode().startswith("# Gas meter\n\nPhoto the meter monthly\n")
+            r = client.get("/api/preview", params={"path": "House.enex#2.md", "q": "supplier"})
+            assert r.status_code == 200, r.text
+            blocks = r.json()["blocks"]
+            assert (blocks[0]["tag"], blocks[0]["text"], r.json()["hits"]) == ("h1", "Gas meter", 1)
+            assert client.get("/api/file", params={"path": "House.enex#9.md"}).status_code == 404
