@@ -161,6 +161,16 @@ def test_an_export_cut_short_keeps_the_notes_before_the_break(tmp_path):
     assert "breaks off after note 1" in got.meta["left_out"][0]
 
 
+def test_an_export_announces_its_notes_before_it_reads_them(house):
+    """The run's progress counts an export's notes from the start (members.Spool.expect), as a
+    mailbox's messages; its attachments are counted as they come."""
+    from scent.extract.members import Spool
+
+    got = extract(str(house / "House.enex"), Limits(spool=str(house.parent / "spool")))
+    records = list(Spool.follow(got.members.path, lambda: True, lambda: None))
+    assert records[0] == 2 and [r.name for r in records[1:]] == ["1.md", "1/receipt.txt", "2.md", "2/attachment-1.json"]
+
+
 def test_every_note_is_read_however_many(tmp_path):
     path = tmp_path / "many.enex"
     path.write_text(export("".join(f"<note><title>N{i}</title><content><![CDATA[<en-note>tide {i}</en-note>]]>"
