@@ -24,7 +24,6 @@ import hashlib
 import io
 import os
 import re
-import time
 from collections.abc import Iterator
 from datetime import datetime, timezone
 
@@ -35,7 +34,7 @@ from scent.places import place_words
 from scent.units import Extracted, Member, Section
 from .base import Limits, one_line, unreadable
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
-from .members import Entry, MemberReader, Spool, attach, attachment_name, bounded
+from .members import Dates, Entry, MemberReader, Spool, attach, attachment_name, bounded
 
 EXTENSIONS = (".enex",)
 KIND = "text"
@@ -56,7 +55,7 @@ def extract(path: str, limits: Limits) -> Extracted:
     meta, more = {}, True
     indexed = dict(limits.indexed)
     with_parts = {name.partition("/")[0] for name in indexed if "/" in name}
-    count, first, last = 0, None, None
+    dates = Dates()
     with MemberReader(path, limits, "export", Spool(limits.spool)) as reader:
         spool = reader.members
         spool.expect(_note_tags(path))
@@ -64,10 +63,7 @@ def extract(path: str, limits: Limits) -> Extracted:
             raw = etree.tostring(note)
             digest = hashlib.sha1(raw).hexdigest()
             date = _time(note.findtext("created")) or _time(note.findtext("updated"))
-            count += 1
-            if date is not None:
-                first = date if first is None else min(first, date)
-                last = date if last is None else max(last, date)
+            dates.add(date)
             name = f"{number}.md"
             if digest == indexed.get(name) and str(number) not in with_parts:
                 spool.append(Member(name, date=date, size=len(raw), hash=digest, unchanged=True))
@@ -83,10 +79,7 @@ def extract(path: str, limits: Limits) -> Extracted:
                 if not reader.add(Entry(f"{number}/{attached}", len(data), lambda data=data: data, date=date)):
                     more = False
                     break
-        line = f"{os.path.basename(path)}: Evernote export of {count} note{'' if count == 1 else 's'}"
-        if first is not None:
-            days = [time.strftime("%Y-%m-%d", time.gmtime(d)) for d in (first, last)]
-            line += f", written {days[0]}" if days[0] == days[1] else f", written {days[0]} to {days[1]}"
+        line = dates.line(os.path.basename(path), "Evernote export", "note", "written")
         got = Extracted(kind=KIND, sections=[Section(text=line, kind=KIND, title=os.path.basename(path))],
                         title=os.path.basename(path), meta=meta)
         return attach(got, reader)

@@ -29,7 +29,6 @@ import mailbox
 import os
 import re
 import struct
-import time
 import zlib
 from email import policy
 from email.errors import HeaderParseError
@@ -45,7 +44,7 @@ from scent import cache
 from scent.errors import ExtractError
 from scent.units import Extracted, Member, Section
 from .base import Limits, _size, named, unreadable
-from .members import Entry, MemberReader, Spool, attach, attachment_name, bounded
+from .members import Dates, Entry, MemberReader, Spool, attach, attachment_name, bounded
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
 
 EXTENSIONS = (".eml", ".emlx", ".mbox", ".msg")
@@ -307,7 +306,7 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
     they came): the latest mail is written first, and the attachments the limits leave out
     (max_archive_members, max_archive_mb) are the oldest ones."""
     places = _message_places(path)
-    more, dates = True, _Dates()
+    more, dates = True, Dates()
     # A message the index holds as it is, and none of whose attachments it has (or skipped): only
     # parsing would name those again.
     indexed = dict(limits.indexed)
@@ -339,7 +338,7 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
                 more = _add_attachments(reader, message, f"{number}/")
                 spool.expect(reader.given - given)  # counted as they come: nobody knows how many are left
         name = os.path.basename(path)
-        got = Extracted(kind="email", sections=[Section(text=_mailbox_line(name, dates), kind="email", title=name)],
+        got = Extracted(kind="email", sections=[Section(text=dates.line(name, "mailbox", "message", "sent"), kind="email", title=name)],
                         title=name)
         return attach(got, reader)
 
@@ -470,19 +469,6 @@ def _message_at(f, place) -> bytes:
     return f.read(stop - f.tell()).replace(os.linesep.encode(), b"\n")
 
 
-class _Dates:
-    """How many messages a mailbox holds, and the first and last date they were sent."""
-
-    def __init__(self):
-        self.count, self.first, self.last = 0, None, None
-
-    def add(self, date: float | None) -> None:
-        self.count += 1
-        if date is not None:
-            self.first = date if self.first is None else min(self.first, date)
-            self.last = date if self.last is None else max(self.last, date)
-
-
 _EXPUNGED = 0x0008  # Thunderbird's nsMsgMessageFlags::Expunged
 
 
@@ -493,15 +479,6 @@ def _deleted(message: EmailMessage) -> bool:
         return bool(int(_header(message, "X-Mozilla-Status") or "0", 16) & _EXPUNGED)
     except ValueError:
         return False
-
-
-def _mailbox_line(name: str, dates: _Dates) -> str:
-    """What the mailbox itself says: its name, how many messages, sent when."""
-    line = f"{name}: mailbox of {dates.count} message{'' if dates.count == 1 else 's'}"
-    if dates.first is not None:
-        first, last = (time.strftime("%Y-%m-%d", time.gmtime(d)) for d in (dates.first, dates.last))
-        line += f", sent {first}" if first == last else f", sent {first} to {last}"
-    return line
 
 
 _MESSAGE_NAME = re.compile(r"(\d+)(?:/(.+)|\.eml)\Z", re.S)

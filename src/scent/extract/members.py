@@ -25,6 +25,7 @@ import shutil
 import struct
 import tarfile
 import tempfile
+import time
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -207,6 +208,28 @@ def _next_record(f: BinaryIO):
             return pickle.loads(data)
     f.seek(at)
     return _NOT_YET
+
+
+class Dates:
+    """How many files a container holds (a mailbox's messages, an export's notes), and the first and
+    last of their dates: the container's own line says them."""
+
+    def __init__(self):
+        self.count, self.first, self.last = 0, None, None
+
+    def add(self, date: float | None) -> None:
+        self.count += 1
+        if date is not None:
+            self.first = date if self.first is None else min(self.first, date)
+            self.last = date if self.last is None else max(self.last, date)
+
+    def line(self, name: str, what: str, noun: str, verb: str) -> str:
+        """"inbox.mbox: mailbox of 2 messages, sent 2019-03-04 to 2024-03-05"."""
+        line = f"{name}: {what} of {self.count} {noun}{'' if self.count == 1 else 's'}"
+        if self.first is not None:
+            first, last = (time.strftime("%Y-%m-%d", time.gmtime(d)) for d in (self.first, self.last))
+            line += f", {verb} {first}" if first == last else f", {verb} {first} to {last}"
+        return line
 
 
 @dataclass
