@@ -241,3 +241,41 @@ def test_a_queries_file_in_the_folder_it_is_about_is_no_result(garden, tmp_path,
     out = json.loads(ran.stdout)
     assert [q["top"][0]["path"] for q in out["queries"]] == ["a.txt", "b.txt", "soup.md"]
     assert out["overall"]["hit@1"] == 1.0
+
+
+def test_an_evaluation_waits_for_another_run_indexing_its_folder(garden, tmp_path):
+    """Two evaluations of one folder at once: the second waits for the first's indexing, then
+    scores on the index it wrote (it was refused: "another scent is indexing")."""
+    import threading
+
+    import scent.index
+    from conftest import FakeEmbedder
+    from scent import Settings
+    from scent.evaluate import Evaluation
+    from scent.locking import IndexLock
+
+    said = []
+    queries = [LabelledQuery("q1", "kitchen tap", "a.txt")]
+    ev = Evaluation(garden, lambda idx, **o: evaluate(idx, queries, **o), Settings(), tmp_path / "idx",
+                    on_wait=said.append)
+    held, release = threading.Event(), threading.Event()
+
+    def other_run():
+        with IndexLock(tmp_path / "idx"):
+            held.set()
+            release.wait(30)
+
+    other = threading.Thread(target=other_run)
+    other.start()
+    held.wait(10)
+    threading.Timer(1.5, release.set).start()
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(scent.index, "E5Embedder", FakeEmbedder)
+            result = ev.run({"strategy": "keyword"})
+    finally:
+        release.set()
+        other.join()
+        ev.close()
+    assert said == [f"another scent is indexing into {tmp_path / 'idx'}; waiting for it to finish"]
+    assert result.overall["hit@1"] == 1.0

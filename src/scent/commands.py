@@ -777,7 +777,8 @@ def eval_cmd(queries_file, folder, beir_dir, index_dir, synthetic, variants, gri
     for values in [*variant_values, *evaluate.grid_points(grid_spec)]:
         settings.with_values(**values)  # a bad name or value fails now, not after minutes of work
     skips = _Skips(lambda line: click.echo(line, err=True))
-    ev = evaluate.Evaluation(target, score, settings, index_dir, on_skip=skips)
+    ev = evaluate.Evaluation(target, score, settings, index_dir, on_skip=skips,
+                             on_wait=lambda line: click.echo(visible(f"scent: {line}"), err=True))
     try:
         if synthetic:
             made = evaluate.synthetic_queries(ev.index_for({}), as_user)

@@ -17,6 +17,10 @@ class NotIndexed(ScentError):
     """A file asked about by path is not in the index (or not for this reader)."""
 
 
+class IndexBusy(ScentError):
+    """Another run is indexing into the index (it holds the index's lock)."""
+
+
 class IndexVersionError(ScentError):
     """The index was written by a newer scent, or by another embedding model."""
 

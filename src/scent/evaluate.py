@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 
 from . import location
-from .errors import UsageError
+from .errors import IndexBusy, UsageError
 from .filters import Filters
 from .index import Index
 from .settings import BY_NAME, Settings
@@ -441,18 +442,22 @@ def compare(baseline: EvalResult, variant: EvalResult, metric: str, samples: int
 
 # ---- running variants, including ones that need their own index ----------------------------------
 
+WAIT_POLL = 1.0  # seconds between tries for an index another run is writing
+
+
 class Evaluation:
     """Scores one query set under settings variants. Search-time variants share the base index;
     a variant that changes an index-time or storage setting (chunk_words, backend ...) gets its
     own index beside it."""
 
     def __init__(self, folder: str | Path, score: Callable[..., EvalResult], settings: Settings,
-                 index_dir: str | Path | None = None, on_skip=None):
+                 index_dir: str | Path | None = None, on_skip=None, on_wait: Callable[[str], None] | None = None):
         self.folder = folder
         self.score = score
         self.settings = settings
         self.index_dir = Path(index_dir) if index_dir else location.default_index_dir(folder)
         self.on_skip = on_skip
+        self.on_wait = on_wait  # hears, once, that another run indexes the folder and this one waits for it
         self._indexes: dict[tuple, Index] = {}
 
     def index_for(self, index_values: dict) -> Index:
@@ -462,9 +467,23 @@ class Evaluation:
             suffix = "".join(f"-{k}={v}" for k, v in key)
             path = self.index_dir.with_name(self.index_dir.name + suffix) if key else self.index_dir
             idx = Index(self.folder, index_dir=path, settings=settings)
-            idx.update(on_skip=self.on_skip)
+            self._updated(idx)
             self._indexes[key] = idx
         return self._indexes[key]
+
+    def _updated(self, idx: Index) -> None:
+        """Bring `idx` up to date; while another run indexes into it (two evaluations of one folder
+        at once), wait for that run and then update what it left."""
+        said = False
+        while True:
+            try:
+                idx.update(on_skip=self.on_skip)
+                return
+            except IndexBusy:
+                if not said and self.on_wait:
+                    self.on_wait(f"another scent is indexing into {idx.index_dir}; waiting for it to finish")
+                said = True
+                time.sleep(WAIT_POLL)
 
     def run(self, overrides: dict | None = None) -> EvalResult:
         overrides = overrides or {}

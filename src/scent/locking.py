@@ -14,7 +14,7 @@ import threading
 import weakref
 from pathlib import Path
 
-from .errors import ScentError
+from .errors import IndexBusy
 
 LOCK_NAME = "lock"
 RUN_MARK = "run_started"  # the catalog's meta key of run_mark(): the run that began last
@@ -47,7 +47,7 @@ class IndexLock:
                 else:
                     _held[key] = [fh, self.owner, 1]
                     return self
-        raise ScentError(f"another scent is indexing into {self.path.parent}; wait for it to finish")
+        raise IndexBusy(f"another scent is indexing into {self.path.parent}; wait for it to finish")
 
     def hand_to(self, owner: object) -> None:
         """Let `owner` take this held lock again (the engine opened after the lock was taken)."""
