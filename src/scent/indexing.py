@@ -544,14 +544,10 @@ class Indexer:
                     again = True
                 return got, notes, again
             return finished
-        import multiprocessing
         from concurrent.futures import Future, ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        context = _reader_context()
-        # None: another thread is at work and the main module is unguarded; a reader is forked anyway
-        # for a file that crashed one (a hang is rarer than that crash again), else the run reads here.
-        readers, context = context is not None, context or multiprocessing.get_context("fork")
+        context, readers = _reader_context()
         stages = context.SimpleQueue()  # the readers' stages (progress.Relay), shown while waiting
         marker = self.index_dir / READING_MARK
         ended_reading = _read_mark(marker)
@@ -952,22 +948,24 @@ FOLLOW_POLL = 0.05  # seconds between looks at a spool its reader still writes (
 
 
 def _reader_context():
-    """How reader processes are started, or None where they cannot be: forked from this process
+    """(How reader processes are started, whether a run may read in them). Forked from this process
     where it runs no other thread; else (a server, a watcher) from multiprocessing's fork server, a
     process of one thread started for it. Forking a process whose other threads are at work leaves
     their locks held in the child (a reader that hangs on a logging or an allocator lock). The fork
     server imports the main module again, as spawn does, so it is used only where that module
-    guards what it runs (`if __name__ == "__main__":`): an unguarded script would run again."""
+    guards what it runs (`if __name__ == "__main__":`): an unguarded script would run again. There,
+    the run reads here, and forks a reader only for a file that crashed one (a hang is rarer than
+    that crash again)."""
     import multiprocessing
 
     if translate.threads_at_work() <= 1:
-        return multiprocessing.get_context("fork")
+        return multiprocessing.get_context("fork"), True
     if not _main_guarded():
-        return None
+        return multiprocessing.get_context("fork"), False
     context = multiprocessing.get_context("forkserver")
     # This module and what it imports are read once by the fork server, not by every reader it forks.
     context.set_forkserver_preload(["__main__", __name__])
-    return context
+    return context, True
 
 
 _GUARD = re.compile(r"""^if\s+__name__\s*==\s*["']__main__["']\s*:""", re.MULTILINE)
@@ -1120,23 +1118,16 @@ def _read_apart(f: FileInfo, limits: Limits, context, stages, tracker: Tracker, 
 
     pool = ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started, initargs=(stages,))
 
-    def crashed() -> tuple:
-        return (f"{CRASHED} (a fault in the library that reads {os.path.splitext(f.rel)[1] or 'such'} files, "
-                "on bytes it could not handle); if it opens in other programs, report it, and add it to "
-                ".scentignore to stop seeing this"), None
-
     def answered(wait: Callable[[], tuple]) -> tuple:
         try:
             return wait()
         except BrokenProcessPool:
-            return crashed()
+            return (f"{CRASHED} (a fault in the library that reads {os.path.splitext(f.rel)[1] or 'such'} files, "
+                    "on bytes it could not handle); if it opens in other programs, report it, and add it to "
+                    ".scentignore to stop seeing this"), None
 
     future = pool.submit(_extract_in_worker, f.path, limits, f.rel)
-    try:
-        got, unavailable = _waited(future, stages, tracker, limits.spool if follow else None)
-    except BrokenProcessPool:
-        pool.shutdown()
-        return crashed()
+    got, unavailable = answered(lambda: _waited(future, stages, tracker, limits.spool if follow else None))
     if isinstance(got, _Following):
         answer = got.finish
         got.pool = pool

@@ -40,12 +40,14 @@ class Limits:
     max_member_bytes: int = 512 * 1024 * 1024  # bytes inflated from one container, all members together
     max_ratio: int = 200  # a member (or a tar stream) inflating more than this, and past 8 MB, is a bomb
     member_depth: int = 1  # how deep files inside files are read: a zip inside a zip is listed, not opened
-    # Parts read from one file (the notes of an Evernote export): each is held in memory until the
-    # file is written, so an export of 100,000 notes stops here, with a line.
+    # Parts read from one file (a subtitle file's minutes, a calendar's events): each is held in
+    # memory until the file is written, so a file of 100,000 parts stops here, with a line. A
+    # mailbox's messages and an Evernote export's notes are files of their own, not parts.
     max_sections: int = 5000
-    # Where a mailbox's messages wait between its reader and the indexer (members.Spool), one at a
-    # time in memory however many it holds; None: the system's temporary folder. The indexer gives
-    # each file a folder of its own, and takes the messages there while the reader reads on.
+    # Where a container's files (a mailbox's messages, an archive's members, an export's notes) wait
+    # between its reader and the indexer (members.Spool), one at a time in memory however many it
+    # holds; None: the system's temporary folder. The indexer gives each file a folder of its own,
+    # and takes the files there while the reader reads on.
     spool: str | None = None
     # The files inside this one that the index has, (name, sha1 of its bytes; "" where it must read
     # it again or skipped it): a mailbox's message it holds as it is is not parsed again, only named

@@ -338,8 +338,8 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
                 more = _add_attachments(reader, message, f"{number}/")
                 spool.expect(reader.given - given)  # counted as they come: nobody knows how many are left
         name = os.path.basename(path)
-        got = Extracted(kind="email", sections=[Section(text=dates.line(name, "mailbox", "message", "sent"), kind="email", title=name)],
-                        title=name)
+        line = dates.line(name, "mailbox", "message", "sent")
+        got = Extracted(kind="email", sections=[Section(text=line, kind="email", title=name)], title=name)
         return attach(got, reader)
 
 
