@@ -442,6 +442,16 @@ def test_a_file_that_crashes_its_reader_does_not_end_a_watch(tmp_path):
         (folder / "heron.md").write_text("A grey heron at the pond.\n")
         lines.append(proc.stderr.readline())
         assert lines[-1].startswith("scent: 1 new, 0 changed"), lines
+        # A file added while watching is read by the watch's reader processes, as the first update's were
+        (folder / "n41b.md").write_text("another note of bytes the reader dies on: FAULT HERE\n")
+        lines.append(proc.stderr.readline())
+        assert lines[-1].startswith("scent: skipped n41b.md: reading it crashed the process reading it"), lines
+        (folder / "egret.md").write_text("A little egret at the pond.\n")
+        lines.append(proc.stderr.readline())
+        while lines[-1].startswith("scent: 0 new"):  # the refresh of n41b.md
+            lines.append(proc.stderr.readline())
+        assert lines[-1].startswith("scent: 1 new, 0 changed"), lines
+        assert proc.poll() is None
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)

@@ -492,8 +492,15 @@ def watch_cmd(folder, index_dir, quiet, **params):
 
     from .watch import watch
 
+    def skipped(report):
+        skips = _Skips(lambda line: click.echo(line, err=True))
+        for path, reason in report.skipped:
+            skips(path, reason)
+        skips.close()
+
     def refreshed(report, paths):
         if not quiet:
+            skipped(report)
             click.echo(visible(f"scent: {report.added} new, {report.updated} changed, {report.renamed} renamed, "
                                f"{report.deleted} deleted, {len(report.skipped)} skipped ({len(paths)} paths "
                                f"changed, {report.seconds:.1f}s)"), err=True)
@@ -512,10 +519,7 @@ def watch_cmd(folder, index_dir, quiet, **params):
     with _index()(folder, index_dir=index_dir, settings=_settings(params)) as idx:
         def ready(report):
             nonlocal watching
-            skips = _Skips(lambda line: click.echo(line, err=True))
-            for path, reason in report.skipped:
-                skips(path, reason)
-            skips.close()
+            skipped(report)
             click.echo(visible(f"scent: watching {idx.root} ({idx.status()['files']} files indexed, {report.added} "
                                "new); Ctrl-C stops"), err=True)
             watching = True

@@ -512,8 +512,9 @@ class Indexer:
         Each file's reader is told which files inside it the index holds as they are (`inside`).
 
         Read by `index_workers` processes at once when there are enough files to repay their start
-        (MIN_POOL_FILES), else here. In order, and at most 2 files ahead per worker: the run writes
-        the same index as a serial one, and holds only a few files' text at a time. A mailbox read
+        (MIN_POOL_FILES) or the process has other threads, else here. In order, and at most 2 files
+        ahead per worker: the run writes the same index as a serial one, and holds only a few files'
+        text at a time. A mailbox read
         by a reader process is given as a _Following while its reader still reads it: its messages
         are taken as they are spooled."""
         workers = self.settings.index_workers or os.cpu_count() or 1
@@ -554,7 +555,10 @@ class Indexer:
         # After a run that ended while reading here (a file's bytes crashed a native reader, or the
         # process was killed), this one reads in reader processes however few its files: another
         # file that crashes its reader is then skipped in this run, not by one more run each.
-        if not readers or (ended_reading is None and (workers < 2 or len(files) < MIN_POOL_FILES)):
+        # A process of other threads (a watcher, a server) lives on after its run: it reads every
+        # run's files apart, however few, so that one whose bytes crash its reader does not end it.
+        lives_on = context.get_start_method() == "forkserver"
+        if not readers or (not lives_on and ended_reading is None and (workers < 2 or len(files) < MIN_POOL_FILES)):
             # The file a run was reading when it ended, and those that crashed a reader before, are
             # read in a process of their own: one that crashes it (a native reader's fault on its
             # bytes) is skipped, and the run goes on. So is a mailbox or an archive, where more

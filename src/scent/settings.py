@@ -234,8 +234,9 @@ SETTINGS = (
     Setting("index_workers", 0, "Processes that read files at once while indexing (extraction, OCR, picture "
             "descriptions); 0: one per core. A run of fewer than 32 files to read, or 1, reads in the indexing "
             "process itself, but for a mailbox or an archive (with 0 or more than 1): it is read by a process of its "
-            "own while its files are embedded. A server or watcher (scent serve, scent watch) has readers too, "
-            "started by multiprocessing's fork server; so does a script with threads of its own that guards its "
+            "own while its files are embedded. A server or watcher (scent serve, scent watch) reads every run's files "
+            "in readers, however few (a file that crashes its reader does not end it), started by "
+            "multiprocessing's fork server; so does a script with threads of its own that guards its "
             "main (if __name__ == \"__main__\"), else it reads in its own process. The model embeds in the "
             "indexing process, on every core.", "index",
             check=_at_least(0, "index_workers")),
