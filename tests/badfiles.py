@@ -784,25 +784,58 @@ def pdf_of(objects: list[bytes]) -> bytes:
     return bytes(out)
 
 
-def _deflated_stream(kind: bytes, inflated: int) -> bytes:
-    data = deflated_zeros(inflated)
-    return b"<< %s/Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (kind, len(data), data)
+def lzw_codes(codes: list[tuple[int, int]]) -> bytes:
+    """(code, width in bits) packed high bit first, as PDF's LZWDecode reads them."""
+    bits = held = 0
+    out = bytearray()
+    for code, width in codes:
+        bits, held = (bits << width) | code, held + width
+        while held >= 8:
+            held -= 8
+            out.append((bits >> held) & 0xFF)
+        bits &= (1 << held) - 1
+    return bytes(out + (bytes([(bits << (8 - held)) & 0xFF]) if held else b""))
 
 
-def pdf_attaching(name: str, inflated: int) -> bytes:
-    """A one-page PDF with a file attached whose stream inflates to `inflated` zero bytes."""
+def lzw_spaces(size: int) -> bytes:
+    """`size` spaces as the standard LZW encoder (EarlyChange 1) writes them, without walking them
+    byte by byte: each code after the first stands for one space more than the one before, and the
+    table is cleared when full. About 1,360 bytes a byte on disk."""
+    codes, table, width, left = [(256, 9)], 258, 9, size
+    while left:
+        run = min(left, table - 257)  # codes 258.. hold runs of 2, 3, ... spaces
+        codes.append((32 if run == 1 else 256 + run, width))
+        left -= run
+        if not left:
+            break
+        table += 1
+        if table >= 1 << width and width < 12:
+            width += 1
+        if table >= 4094:
+            codes.append((256, width))
+            table, width = 258, 9
+    return lzw_codes(codes + [(257, width)])
+
+
+def _packed_stream(kind: bytes, inflated: int, lzw: bool = False) -> bytes:
+    data, name = (lzw_spaces(inflated), b"/LZWDecode") if lzw else (deflated_zeros(inflated), b"/FlateDecode")
+    return b"<< %s/Filter %s /Length %d >>\nstream\n%s\nendstream" % (kind, name, len(data), data)
+
+
+def pdf_attaching(name: str, inflated: int, lzw: bool = False) -> bytes:
+    """A one-page PDF with a file attached whose stream inflates to `inflated` zero bytes (spaces, `lzw`)."""
     return pdf_of([b"<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [(%s) 4 0 R] >> >> >>" % name.encode(),
                    b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
                    b"<< /Type /Filespec /F (%s) /UF (%s) /EF << /F 5 0 R >> >>" % (name.encode(), name.encode()),
-                   _deflated_stream(b"/Type /EmbeddedFile ", inflated)])
+                   _packed_stream(b"/Type /EmbeddedFile ", inflated, lzw)])
 
 
-def pdf_inflating_page(inflated: int) -> bytes:
-    """A one-page PDF whose page's content stream inflates to `inflated` zero bytes."""
+def pdf_inflating_page(inflated: int, lzw: bool = False) -> bytes:
+    """A one-page PDF whose page's content stream inflates to `inflated` zero bytes (spaces, `lzw`)."""
     return pdf_of([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
-                   _deflated_stream(b"", inflated)])
+                   _packed_stream(b"", inflated, lzw)])
 
 
 @kind("PDF whose page inflates to 1 GiB (a bomb)", ["pdf/page-bomb.pdf"], "skip")
@@ -813,6 +846,16 @@ def _(root):
 @kind("PDF with a 1 GiB attached file (a bomb)", ["pdf/attached-bomb.pdf"], "index")
 def _(root):
     write(root, "pdf/attached-bomb.pdf", pdf_attaching("big.txt", 1 << 30))
+
+
+@kind("PDF whose page decodes from LZW to 1 GiB (a bomb)", ["pdf/lzw-bomb.pdf"], "skip")
+def _(root):
+    write(root, "pdf/lzw-bomb.pdf", pdf_inflating_page(1 << 30, lzw=True))
+
+
+@kind("PDF with a 1 GiB attached file in LZW (a bomb)", ["pdf/lzw-attached-bomb.pdf"], "index")
+def _(root):
+    write(root, "pdf/lzw-attached-bomb.pdf", pdf_attaching("big.txt", 1 << 30, lzw=True))
 
 
 # ---- archives -----------------------------------------------------------------------------------

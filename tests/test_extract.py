@@ -699,6 +699,39 @@ def test_a_pdf_whose_page_would_inflate_too_far_is_one_line(tmp_path, monkeypatc
     assert [s.page for s in extract(str(tmp_path / "fine.pdf")).sections] == [1]
 
 
+def test_lzw_decoded_size_is_counted_from_the_codes():
+    """The PDF Reference's own example (1.7, 3.3.3): "-----A---B" is 256 45 258 258 65 259 66 257,
+    9 bits each: 45 "-", 258 "--" (added after 45 -), 258 "--", 65 "A", 259 "---", 66 "B"."""
+    from badfiles import lzw_codes
+    from scent.extract.pdf import _lzw_decoded
+
+    data = lzw_codes([(c, 9) for c in (256, 45, 258, 258, 65, 259, 66, 257)])
+    assert len(data) == 9 and _lzw_decoded(data, 1, None) == (9, 10)
+    # 258 before the table holds it, and a code never added: the count stops there, as decoding does
+    assert _lzw_decoded(lzw_codes([(256, 9), (258, 9), (45, 9)]), 1, None)[1] == 0
+    assert _lzw_decoded(lzw_codes([(256, 9), (45, 9), (300, 9), (45, 9)]), 1, None)[1] == 1
+
+
+def test_a_pdf_whose_lzw_page_would_decode_too_far_is_one_line(tmp_path, monkeypatch):
+    """LZW reaches ~1,360:1 on a run (PDFium decoded a 463 KB page to 600 MiB in 1.4 GB of memory, and
+    aborted on 2 GiB): counted from its codes first, refused as a deflated page is; its attached file
+    too. One of 4 MiB is read."""
+    from badfiles import pdf_attaching, pdf_inflating_page
+    from scent.extract import pdf
+
+    (tmp_path / "attached.pdf").write_bytes(pdf_attaching("big.txt", 64 << 20, lzw=True))
+    got = extract(str(tmp_path / "attached.pdf"))
+    assert got.members == [] and got.meta["left_out"][0].startswith("its attached files were not read: one would inflate ")
+    (tmp_path / "small.pdf").write_bytes(pdf_attaching("spaces.txt", 1 << 20, lzw=True))
+    assert [(m.name, m.size) for m in extract(str(tmp_path / "small.pdf")).members] == [("spaces.txt", 1 << 20)]
+    monkeypatch.setattr(pdf, "MAX_STREAM_BYTES", 8 << 20)
+    (tmp_path / "bomb.pdf").write_bytes(pdf_inflating_page(16 << 20, lzw=True))
+    assert len((tmp_path / "bomb.pdf").read_bytes()) < 16_000
+    assert reason_of(tmp_path / "bomb.pdf").startswith("a stream in it would inflate ")
+    (tmp_path / "fine.pdf").write_bytes(pdf_inflating_page(4 << 20, lzw=True))
+    assert [s.page for s in extract(str(tmp_path / "fine.pdf")).sections] == [1]
+
+
 def test_a_pdf_attached_file_is_found_and_goes_with_its_pdf(tmp_path):
     from conftest import FakeEmbedder
     from scent import Index
