@@ -86,7 +86,8 @@ def reader_module(path: str):
 
 def holds_files(path: str) -> bool:
     """Whether a file of this name holds files indexed at PATH#NAME (scent.extract.members): an
-    archive, a mail, a PDF's attachments, an Evernote export's. Its reader can read one back."""
+    archive, a mail, a PDF's attachments, an Evernote export's, a JSON file (a Day One journal's
+    entries). Its reader can read one back."""
     return hasattr(reader_module(path), "read_member")
 
 

@@ -1,6 +1,6 @@
 """JSON, JSON Lines and GeoJSON, flattened to "key.path: value" lines; a Google Keep note (as
-Takeout exports it) read as the note it is (scent.extract.keep), a Day One journal as its entries
-(scent.extract.dayone)."""
+Takeout exports it) read as the note it is (scent.extract.keep), a Day One journal as its entries,
+each a file inside it (scent.extract.dayone): so every JSON file may hold files."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,7 @@ from scent.units import Extracted
 from . import dayone, keep
 from .base import Limits, joined, read_text
 
-VERSION = 3  # 2: Keep notes; 3: Day One journals
+VERSION = 4  # 2: Keep notes; 3: Day One journals; 4: a journal's entries are files of their own
 EXTENSIONS = (".json", ".jsonl", ".ndjson", ".geojson")
 ITEMS_PER_SECTION = 25
 # Coordinates are numbers nobody searches for, and there are thousands of them.
@@ -81,7 +81,7 @@ def extract(path: str, limits: Limits) -> Extracted:
             except json.JSONDecodeError as e:
                 raise ExtractError(path, f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}; "
                                          "fix the file or add it to .scentignore") from e
-            if (got := keep.note(data, name) or dayone.journal(data, name)) is not None:
+            if (got := keep.note(data, name) or dayone.journal(data, name, limits)) is not None:
                 got.meta["encoding"] = encoding
                 return got
             if isinstance(data, list) and any(isinstance(item, (dict, list)) for item in data):
@@ -93,3 +93,13 @@ def extract(path: str, limits: Limits) -> Extracted:
         raise ExtractError(path, "JSON nested too deeply to read; add it to .scentignore") from e
     return Extracted(kind="json", sections=joined(parts, "json"), title=name,
                      meta={"encoding": encoding})
+
+
+def read_member(path: str, name: str, max_bytes: int) -> bytes:
+    """The bytes of member `name` (a Day One journal's entry `N.md`); ExtractError when it is not there."""
+    text, _ = read_text(path, Limits())
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ExtractError(path, f"it is no longer valid JSON, so it holds no {name}; re-index the folder") from None
+    return dayone.read_entry(data, path, name, max_bytes)

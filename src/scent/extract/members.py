@@ -225,7 +225,8 @@ class Dates:
 
     def line(self, name: str, what: str, noun: str, verb: str) -> str:
         """"inbox.mbox: mailbox of 2 messages, sent 2019-03-04 to 2024-03-05"."""
-        line = f"{name}: {what} of {self.count} {noun}{'' if self.count == 1 else 's'}"
+        nouns = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+        line = f"{name}: {what} of {self.count} {noun if self.count == 1 else nouns}"
         if self.first is not None:
             first, last = (time.strftime("%Y-%m-%d", time.gmtime(d)) for d in (self.first, self.last))
             line += f", {verb} {first}" if first == last else f", {verb} {first} to {last}"
