@@ -299,8 +299,8 @@ def test_a_really_encrypted_xlsx_is_one_line(tmp_path, workbook):
 
 
 def test_sheet_kinds_by_name():
-    assert [file_kind(n) for n in ("a.xlsx", "b.XLSM", "c.ods", "d.xls", "e.xlsb")] == [
-        "sheet", "sheet", "sheet", "sheet", None]
+    assert [file_kind(n) for n in ("a.xlsx", "b.XLSM", "c.ods", "d.xls", "e.xlsb", "f.xlsbx")] == [
+        "sheet", "sheet", "sheet", "sheet", "sheet", None]
 
 
 @pytest.fixture
@@ -356,6 +356,47 @@ def test_an_xls_that_is_not_one(tmp_path, old_workbook, workbook, capsys):
 
 def test_an_xls_is_found_by_a_keyword(old_workbook):
     assert search_finds(old_workbook.parent, "lighthouse lamp", "sheet")[0] == ("budget.xls", "sheet", None)
+
+
+@pytest.fixture
+def binary_workbook(tmp_path):
+    """The workbook fixture's sheets as an Excel binary workbook (.xlsb, written by pyxlsbwriter)."""
+    pyxlsbwriter = pytest.importorskip("pyxlsbwriter")
+    path = tmp_path / "binary" / "budget.xlsb"
+    path.parent.mkdir()
+    with pyxlsbwriter.XlsbWriter(str(path)) as book:
+        book.add_sheet("Budget")
+        book.write_sheet([["Item", "Cost", "Bought"], ["Lighthouse lamp", 120, dt.datetime(2025, 7, 14)],
+                          ["Lamp oil", 2.5, dt.datetime(2025, 7, 15, 9, 30)]])
+        book.add_sheet("Codes", hidden=True)
+        book.write_sheet([["code", "done"], ["LD-2026-0417", True]])
+        book.add_sheet("Empty")
+        book.write_sheet([])
+    return path
+
+
+def test_xlsb_sheets_read_as_the_xls_ones_are(binary_workbook):
+    got = extract(str(binary_workbook))
+    assert got.kind == "sheet" and got.title == "budget.xlsb"
+    assert texts(got) == [
+        ("sheet", "Budget rows 1-2", None,
+         "Item | Cost | Bought\nLighthouse lamp | 120 | 2025-07-14\nLamp oil | 2.5 | 2025-07-15 09:30"),
+        ("sheet", "Codes (hidden sheet) rows 1-1", None, "code | done\nLD-2026-0417 | TRUE"),
+    ]
+    assert got.meta["sheets"] == ["Budget", "Codes", "Empty"] and got.meta["hidden_sheets"] == ["Codes"]
+    assert search_finds(binary_workbook.parent, "lighthouse lamp", "sheet")[0] == ("budget.xlsb", "sheet", None)
+
+
+def test_a_damaged_xlsb_is_one_line(tmp_path, binary_workbook):
+    assert reason_of(cut(binary_workbook)).startswith("not a readable Excel binary workbook (BadZipFile")
+    assert reason_of(encrypted_looking(tmp_path / "locked.xlsb")).startswith(
+        "password-protected (encrypted) Excel binary workbook")
+    assert "zip bomb" in reason_of(bomb(tmp_path / "bomb.xlsb", "xl/worksheets/sheet1.bin"))
+    with zipfile.ZipFile(binary_workbook) as z, zipfile.ZipFile(tmp_path / "garbled.xlsb", "w") as out:
+        for name in z.namelist():  # each sheet's records garbled: calamine's own error, in one line
+            data = z.read(name)
+            out.writestr(name, bytes(255 - b for b in data) if name.endswith("sheet1.bin") else data)
+    assert reason_of(tmp_path / "garbled.xlsb").startswith("not a readable Excel binary workbook (")
 
 
 def test_damaged_spreadsheets(tmp_path, workbook):

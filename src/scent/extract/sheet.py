@@ -1,4 +1,5 @@
-"""Spreadsheets (.xlsx, .xlsm, .ods, and Excel 97-2003 .xls, read by xlrd): per sheet, rows in
+"""Spreadsheets (.xlsx, .xlsm, .ods, Excel 97-2003 .xls read by xlrd, and Excel's binary workbooks
+(.xlsb) read by calamine): per sheet, rows in
 groups of 25 led by the sheet's header row, as CSV files are; the section title names the sheet (and says when it is hidden, since a
 hidden sheet is often the one a person forgot they had). Formulas give the value the program that
 saved the file computed (a file never opened in a spreadsheet program may have none: its cell is
@@ -20,7 +21,7 @@ from . import chart, package
 from .base import Limits, joined, named, ole_created, unreadable
 from .table import ROWS_PER_SECTION, _line
 
-EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm", ".ods", ".xls", ".xlt")  # templates: .xltx .xltm .xlt
+EXTENSIONS = (".xlsx", ".xlsm", ".xltx", ".xltm", ".ods", ".xls", ".xlt", ".xlsb")  # templates: .xltx .xltm .xlt
 MAX_COLUMNS = 1024  # beyond this a row is decoration or a bomb (ODS repeats empty cells 16384 times)
 # What openpyxl and odfpy raise for a damaged package, besides the zip layer's own errors.
 _DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, TypeError, SyntaxError,
@@ -178,6 +179,27 @@ def _xls_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
         book.release_resources()
 
 
+def _xlsb_sheets(path: str) -> Iterator[tuple[str, bool, Iterator[list[str]]]]:
+    """A binary workbook's sheets (its chart sheets hold no cells). calamine holds one sheet's cells
+    at a time; the package's inflated size is bounded first (package.check)."""
+    from python_calamine import CalamineError, CalamineWorkbook, SheetTypeEnum, SheetVisibleEnum
+
+    what = "Excel binary workbook"
+    try:
+        with open(path, "rb") as stream:
+            book = CalamineWorkbook.from_filelike(stream)
+            try:
+                for sheet in book.sheets_metadata:
+                    if sheet.typ != SheetTypeEnum.WorkSheet:
+                        continue
+                    rows = [_trimmed([_cell(v) for v in row]) for row in book.get_sheet_by_name(sheet.name).iter_rows()]
+                    yield sheet.name, sheet.visible != SheetVisibleEnum.Visible, iter(rows)
+            finally:
+                book.close()
+    except CalamineError as e:  # an encrypted one is refused before (package.check)
+        raise unreadable(path, what, named(e)) from e
+
+
 def _xls_cell(cell, datemode: int) -> str:
     import xlrd
 
@@ -292,18 +314,20 @@ def extract(path: str, limits: Limits) -> Extracted:
     ext = os.path.splitext(path)[1].lower()
     if ext in (".xls", ".xlt") and not package.starts_with(path, package.ZIP_MAGIC):  # else an .xlsx named .xls
         return _extract_xls(path, limits)
-    ods = ext == ".ods"
-    what = "OpenDocument .ods spreadsheet" if ods else "Excel workbook"
+    ods, binary = ext == ".ods", ext == ".xlsb"
+    what = "OpenDocument .ods spreadsheet" if ods else "Excel binary workbook" if binary else "Excel workbook"
     package.check(path, limits, what)
     meta: dict = {}
     try:
         comments: dict[str, list[str]] = {}
-        parts = _parts(_ods_sheets(path, comments) if ods else _xlsx_sheets(path), limits.max_text_bytes, meta)
+        sheets = _ods_sheets(path, comments) if ods else _xlsb_sheets(path) if binary else _xlsx_sheets(path)
+        parts = _parts(sheets, limits.max_text_bytes, meta)
         parts += [(f"{name} comments", "\n".join(lines)) for name, lines in comments.items() if lines]
-        if not ods:
+        if not ods and not binary:
             parts += _extra_parts(path, meta)
     except _DAMAGED as e:
         raise unreadable(path, what, named(e)) from e
+
     except OSError as e:
         if e.errno is not None:  # a real I/O error (the file vanished): extract() says so
             raise
