@@ -11,7 +11,7 @@ import pytest
 from conftest import FakeEmbedder
 from scent import Filters, Index, Settings
 from scent.errors import ExtractError
-from scent.extract import Limits, extract, file_kind, holds_files, spools
+from scent.extract import Limits, extract, file_kind, holds_files
 from scent.extract.members import read_member
 from test_formats import reason_of
 
@@ -91,7 +91,7 @@ def test_each_note_is_a_file_with_its_body_tasks_tags_author_and_place(house):
     assert [(m.name, m.date, m.got.kind) for m in got.members] == [
         ("1.md", 1672910100.0, "text"), ("1/receipt.txt", 1672910100.0, "text"),
         ("2.md", 1677657600.0, "text"), ("2/attachment-1.json", 1677657600.0, "json")]
-    assert holds_files("House.enex") and spools("House.enex")
+    assert holds_files("House.enex")
     assert read_member(str(house / "House.enex"), "1/receipt.txt") == RECEIPT
     assert read_member(str(house / "House.enex"), "2.md").decode() == f"# Gas meter\n\n{notes(got)[1][3]}\n"
     for name in ("2/receipt.txt", "3.md"):

@@ -180,13 +180,15 @@ def test_reindexing_embeds_no_picture_again(folder, models, fake_embedder, tmp_p
     assert "photos/IMG_0002.png" not in idx.search_with_lists("green")[1]["pictures"]
 
 
+def _cut_short(path, side):
+    raise OSError("cut short")
+
+
 def test_a_picture_that_no_longer_decodes_costs_only_its_vector(folder, models, fake_embedder, tmp_path, monkeypatch):
     from scent.extract import image as image_extract
 
-    def broken(path, side):
-        raise OSError("cut short")
-
-    monkeypatch.setattr(image_extract, "load_picture", broken)
+    # A module's function: each picture's loader comes back from the reader process, pickled.
+    monkeypatch.setattr(image_extract, "load_picture", _cut_short)
     warnings = []
     idx = Index(folder, index_dir=tmp_path / "ix", settings=ON, embedder=fake_embedder)
     report = idx.update(on_warning=lambda path, reason: warnings.append(path))

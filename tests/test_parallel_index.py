@@ -10,15 +10,16 @@ import numpy as np
 import pytest
 
 from scent import Index, Settings
-from scent.indexing import MIN_POOL_FILES
 
 from conftest import EXAMPLES
+
+NOTES = 32  # beside examples/'s 18 files: enough for every reader to have several
 
 
 def folder_of_every_kind(root):
     """examples/ (text, code, HTML, CSV, JSON, Word, PDF, two photos) and enough notes for a pool."""
     shutil.copytree(EXAMPLES, root)
-    for i in range(MIN_POOL_FILES):
+    for i in range(NOTES):
         (root / "many" / f"n{i:02d}.md").parent.mkdir(exist_ok=True)
         (root / "many" / f"n{i:02d}.md").write_text(f"# Note {i}\n\nThe heron came back on day {i}. "
                                                      f"It stood by the pond for {i + 3} minutes.\n")
@@ -49,7 +50,7 @@ def test_a_pool_of_readers_makes_the_index_one_reader_makes(tmp_path, fake_embed
     one, two = reports[1], reports[2]
     assert (one.readers, two.readers) == (1, 2)
     assert (one.added, one.units, one.embedded, one.skipped) == (two.added, two.units, two.embedded, two.skipped)
-    assert one.added == MIN_POOL_FILES + 18 and [p for p, _ in one.skipped] == ["broken.pdf"]
+    assert one.added == NOTES + 18 and [p for p, _ in one.skipped] == ["broken.pdf"]
     files1, units1, vectors1, errors1 = snapshot(tmp_path / "w1", fake_embedder)
     files2, units2, vectors2, errors2 = snapshot(tmp_path / "w2", fake_embedder)
     assert files1 == files2 and errors1 == errors2
@@ -62,9 +63,12 @@ def test_a_pool_of_readers_makes_the_index_one_reader_makes(tmp_path, fake_embed
             assert np.array_equal(vectors1[name][uid], vectors2[name][uid])
 
 
-def test_a_few_files_are_read_in_the_indexing_process(notes, tmp_path, fake_embedder):
+def test_a_few_files_have_as_many_readers(notes, tmp_path, fake_embedder):
     with Index(notes, index_dir=tmp_path / "idx", embedder=fake_embedder, settings=Settings(index_workers=4)) as idx:
-        assert idx.update().readers == 1  # 3 files: starting readers would cost more than they save
+        assert idx.update().readers == 3  # 3 files
+        (notes / "new.md").write_text("A note about a heron.\n")
+        report = idx.update()
+    assert (report.readers, report.added) == (1, 1)
 
 
 def test_the_readers_stages_reach_the_indexing_process(tmp_path, fake_embedder):
@@ -122,7 +126,7 @@ def test_a_script_with_threads_has_reader_processes_only_if_it_guards_its_main(t
     each (here: index again, from each reader), so it reads in its own process, as before."""
     folder = tmp_path / "f"
     folder.mkdir()
-    for i in range(MIN_POOL_FILES):
+    for i in range(NOTES):
         (folder / f"n{i:02d}.md").write_text(f"note {i} about herons\n")
     script = tmp_path / "script.py"
     call = 'if __name__ == "__main__":\n    main()' if guarded else "main()"

@@ -31,7 +31,7 @@ from .chunk import PART_KINDS, REGION_KINDS, chunk, log_lines, regions, sentence
 from .dates import file_date
 from .embed import Embedder
 from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
-from .extract import Limits, companions, extract, file_kind, forget, holds_files, reader_of, reported, spools
+from .extract import Limits, companions, extract, file_kind, forget, holds_files, reader_of, reported
 from .extract.members import Spool
 from .kinds import PICTURE_KINDS
 from .gloss import gloss
@@ -511,12 +511,15 @@ class Indexer:
         """(file, digest, new, Extracted or the reason it was skipped, notes), in the files' order.
         Each file's reader is told which files inside it the index holds as they are (`inside`).
 
-        Read by `index_workers` processes at once when there are enough files to repay their start
-        (MIN_POOL_FILES) or the process has other threads, else here. In order, and at most 2 files
-        ahead per worker: the run writes the same index as a serial one, and holds only a few files'
-        text at a time. A mailbox read
+        Read by `index_workers` reader processes (as many as there are files, at most), or here where
+        it is 1 (or no reader can be started safely: _reader_context). In order, and at most 2 files
+        ahead per reader: the run writes the same index as a serial one, and holds only a few files'
+        text at a time. A file whose bytes crash its reader (a native library's fault) is skipped,
+        and the run goes on. A mailbox read
         by a reader process is given as a _Following while its reader still reads it: its messages
         are taken as they are spooled."""
+        if not files:
+            return
         workers = self.settings.index_workers or os.cpu_count() or 1
         # Each file's spool folder: the one spool found there is that file's (_waited).
         spool_of = {f.rel: os.path.join(limits.spool, str(n)) for n, (f, _, _) in enumerate(files) if limits.spool}
@@ -552,23 +555,22 @@ class Indexer:
         stages = context.SimpleQueue()  # the readers' stages (progress.Relay), shown while waiting
         marker = self.index_dir / READING_MARK
         ended_reading = _read_mark(marker)
-        # After a run that ended while reading here (a file's bytes crashed a native reader, or the
-        # process was killed), this one reads in reader processes however few its files: another
-        # file that crashes its reader is then skipped in this run, not by one more run each.
-        # A process of other threads (a watcher, a server) lives on after its run: it reads every
-        # run's files apart, however few, so that one whose bytes crash its reader does not end it.
+        # With one worker, files are read here, but for a run after one that ended while reading here
+        # (a file's bytes crashed a native reader, or the process was killed): another file that
+        # crashes its reader is then skipped in this run, not by one more run each. A process of
+        # other threads (a watcher, a server) lives on after its run: a file that crashes its reader
+        # must not end it.
         lives_on = context.get_start_method() == "forkserver"
-        if not readers or (not lives_on and ended_reading is None and (workers < 2 or len(files) < MIN_POOL_FILES)):
+        if not readers or (workers < 2 and not lives_on and ended_reading is None):
             # The file a run was reading when it ended, and those that crashed a reader before, are
             # read in a process of their own: one that crashes it (a native reader's fault on its
-            # bytes) is skipped, and the run goes on. So is a mailbox or an archive, where more
-            # than one may read: its files are embedded while it is read.
+            # bytes) is skipped, and the run goes on.
             suspects = self.engine.catalog.skipped_like(CRASHED) | {ended_reading}
             following = None
             try:
                 for f, digest, new in files:
                     tracker.stage("reading", f.rel)
-                    if f.rel in suspects or (readers and workers > 1 and f.rel in spool_of and spools(f.rel)):
+                    if f.rel in suspects:
                         got, unavailable = _read_apart(f, mine(f), context, stages, tracker, follow=True)
                         notes: list[str] = []
                         if isinstance(got, _Following):
@@ -584,7 +586,8 @@ class Indexer:
                     following.close()
             marker.unlink(missing_ok=True)
             return
-        report.readers = workers
+        # Forked at the first file, all of them: no more than the files can use.
+        workers = report.readers = min(workers, len(files))
 
         def started() -> ProcessPoolExecutor:
             return ProcessPoolExecutor(workers, mp_context=context, initializer=_reader_started, initargs=(stages,))
@@ -938,9 +941,6 @@ def _lost_parts(meta: dict, s: Settings) -> list[str]:
     return notes
 
 
-# Below this many files to read, starting reader processes (each imports the readers and loads
-# its own picture models) costs more than reading them one by one here saves.
-MIN_POOL_FILES = 32
 # Units of consecutive files translated in one engine call (_translate): Apertium starts once a call.
 TRANSLATE_BATCH = 64
 # Files read and waiting for their vectors, at most: past it the batches not yet full are embedded.

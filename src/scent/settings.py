@@ -232,12 +232,13 @@ SETTINGS = (
             "index", check=_at_least(0, "max_archive_mb")),
     Setting("embed_batch", 32, "Units embedded per batch.", "index", check=_at_least(1, "embed_batch")),
     Setting("index_workers", 0, "Processes that read files at once while indexing (extraction, OCR, picture "
-            "descriptions); 0: one per core. A run of fewer than 32 files to read, or 1, reads in the indexing "
-            "process itself, but for a mailbox or an archive (with 0 or more than 1): it is read by a process of its "
-            "own while its files are embedded. A server or watcher (scent serve, scent watch) reads every run's files "
-            "in readers, however few (a file that crashes its reader does not end it), started by "
-            "multiprocessing's fork server; so does a script with threads of its own that guards its "
-            "main (if __name__ == \"__main__\"), else it reads in its own process. The model embeds in the "
+            "descriptions); 0: one per core; never more than the files to read. A file whose bytes crash its reader "
+            "is skipped and the run goes on. 1: files are read in the indexing process itself (a file that crashes "
+            "it ends that run; the next skips it), but in a server or watcher (scent serve, scent watch), which "
+            "always reads in readers. A process with threads of its own starts its readers from multiprocessing's "
+            "fork server, and only if its main module guards what it runs (if __name__ == \"__main__\"); else it "
+            "reads in its own process. A mailbox or an archive is embedded while its reader reads it. The model "
+            "embeds in the "
             "indexing process, on every core.", "index",
             check=_at_least(0, "index_workers")),
     Setting("vector_storage", "int8", "How vectors are kept: int8 (one byte a dimension and a scale per vector; a "

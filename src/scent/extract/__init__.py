@@ -31,7 +31,7 @@ from .base import Limits
 from ..walk import is_document_package
 
 __all__ = ["EXTRACTORS", "Limits", "companions", "extract", "file_kind", "holds_files", "reader_of", "reader_module",
-           "reported", "spools", "forget"]
+           "reported", "forget"]
 
 VERSION = 1
 
@@ -89,14 +89,6 @@ def holds_files(path: str) -> bool:
     archive, a mail, a PDF's attachments, an Evernote export's, a JSON file (a Day One journal's
     entries). Its reader can read one back."""
     return hasattr(reader_module(path), "read_member")
-
-
-def spools(path: str) -> bool:
-    """Whether the reader of a file of this name hands the files inside it over in a spool as it
-    reads them (members.Spool: an archive's members, a mailbox's messages, an Evernote export's
-    notes), so that they can be taken while it reads on."""
-    module = reader_module(path)
-    return module is archive or module is enex or (module is mail and mail.many_messages(path))
 
 
 def forget(path: str) -> None:
