@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import zipfile
 
 import pytest
 
@@ -142,6 +143,25 @@ def test_a_note_changed_in_an_export_is_the_one_read_again(house, monkeypatch):
         assert (report.added, report.updated) == (0, 2)  # the export (its line) and its third note
         assert read == ["Boiler service", "Gas meter", "Gutters"]  # those with attachments, the changed one
         assert [h.path for h in idx.search("gutters November", strategy="keyword")][:1] == ["House.enex#3.md"]
+
+
+def test_an_export_inside_a_zip_is_one_file_of_dated_notes(tmp_path):
+    """Files inside files are read one level deep: the zip's export keeps its notes as sections, each
+    dated when it was made, and its attachments unread (the zip says so)."""
+    folder = tmp_path / "f"
+    folder.mkdir()
+    with zipfile.ZipFile(folder / "notes.zip", "w") as z:
+        z.writestr("House.enex", HOUSE)
+    [member] = extract(str(folder / "notes.zip"), Limits()).members
+    assert member.name == "House.enex" and member.got.members == []
+    assert [(s.title, s.date, s.text.split("\n")[0]) for s in member.got.sections] == [
+        ("Boiler service", 1672910100.0, "The technician replaced the pressure valve."),
+        ("Gas meter", 1677657600.0, "Photo the meter monthly")]
+    with Index(folder, index_dir=tmp_path / "ix", embedder=FakeEmbedder()) as idx:
+        report = idx.update()
+        assert "inside it are indexed by the names of their files only (House.enex)" in report.warnings[0][1]
+        hits = idx.search("valve", strategy="keyword", filters=Filters.build((), None, None, "2023-01", None))
+        assert [(h.path, h.title) for h in hits] == [("notes.zip#House.enex", "Boiler service")]
 
 
 def test_an_export_that_is_not_one_says_so(tmp_path):

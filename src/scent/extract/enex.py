@@ -12,6 +12,9 @@ export too, each indexed as a file of its own: `Notebook.enex#3/receipt.png` for
 their file name (else `attachment-N` and their type's extension), dated by their note; where the
 body shows one, its name stands there in brackets.
 
+An export inside another file (a zip) is one file whose sections are its notes, each dated, its
+attachments unread: files inside files are read one level deep.
+
 Read in one pass by lxml's iterparse, without entities, DTDs or the network, one note held at a
 time (an export of 10,000 notes with their attachments runs to gigabytes), and handed to the
 indexer one note at a time (members.Spool), all of them. A note past max_file_mb of text keeps its
@@ -32,7 +35,7 @@ from lxml import etree
 from scent.errors import ExtractError
 from scent.places import place_words
 from scent.units import Extracted, Member, Section
-from .base import Limits, one_line, unreadable
+from .base import Limits, laid_out, one_line, unreadable
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
 from .members import Dates, Entry, MemberReader, Spool, attach, attachment_name, bounded
 
@@ -52,6 +55,8 @@ def extract(path: str, limits: Limits) -> Extracted:
     """The export: a line naming its notes, which are its members `N.md` (with their attachments
     `N/NAME`), handed over in a spool (members.Spool) as they are read. A note the index holds as
     it is, none of whose attachments it has, is named and not read again (`limits.indexed`)."""
+    if limits.member_depth <= 0:  # inside another file (a zip): files inside files are one level deep
+        return _sectioned(path)
     meta, more = {}, True
     indexed = dict(limits.indexed)
     with_parts = {name.partition("/")[0] for name in indexed if "/" in name}
@@ -83,6 +88,24 @@ def extract(path: str, limits: Limits) -> Extracted:
         got = Extracted(kind=KIND, sections=[Section(text=line, kind=KIND, title=os.path.basename(path))],
                         title=os.path.basename(path), meta=meta)
         return attach(got, reader)
+
+
+def _sectioned(path: str) -> Extracted:
+    """The export as one file whose sections are its notes, each dated when it was made; its
+    attachments are not read (said, as another container's files inside a container are)."""
+    meta: dict = {}
+    sections, attached = [], 0
+    for number, note in _notes(path, meta):
+        names = _attachments(note)
+        attached += len(names)
+        title = one_line(note.findtext("title"))
+        text = _note_text(note, {d: n for n, _, d in names}) or title
+        if text:
+            sections.append(Section(text=text, kind=KIND, title=title or f"note {number}",
+                                    date=_time(note.findtext("created")) or _time(note.findtext("updated"))))
+    if attached:
+        meta["unopened"] = attached  # the container this one is inside says so
+    return Extracted(kind=KIND, sections=laid_out(sections), title=os.path.basename(path), meta=meta)
 
 
 def _note_tags(path: str) -> int:
