@@ -260,6 +260,29 @@ def test_mbox_attachment_is_found_by_its_words(tmp_path, settings, fake_embedder
         assert idx.update().unchanged == 8
 
 
+def test_a_mailbox_inside_a_zip_is_one_file_of_dated_messages(tmp_path, settings, fake_embedder):
+    """A Takeout zip's mailbox: files inside files are read one level deep, so its messages are its
+    sections, newest first, each dated when sent; their attachments unread, the zip says so (before,
+    its messages were dropped without a word: only the mailbox's line was indexed)."""
+    from scent.extract import extract
+
+    root = tmp_path / "takeout"
+    root.mkdir()
+    add_to_mbox(tmp_path / "All mail.mbox", message("Lunch", "Lunch at the harbour?", "Mon, 02 Mar 2020 12:00:00 +0000"),
+                mail_with_pdf(invoice=badfiles.pdf_bytes(INVOICE)))
+    with zipfile.ZipFile(root / "takeout.zip", "w") as z:
+        z.write(tmp_path / "All mail.mbox", "Takeout/Mail/All mail.mbox")
+    [member] = extract(str(root / "takeout.zip")).members
+    assert [(s.title, s.date) for s in member.got.sections] == [("Invoice for the paint", 1583229600.0),
+                                                               ("Lunch", 1583150400.0)]
+    with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
+        report = idx.update()
+        assert "inside it are indexed by the names of their files only (Takeout/Mail/All mail.mbox)" in (
+            report.warnings[0][1])
+        hits = idx.search("lunch harbour", strategy="keyword", filters=Filters.build((), None, None, "2020-03-02", None))
+        assert [(h.path, h.title) for h in hits] == [("takeout.zip#Takeout/Mail/All mail.mbox", "Lunch")]
+
+
 def dated_mailbox(path):
     add_to_mbox(path, *(message(subject, f"{subject}: shall we meet for lunch on Friday?", day)
                         for day, subject in (("Mon, 04 Mar 2019 12:00:00 +0000", "Lunch at the harbour"),

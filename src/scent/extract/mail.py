@@ -43,7 +43,7 @@ import numpy as np
 from scent import cache
 from scent.errors import ExtractError
 from scent.units import Extracted, Member, Section
-from .base import Limits, _size, named, unreadable
+from .base import Limits, _size, laid_out, named, unreadable
 from .members import Dates, Entry, MemberReader, Spool, attach, attachment_name, bounded
 from .html import _BREAK, _CUT, _normalise, _parse, _visible_pieces
 
@@ -305,6 +305,8 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
     (members.Spool) one message at a time. Read newest first (a mailbox keeps messages in the order
     they came): the latest mail is written first, and the attachments the limits leave out
     (max_archive_members, max_archive_mb) are the oldest ones."""
+    if limits.member_depth <= 0:  # inside another file (a Takeout zip): files inside files are one level deep
+        return _sectioned(path, limits)
     places = _message_places(path)
     more, dates = True, Dates()
     # A message the index holds as it is, and none of whose attachments it has (or skipped): only
@@ -341,6 +343,32 @@ def _mailbox_of(path: str, limits: Limits) -> Extracted:
         line = dates.line(name, "mailbox", "message", "sent")
         got = Extracted(kind="email", sections=[Section(text=line, kind="email", title=name)], title=name)
         return attach(got, reader)
+
+
+def _sectioned(path: str, limits: Limits) -> Extracted:
+    """A mailbox inside another file: one file whose sections are its messages, newest first (so the
+    units a file may have, max_units_per_file, are its latest mail's), each dated when it was sent;
+    their attachments are not read (said, as another container's files inside a container are)."""
+    with open(path, "rb") as f:
+        places = _places_from(f, 0)
+        sections, attached, size = [], 0, 0
+        for start, stop in places[::-1]:
+            f.seek(int(start))
+            message = email.message_from_bytes(f.read(int(stop - start)), policy=policy.default)
+            if _deleted(message):
+                continue
+            attached += sum(1 for _ in message.iter_attachments())
+            text = _message_text(message)
+            size += len(text)
+            if text and size <= limits.max_text_bytes:
+                sections.append(Section(text=text, kind="email", title=_header(message, "Subject"),
+                                        date=_date(message)))
+    meta = {"unopened": attached} if attached else {}
+    if size > limits.max_text_bytes:
+        meta["left_out"] = [f"only its latest messages, {len(sections)}, were read (max_file_mb of text); unpack "
+                            "the archive to index every message as a file of its own"]
+    name = os.path.basename(path)
+    return Extracted(kind="email", sections=laid_out(sections), title=name, meta=meta)
 
 
 def _message_places(path: str) -> np.ndarray:
