@@ -283,6 +283,18 @@ def test_a_mailbox_inside_a_zip_is_one_file_of_dated_messages(tmp_path, settings
         assert [(h.path, h.title) for h in hits] == [("takeout.zip#Takeout/Mail/All mail.mbox", "Lunch")]
 
 
+def test_a_mailbox_inside_a_zip_keeps_its_latest_messages_within_max_file_mb(tmp_path):
+    from scent.extract import Limits, extract
+
+    badfiles.write(tmp_path, "old.mbox", badfiles.many_messages(50))
+    got = extract(str(tmp_path / "old.mbox"), Limits(member_depth=0, max_text_bytes=2_000))
+    # Each message's text (its four header lines and "Body 49 about the harbour.") is 126 characters:
+    # 15 of them fit in 2,000, newest first.
+    assert [s.title for s in got.sections] == [f"message {n}" for n in range(49, 34, -1)]
+    assert got.meta["left_out"] == [f"only its latest messages, {len(got.sections)}, were read (max_file_mb of "
+                                    "text); unpack the archive to index every message as a file of its own"]
+
+
 def dated_mailbox(path):
     add_to_mbox(path, *(message(subject, f"{subject}: shall we meet for lunch on Friday?", day)
                         for day, subject in (("Mon, 04 Mar 2019 12:00:00 +0000", "Lunch at the harbour"),

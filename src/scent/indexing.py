@@ -515,9 +515,8 @@ class Indexer:
         it is 1 (or no reader can be started safely: _reader_context). In order, and at most 2 files
         ahead per reader: the run writes the same index as a serial one, and holds only a few files'
         text at a time. A file whose bytes crash its reader (a native library's fault) is skipped,
-        and the run goes on. A mailbox read
-        by a reader process is given as a _Following while its reader still reads it: its messages
-        are taken as they are spooled."""
+        and the run goes on. A mailbox read by a reader process is given as a _Following while its
+        reader still reads it: its messages are taken as they are spooled."""
         if not files:
             return
         workers = self.settings.index_workers or os.cpu_count() or 1

@@ -360,7 +360,9 @@ def _sectioned(path: str, limits: Limits) -> Extracted:
             attached += sum(1 for _ in message.iter_attachments())
             text = _message_text(message)
             size += len(text)
-            if text and size <= limits.max_text_bytes:
+            if size > limits.max_text_bytes:
+                break
+            if text:
                 sections.append(Section(text=text, kind="email", title=_header(message, "Subject"),
                                         date=_date(message)))
     meta = {"unopened": attached} if attached else {}
