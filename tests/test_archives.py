@@ -277,7 +277,7 @@ def test_a_mailbox_inside_a_zip_is_one_file_of_dated_messages(tmp_path, settings
                                                                ("Lunch", 1583150400.0)]
     with Index(root, index_dir=tmp_path / "ix", settings=settings, embedder=fake_embedder) as idx:
         report = idx.update()
-        assert "inside it are indexed by the names of their files only (Takeout/Mail/All mail.mbox)" in (
+        assert "1 file(s) inside it hold files of their own, indexed by their names only (Takeout/Mail/All mail.mbox)" in (
             report.warnings[0][1])
         hits = idx.search("lunch harbour", strategy="keyword", filters=Filters.build((), None, None, "2020-03-02", None))
         assert [(h.path, h.title) for h in hits] == [("takeout.zip#Takeout/Mail/All mail.mbox", "Lunch")]
@@ -476,7 +476,7 @@ def test_bad_archives_are_one_line_each_and_bounded(bad_folder, tmp_path, fake_e
                                                     "bomb?); not read")
         assert skipped["arch/with-bad.zip#damaged.pdf"].startswith("unreadable PDF")
         assert warnings == {
-            "arch/42.zip": "8 archive(s) or message(s) inside it are indexed by the names of their files only (lib 0.zip, "
+            "arch/42.zip": "8 file(s) inside it hold files of their own, indexed by their names only (lib 0.zip, "
                            "lib 1.zip, lib 2.zip, lib 3.zip, lib 4.zip and 3 more): files inside files are read one "
                            "level deep; unpack them to index what they hold",
             "arch/locked.zip": "2 file(s) in it are password-protected (encrypted): scent cannot read them (secret.md, "

@@ -159,7 +159,7 @@ def test_an_export_inside_a_zip_is_one_file_of_dated_notes(tmp_path):
         ("Gas meter", 1677657600.0, "Photo the meter monthly")]
     with Index(folder, index_dir=tmp_path / "ix", embedder=FakeEmbedder()) as idx:
         report = idx.update()
-        assert "inside it are indexed by the names of their files only (House.enex)" in report.warnings[0][1]
+        assert "1 file(s) inside it hold files of their own, indexed by their names only (House.enex)" in report.warnings[0][1]
         hits = idx.search("valve", strategy="keyword", filters=Filters.build((), None, None, "2023-01", None))
         assert [(h.path, h.title) for h in hits] == [("notes.zip#House.enex", "Boiler service")]
 

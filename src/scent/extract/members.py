@@ -360,8 +360,8 @@ class MemberReader:
             lines.append(f"{len(t.refused)} entr(ies) were not read: links, devices and names that lead outside the "
                          f"{self.what} are never followed ({quoted(t.refused)})")
         if t.nested:
-            lines.append(f"{len(t.nested)} archive(s) or message(s) inside it are indexed by the names of their files "
-                         f"only ({quoted(t.nested)}): files inside files are read one level deep; unpack them to index "
+            lines.append(f"{len(t.nested)} file(s) inside it hold files of their own, indexed by their names only "
+                         f"({quoted(t.nested)}): files inside files are read one level deep; unpack them to index "
                          "what they hold")
         if t.stopped:
             lines.append(t.stopped)
