@@ -438,17 +438,22 @@ def ten_notes(tmp_path):
     return root
 
 
-def test_file_vanishing_before_extraction_is_skipped(ten_notes, fake_embedder, monkeypatch):
-    # Timing only: while note3 is extracted, note4 is deleted, after the walk listed and hashed it.
-    real_extract = scent.indexing.extract
+# Two readers, given two files ahead each: note4 goes to a reader once note0's answer is taken, so
+# deleting it while note0 is read deletes it before it is read, after the walk listed and hashed it.
+TWO_READERS = Settings(index_workers=2)
 
-    def extract_then_delete_next(path, limits):
-        if os.path.basename(path) == "note3.txt":
-            os.remove(ten_notes / "note4.txt")
+
+def extract_then_delete(folder: Path, real_extract):
+    def extract(path, limits):
+        if os.path.basename(path) == "note0.txt" and (folder / "note4.txt").exists():
+            os.remove(folder / "note4.txt")
         return real_extract(path, limits)
+    return extract
 
-    monkeypatch.setattr(scent.indexing, "extract", extract_then_delete_next)
-    idx = Index(ten_notes, embedder=fake_embedder)
+
+def test_file_vanishing_before_extraction_is_skipped(ten_notes, fake_embedder, monkeypatch):
+    monkeypatch.setattr(scent.indexing, "extract", extract_then_delete(ten_notes, scent.indexing.extract))
+    idx = Index(ten_notes, embedder=fake_embedder, settings=TWO_READERS)
     report = idx.update()
     assert [p for p, _ in report.skipped] == ["note4.txt"]
     assert "vanished" in report.skipped[0][1]
@@ -479,15 +484,9 @@ def test_file_vanishing_before_hashing_is_skipped(ten_notes, fake_embedder, monk
 def test_vanished_file_that_comes_back_is_indexed(ten_notes, fake_embedder, monkeypatch):
     real_extract = scent.indexing.extract
     content = (ten_notes / "note4.txt").read_bytes()
-
-    def extract_then_delete_next(path, limits):
-        if os.path.basename(path) == "note3.txt" and (ten_notes / "note4.txt").exists():
-            os.remove(ten_notes / "note4.txt")
-        return real_extract(path, limits)
-
-    monkeypatch.setattr(scent.indexing, "extract", extract_then_delete_next)
-    idx = Index(ten_notes, embedder=fake_embedder)
-    idx.update()
+    monkeypatch.setattr(scent.indexing, "extract", extract_then_delete(ten_notes, real_extract))
+    idx = Index(ten_notes, embedder=fake_embedder, settings=TWO_READERS)
+    assert [p for p, _ in idx.update().skipped] == ["note4.txt"]
     monkeypatch.setattr(scent.indexing, "extract", real_extract)
     (ten_notes / "note4.txt").write_bytes(content)
     report = idx.update()
