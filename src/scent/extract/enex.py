@@ -67,7 +67,7 @@ def extract(path: str, limits: Limits) -> Extracted:
         for number, note in _notes(path, meta):
             raw = etree.tostring(note)
             digest = hashlib.sha1(raw).hexdigest()
-            date = _time(note.findtext("created")) or _time(note.findtext("updated"))
+            date = _made(note)
             dates.add(date)
             name = f"{number}.md"
             if digest == indexed.get(name) and str(number) not in with_parts:
@@ -75,7 +75,7 @@ def extract(path: str, limits: Limits) -> Extracted:
                 continue
             names = _attachments(note)
             title = one_line(note.findtext("title"))
-            text = _note_text(note, {d: n for n, _, d in names})[:limits.max_text_bytes] or title
+            text = _note_text(note, names)[:limits.max_text_bytes] or title
             if text:  # a note of a title alone is its title
                 got = Extracted(kind=KIND, sections=[Section(text=text, kind=KIND, title=title)],
                                 title=title or f"note {number}", date=date)
@@ -99,10 +99,9 @@ def _sectioned(path: str) -> Extracted:
         names = _attachments(note)
         attached += len(names)
         title = one_line(note.findtext("title"))
-        text = _note_text(note, {d: n for n, _, d in names}) or title
+        text = _note_text(note, names) or title
         if text:
-            sections.append(Section(text=text, kind=KIND, title=title or f"note {number}",
-                                    date=_time(note.findtext("created")) or _time(note.findtext("updated"))))
+            sections.append(Section(text=text, kind=KIND, title=title or f"note {number}", date=_made(note)))
     if attached:
         meta["unopened"] = attached  # the container this one is inside says so
     return Extracted(kind=KIND, sections=laid_out(sections), title=os.path.basename(path), meta=meta)
@@ -132,7 +131,7 @@ def read_member(path: str, name: str, max_bytes: int) -> bytes:
                 names = _attachments(note)
                 if not slash:
                     title = one_line(note.findtext("title"))
-                    data = f"# {title}\n\n{_note_text(note, {d: a for a, _, d in names})}\n".encode()
+                    data = f"# {title}\n\n{_note_text(note, names)}\n".encode()
                     return bounded(io.BytesIO(data), path, name, len(data), max_bytes)
                 for found, data, _ in names:
                     if found == wanted:
@@ -184,8 +183,10 @@ def _attachments(note) -> list[tuple[str, bytes, str]]:
     return out
 
 
-def _note_text(note, named: dict[str, str]) -> str:
-    """The note's body, then its tasks, tags, author, place and source, a line each."""
+def _note_text(note, attached: list[tuple[str, bytes, str]]) -> str:
+    """The note's body (each attachment it shows named in brackets: `attached` is _attachments'), then
+    its tasks, tags, author, place and source, a line each."""
+    named = {digest: name for name, _, digest in attached}
     content = note.findtext("content") or ""
     content = _MEDIA.sub(lambda m: f" [{named.get(m.group(1).lower(), 'attachment')}] ", content)
     content = _TODO.sub(lambda m: "[x] " if _CHECKED.search(m.group(1)) else "[ ] ", content)
@@ -213,6 +214,11 @@ def _place(attributes) -> str:
     except ValueError:
         return ""
     return place_words(lat, lon)
+
+
+def _made(note) -> float | None:
+    """When the note was made (else last changed)."""
+    return _time(note.findtext("created")) or _time(note.findtext("updated"))
 
 
 def _time(text: str | None) -> float | None:
