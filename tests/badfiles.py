@@ -838,6 +838,13 @@ def pdf_inflating_page(inflated: int, lzw: bool = False) -> bytes:
                    _packed_stream(b"", inflated, lzw)])
 
 
+def pdf_of_page_stream(data: bytes, filters: bytes) -> bytes:
+    """A one-page PDF whose page's content stream is `data` under `/Filter filters`."""
+    return pdf_of([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                   b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
+                   b"<< /Filter %s /Length %d >>\nstream\n%s\nendstream" % (filters, len(data), data)])
+
+
 @kind("PDF whose page inflates to 1 GiB (a bomb)", ["pdf/page-bomb.pdf"], "skip")
 def _(root):
     write(root, "pdf/page-bomb.pdf", pdf_inflating_page(1 << 30))
@@ -851,6 +858,12 @@ def _(root):
 @kind("PDF whose page decodes from LZW to 1 GiB (a bomb)", ["pdf/lzw-bomb.pdf"], "skip")
 def _(root):
     write(root, "pdf/lzw-bomb.pdf", pdf_inflating_page(1 << 30, lzw=True))
+
+
+@kind("PDF whose page is deflated twice, 2 KB to 1 GiB (a bomb)", ["pdf/twice-bomb.pdf"], "skip")
+def _(root):
+    write(root, "pdf/twice-bomb.pdf", pdf_of_page_stream(zlib.compress(deflated_zeros(1 << 30), 9),
+                                                         b"[/FlateDecode /FlateDecode]"))
 
 
 @kind("PDF with a 1 GiB attached file in LZW (a bomb)", ["pdf/lzw-attached-bomb.pdf"], "index")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import zipfile
+import zlib
 from datetime import datetime, timezone
 
 import pytest
@@ -690,26 +691,84 @@ def test_a_pdf_whose_page_would_inflate_too_far_is_one_line(tmp_path, monkeypatc
     """A page's stream inflating past MAX_STREAM_BYTES (here made 8 MiB, the stream 16 MiB) is
     refused before PDFium inflates it whole; one of 4 MiB is read."""
     from badfiles import pdf_inflating_page
-    from scent.extract import pdf
+    from scent.extract import pdfstreams
 
-    monkeypatch.setattr(pdf, "MAX_STREAM_BYTES", 8 << 20)
+    monkeypatch.setattr(pdfstreams, "MAX_STREAM_BYTES", 8 << 20)
     (tmp_path / "bomb.pdf").write_bytes(pdf_inflating_page(16 << 20))
     assert reason_of(tmp_path / "bomb.pdf").startswith("a stream in it would inflate ")
     (tmp_path / "fine.pdf").write_bytes(pdf_inflating_page(4 << 20))
     assert [s.page for s in extract(str(tmp_path / "fine.pdf")).sections] == [1]
 
 
-def test_lzw_decoded_size_is_counted_from_the_codes():
+def test_lzw_is_decoded_as_the_pdf_reference_says():
     """The PDF Reference's own example (1.7, 3.3.3): "-----A---B" is 256 45 258 258 65 259 66 257,
     9 bits each: 45 "-", 258 "--" (added after 45 -), 258 "--", 65 "A", 259 "---", 66 "B"."""
     from badfiles import lzw_codes
-    from scent.extract.pdf import _lzw_decoded
+    from scent.extract.pdfstreams import decode
 
     data = lzw_codes([(c, 9) for c in (256, 45, 258, 258, 65, 259, 66, 257)])
-    assert len(data) == 9 and _lzw_decoded(data, 1, None) == (9, 10)
-    # 258 before the table holds it, and a code never added: the count stops there, as decoding does
-    assert _lzw_decoded(lzw_codes([(256, 9), (258, 9), (45, 9)]), 1, None)[1] == 0
-    assert _lzw_decoded(lzw_codes([(256, 9), (45, 9), (300, 9), (45, 9)]), 1, None)[1] == 1
+    assert len(data) == 9 and b"".join(decode([data], ["lzw"])) == b"-----A---B"
+    assert b"".join(decode([data[:4], data[4:]], ["lzw"])) == b"-----A---B"  # a code across two pieces
+    # 258 before the table holds it, and a code never added: the output stops there, as PDFium's does
+    assert b"".join(decode([lzw_codes([(256, 9), (258, 9), (45, 9)])], ["lzw"])) == b""
+    assert b"".join(decode([lzw_codes([(256, 9), (45, 9), (300, 9), (45, 9)])], ["lzw"])) == b"-"
+
+
+def test_each_pdf_filter_decodes_a_piece_at_a_time():
+    """Each filter's output, fed its input one byte at a time (a group, a digit pair or a run split
+    between pieces), is what the whole input decodes to: ASCII85 87cUR D]i," Ebo7 is "Hell", "o Wo",
+    "rld" (z four zero bytes between groups), hex pairs with an odd last digit 7 read as 70, run
+    length 02 "abc", FD (257 - 253 = 4) "z" four times, 80 the end."""
+    import base64
+
+    from scent.extract.pdfstreams import decode
+
+    def one_at_a_time(data):
+        return [data[i:i + 1] for i in range(len(data))]
+
+    text = b"Hello World, " * 50
+    cases = [(["a85"], b'87cUR z D]i,"\nEbo7~>', b"Hell\0\0\0\0o World"),
+             (["hex"], b"48 65 6c6C\n6f7>ff", b"Hello\x70"),
+             (["rl"], b"\x02abc\xfdz\x80\x00q", b"abczzzz"),
+             (["flate"], zlib.compress(text), text),
+             (["a85", "flate"], base64.a85encode(zlib.compress(text)) + b"~>", text),
+             (["flate", "flate"], zlib.compress(zlib.compress(text)), text)]
+    for filters, data, expected in cases:
+        assert b"".join(decode([data], filters)) == expected, filters
+        assert b"".join(decode(one_at_a_time(data), filters)) == expected, filters
+    assert b"".join(decode([b"not deflated"], ["flate"])) == b""
+
+
+def test_a_streams_filters_are_read_up_to_one_not_decoded_here():
+    from scent.extract.pdfstreams import filters_of
+
+    assert filters_of(b"<< /Length 5 /Filter/FlateDecode/DecodeParms << >> >>") == ["flate"]
+    assert filters_of(b"<< /Filter [ /A85 /Fl /DCTDecode ] >>") == ["a85", "flate"]
+    assert filters_of(b"<< /Filter [/DCTDecode /FlateDecode] >>") == []
+    assert filters_of(b"<< /Length 5 >>") == []
+
+
+def test_a_pdf_page_encoded_twice_or_by_short_names_is_counted_through_its_filters(tmp_path, monkeypatch):
+    """A stream deflated twice (2 KB to 1 GiB; PDFium took 2.1 GB of memory for it, and 3.2 GB for
+    3.4 KB to 2 GiB), wrapped in ASCII85 or hex, or named /Fl, got past a guard that looked for
+    "/FlateDecode" and inflated once: each is decoded through its filters and counted."""
+    import base64
+
+    from badfiles import deflated_zeros, pdf_of_page_stream
+    from scent.extract import pdfstreams
+
+    monkeypatch.setattr(pdfstreams, "MAX_STREAM_BYTES", 8 << 20)
+    once = deflated_zeros(16 << 20)
+    bombs = {"twice.pdf": pdf_of_page_stream(zlib.compress(once, 9), b"[/FlateDecode /FlateDecode]"),
+             "short.pdf": pdf_of_page_stream(once, b"/Fl"),
+             "a85.pdf": pdf_of_page_stream(base64.a85encode(once) + b"~>", b"[/ASCII85Decode /FlateDecode]"),
+             "hex.pdf": pdf_of_page_stream(once.hex().encode() + b">", b"[/AHx /Fl]")}
+    for name, data in bombs.items():
+        (tmp_path / name).write_bytes(data)
+        assert reason_of(tmp_path / name).startswith("a stream in it would inflate "), name
+    assert len(bombs["twice.pdf"]) < 2000
+    (tmp_path / "fine.pdf").write_bytes(pdf_of_page_stream(zlib.compress(deflated_zeros(4 << 20)), b"[/Fl /Fl]"))
+    assert [s.page for s in extract(str(tmp_path / "fine.pdf")).sections] == [1]
 
 
 def test_a_pdf_whose_lzw_page_would_decode_too_far_is_one_line(tmp_path, monkeypatch):
@@ -717,14 +776,14 @@ def test_a_pdf_whose_lzw_page_would_decode_too_far_is_one_line(tmp_path, monkeyp
     aborted on 2 GiB): counted from its codes first, refused as a deflated page is; its attached file
     too. One of 4 MiB is read."""
     from badfiles import pdf_attaching, pdf_inflating_page
-    from scent.extract import pdf
+    from scent.extract import pdfstreams
 
     (tmp_path / "attached.pdf").write_bytes(pdf_attaching("big.txt", 64 << 20, lzw=True))
     got = extract(str(tmp_path / "attached.pdf"))
     assert got.members == [] and got.meta["left_out"][0].startswith("its attached files were not read: one would inflate ")
     (tmp_path / "small.pdf").write_bytes(pdf_attaching("spaces.txt", 1 << 20, lzw=True))
     assert [(m.name, m.size) for m in extract(str(tmp_path / "small.pdf")).members] == [("spaces.txt", 1 << 20)]
-    monkeypatch.setattr(pdf, "MAX_STREAM_BYTES", 8 << 20)
+    monkeypatch.setattr(pdfstreams, "MAX_STREAM_BYTES", 8 << 20)
     (tmp_path / "bomb.pdf").write_bytes(pdf_inflating_page(16 << 20, lzw=True))
     assert len((tmp_path / "bomb.pdf").read_bytes()) < 16_000
     assert reason_of(tmp_path / "bomb.pdf").startswith("a stream in it would inflate ")

@@ -21,10 +21,7 @@ from __future__ import annotations
 import ctypes
 import io
 import mmap
-import os
 import re
-import zlib
-from collections.abc import Iterator
 from functools import partial
 
 import pypdfium2 as pdfium
@@ -38,8 +35,9 @@ from scent.describe import describe, is_text_page
 from scent.errors import ExtractError, OcrFailed
 from scent.pdfium_lock import PDFIUM, released
 from scent.units import Extracted, Picture, Section
-from .base import Limits, _size, headed
-from .members import RATIO_FLOOR, Entry, MemberReader, attach, bounded
+from .base import Limits, headed
+from .members import Entry, MemberReader, attach, bounded
+from .pdfstreams import bombs
 
 # .ai: an Illustrator file is a PDF where Illustrator saved it "PDF compatible" (its default since CS).
 EXTENSIONS = (".pdf", ".ai")
@@ -377,7 +375,7 @@ def _read_page(document: pdfium.PdfDocument, index: int, limits: Limits, meta: d
 
 def extract(path: str, limits: Limits) -> Extracted:
     # The whole file, but for its pages' OCR and its pictures' descriptions (scent.pdfium_lock).
-    refused, attachments_refused = _bombs(path, limits)
+    refused, attachments_refused = bombs(path, limits)
     if refused:
         raise ExtractError(path, refused)
     with PDFIUM:
@@ -445,134 +443,6 @@ def _attachments(document: pdfium.PdfDocument, limits: Limits) -> list[Entry]:
                 pass
         entries.append(Entry(name, size, partial(bytes, data), date=date))
     return entries
-
-
-_OBJ = re.compile(rb"\d+\s+\d+\s+obj\b")
-MAX_STREAM_BYTES = 512 << 20  # a page's stream inflating past this is no page anyone made (PDFium stops at 1 GiB)
-PEEK = 4096  # bytes before a stream's data in which its dictionary is looked for
-DEFLATE_MAX_RATIO = 1100  # deflate cannot inflate a byte to more than ~1032
-# A 12-bit LZW code stands for at most ~3,840 bytes (a table of 4,096 strings, each one byte longer than
-# one before it): 1.5 bytes to 2,560. A run of one byte, LZW's best case, averages half that.
-LZW_MAX_RATIO = 2600
-
-
-def _bombs(path: str, limits: Limits) -> tuple[str | None, str | None]:
-    """Why the PDF is not read (a stream in it would inflate past MAX_STREAM_BYTES), and why its
-    attached files are not (one would inflate past an archive member's limits), or None each.
-
-    PDFium inflates a stream whole: a 1 MB PDF whose page inflates to 1,000 MiB took it 2.1 GB of
-    memory, and one whose attached file inflates to 1 GiB 4 GB (it inflates an attachment even to
-    tell its size); a 463 KB page of LZW decoding to 600 MiB 1.4 GB, and one of 2 GiB aborted
-    the process. So each deflated stream is first inflated here a piece at a time, and only
-    counted, and each LZW stream's decoded size counted without decoding it. A stream's dictionary
-    is always plain in the file (no object stream holds a stream); one not found here, or whose
-    data does not inflate, is left to PDFium."""
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        if not size:
-            return None, None
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            attached = None
-            for begin in _streams(data):
-                head = data[max(0, begin - PEEK):begin]
-                if b"/FlateDecode" not in head and b"/LZWDecode" not in head:
-                    continue
-                objects = list(_OBJ.finditer(head))  # its own dictionary, not the object's before it
-                head = head[objects[-1].end():] if objects else head
-                flate = b"/FlateDecode" in head
-                if not flate and b"/LZWDecode" not in head:
-                    continue
-                embedded = b"/EmbeddedFile" in head
-                end = data.find(b"endstream", begin)
-                ratio = DEFLATE_MAX_RATIO if flate else LZW_MAX_RATIO
-                if not embedded and 0 <= end and (end - begin) * ratio <= MAX_STREAM_BYTES:
-                    continue  # too short to inflate that far: most streams are, and cost nothing here
-                if flate:
-                    packed, out = _inflated(data, begin, limits if embedded else None)
-                else:
-                    early = 0 if re.search(rb"/EarlyChange\s+0\b", head) else 1
-                    packed, out = _lzw_decoded(data[begin:end if end >= 0 else len(data)], early,
-                                               limits if embedded else None)
-                if out > MAX_STREAM_BYTES:
-                    return (f"a stream in it would inflate {_size(packed)} to over {_size(out)} (a zip bomb?); "
-                            "add it to .scentignore"), None
-                if embedded and attached is None and (out > limits.max_member_bytes or
-                                                      (out > RATIO_FLOOR and out > limits.max_ratio * packed)):
-                    attached = (f"its attached files were not read: one would inflate {_size(packed)} to over "
-                                f"{_size(out)} (a zip bomb?); the PDF itself is indexed")
-    return None, attached
-
-
-def _lzw_decoded(data: bytes, early: int, ratio: Limits | None) -> tuple[int, int]:
-    """(bytes of LZW data read, bytes they decode to) of a stream (PDF's LZW: codes of 9 to 12
-    bits, high bit first, 256 clears the table, 257 ends, `early` the EarlyChange parameter),
-    counted from each table string's length, not decoded; stopped as _inflated stops."""
-    lengths = [1] * 4096
-    table, width, last, out = 258, 9, 0, 0
-    bits = held = 0
-    for packed, byte in enumerate(data, 1):
-        bits, held = (bits << 8) | byte, held + 8
-        while held >= width:
-            held -= width
-            code = bits >> held
-            bits &= (1 << held) - 1
-            if code == 256:
-                table, width, last = 258, 9, 0
-                continue
-            if code < 256 or 257 < code < table:
-                size = lengths[code]
-            elif code == table and last:  # the string being added: the last one and its first byte
-                size = last + 1
-            else:  # the end, or a code no table holds: PDFium stops decoding there too
-                return packed, out
-            out += size
-            if last and table < 4096:
-                lengths[table] = last + 1
-                table += 1
-                if table + early >= 1 << width and width < 12:
-                    width += 1
-            last = size
-        if out > MAX_STREAM_BYTES or (ratio is not None and (
-                out > ratio.max_member_bytes or (out > RATIO_FLOOR and out > ratio.max_ratio * packed))):
-            return packed, out
-    return len(data), out
-
-
-def _streams(data) -> Iterator[int]:
-    """Where each stream's data begins: after a `stream` keyword and its end of line (found by
-    bytes.find, ~50x a regular expression's speed on a file of pictures), not `endstream`."""
-    at = data.find(b"stream")
-    while at >= 0:
-        after = at + 6
-        if data[after:after + 2] == b"\r\n":
-            after += 2
-        elif data[after:after + 1] == b"\n":
-            after += 1
-        else:
-            after = -1
-        if after > 0 and data[max(0, at - 3):at] != b"end":
-            yield after
-        at = data.find(b"stream", at + 6)
-
-
-def _inflated(data, at: int, ratio: Limits | None) -> tuple[int, int]:
-    """(bytes of deflated data read, bytes they inflate to) of the stream starting at `at`,
-    stopped past MAX_STREAM_BYTES, or (when `ratio` is given) past its member limits."""
-    inflater, out, begin = zlib.decompressobj(), 0, at
-    try:
-        while not inflater.eof and at < len(data):
-            piece = data[at:at + 65536]
-            at += len(piece)
-            while piece:
-                out += len(inflater.decompress(piece, 1 << 20))
-                piece = inflater.unconsumed_tail
-                packed = at - begin - len(piece)
-                if out > MAX_STREAM_BYTES or (ratio is not None and (
-                        out > ratio.max_member_bytes or (out > RATIO_FLOOR and out > ratio.max_ratio * packed))):
-                    return packed, out
-    except zlib.error:
-        pass
-    return at - begin, out
 
 
 def _extract(path: str, limits: Limits, attachments_refused: str | None) -> tuple[Extracted, list[Entry]]:
