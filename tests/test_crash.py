@@ -19,6 +19,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -454,6 +455,37 @@ def test_a_file_that_crashes_its_reader_does_not_end_a_watch(tmp_path):
         assert lines[-1].startswith("scent: 1 new, 0 changed"), lines
         assert proc.poll() is None
     finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    assert proc.returncode == 0, lines
+
+
+def test_a_quiet_watch_still_says_what_it_skipped(tmp_path):
+    """`scent watch -q` leaves out each refresh's line, not the line of a file it could not read
+    (`scent index -q` says those too): the refresh of heron.md says nothing, the one of n9b.md its skip."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "n0.md").write_text("note about pears\n")
+    child = tmp_path / "watch_child.py"
+    child.write_text(WATCH_CHILD)
+    proc = subprocess.Popen([sys.executable, str(child), "watch", str(folder), "--index", str(tmp_path / "idx"), "-q"],
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "SCENT_TESTS": str(TESTS), "SCENT_HOME": str(tmp_path / "home"),
+                                 "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])})
+    lines = []
+    silent = threading.Timer(60, proc.kill)  # a watch that says nothing would leave readline waiting
+    silent.start()
+    try:
+        while not lines or "watching" not in lines[-1]:
+            lines.append(proc.stderr.readline())
+            assert lines[-1], (proc.wait(timeout=30), lines)
+        (folder / "heron.md").write_text("A grey heron at the pond.\n")
+        time.sleep(2)
+        (folder / "n9b.md").write_text("a note of bytes the reader dies on: FAULT HERE\n")
+        lines.append(proc.stderr.readline())
+        assert lines[-1].startswith("scent: skipped n9b.md: reading it crashed the process reading it"), lines
+    finally:
+        silent.cancel()
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)
     assert proc.returncode == 0, lines

@@ -482,7 +482,7 @@ def status_cmd(folder, index_dir, as_json, as_user, list_skipped, **params):
 @cli.command("watch")
 @click.argument("folder", type=EXISTING_DIRECTORY)
 @click.option("--index", "index_dir", type=DIRECTORY, help="Index directory (default: one per folder under $SCENT_HOME).")
-@click.option("-q", "--quiet", is_flag=True, help="Say nothing about each refresh.")
+@click.option("-q", "--quiet", is_flag=True, help="No line for each refresh (a file it skips is still said).")
 @_setting_options("index")
 @_setting_options("storage")
 def watch_cmd(folder, index_dir, quiet, **params):
@@ -499,8 +499,8 @@ def watch_cmd(folder, index_dir, quiet, **params):
         skips.close()
 
     def refreshed(report, paths):
+        skipped(report)
         if not quiet:
-            skipped(report)
             click.echo(visible(f"scent: {report.added} new, {report.updated} changed, {report.renamed} renamed, "
                                f"{report.deleted} deleted, {len(report.skipped)} skipped ({len(paths)} paths "
                                f"changed, {report.seconds:.1f}s)"), err=True)
