@@ -171,6 +171,28 @@ def test_applications_and_photo_library_copies_are_not_walked(tmp_path):
     assert sorted(f.rel for f in files_at(tmp_path, ["Downloads", "Pictures"], accept=lambda p: True)) == _WALKED[:2]
 
 
+def test_a_folders_event_walks_that_folder_alone_and_names_each_file_once(tmp_path, monkeypatch):
+    """A file made in notes/ comes as two events, the file's and its folder's (its list of files
+    changed): the refresh found notes/piano.md twice (a watch said "2 new" for it) and, for the
+    folder's event, walked every folder of the tree."""
+    from scent import walk as walking
+
+    _files(tmp_path, ["notes/piano.md", "notes/sub/a.md", "other/b.md", "c.md", "notes-old/d.md"])
+    listed, folders = [], walking._folders
+
+    def listing(root, onerror):
+        for top, dirnames, filenames in folders(root, onerror):
+            listed.append(os.path.relpath(top, tmp_path))
+            yield top, dirnames, filenames
+
+    monkeypatch.setattr(walking, "_folders", listing)
+    found = walking.files_at(tmp_path, ["notes", "notes/piano.md"], accept=lambda p: True)
+    assert [f.rel for f in found] == ["notes/piano.md", "notes/sub/a.md"]
+    assert listed == [".", "notes", "notes/sub"]  # the way there, and below it
+    assert sorted(f.rel for f in walking.files_at(tmp_path, ["notes/sub", "notes"], accept=lambda p: True)) == \
+        ["notes/piano.md", "notes/sub/a.md"]
+
+
 def test_watch_passes_by_events_the_walk_would_not_index(tmp_path):
     from scent.watch import _Changes
 

@@ -189,13 +189,16 @@ def left_out(parts: list[str]) -> bool:
 
 
 def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str] = (),
-         on_error: Callable[[str, str], None] | None = None) -> Iterator[FileInfo]:
+         on_error: Callable[[str, str], None] | None = None, under: str = "") -> Iterator[FileInfo]:
     """Yield FileInfo for every accepted file under `root`, in a stable order.
 
     `accept(path)` decides by name whether a file is indexable; `skip` holds absolute folders to
     leave out (the index itself when it lives inside the folder). An unreadable folder or a file
     that vanishes between listing and stat is reported through `on_error` and walked past.
+    `under` (a folder's path relative to `root`) limits the walk to the files below it: the way
+    there is walked as the whole walk would go, so the same rules keep or leave out what it finds.
     """
+    target = under.strip("/") + "/" if under.strip("/") else ""
     root = os.path.abspath(root)
     real_root = os.path.realpath(root)
     skip = {os.path.abspath(s) for s in skip}
@@ -209,11 +212,13 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
         rel_dir = os.path.relpath(dirpath, root)
         rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/") + "/"
         library = PHOTO_LIBRARIES.get(_suffix(dirpath)) if dirpath != root else None
-        if library is not None:
-            filenames = []  # its database's files
+        if library is not None or not rel_dir.startswith(target):
+            filenames = []  # its database's files; or a folder on the way to `under`
         kept = []
         for d in sorted(dirnames):
             full = os.path.join(dirpath, d)
+            if not (rel_dir + d + "/").startswith(target) and not target.startswith(rel_dir + d + "/"):
+                continue  # off the way to `under`
             if not d.startswith(".") and is_document_package(full):
                 filenames.append(d)  # a file to a person: yielded with the files below, not walked
                 continue
@@ -303,8 +308,10 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
     folders = [r + "/" for r in rels
                if r and os.path.isdir(full := os.path.join(root, r)) and not is_document_package(full)]
     if folders:
-        under = [f for f in walk(root, accept=accept, skip=skip) if any(f.rel.startswith(d) for d in folders)]
-        return under + files_at(root, [r for r in rels if r + "/" not in folders], accept=accept, skip=skip)
+        # A file event comes with its folder's (its list of files changed): the file is the folder's.
+        found = {f.rel: f for d in folders for f in walk(root, accept=accept, skip=skip, under=d)}
+        rest = [r for r in rels if not any((r + "/").startswith(d) for d in folders)]
+        return [*found.values(), *files_at(root, rest, accept=accept, skip=skip)]
     real_root = os.path.realpath(root)
     skip = {os.path.abspath(s) for s in skip}
     spec = _load_ignore(root)
