@@ -39,6 +39,10 @@ def test_overlapping_chunks_are_shown_once_and_pages_marked():
 def test_readable_snippet_text():
     assert readable("## **Deposit** return") == "Deposit return"
     assert readable("- [x] call the [landlord](http://x.y) about `LD-2026`") == "call the landlord about LD-2026"
+    # a number starts a list item after a blank line, an item or its indented line, or as 1; not a wrapped line
+    assert readable("Steps:\n\n3. Open\n4. Close\n   it\n5. Lock") == "Steps:\n\nOpen\nClose\n   it\nLock"
+    assert readable("Steps:\n1. Open\n2. [ ] Close") == "Steps:\nOpen\nClose"
+    assert readable("Die Abgabefrist ist der\n31. Juli 2025.") == "Die Abgabefrist ist der\n31. Juli 2025."
     assert readable("| a | b |\n|---|---|\n| 1 | 2 |") == "a · b\n\n1 · 2"
     # what is not markup stays: identifiers, arithmetic
     assert readable("TICKET\n======\nOpened") == "TICKET\n\nOpened"

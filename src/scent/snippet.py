@@ -50,7 +50,7 @@ _MARKUP = [
     (re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)"), r"\1"),          # links and images: their text
     (re.compile(r"^\s{0,3}#{1,6}\s+", re.M), ""),                # headings
     (re.compile(r"^\s{0,3}>\s?", re.M), ""),                     # quotes
-    (re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?", re.M), ""),  # list items, task boxes
+    (re.compile(r"^\s*[-*+]\s+(?:\[[ xX]\]\s+)?", re.M), ""),  # list items, task boxes (numbered: _numbered)
     (re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$", re.M), ""),  # table rules
     (re.compile(r"^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$", re.M), ""),    # a table row's outer bars
     (re.compile(r"[ \t]*\|[ \t]*"), " · "),                        # between its cells
@@ -61,8 +61,27 @@ _MARKUP = [
 ]
 
 
+_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
+_NUMBERED = re.compile(r"[ \t]*(\d{1,9})[.)][ \t]+(?:\[[ xX]\][ \t]+)?")
+
+
+def _numbered(text: str) -> str:
+    """`text` without the numbers that mark list items: only where CommonMark starts or goes on with a
+    list (after a blank line, another item or an item's indented line; "1." anywhere), so that a
+    paragraph wrapped before a number ("... ist der\n31. Juli") keeps it."""
+    lines = text.split("\n")
+    out = list(lines)
+    for i, line in enumerate(lines):
+        if (found := _NUMBERED.match(line)) and (
+                i == 0 or not lines[i - 1].strip() or _ITEM.match(lines[i - 1]) or lines[i - 1][:1] in " \t"
+                or found[1] == "1"):
+            out[i] = line[found.end():]
+    return "\n".join(out)
+
+
 def readable(text: str) -> str:
     """`text` without markdown markup, for showing."""
+    text = _numbered(text)
     for pattern, repl in _MARKUP:
         text = pattern.sub(repl, text)
     return text
