@@ -330,6 +330,21 @@ def test_full_disk_is_one_line_and_the_index_stays_whole(tmp_path, scent_index):
     assert units_of(roomy / "index.db") == clean_build(folder, tmp_path, Settings(), "index.db")
 
 
+def test_an_index_folder_that_cannot_be_made_is_one_line(tmp_path):
+    """A file standing where the index folder, or scent's own folder ($SCENT_HOME), would be made:
+    a FileNotFoundError or NotADirectoryError traceback before."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "a.md").write_text("a note\n")
+    (tmp_path / "file").write_text("in the way\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+    for args, home, said in [(["--index", str(tmp_path / "file" / "idx")], tmp_path / "home", "the index folder"),
+                             ([], tmp_path / "file" / "home", "scent's folder")]:
+        proc = subprocess.run([sys.executable, "-m", "scent", "index", str(folder), *args], capture_output=True,
+                              text=True, env={**env, "SCENT_HOME": str(home)}, timeout=120)
+        assert proc.returncode == 1 and f"cannot make {said} " in one_error_line(proc.stderr), proc.stderr
+
+
 def test_read_only_index_folder_is_one_line_and_still_answers(tmp_path, scent_index):
     folder = tmp_path / "notes"
     write_corpus(folder)

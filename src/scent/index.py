@@ -88,7 +88,12 @@ class Index:
                 raise
         if not engine.exists(self.index_dir, self.settings) and folder is None:
             raise ScentError(f"no index in {self.index_dir}; build one with: scent index FOLDER")
-        self.index_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.index_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            self._release_rebuild_lock()
+            raise cannot_write(self.index_dir, err) or ScentError(
+                f"cannot make the index folder {self.index_dir} ({err.strerror or err}); pick another --index") from None
         try:
             self.engine = open_engine(self.settings, self.index_dir)
         except (OSError, sqlite3.OperationalError) as err:

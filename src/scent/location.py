@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import IndexNotFound
+from .errors import IndexNotFound, ScentError
 from .settings import scent_home
 
 def default_index_dir(folder: str | Path) -> Path:
@@ -31,8 +31,12 @@ def make_home() -> Path:
     file indexed, whoever may read each (see scent.access), so no other account may look in."""
     home = scent_home()
     if not home.exists():
-        home.mkdir(parents=True, exist_ok=True)
-        home.chmod(0o700)  # mkdir's mode is masked by the umask
+        try:
+            home.mkdir(parents=True, exist_ok=True)
+            home.chmod(0o700)  # mkdir's mode is masked by the umask
+        except OSError as err:
+            raise ScentError(f"cannot make scent's folder {home} ({err.strerror or err}); set SCENT_HOME to a folder "
+                             "you can write, or name one with --index") from None
     return home
 
 
