@@ -142,6 +142,19 @@ def test_prefetched_embeds_the_query_once_in_its_own_thread():
     assert model.queries[-1] == ["another query"]
 
 
+def test_a_query_the_search_refuses_for_its_length_is_not_embedded():
+    """The search refuses a query over MAX_QUERY_CHARS in one line; the model's thread embedded it
+    first, and the process waited for it to exit (24,000 characters: 7 s)."""
+    from scent.query import MAX_QUERY_CHARS
+
+    e = Prefetched("heating " * 3000, make=Slow)
+    model = e._ready()
+    assert e._done.wait(10) and model.queries == []
+    e = Prefetched("h" * MAX_QUERY_CHARS, make=Slow)
+    e.embed_queries(["h" * MAX_QUERY_CHARS])
+    assert e._ready().queries == [["h" * MAX_QUERY_CHARS]]
+
+
 def test_a_query_the_model_refuses_is_asked_again_by_the_search():
     class Picky(FakeEmbedder):
         def embed_queries(self, texts):

@@ -169,7 +169,7 @@ class Prefetched:
             self._model = make()
             # Imported after the load, which releases the GIL: before it, this import delayed the
             # load's start by a few ms while the caller's imports held the lock.
-            from .query import clean, valid_text
+            from .query import MAX_QUERY_CHARS, clean, valid_text
         except BaseException as err:  # noqa: BLE001 - raised again in the caller's thread
             self._error = err
             self._loaded.set()
@@ -179,7 +179,8 @@ class Prefetched:
         self._asked.wait()
         try:
             text = clean(valid_text(self._query))  # what Index.search has scent.search.dense embed
-            self._vector, self._text = self._model.embed_queries([text]), text
+            if len(valid_text(self._query)) <= MAX_QUERY_CHARS:  # a longer one is refused: 24,000 characters took 7 s
+                self._vector, self._text = self._model.embed_queries([text]), text
         except Exception:  # noqa: BLE001 - the search asks again, and says what is wrong its own way
             pass
         finally:
