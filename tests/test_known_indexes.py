@@ -40,8 +40,11 @@ def test_forget_removes_the_index_and_not_the_folder(notes, fake_embedder):
     assert Index.forget(notes) == where
     assert not where.exists()
     assert sorted(p.name for p in notes.iterdir()) == files
-    with pytest.raises(IndexNotFound, match="not indexed yet"):
+    with pytest.raises(IndexNotFound, match="not indexed yet; run: scent index"):
         Index.forget(notes)
+    # a path that is no folder here is a typo, not a folder to index
+    with pytest.raises(IndexNotFound, match="not indexed, and no such folder is here; check the path"):
+        Index.forget(notes / "gone")
 
 
 def test_forget_is_refused_while_an_indexer_holds_the_index(notes, fake_embedder):

@@ -87,6 +87,9 @@ def find_index(folder: str | Path | None, index: str | Path | None, exists: Call
     if folder:
         path = default_index_dir(folder)
         if not exists(path):
+            if not os.path.isdir(folder):  # a typo, most likely: indexing it would fail too
+                raise IndexNotFound(f"{folder} is not indexed, and no such folder is here; check the path "
+                                    "(scent list shows the indexed folders)")
             raise IndexNotFound(f"{folder} is not indexed yet; run: scent index {folder}")
         return Found(path, "named")
     here = Path(near or Path.cwd()).resolve()
