@@ -379,6 +379,11 @@ def test_ids_exact_and_one_character_off(engine, three_files):
     assert engine.keywords.id_search(("K7QZZP",), Filters(), 10) == [(boiler1, 1.0)]
     assert engine.keywords.id_search(("K7QZZP",), Filters.build(kinds=["text"]), 10) == []
     assert engine.keywords.id_search(("ZZZZZZZZ",), Filters(), 10) == []
+    # The ID one off that a unit holds, for spelling to say: none where the ID is held as typed
+    assert engine.keywords.near_ids("K7QZZP", Filters()) == ["K7Q2ZP"]
+    assert engine.keywords.near_ids("K7Q2ZP", Filters()) == []
+    assert engine.keywords.near_ids("K7QZZP", Filters.build(kinds=["text"])) == []
+    assert engine.keywords.near_ids("K7QZ", Filters()) == []  # too short to guess at
 
 
 def run_query(engine, text: str, vector=None) -> list[tuple[str, int | None]]:

@@ -54,10 +54,33 @@ def test_a_word_no_file_holds_is_searched_as_the_word_one_slip_away(index):
     "chess refund",          # a real word the folder lacks
     "soop refund",           # four letters: one slip from too many words
     "deposit refund",        # every word held
-    "LD-2026-0418",          # an ID (one character off is the ID list's job)
+    '"LD-2026-0418"',        # a quoted ID
 ])
 def test_words_that_are_searched_as_typed(index, query):
     assert index.spelling(query) == {}
+
+
+def test_an_id_no_file_holds_is_searched_as_the_one_a_file_holds_one_character_off(index, notes):
+    """The ID list found lease.md for LD-2026-0418 (one character off), and the result read as no good match
+    (0% sure: the index held none of the query's words): said as a correction, it is searched and weighed as
+    the ID the folder holds. Two IDs one off: neither is said, the ID list finds both."""
+    found = index.search("LD-2026-0418", k=1)
+    assert found.corrected == {"ld-2026-0418": "LD-2026-0417"} and found[0].path == "lease.md"
+    assert not found[0].weak
+    assert index.spelling("lease ld-2026-0418") == {"ld-2026-0418": "ld-2026-0417"}  # written as typed
+    (notes / "other.md").write_text("Lease reference LD-2026-0419, the garage.\n")
+    index.update()
+    assert index.spelling("LD-2026-0418") == {}
+    assert {r.path for r in index.search("LD-2026-0418", k=2)} == {"lease.md", "other.md"}
+
+
+def test_an_id_one_off_is_respelt_as_it_was_typed():
+    from scent.spelling import respelt
+
+    assert respelt("LD-2026-0418", "LD20260417") == "LD-2026-0417"  # changed
+    assert respelt("inv-20932", "INV2093") == "inv-2093"            # dropped
+    assert respelt("INV-2093", "INV20932") == "INV-20932"           # added at the end
+    assert respelt("AB-12345", "XAB12345") == "XAB-12345"           # added at the start
 
 
 def test_a_stop_word_with_two_letters_swapped_or_one_dropped_is_that_stop_word(index):

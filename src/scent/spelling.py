@@ -34,9 +34,10 @@ from dataclasses import replace
 
 from .filters import Filters
 from .language import query_language
-from .query import KeywordQuery, Term, any_of, parse, quote_fts
+from .query import KeywordQuery, Term, any_of, normalise_id, parse, quote_fts
 from .stopwords import ENGLISH as ENGLISH_STOPWORDS
 from .storage import Engine, KeywordIndex
+from .syntax import words
 from .words import Words, load
 
 MIN_LENGTH = 5
@@ -155,11 +156,12 @@ def corrections(engine: Engine, query: KeywordQuery, filters: Filters,
     from .engines.matching import token
 
     keywords = engine.keywords
+    out = _id_corrections(keywords, query, filters, exact)
     words = {t: w for t in query.terms if (w := _checked(t, exact))}
     if not words:
-        return {}
+        return out
     held = keywords.holds(KeywordQuery(tuple(words), ()), filters)
-    out, missing = {}, {}
+    missing = {}
     for (term, word), h in zip(words.items(), held):
         if h:
             continue
@@ -199,6 +201,40 @@ def corrections(engine: Engine, query: KeywordQuery, filters: Filters,
     return out
 
 
+def _id_corrections(keywords: KeywordIndex, query: KeywordQuery, filters: Filters, exact: frozenset[str]) -> dict[str, str]:
+    """Each ID of `query` (as typed, lowercase) that no unit holds, but one holds one character
+    off, in one way only -> that ID, written as it was typed ("LD-2026-0418" -> "LD-2026-0417").
+    The ID list finds it either way (one character off is an OCR slip or a typo); said, the query
+    is searched and weighed as the ID the folder holds: it read as no good match. Where several IDs
+    are one off, none is said: the ID list finds them all."""
+    out = {}
+    for term in query.terms:
+        # A quoted ID is held as its parts ("LD-2026-0418": ld, 2026, 0418): searched as typed
+        if term.is_id and not term.also and not exact.intersection(words(term.text.lower())):
+            near = keywords.near_ids(normalise_id(term.text), filters)
+            if len(near) == 1:
+                out[term.text.lower()] = respelt(term.text, near[0])
+    return out
+
+
+def respelt(typed: str, found: str) -> str:
+    """`typed` (an ID as typed) with the one character where its normalised form differs from
+    `found` (a normalised ID) changed, added or dropped, its separators and case kept:
+    ("ld-2026-0418", "LD20260417") -> "ld-2026-0417"."""
+    import difflib  # only a query with an ID one off gets here
+
+    at = [i for i, ch in enumerate(typed) if ch.isalnum()]  # where each normalised character was typed
+    norm = normalise_id(typed)
+    edits = [op for op in difflib.SequenceMatcher(None, norm, found, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(at) != len(norm) or len(edits) != 1:
+        return found
+    tag, i1, i2, j1, j2 = edits[0]
+    new = found[j1:j2].lower() if typed == typed.lower() else found[j1:j2]
+    begin = at[i1] if i1 < len(at) else len(typed)
+    end = at[i2 - 1] + 1 if i2 > i1 else begin
+    return typed[:begin] + new + typed[end:]
+
+
 def _hyphenated(engine: Engine, word: str, filters: Filters) -> str | None:
     """`word` as units the asker may read write it with a hyphen ("readonly" -> "read-only"), or None."""
     cuts = [(word[:i], word[i:]) for i in range(1, len(word))]
@@ -226,7 +262,8 @@ def corrected_query(query: KeywordQuery, fixed: dict[str, str], stopwords: bool 
     terms = [_term(fixed[w]) if (w := t.text.lower()) in fixed else t for t in query.terms]
     if stopwords and any(not t.is_stopword for t in terms):
         terms = [t for t in terms if not t.is_stopword]
-    return replace(query, terms=tuple(terms))
+    ids = {normalise_id(typed): normalise_id(word) for typed, word in fixed.items()}
+    return replace(query, terms=tuple(terms), ids=tuple(dict.fromkeys(ids.get(i, i) for i in query.ids)))
 
 
 def _term(word: str) -> Term:

@@ -50,6 +50,16 @@ def one_off(token: str, wanted: str) -> bool:
     return Levenshtein.distance(token, wanted, score_cutoff=1) <= 1
 
 
+def most_held(wanted: str, held: list[list[str]]) -> list[str]:
+    """The tokens one character off `wanted` among the units' tokens `held`, those more units hold first."""
+    counts: dict[str, int] = {}
+    for tokens in held:
+        for t in set(tokens):
+            if t != wanted and one_off(t, wanted):
+                counts[t] = counts.get(t, 0) + 1
+    return sorted(counts, key=lambda t: (-counts[t], t))
+
+
 @lru_cache(maxsize=1 << 16)
 def token(word: str) -> str:
     """One word as the keyword index keeps it: what SQLite's FTS5 tokenizer (unicode61, Latin

@@ -16,7 +16,7 @@ import zlib
 from ...filters import Filters
 from ...query import WORD, KeywordQuery, Term, _parts, is_id_like, normalise_id, required_terms
 from ...storage import Hit
-from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, share_first, then_or, token, trigrams
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, most_held, one_off, share_first, then_or, token, trigrams
 
 K1, B = 1.2, 0.75
 EXTRA_WEIGHT = 0.5
@@ -96,6 +96,15 @@ class QdrantKeywords:
             for i in held:
                 counts[i] = counts.get(i, 0) + 1
         return {w: counts[i] for w, i in ids.items() if i in counts}
+
+    def near_ids(self, ident: str, filters: Filters) -> list[str]:
+        """The IDs units hold one character off `ident` (a normalised ID), most held first; none when
+        a unit holds it exactly, or it is too short to guess at."""
+        if len(ident) < FUZZY_MIN_LENGTH or self.engine.payload_match("ids", [ident], 1, filters, 1):
+            return []
+        wanted = trigrams(ident)
+        near = self.engine.payload_match("id_grams", wanted, max(1, len(wanted) - 3), filters, FUZZY_CANDIDATES)
+        return most_held(ident, [held for _, held in near])
 
     def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]:
         """Units holding each ID exactly (score 2), or, for an ID found nowhere, one character off (score 1)."""

@@ -8,7 +8,7 @@ from ...errors import ScentError
 from ...filters import Filters
 from ...query import KeywordQuery, match_expression, quote_fts, required_terms
 from ...storage import Hit, batched
-from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, one_off, share_first, then_or, token, trigrams
+from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, most_held, one_off, share_first, then_or, token, trigrams
 from .filters import where
 
 # bm25 column weights for (text, title, path, extra)
@@ -101,6 +101,16 @@ class SqliteKeywords:
             for uid in found:
                 scores[uid] = scores.get(uid, 0.0) + weight
         return sorted(scores.items(), key=lambda h: (-h[1], h[0]))[:limit]
+
+    def near_ids(self, ident: str, filters: Filters) -> list[str]:
+        """The IDs units hold one character off `ident` (a normalised ID), most held first; none when
+        a unit holds it exactly, or it is too short to guess at."""
+        condition, params = where(filters)
+        if len(ident) < FUZZY_MIN_LENGTH or any(
+                ident in toks for _, toks in self._id_candidates(f'"{ident}"', condition, params, FUZZY_CANDIDATES)):
+            return []
+        near = self._id_candidates(" OR ".join(f'"{g}"' for g in trigrams(ident)), condition, params, FUZZY_CANDIDATES)
+        return most_held(ident, [toks for _, toks in near])
 
     def _id_candidates(self, expression: str, condition: str, params: list, limit: int) -> list[tuple[int, list[str]]]:
         sql = (f"SELECT u.id, u.ids FROM ids_fts JOIN units u ON u.row = ids_fts.rowid JOIN files f ON f.id = u.file_id "
