@@ -64,6 +64,19 @@ def test_open_says_how_it_found_the_index(notes, tmp_path, fake_embedder, monkey
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
     assert Index.open(embedder=fake_embedder).found == "last"
+    # The folder indexed last forgotten, the one folder left is searched; of two left, neither
+    other, third = tmp_path / "other", tmp_path / "third"
+    for folder in (other, third):
+        folder.mkdir()
+        (folder / "a.md").write_text("Heron at the pond.\n")
+    build(other, fake_embedder)
+    Index.forget(other)
+    assert Index.open(embedder=fake_embedder).root == str(notes.resolve())
+    build(third, fake_embedder)
+    build(other, fake_embedder)
+    Index.forget(other)
+    with pytest.raises(IndexNotFound, match="no index found for this folder or its parents"):
+        Index.open(embedder=fake_embedder)
 
 
 def run(*args, cwd, env):

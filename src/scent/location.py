@@ -102,5 +102,7 @@ def find_index(folder: str | Path | None, index: str | Path | None, exists: Call
         path = Path(last.read_text(encoding="utf-8").strip())
         if exists(path):
             return Found(path, "last")
+    if len(known := known_index_dirs(exists)) == 1:  # the one left when the last was forgotten
+        return Found(known[0], "last")
     raise IndexNotFound("no index found for this folder or its parents; index one first: scent index FOLDER "
                         "(scent list shows the indexed folders)")
