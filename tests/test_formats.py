@@ -1303,6 +1303,9 @@ def test_from_to_and_subject_choose_messages(tmp_path):
         assert pages("oil subject:delivery") == [("harbour.mbox#2.eml", None)]
         assert pages("oil to:board from:stoker") == [("harbour.mbox#3.eml", None)]
         assert pages("lamp from:nobody") == []
+        # a field alone asks for the mail it names: its words are what the lists rank by
+        assert sorted(pages("from:ann")) == [("harbour.mbox#1.eml", None), ("harbour.mbox#2.eml", None)]
+        assert pages("subject:delivery") == [("harbour.mbox#2.eml", None)]
 
 
 def test_mail_is_found_by_a_keyword(tmp_path):

@@ -61,6 +61,7 @@ def test_mail_header_fields_are_constraints_on_messages():
     assert header_holds(head, "to", ("board", "harbour"))  # Cc counts as to
     assert not header_holds(head, "from", ("board",))       # in To/Cc, not From
     assert not header_holds(head, "subject", ("ann",))
+    assert parse('from:"ann keeper" -draft').text == "ann keeper"  # a field alone: its words are ranked by
     assert not header_holds("Some note\nFrom: the library", "subject", ("library",))
     assert header_holds("Some note\nFrom: the library", "from", ("library",))  # a line that reads as a header
 

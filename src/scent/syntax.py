@@ -4,7 +4,8 @@
     -word -"a phrase"  leave out files that contain it
     a OR b           either (one keyword term: `invoice OR receipt march` needs march too)
     ext:pdf  dir:notes  kind:image  lang:es  after:2024  before:"last week"
-    from:alice  to:"bob smith"  subject:invoice   (mail: the message's header holds the words)
+    from:alice  to:"bob smith"  subject:invoice   (mail: the message's header holds the words;
+                     a field alone ranks by its words)
 
 A query without any of these is returned as typed, so plain searches behave exactly as before.
 The words left (phrases' words included) are the query the lists rank by; the phrases and
@@ -167,6 +168,11 @@ def parse(text: str) -> Parsed:
         if any(kind == "phrase" for kind, _ in group):
             # A phrase is required; ORed with others, one of them is (a word ORed counts as one).
             required.append(tuple(words(v) for _, v in group))
+    if not ranked and headers:
+        # A field alone asks for the mail it names (from:ann: Ann's messages): its words are ranked by
+        for _, phrase in headers:
+            ranked.append(" ".join(phrase))
+            groups.append([("word", " ".join(phrase))])
     if not ranked:
         raise UsageError("the query has no words to search for, only filters or exclusions; "
                          "add what to look for, like: budget -draft ext:pdf")
