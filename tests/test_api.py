@@ -137,6 +137,8 @@ def test_search_filters_and_explain(client):
     ("q=x&after=0001-01-01", "after wants a day between 1000-01-01 and 9998-12-31, got '0001-01-01'"),
     ("q=x&before=9999-12-31", "before wants a day between 1000-01-01 and 9998-12-31, got '9999-12-31'"),
     ("q=x&explain=maybe", "explain: "),
+    # a parameter the endpoint does not take: kinds= for only= answered with every kind
+    ("q=x&kinds=pdf", "unknown parameter kinds; /api/search takes after, before, explain, k, lang, only, path, q"),
 ])
 def test_bad_parameters_are_400_with_a_clear_message(client, query, words):
     r = client.get("/api/search?" + query)
@@ -145,6 +147,14 @@ def test_bad_parameters_are_400_with_a_clear_message(client, query, words):
     assert words in r.json()["error"]
     assert "--" not in r.json()["error"]  # the API's parameter names, not the CLI's flags
     assert "Traceback" not in r.text
+
+
+def test_every_endpoint_refuses_a_parameter_it_does_not_take(client):
+    assert "unknown parameter file" in client.get("/api/status?file=x").json()["error"]
+    assert "unknown parameter q" in client.get("/api/similar?file=lease.md&q=x").json()["error"]
+    assert client.get("/api/similar?file=lease.md&only=text&k=2").status_code != 400  # its filters are its own
+    assert client.get("/api/preview?path=lease.md&q=deposit").status_code == 200
+    assert client.get("/?q=deposit").status_code == 200  # the page's own address is the page's to read
 
 
 def test_library_errors_become_json_never_a_stack_trace(client, index, monkeypatch):

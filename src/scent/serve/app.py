@@ -78,7 +78,8 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         pool.close()
 
     app = FastAPI(title="scent", version=__version__, docs_url=None, redoc_url=None, lifespan=lifespan,
-                  description="Search your own files: the HTTP API behind scent's web UI.")
+                  description="Search your own files: the HTTP API behind scent's web UI.",
+                  dependencies=[Depends(_known_parameters)])
     thumbs = Thumbnails()
 
     if require_token and tokens is None:
@@ -343,6 +344,27 @@ def _filters(
 ) -> Filters:
     """The filter parameters of /api/search and /api/context, named in errors as this API spells them."""
     return Filters.build(only, path or None, after or None, before or None, lang or None, spell=str)
+
+
+def _known_parameters(request: Request) -> None:
+    """An /api/ request's parameter its endpoint does not take is refused, as MCP refuses an unknown
+    argument: `kinds=pdf` (for only=pdf) answered with every kind, as if no filter were asked."""
+    route = request.scope.get("route")
+    if route is None or not request.url.path.startswith("/api/"):
+        return
+    known = _query_names(route.dependant) if request.query_params else set()
+    unknown = sorted(set(request.query_params) - known)
+    if unknown:
+        raise UsageError(f"unknown parameter {', '.join(unknown)}; {request.url.path} takes "
+                         f"{', '.join(sorted(known)) or 'none'}")
+
+
+def _query_names(dependant) -> set[str]:
+    """The query parameters an endpoint takes, its dependencies' (the filters) included."""
+    names = {p.alias for p in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return names
 
 
 def _user(request: Request) -> str | None:
