@@ -178,8 +178,9 @@ class Prefetched:
         self._loaded.set()
         self._asked.wait()
         try:
-            text = clean(valid_text(self._query))  # what Index.search has scent.search.dense embed
-            if len(valid_text(self._query)) <= MAX_QUERY_CHARS:  # a longer one is refused: 24,000 characters took 7 s
+            query = valid_text(self._query)
+            if len(query) <= MAX_QUERY_CHARS:  # a longer one is refused: 24,000 characters took 7 s
+                text = clean(query)  # what Index.search has scent.search.dense embed
                 self._vector, self._text = self._model.embed_queries([text]), text
         except Exception:  # noqa: BLE001 - the search asks again, and says what is wrong its own way
             pass

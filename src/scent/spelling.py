@@ -228,7 +228,7 @@ def respelt(typed: str, found: str) -> str:
     edits = [op for op in difflib.SequenceMatcher(None, norm, found, autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(at) != len(norm) or len(edits) != 1:
         return found
-    tag, i1, i2, j1, j2 = edits[0]
+    _, i1, i2, j1, j2 = edits[0]
     new = found[j1:j2].lower() if typed == typed.lower() else found[j1:j2]
     begin = at[i1] if i1 < len(at) else len(typed)
     end = at[i2 - 1] + 1 if i2 > i1 else begin

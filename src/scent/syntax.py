@@ -170,9 +170,9 @@ def parse(text: str) -> Parsed:
             required.append(tuple(words(v) for _, v in group))
     if not ranked and headers:
         # A field alone asks for the mail it names (from:ann: Ann's messages): its words are ranked by
-        for _, phrase in headers:
-            ranked.append(" ".join(phrase))
-            groups.append([("word", " ".join(phrase))])
+        for value in (" ".join(phrase) for _, phrase in headers):
+            ranked.append(value)
+            groups.append([("word", value)])
     if not ranked:
         raise UsageError("the query has no words to search for, only filters or exclusions; "
                          "add what to look for, like: budget -draft ext:pdf")

@@ -198,7 +198,7 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
     `under` (a folder's path relative to `root`) limits the walk to the files below it: the way
     there is walked as the whole walk would go, so the same rules keep or leave out what it finds.
     """
-    target = under.strip("/") + "/" if under.strip("/") else ""
+    target = f"{under.strip('/')}/".lstrip("/")
     root = os.path.abspath(root)
     real_root = os.path.realpath(root)
     skip = {os.path.abspath(s) for s in skip}
@@ -308,10 +308,12 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
     folders = [r + "/" for r in rels
                if r and os.path.isdir(full := os.path.join(root, r)) and not is_document_package(full)]
     if folders:
-        # A file event comes with its folder's (its list of files changed): the file is the folder's.
-        found = {f.rel: f for d in folders for f in walk(root, accept=accept, skip=skip, under=d)}
+        # A file event comes with its folder's (its list of files changed): the file is the folder's,
+        # and so is a folder inside it.
+        outer = [d for d in folders if not any(d != o and d.startswith(o) for o in folders)]
+        found = [f for d in dict.fromkeys(outer) for f in walk(root, accept=accept, skip=skip, under=d)]
         rest = [r for r in rels if not any((r + "/").startswith(d) for d in folders)]
-        return [*found.values(), *files_at(root, rest, accept=accept, skip=skip)]
+        return [*found, *files_at(root, rest, accept=accept, skip=skip)]
     real_root = os.path.realpath(root)
     skip = {os.path.abspath(s) for s in skip}
     spec = _load_ignore(root)

@@ -102,9 +102,7 @@ class QdrantKeywords:
         a unit holds it exactly, or it is too short to guess at."""
         if len(ident) < FUZZY_MIN_LENGTH or self.engine.payload_match("ids", [ident], 1, filters, 1):
             return []
-        wanted = trigrams(ident)
-        near = self.engine.payload_match("id_grams", wanted, max(1, len(wanted) - 3), filters, FUZZY_CANDIDATES)
-        return most_held(ident, [held for _, held in near])
+        return most_held(ident, [held for _, held in self._near(ident, filters)])
 
     def id_search(self, ids: tuple[str, ...], filters: Filters, limit: int) -> list[Hit]:
         """Units holding each ID exactly (score 2), or, for an ID found nowhere, one character off (score 1)."""
@@ -113,11 +111,14 @@ class QdrantKeywords:
             found = {uid for uid, _ in self.engine.payload_match("ids", [ident], 1, filters, FUZZY_CANDIDATES)}
             weight = 2.0
             if not found and len(ident) >= FUZZY_MIN_LENGTH:
-                # One character changed, added or dropped touches at most three trigrams.
-                wanted = trigrams(ident)
-                near = self.engine.payload_match("id_grams", wanted, max(1, len(wanted) - 3), filters, FUZZY_CANDIDATES)
-                found = {uid for uid, held in near if any(one_off(t, ident) for t in held)}
+                found = {uid for uid, held in self._near(ident, filters) if any(one_off(t, ident) for t in held)}
                 weight = 1.0
             for uid in found:
                 scores[uid] = scores.get(uid, 0.0) + weight
         return sorted(scores.items(), key=lambda h: (-h[1], h[0]))[:limit]
+
+    def _near(self, ident: str, filters: Filters) -> list[tuple[int, list[str]]]:
+        """Units holding all but three of `ident`'s trigrams (one character changed, added or dropped
+        touches at most three), with their IDs: those one character off are among them."""
+        wanted = trigrams(ident)
+        return self.engine.payload_match("id_grams", wanted, max(1, len(wanted) - 3), filters, FUZZY_CANDIDATES)

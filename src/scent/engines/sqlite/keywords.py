@@ -92,9 +92,7 @@ class SqliteKeywords:
             exact = self._id_candidates(f'"{token}"', condition, params, FUZZY_CANDIDATES)
             found = {uid for uid, toks in exact if token in toks}
             if not found and len(token) >= FUZZY_MIN_LENGTH:
-                near = self._id_candidates(" OR ".join(f'"{g}"' for g in trigrams(token)), condition, params,
-                                           FUZZY_CANDIDATES)
-                found = {uid for uid, toks in near if any(one_off(t, token) for t in toks)}
+                found = {uid for uid, toks in self._near(token, condition, params) if any(one_off(t, token) for t in toks)}
                 weight = 1.0
             else:
                 weight = 2.0
@@ -109,8 +107,11 @@ class SqliteKeywords:
         if len(ident) < FUZZY_MIN_LENGTH or any(
                 ident in toks for _, toks in self._id_candidates(f'"{ident}"', condition, params, FUZZY_CANDIDATES)):
             return []
-        near = self._id_candidates(" OR ".join(f'"{g}"' for g in trigrams(ident)), condition, params, FUZZY_CANDIDATES)
-        return most_held(ident, [toks for _, toks in near])
+        return most_held(ident, [toks for _, toks in self._near(ident, condition, params)])
+
+    def _near(self, ident: str, condition: str, params: list) -> list[tuple[int, list[str]]]:
+        """Units sharing a trigram with `ident`, with their IDs: those one character off are among them."""
+        return self._id_candidates(" OR ".join(f'"{g}"' for g in trigrams(ident)), condition, params, FUZZY_CANDIDATES)
 
     def _id_candidates(self, expression: str, condition: str, params: list, limit: int) -> list[tuple[int, list[str]]]:
         sql = (f"SELECT u.id, u.ids FROM ids_fts JOIN units u ON u.row = ids_fts.rowid JOIN files f ON f.id = u.file_id "
