@@ -351,6 +351,10 @@ def test_keyword_filters(engine, three_files):
         {u.id for u in three_files["garden"]}
     assert keyword(engine, "neem basilic", Filters.build(path="notes/", lang="fr")) == [three_files["garden"][1].id]
     assert keyword(engine, "neem", Filters.build(path="*.pdf")) == []
+    # **/ is any folders or none: lease.md at the top, notes/garden.md a folder down.
+    assert set(keyword(engine, "deposit neem", Filters.build(path="**/*.md"))) == \
+        {three_files["lease"][0].id, three_files["garden"][0].id}
+    assert keyword(engine, "neem", Filters.build(path="notes/**/garden.md")) == [three_files["garden"][0].id]
     assert keyword(engine, "boiler", Filters(exclude=("pdf_page",))) == []
 
 

@@ -24,6 +24,21 @@ def test_path_prefix_and_glob():
     assert sql_where(Filters.build(path="notes/*.md")) == ("f.path GLOB ?", ["notes/*.md"])
 
 
+@pytest.mark.parametrize("path, globs", [
+    ("**/*.md", ("*.md", "*/*.md")),                  # any folders or none: the top folder's notes too
+    ("notes/**/*.md", ("notes/*.md", "notes/*/*.md")),
+    ("**/x/**/y", ("x/y", "x/*/y", "*/x/y", "*/x/*/y")),
+    ("notes**/x", ("notes**/x",)),                     # two stars inside a name: no folders
+    ("[*][*]/x", ("[*][*]/x",)),                       # stars written literally
+    ("notes/", ("notes/",))])
+def test_two_stars_and_a_slash_are_any_folders_or_none(path, globs):
+    assert Filters.build(path=path).globs() == globs
+
+
+def test_two_stars_and_a_slash_give_one_condition_of_alternatives():
+    assert sql_where(Filters.build(path="a/**/*.md")) == ("(f.path GLOB ? OR f.path GLOB ?)", ["a/*.md", "a/*/*.md"])
+
+
 def test_dates_include_both_days():
     f = Filters.build(after="2025-07-01", before="2025-07-31")
     assert f.after == dt.datetime(2025, 7, 1).timestamp()

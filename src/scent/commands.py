@@ -153,7 +153,7 @@ def _filter_options(fn):
     """--only, --path, --after, --before, --lang: the filters of every command that searches."""
     for option in reversed([
         click.option("--only", "kinds", multiple=True, help="Keep only this kind (" + ", ".join(FILE_KINDS) + "; or a unit kind such as pdf_page); repeatable."),
-        click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md)."),
+        click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md; * crosses folders, **/ is any folders or none)."),
         click.option("--after", help="Keep only files dated on or after this day (2025-07-14), month (2025-07), year (2025), or 'last week', 'yesterday', 'this month' ..."),
         click.option("--before", help="Keep only files dated on or before this day, month, year or named period (as --after)."),
         click.option("--lang", help="Keep only units in this language (ISO code: en, es, fr, hi, ta ...)."),

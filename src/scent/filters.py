@@ -11,6 +11,7 @@ asking user's principals (None: no such condition).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -24,6 +25,11 @@ KNOWN_KINDS = frozenset(FILE_KINDS) | frozenset(UNIT_KINDS) | frozenset(KIND_ALI
 # that overflow), and no file is dated before the first.
 FIRST_DAY = dt.date(1000, 1, 1)
 LAST_DAY = dt.date(9998, 12, 31)
+
+
+# "**/" at the start of the path or of a name (not "a**/", where ** is two stars of a name).
+_ANY_FOLDERS = re.compile(r"(?:^|(?<=/))\*\*/")
+_MOST_GLOBS = 16  # "**/" written more than four times: the later ones need a folder
 
 
 def cli_flag(name: str) -> str:
@@ -81,6 +87,20 @@ class Filters:
 
     def is_glob(self) -> bool:
         return bool(self.path) and any(ch in self.path for ch in "*?[")
+
+    def globs(self) -> tuple[str, ...]:
+        """The path glob as the globs an engine matches, any of them: `**/` at the start of a name
+        stands for any folders or none, as in .gitignore and a shell's globstar ("**/*.md" is every
+        .md file, those at the top too; "notes/**/*.md" holds notes/a.md). SQLite's GLOB and
+        fnmatch read it as `*/`, at least one folder. `*` itself crosses folders in both."""
+        alternatives = [""]
+        for n, piece in enumerate(_ANY_FOLDERS.split(self.path or "")):
+            if n and len(alternatives) < _MOST_GLOBS:
+                alternatives = [a + between for a in alternatives for between in ("", "*/")]
+            elif n:
+                alternatives = [a + "*/" for a in alternatives]
+            alternatives = [a + piece for a in alternatives]
+        return tuple(dict.fromkeys(alternatives))
 
 
 def _given(name: str, value) -> str:

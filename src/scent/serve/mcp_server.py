@@ -45,7 +45,7 @@ Query = Annotated[str, Field(description='What to look for: plain words, an ID, 
                                          'kind:image lang:es after:2024 before:2024-06.')]
 Kinds = Annotated[list[str] | None, Field(description="Keep only these kinds: " + ", ".join(FILE_KINDS) + ".")]
 Path_ = Annotated[str | None, Field(description="Keep only paths starting with this prefix (notes/) or matching "
-                                                "this glob (notes/*.md).")]
+                                                "this glob (notes/*.md; * crosses folders, **/ is any folders or none).")]
 After = Annotated[str | None, Field(description="Keep only files dated on or after this day (2025-07-14), month "
                                                 "(2025-07), year (2025), or today, yesterday, last week, this "
                                                 "month, 3 days ago ...")]

@@ -38,7 +38,8 @@ def compile_filter(filters: Filters, paths: Callable[[], list[str]]) -> models.F
             must.append(models.FieldCondition(key="dirs", match=models.MatchValue(value=filters.path)))
         else:
             if filters.is_glob():
-                chosen = [p for p in paths() if fnmatchcase(p, filters.path)]
+                globs = filters.globs()
+                chosen = [p for p in paths() if any(fnmatchcase(p, g) for g in globs)]
             else:
                 chosen = [p for p in paths() if p.startswith(filters.path)]
             if not chosen:

@@ -20,8 +20,9 @@ def where(filters: Filters) -> tuple[str, list]:
         params += excluded
     if filters.path:
         if filters.is_glob():
-            clauses.append("f.path GLOB ?")
-            params.append(filters.path)
+            globs = filters.globs()
+            clauses.append("(" + " OR ".join(["f.path GLOB ?"] * len(globs)) + ")" if len(globs) > 1 else "f.path GLOB ?")
+            params += globs
         else:
             clauses.append("substr(f.path, 1, ?) = ?")
             params += [len(filters.path), filters.path]
