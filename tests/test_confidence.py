@@ -37,6 +37,12 @@ def test_coverage_holds_words_joined_by_hyphens_only_side_by_side():
     assert sure.coverage(parse("parse_http_header"), "parseHttpHeader") == 1.0  # identifier parts: anywhere
 
 
+def test_a_name_with_symbols_is_held_whole():
+    assert sure.coverage(parse("C++ templates"), "Templates in C++.") == 1.0
+    assert sure.coverage(parse("C++ templates"), "Templates in C and C#.") == 0.5
+    assert sure.coverage(parse("C templates"), "Templates in C++.") == 1.0  # the letter is there
+
+
 def test_a_word_naming_a_kind_of_picture_is_no_topic():
     """Every photo's description holds "photo": "photo of the eiffel tower" is about the tower."""
     assert sure.coverage(parse("photo of the eiffel tower"), "photo, a bicycle, grey, blue") == 0.0

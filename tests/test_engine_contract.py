@@ -337,6 +337,17 @@ def test_keyword_a_translated_query_matches_the_english_words(engine, three_file
     assert engine.keywords.holds(spanish, Filters()) == [True, True]
 
 
+def test_keyword_a_name_with_symbols_ranks_its_notes_first(engine):
+    """C++ and C# were the letter c to the tokenizer: each note held it alike."""
+    notes = {name: write(engine, f"{name}.md", "text", [unit(f"{name}.md", 0, text)], {unit_id(f"{name}.md", 0): axis(1)})[0].id
+             for name, text in (("c", "Macros and templates in C."), ("cs", "Templates and generics in C#."),
+                                ("cpp", "Templates and traits in C++."))}
+    first, *others = keyword(engine, "C++ templates")
+    assert first == notes["cpp"] and set(others) == {notes["c"], notes["cs"]}  # an older index's notes still match
+    first, *others = keyword(engine, "C#")
+    assert first == notes["cs"] and set(others) == {notes["c"], notes["cpp"]}
+
+
 def test_keyword_ranking_prefers_the_rarer_word_and_denser_match(engine, three_files):
     boiler1, boiler2 = (u.id for u in three_files["scan"])
     # "invoice" is in one unit only: the unit with both words ranks first.

@@ -117,3 +117,12 @@ def test_a_min_share_that_is_no_number_is_one_line(bad):
 
     with pytest.raises(UsageError, match=r"^setting min_share wants 60%, 2 or 3<30%, got "):
         Settings().with_values(min_share=bad)
+
+
+def test_a_name_with_symbols_is_one_word_beside_its_letters():
+    """C++ and C#: the tokenizer keeps the letter c alone, which every C note holds."""
+    assert extra_tokens("Templates in C++ and generics in C#, not C; i+1, #tag, x#y") == "cplusplus csharp"
+    [term] = parse("(C++)").terms
+    assert (term.text, term.fts, term.also) == ("C++", '("C" OR "cplusplus")', ("cplusplus",))
+    assert [t.fts for t in parse("a+b issue #12 page#x").terms] == ['"a b"', '"issue"', '"12"', '"page x"']
+

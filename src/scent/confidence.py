@@ -19,7 +19,7 @@ from functools import lru_cache
 from .filters import Filters
 from .kinds import PICTURE_KINDS
 from .language import reads_as_english
-from .query import WORD, KeywordQuery, Term, id_tokens, normalise_id, split_identifier
+from .query import WORD, KeywordQuery, Term, id_tokens, normalise_id, split_identifier, symbol_names
 from .snippet import stem
 from .stopwords import STOPWORDS
 from .syntax import contains, words
@@ -42,6 +42,7 @@ def _unit_stems(text: str) -> frozenset[str]:
     tokens = set(_TOKEN.findall(text.lower()))
     parts = {p for t in tokens if "_" in t for p in t.split("_") if p}
     parts.update(p for t in _CAMEL_WORD.findall(text) for p in split_identifier(t))
+    parts.update(symbol_names(text))
     return frozenset(stem(t) for t in tokens | parts)
 
 
@@ -83,7 +84,11 @@ def _unit_ids(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=1024)
 def _term_stems(text: str) -> tuple[str, ...]:
-    """A query term's stems, identifiers split (worked out once, not once per result)."""
+    """A query term's stems, identifiers split (worked out once, not once per result); a name with
+    symbols as one word (C++ is held by a note that says C++, not by one that says C)."""
+    named = symbol_names(text)
+    if len(named) == 1 and len(words(text)) == 1:
+        return (stem(named[0]),)
     return tuple(stem(p) for w in words(text) for p in (split_identifier(w) if "_" in w else [w]))
 
 

@@ -84,10 +84,15 @@ def _is_sep(ch: str) -> bool:
 
 def _chunks(text: str) -> list[str]:
     """Whitespace-separated pieces with punctuation stripped from both ends."""
+    return [chunk for _, chunk in _pieces(text)]
+
+
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """(piece, chunk) for each whitespace-separated piece that holds a chunk (see _chunks)."""
     out = []
     for piece in clean(text).split():
         if piece.isalnum():  # most words: no letter or digit is a separator, and nothing to strip
-            out.append(piece)
+            out.append((piece, piece))
             continue
         start, end = 0, len(piece)
         while start < end and _is_sep(piece[start]):
@@ -95,8 +100,22 @@ def _chunks(text: str) -> list[str]:
         while end > start and _is_sep(piece[end - 1]):
             end -= 1
         if start < end:
-            out.append(piece[start:end])
+            out.append((piece, piece[start:end]))
     return out
+
+
+# Names whose symbols are part of them (C++, C#, F#, Notepad++): the tokenizer keeps the letters
+# alone, so "C++" was the letter c, which every C, C# and Objective-C note holds. Each is also
+# kept as one word ("cplusplus", extra_tokens), and the query's "C++" matches it as well as c.
+_SYMBOL_NAME = re.compile(r"(?<![\w+#])([^\W\d_]{1,16})(\+\+|#)(?![\w+#])")
+
+
+def symbol_names(text: str) -> list[str]:
+    """The names with symbols in `text`, as one word each: "C++ and C#" -> cplusplus, csharp."""
+    if "+" not in text and "#" not in text:
+        return []
+    return [letters.lower() + ("plusplus" if symbol == "++" else "sharp")
+            for letters, symbol in _SYMBOL_NAME.findall(text)]
 
 
 def _parts(chunk: str) -> list[str]:
@@ -143,9 +162,14 @@ def parse(text: str, stopwords: bool = True, alternatives: tuple[tuple[str, ...]
     OR joined: any member matches it, a member of several words as a phrase)."""
     terms: list[Term] = []
     ids: list[str] = []
-    for chunk in _chunks(text)[:MAX_TERMS]:
+    for piece, chunk in _pieces(text)[:MAX_TERMS]:
         parts = _parts(chunk)
         if not parts:
+            continue
+        named = _SYMBOL_NAME.search(piece) if "+" in piece or "#" in piece else None
+        if named and named.group(1) == chunk:  # C++: the name as one word, or its letters in an older index
+            joined = symbol_names(named.group(0))[0]
+            terms.append(Term(named.group(0), f"({quote_fts(chunk)} OR {quote_fts(joined)})", also=(joined,)))
             continue
         if is_id_like(chunk):
             norm = normalise_id(chunk)
@@ -218,6 +242,7 @@ def extra_tokens(text: str) -> str:
                     out.extend(pieces)
         if len(parts) > 1 and is_id_like(chunk):
             out.append(normalise_id(chunk).lower())
+    out.extend(symbol_names(text))
     return " ".join(out)
 
 
