@@ -361,3 +361,31 @@ def test_matches_rapid_layout(model):
         for r, (_, score, box) in zip(ours, theirs):
             assert r.score == pytest.approx(score, abs=0.01)
             assert np.allclose(r.box, box, atol=2)
+
+
+def _invoice_page(pdf):
+    """A short page of a ruled table, as invoices are made: 15 cells drawn with borders."""
+    pdf.set_font("Helvetica", "B", 14)
+    pdf.cell(0, 10, "Parts used", new_x="LMARGIN", new_y="NEXT")
+    for n, row in enumerate([("Part", "Ref", "Price"), ("Copper pipe 15mm x 2m", "CP-15-2", "22.40"),
+                             ("Compression elbow", "CE-15", "6.90"), ("PTFE tape", "PT-12", "2.10"),
+                             ("Isolation valve", "IV-15", "11.25")]):
+        pdf.set_font("Helvetica", "B" if n == 0 else "", 10)
+        for text, width in zip(row, (90, 40, 40)):
+            pdf.cell(width, 7, text, border=1)
+        pdf.ln()
+
+
+def test_a_short_page_ruled_as_a_table_is_no_drawing(tmp_path, model):
+    """Its rules are paths enough for a drawing (DRAWN_MIN_PATHS) and its text is short, but the
+    layout model finds a table and no figure: no picture of it ("chart, line chart or graph" it was)."""
+    fpdf = pytest.importorskip("fpdf")
+    from scent.extract import Limits, extract
+
+    pdf = fpdf.FPDF(format="A4")
+    pdf.add_page()
+    _invoice_page(pdf)
+    pdf.output(str(tmp_path / "invoice.pdf"))
+    got = extract(str(tmp_path / "invoice.pdf"), Limits(describe=True))
+    assert [s.kind for s in got.sections] == ["pdf_page"]
+    assert "Isolation valve" in got.sections[0].text

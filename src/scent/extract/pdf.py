@@ -254,9 +254,10 @@ def _pictures(page: pdfium.PdfPage, limits: Limits, page_ocr: str | None, meta: 
 
 def _drawn(page: pdfium.PdfPage, text: str, page_ocr: str) -> str | None:
     """What a page drawn with vector paths shows; "" when it was rendered and nothing drawn was
-    found, None when it was not worth rendering. A page with little text is described whole; a
-    page of text with many paths (a report page with a chart beside its paragraphs) only when
-    the layout model finds a figure on it, and then only that figure."""
+    found, None when it was not worth rendering. A page with little text is described whole, unless
+    the layout model finds a table and no figure on it (the paths are the table's rules); a page of
+    text with many paths (a report page with a chart beside its paragraphs) only when the model
+    finds a figure on it, and then only that figure."""
     paths = 0
     for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_PATH,), max_depth=2):
         paths += 1
@@ -274,12 +275,17 @@ def _drawn(page: pdfium.PdfPage, text: str, page_ocr: str) -> str | None:
         image = bitmap.to_pil()
     finally:
         bitmap.close()
-    if mostly_text:
+    if mostly_text or text.strip():
         with released():
             regions = layout.regions(image)
         figures = [r for r in regions if r.label == "figure" and r.score >= layout.FIGURE_MIN]
-        if not figures:
+        tables = [r for r in regions if r.label == "table" and r.score >= layout.TABLE_MIN]
+        # A page of text with no figure draws nothing; nor does a short page whose paths are a
+        # table's rules (an invoice's ruled table was described "chart, line chart or graph" and
+        # shown for its words). Without the model (regions []) a short page is described whole.
+        if mostly_text and not figures or tables and not figures:
             return ""
+    if mostly_text:
         x0, y0, x1, y1 = max(figures, key=lambda r: r.area).box
         image = image.crop((int(x0), int(y0), int(x1 + 1), int(y1 + 1)))
         text = _text_in(page, (x0 / scale, height - y1 / scale, x1 / scale, height - y0 / scale))
