@@ -75,6 +75,26 @@ def test_each_card_says_who_and_how_to_reach_them(tmp_path):
     assert got.sections[1].text == "Kwame Mensah\nphone +44-7700-900456\nbirthday 7 November"
 
 
+def test_bare_commas_in_text_are_kept_and_lists_still_part(tmp_path):
+    """The standards want "\\," in text, but many writers leave commas bare; vobject kept the text
+    before the first one. A rule's BYDAY=MO,WE is a list, and stays one."""
+    calendar = "\r\n".join([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "DTSTART:20250704T150000Z", "SUMMARY:Parents evening, Year 5",
+        'LOCATION;ALTREP="cid:a,b":Oakfield Primary, Hall B', "DESCRIPTION:Ask about reading group, swim",
+        " ming lessons, and the trip\\, in May", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE;COUNT=4", "END:VEVENT",
+        "END:VCALENDAR", ""])
+    (tmp_path / "school.ics").write_text(calendar, newline="")
+    [event] = extract(str(tmp_path / "school.ics")).sections
+    assert event.text == ("Parents evening, Year 5\nFriday 4 July 2025 (2025-07-04) 15:00 UTC, every week, 4 times\n"
+                          "Oakfield Primary, Hall B\nAsk about reading group, swimming lessons, and the trip, in May")
+    assert event.until == dt.datetime(2025, 7, 16, 15, tzinfo=dt.timezone.utc).timestamp()  # Mo/We from Fri 4 July: 7, 9, 14, 16
+    card = "\r\n".join(["BEGIN:VCARD", "VERSION:3.0", "FN:Ana Costa", "N:Costa;Ana;;;", "TITLE:Head of sales, EMEA",
+                         "NOTE:Met at the fair, likes jazz", "END:VCARD", ""])
+    (tmp_path / "ana.vcf").write_text(card, newline="")
+    [ana] = extract(str(tmp_path / "ana.vcf")).sections
+    assert "Head of sales, EMEA" in ana.text and "Met at the fair, likes jazz" in ana.text
+
+
 @pytest.mark.parametrize("name, content, kept", [
     ("cut.ics", CALENDAR[:CALENDAR.index("SUMMARY:Quiz night")], ["Dentist check-up", "Cornwall trip"]),
     ("cut.vcf", CONTACTS[:CONTACTS.index("TEL;VALUE=uri")], ["Ana Costa"]),

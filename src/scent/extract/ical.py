@@ -21,6 +21,7 @@ from .base import Limits, read_text
 from .vtext import components, numbered
 
 EXTENSIONS = (".ics", ".ical")
+VERSION = 2  # 2: a bare comma no longer ends a text (vtext._commas_escaped)
 _ENTRIES = {"VEVENT": "", "VTODO": "to do: ", "VJOURNAL": "journal: "}
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _STAMP = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z)?)?$")

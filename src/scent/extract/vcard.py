@@ -16,6 +16,7 @@ from .base import Limits, read_text
 from .vtext import components, numbered
 
 EXTENSIONS = (".vcf", ".vcard")
+VERSION = 2  # 2: a bare comma no longer ends a text (vtext._commas_escaped)
 _REACH = {"tel": "phone", "email": "email", "adr": "address", "url": "web", "impp": "chat"}
 _DAY = re.compile(r"^(\d{4}|--)-?(\d{2})-?(\d{2})")
 

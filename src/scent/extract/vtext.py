@@ -14,6 +14,14 @@ from scent.units import Section
 from .base import Limits, laid_out
 
 _ENTRY_END = re.compile(r"^END:(VEVENT|VTODO|VJOURNAL|VCARD)[ \t]*\r?$", re.M | re.I)
+# Text properties whose commas vobject reads as a list's, keeping the first item alone ("Parents
+# evening, Year 5" was "Parents evening"; a note lost all after its first comma). The standards
+# want "\," there, but many calendars and cards leave them bare. Not the ones whose commas part
+# values (CATEGORIES, RRULE's BYDAY=MO,WE, EXDATE's dates): those are read as lists.
+_TEXT_PROPERTIES = frozenset({"SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CONTACT", "X-WR-CALNAME",
+                              "X-WR-CALDESC", "FN", "NOTE", "TITLE", "ROLE", "LABEL", "NICKNAME"})
+_PROPERTY = re.compile(r"(?:[A-Za-z0-9-]+\.)?([A-Za-z0-9-]+)[;:]")
+_BARE_COMMA = re.compile(r"(\\*),")
 
 
 def components(path: str, text: str, top: str, what: str) -> tuple[list, str | None]:
@@ -25,6 +33,7 @@ def components(path: str, text: str, top: str, what: str) -> tuple[list, str | N
     logging.getLogger("vobject.base").setLevel(logging.CRITICAL)
     if not text.lstrip("\ufeff \t\r\n").upper().startswith(f"BEGIN:{top}"):
         raise ExtractError(path, f"not {what} (it does not begin with BEGIN:{top})")
+    text = _commas_escaped(text)
     try:
         return list(vobject.readComponents(text, transform=False, ignoreUnreadable=True)), None
     except Exception as e:  # noqa: BLE001 - vobject raises its own errors and plain ones
@@ -40,6 +49,40 @@ def components(path: str, text: str, top: str, what: str) -> tuple[list, str | N
                 line = text.count("\n", 0, ends[-1].end()) + 1
                 return found, f"the file is damaged or cut short after line {line}; the rest was not read ({reason})"
         raise ExtractError(path, f"not readable as {what} ({reason}); it may be damaged or cut short") from None
+
+
+def _commas_escaped(text: str) -> str:
+    """`text` with the bare commas of text properties' values escaped (_TEXT_PROPERTIES), folded
+    lines included. A comma after an odd number of backslashes is escaped already."""
+    if "," not in text:
+        return text
+    lines = text.splitlines(keepends=True)
+    in_text = False
+    for n, line in enumerate(lines):
+        if line[:1] in (" ", "\t"):  # a folded line goes on with the one before
+            value_at = 1
+        else:
+            m = _PROPERTY.match(line)
+            in_text = bool(m) and m.group(1).upper() in _TEXT_PROPERTIES
+            value_at = _value_start(line) if in_text else -1
+        if in_text and value_at >= 0 and "," in line[value_at:]:
+            lines[n] = line[:value_at] + _BARE_COMMA.sub(_escape, line[value_at:])
+    return "".join(lines)
+
+
+def _value_start(line: str) -> int:
+    """Where a content line's value begins: after the first colon outside a quoted parameter."""
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == ":" and not quoted:
+            return i + 1
+    return -1
+
+
+def _escape(m: re.Match) -> str:
+    return m.group(0) if len(m.group(1)) % 2 else m.group(1) + "\\,"
 
 
 def numbered(entries: list, say, kind: str, limits: Limits, noun: str, meta: dict,
