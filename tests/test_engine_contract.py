@@ -348,6 +348,16 @@ def test_keyword_a_name_with_symbols_ranks_its_notes_first(engine):
     assert first == notes["cs"] and set(others) == {notes["c"], notes["cpp"]}
 
 
+def test_keyword_an_iban_in_groups_and_whole_find_each_other(engine):
+    grouped = write(engine, "invoice.md", "text", [unit("invoice.md", 0, "Pay to IBAN GB33 BUKB 2020 1555 5555 55.")],
+                    {unit_id("invoice.md", 0): axis(1)})[0].id
+    whole = write(engine, "note.md", "text", [unit("note.md", 0, "Standing order to DE89370400440532013000 monthly.")],
+                  {unit_id("note.md", 0): axis(0, 1)})[0].id
+    assert keyword(engine, "GB33BUKB20201555555555") == [grouped]
+    assert keyword(engine, "DE89 3704 0044 0532 0130 00") == [whole]
+    assert [uid for uid, _ in engine.keywords.id_search(parse("GB33BUKB20201555555555").ids, Filters(), 10)] == [grouped]
+
+
 def test_keyword_ranking_prefers_the_rarer_word_and_denser_match(engine, three_files):
     boiler1, boiler2 = (u.id for u in three_files["scan"])
     # "invoice" is in one unit only: the unit with both words ranks first.

@@ -126,3 +126,15 @@ def test_a_name_with_symbols_is_one_word_beside_its_letters():
     assert (term.text, term.fts, term.also) == ("C++", '("C" OR "cplusplus")', ("cplusplus",))
     assert [t.fts for t in parse("a+b issue #12 page#x").terms] == ['"a b"', '"issue"', '"12"', '"page x"']
 
+
+def test_an_iban_in_groups_is_one_id_as_it_is_written_whole():
+    """Paper writes GB33 BUKB 2020 1555 5555 55, a bank's app GB33BUKB20201555555555: each finds the other."""
+    assert id_tokens("Pay to GB33 BUKB 2020 1555 5555 55, ref 7") == "GB33BUKB20201555555555"
+    assert extra_tokens("IBAN: (DE89 3704 0044 0532 0130 00).") == "de89370400440532013000"
+    [term] = parse("gb33 bukb 2020 1555 5555 55").terms
+    assert term.is_id and term.fts == '("gb33 bukb 2020 1555 5555 55" OR "GB33BUKB20201555555555")'
+    # Check digits that do not hold, or a run shorter than its country's IBANs: no IBAN, no joining.
+    assert id_tokens("GB33 BUKB 2020 1555 5555 56") == "GB33"
+    assert id_tokens("GB33 BUKB 2020 1555 5555") == "GB33"
+    assert id_tokens("BE68 5390 0754 7034 paid") == "BE68539007547034"  # Belgium's are 16 long
+

@@ -90,7 +90,7 @@ def _chunks(text: str) -> list[str]:
 def _pieces(text: str) -> list[tuple[str, str]]:
     """(piece, chunk) for each whitespace-separated piece that holds a chunk (see _chunks)."""
     out = []
-    for piece in clean(text).split():
+    for piece in _grouped(clean(text).split()):
         if piece.isalnum():  # most words: no letter or digit is a separator, and nothing to strip
             out.append((piece, piece))
             continue
@@ -102,6 +102,61 @@ def _pieces(text: str) -> list[tuple[str, str]]:
         if start < end:
             out.append((piece, piece[start:end]))
     return out
+
+
+def _grouped(pieces: list[str]) -> list[str]:
+    """`pieces` with each IBAN written in groups ("GB33 BUKB 2020 1555 5555 55", as paper shows it) made
+    one piece, an ID like the same IBAN written whole (as a bank's app shows it): each form finds
+    the other. Only a run whose check digits hold is joined (ISO 13616: the number mod 97 is 1)."""
+    if not any(_IBAN_HEAD.match(p) for p in pieces):
+        return pieces
+    out, i = [], 0
+    while i < len(pieces):
+        end = _iban_end(pieces, i)
+        out.append(" ".join(pieces[i:end]))
+        i = end
+    return out
+
+
+_IBAN_HEAD = re.compile(r"[^\w]*([A-Za-z]{2})\d{2}[A-Za-z0-9]{0,30}$")
+_IBAN_GROUP = re.compile(r"[A-Za-z0-9]{1,4}")
+# An IBAN's length in each country that has them (ISO 13616's registry): a run of groups is joined
+# only at its country's length, so a longer number's first groups are never one by chance.
+_IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29, "BY": 28,
+    "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28, "EE": 20, "EG": 29, "ES": 24, "FI": 18,
+    "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22,
+    "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20,
+    "LU": 20, "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18, "NO": 15,
+    "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24, "SC": 31, "SE": 24, "SI": 19,
+    "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20}
+
+
+def _iban_end(pieces: list[str], start: int) -> int:
+    """Where an IBAN written in groups from pieces[start] ends (exclusive); start + 1 when none does."""
+    head = _IBAN_HEAD.match(pieces[start])
+    length = _IBAN_LENGTHS.get(head.group(1).upper(), 0) if head else 0
+    if not length:
+        return start + 1
+    joined = pieces[start][head.start(1):]
+    for n in range(start + 1, min(len(pieces), start + 9)):
+        group = pieces[n].rstrip(".,;:)")
+        if not _IBAN_GROUP.fullmatch(group) or len(joined) + len(group) > length:
+            break
+        joined += group
+        if len(joined) == length:
+            return n + 1 if _is_iban(joined) else start + 1
+        if group != pieces[n]:  # punctuation after it ends the number
+            break
+    return start + 1
+
+
+def _is_iban(text: str) -> bool:
+    """Whether `text`'s check digits hold: moved to the end, letters as numbers (A = 10), mod 97 is 1."""
+    text = text.upper()
+    if not text.isascii() or not text.isalnum():
+        return False
+    return int("".join(str(int(ch, 36)) for ch in text[4:] + text[:4])) % 97 == 1
 
 
 # Names whose symbols are part of them (C++, C#, F#, Notepad++): the tokenizer keeps the letters
