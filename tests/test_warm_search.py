@@ -146,7 +146,8 @@ main()
 '''
 
 
-def test_scent_serve_announces_its_real_port_and_removes_the_file_when_stopped(notes, tmp_path, fake_embedder):
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])  # Ctrl-C, kill
+def test_scent_serve_announces_its_real_port_and_removes_the_file_when_stopped(notes, tmp_path, fake_embedder, stop):
     import signal
 
     index_dir = tmp_path / "idx"
@@ -166,7 +167,7 @@ def test_scent_serve_announces_its_real_port_and_removes_the_file_when_stopped(n
         assert f"answered by the server at http://127.0.0.1:{info['port']}/" in out.stderr
         assert results(out)[0]["path"] == "lease.md"
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(getattr(signal, stop))
         proc.wait(30)
     assert not (index_dir / discovery.SERVER_FILE).exists()
     assert f"at http://127.0.0.1:{info['port']}/#token={info['token']} " in proc.stderr.read()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -487,7 +488,6 @@ def status_cmd(folder, index_dir, as_json, as_user, list_skipped, **params):
 @_setting_options("storage")
 def watch_cmd(folder, index_dir, quiet, **params):
     """Index FOLDER, then keep its index fresh as files are added, changed, renamed or deleted (Ctrl-C stops)."""
-    import signal
     import threading
 
     from .watch import watch
@@ -625,12 +625,19 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, live, as_user, **para
         # A remote-facing server or one answering as another user is not announced: scent search
         # answers as you, on this machine.
         announced = discovery.announced(idx.index_dir, host, port, idx.root, own) if asked else nullcontext()
+        # uvicorn stops on a TERM, then raises it again for the handler it found: the default one
+        # ended the process there, before `announced` removed server.json. An exit unwinds.
+        signal.signal(signal.SIGTERM, _terminated)
         try:
             with announced:
                 uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
         finally:
             if watcher:
                 watcher.stop()
+
+
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 @cli.group("token")
