@@ -59,3 +59,18 @@ def test_a_notebooks_text_and_code_keep_their_order_and_entries_are_named():
     assert [b["text"] for b in blocks] == ["# Beds", "plot(beds)", "## Results"]
     blocks, _ = unit_blocks([unit(1, "calendar", 0, "Dentist", "calendar", 1)])
     assert blocks[0] == {"tag": "h3", "text": "Entry 1", "page": 1}
+
+
+def test_a_text_file_is_shown_in_the_encoding_it_was_read_in(tmp_path):
+    from pathlib import Path
+
+    from scent.serve.preview import preview
+
+    note = tmp_path / "notes.txt"
+    note.write_bytes("Réunion: le café coûte 2 €, chez Müller Straße.".encode("cp1252"))
+    unit = StoredUnit(id=1, path="notes.txt", file_kind="text", kind="text", page=None, start=0, end=10, title="",
+                      lang="fr", text="", date=0.0)
+    shown = preview(str(tmp_path), "notes.txt", [unit], "café", Path(note))
+    assert shown["blocks"] == [{"tag": "p", "text": "Réunion: le café coûte 2 €, chez Müller Straße.",
+                                "highlights": [[12, 16]]}]
+    assert shown["hits"] == 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import passages
+from ..extract.base import decode
 from ..kinds import PLACE_NAMES
 from ..query import parse
 from ..snippet import matches
@@ -30,7 +31,7 @@ def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Pat
     kind = units[0].file_kind if units else "text"
     if kind in READ_FROM_DISK:
         raw = data if data is not None else real.read_bytes()[:MAX_CHARS * 4]
-        text = raw[:MAX_CHARS * 4].decode("utf-8", errors="replace")
+        text = decode(raw[:MAX_CHARS * 4])[0]  # as indexing read it: a cp1252 note is not mojibake here
         size = len(raw) if data is not None else real.stat().st_size
         cut = len(text) > MAX_CHARS or size > MAX_CHARS * 4
         text = text[:MAX_CHARS]
