@@ -35,6 +35,7 @@ def test_coverage_holds_words_joined_by_hyphens_only_side_by_side():
     q = parse("march", alternatives=(("invoice", "sales receipt"),))
     assert sure.coverage(q, "the receipt for the sales in March") == 0.5
     assert sure.coverage(parse("parse_http_header"), "parseHttpHeader") == 1.0  # identifier parts: anywhere
+    assert sure.coverage(parse("parseHttpHeader"), "def parse_http_header(raw):") == 1.0
 
 
 def test_a_name_with_symbols_is_held_whole():

@@ -348,6 +348,15 @@ def test_keyword_a_name_with_symbols_ranks_its_notes_first(engine):
     assert first == notes["cs"] and set(others) == {notes["c"], notes["cpp"]}
 
 
+def test_keyword_an_identifier_finds_it_in_another_style(engine):
+    snake = write(engine, "client.py", "code", [unit("client.py", 0, "def parse_http_header(raw): pass")],
+                  {unit_id("client.py", 0): axis(1)})[0].id
+    camel = write(engine, "client.js", "code", [unit("client.js", 0, "class TokenBucket { refill() {} }")],
+                  {unit_id("client.js", 0): axis(0, 1)})[0].id
+    assert keyword(engine, "parseHttpHeader") == [snake]
+    assert keyword(engine, "token_bucket") == [camel]
+
+
 def test_keyword_an_iban_in_groups_and_whole_find_each_other(engine):
     grouped = write(engine, "invoice.md", "text", [unit("invoice.md", 0, "Pay to IBAN GB33 BUKB 2020 1555 5555 55.")],
                     {unit_id("invoice.md", 0): axis(1)})[0].id

@@ -56,6 +56,10 @@ def test_identifiers_match_whole_and_by_parts():
     assert hits("read_file")
     assert hits("http header parse")
     assert hits("read file")
+    # in another style than the text's: its parts, side by side
+    assert hits("parse_http_header") and hits("readFile") and hits("ReadFile")
+    assert not hits("headerParseHttp")
+    assert [t.fts for t in parse("parseHttpHeader read").terms] == ['("parseHttpHeader" OR "parse http header")', '"read"']
 
 
 def test_stopwords_dropped_unless_only_stopwords():

@@ -28,6 +28,10 @@ def test_the_window_holds_the_most_matches_and_marks_them():
 def _one_token_at_a_time(text, words, ids=()):
     """The reference: each token, then each letters-and-digits run of it, stemmed."""
     stems = {stem(w) for w in words if w}
+    joined = {w.lower().replace("_", "") for w in words if len(w) > 3}
+    whole = [m.span() for m in re.finditer(r"\w+", text)  # identifiers, whole: snake_case, camelCase
+             if (re.search(r"[^\W_]_[^\W_]", m.group()) or re.search(r"[a-z][A-Z]", m.group()))
+             and m.group().lower().replace("_", "") in joined]
     spans = []
     for m in _TOKEN.finditer(text):
         tok = m.group()
@@ -35,12 +39,20 @@ def _one_token_at_a_time(text, words, ids=()):
             spans.append(m.span())
             continue
         for sub in re.finditer(r"[^\W_]+", tok):
-            if stem(sub.group()) in stems:
-                spans.append((m.start() + sub.start(), m.start() + sub.end()))
-    return spans
+            a, b = m.start() + sub.start(), m.start() + sub.end()
+            if stem(sub.group()) in stems and not any(x <= a < y for x, y in whole):
+                spans.append((a, b))
+    return sorted(set(spans) | set(whole))
+
+
+def test_an_identifier_is_marked_whole_in_any_style():
+    text = "ERR_CONN_RESET: in parse_http_header() and parseHttpHeader, not parse or RESET_TIMER"
+    marked = [text[a:b] for a, b in matches(text, ["err_conn_reset", "parsehttpheader"])]
+    assert marked == ["ERR_CONN_RESET", "parse_http_header", "parseHttpHeader"]
 
 
 WORDS = ["lease", "Leases", "leasing", "dying", "die", "LD-2026-0417", "x_y", "café", "ÉTÉ", "नमस्ते", "ties",
+         "lease_term", "leaseTerm", "term",
          "A-1", "Running", "run", "o'clock", "İstanbul", "sky", "skies", "42"]
 
 

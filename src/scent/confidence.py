@@ -19,7 +19,7 @@ from functools import lru_cache
 from .filters import Filters
 from .kinds import PICTURE_KINDS
 from .language import reads_as_english
-from .query import WORD, KeywordQuery, Term, id_tokens, normalise_id, split_identifier, symbol_names
+from .query import WORD, KeywordQuery, Term, _chunks, _parts, id_tokens, identifier_parts, normalise_id, split_identifier, symbol_names
 from .snippet import stem
 from .stopwords import STOPWORDS
 from .syntax import contains, words
@@ -89,7 +89,7 @@ def _term_stems(text: str) -> tuple[str, ...]:
     named = symbol_names(text)
     if len(named) == 1 and len(words(text)) == 1:
         return (stem(named[0]),)
-    return tuple(stem(p) for w in words(text) for p in (split_identifier(w) if "_" in w else [w]))
+    return tuple(stem(p) for chunk in _chunks(text) for w in _parts(chunk) for p in identifier_parts(w))
 
 
 def _holds(term: str, is_id: bool, have: frozenset[str], have_ids: frozenset[str], text: str) -> bool:
@@ -101,7 +101,7 @@ def _holds(term: str, is_id: bool, have: frozenset[str], have_ids: frozenset[str
     stems = _term_stems(term)
     if not stems or not all(s in have for s in stems):
         return False
-    return len(stems) == 1 or "_" in term or contains(_unit_words(text), stems)
+    return len(stems) == 1 or len(identifier_parts(term)) > 1 or contains(_unit_words(text), stems)
 
 
 @lru_cache(maxsize=1024)

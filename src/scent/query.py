@@ -236,7 +236,10 @@ def parse(text: str, stopwords: bool = True, alternatives: tuple[tuple[str, ...]
             terms.append(Term(chunk, fts, is_id=True))
         elif len(parts) == 1:
             word = parts[0]
-            terms.append(Term(chunk, quote_fts(word), is_stopword=word.lower() in STOPWORDS))
+            pieces = identifier_parts(word)
+            # An identifier also as its parts (extra_tokens): parseHttpHeader finds parse_http_header.
+            fts = quote_fts(word) if len(pieces) < 2 else f"({quote_fts(word)} OR {quote_fts(' '.join(pieces))})"
+            terms.append(Term(chunk, fts, is_stopword=word.lower() in STOPWORDS))
         else:  # e-mail, state-of-the-art: adjacent words
             terms.append(Term(chunk, quote_fts(" ".join(parts))))
     if stopwords and any(not t.is_stopword for t in terms):
@@ -277,6 +280,13 @@ def match_expression(query: KeywordQuery, mode: str) -> str | None:
     return joiner.join(t.fts for t in query.terms)
 
 
+def identifier_parts(word: str) -> list[str]:
+    """An identifier's parts (read_file, parseHttpHeader: split_identifier); [word] for any other word."""
+    if "_" in word.strip("_") or _CAMEL_BUMP.search(word):
+        return split_identifier(word)
+    return [word]
+
+
 def split_identifier(token: str) -> list[str]:
     """parseHttpHeader -> parse, http, header; read_file -> read, file; XMLHttpRequest -> xml, http, request."""
     pieces = []
@@ -291,10 +301,9 @@ def extra_tokens(text: str) -> str:
     for chunk in _chunks(text):
         parts = _parts(chunk)
         for part in parts:
-            if "_" in part.strip("_") or _CAMEL_BUMP.search(part):
-                pieces = split_identifier(part)
-                if len(pieces) > 1:
-                    out.extend(pieces)
+            pieces = identifier_parts(part)
+            if len(pieces) > 1:
+                out.extend(pieces)
         if len(parts) > 1 and is_id_like(chunk):
             out.append(normalise_id(chunk).lower())
     out.extend(symbol_names(text))

@@ -87,6 +87,8 @@ def readable(text: str) -> str:
     return text
 
 
+_IDENTIFIER = re.compile(r"\b\w*(?:[^\W_]_[^\W_]|[a-z][A-Z])\w*")  # snake_case, camelCase, PascalCase
+_CAMEL_BUMP = re.compile(r"[a-z][A-Z]")
 _SUBWORD = re.compile(r"[^\W_]+")  # the letters and digits runs a token is stemmed in (snake_case, a-b)
 
 
@@ -99,6 +101,12 @@ def matches(text: str, words: list[str], ids: tuple[str, ...] = ()) -> list[tupl
         wanted = set(ids)
         taken = [m.span() for m in _TOKEN.finditer(text)
                  if any(ch.isdigit() for ch in m.group()) and normalise_id(m.group()) in wanted]
+    # An identifier is marked whole, written in any style: ERR_CONN_RESET, and parse_http_header for
+    # parseHttpHeader (its runs alone are the words "err", "conn", "reset", which no query word is).
+    joined = {w.lower().replace("_", "") for w in words if len(w) > 3}
+    if joined and ("_" in text or _CAMEL_BUMP.search(text)):
+        taken = sorted(taken + [m.span() for m in _IDENTIFIER.finditer(text)
+                                if m.group().replace("_", "").lower() in joined])
     # Snowball changes a word's ending, never its first letter: a run starting otherwise is not
     # stemmed at all (the loop over every run of a unit's text is most of a warm query's snippets).
     firsts = {s[0] for s in stems if s}

@@ -14,7 +14,7 @@ import re
 import zlib
 
 from ...filters import Filters
-from ...query import WORD, KeywordQuery, Term, _parts, is_id_like, normalise_id, required_terms
+from ...query import WORD, KeywordQuery, Term, _parts, identifier_parts, is_id_like, normalise_id, required_terms
 from ...storage import Hit
 from ..matching import FUZZY_CANDIDATES, FUZZY_MIN_LENGTH, most_held, one_off, share_first, then_or, token, trigrams
 
@@ -57,6 +57,8 @@ def term_tokens(term: Term) -> list[list[int]]:
             out.append([token_id(token(joined if len(parts) > 1 else parts[0]))])
         else:
             out.append(list(dict.fromkeys(token_id(token(w)) for p in parts for w in _TOKEN.findall(p))))
+            if len(parts) == 1 and len(pieces := identifier_parts(parts[0])) > 1:  # as the SQLite engine's term
+                out.append([token_id(token(w)) for w in dict.fromkeys(pieces)])
     return [t for t in out if t]
 
 
