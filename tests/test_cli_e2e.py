@@ -318,6 +318,8 @@ def test_explain_json_contributions_add_up_to_the_score(e2e):
     (["deposit", "-k", "0"], "Invalid value for '-k'"),
     ([], "Missing argument 'QUERY...'"),
     (["   "], "scent: error: the query is empty"),
+    (["!!!???..."], "scent: error: the query is only punctuation"),
+    (["-draft", "budget"], "a query that begins with a word to leave out goes after the options and --"),
 ])
 def test_usage_errors_exit_2(e2e, args, message):
     out = e2e.search(*args)

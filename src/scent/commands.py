@@ -908,6 +908,13 @@ def run(started=None) -> None:
     except click.exceptions.Abort:
         click.echo("scent: interrupted", err=True)
         sys.exit(130)
+    except click.NoSuchOption as err:
+        if err.ctx is not None and err.ctx.command.name in ("search", "context") and not err.option_name.startswith("--"):
+            # `scent search -draft budget`: the query's first word was read as options (-d -r ...)
+            err.message = (f"{err.message.rstrip('.')}; a query that begins with a word to leave out goes after "
+                           f"the options and --: scent {err.ctx.command.name} [OPTIONS] -- -draft budget")
+        err.show()
+        sys.exit(err.exit_code)
     except click.ClickException as err:
         err.show()
         sys.exit(err.exit_code)

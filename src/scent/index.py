@@ -7,6 +7,7 @@ this class and call nothing else.
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from threading import Lock
@@ -368,6 +369,9 @@ class Index:
         query = valid_text(query)
         if not query or not query.strip():
             raise UsageError("the query is empty; type some words to search for")
+        if all(ch.isspace() or unicodedata.category(ch)[0] == "P" for ch in query):
+            # "!!!???" or "()": no word for either list, and the dense one answered with filler
+            raise UsageError("the query is only punctuation; type some words to search for")
         if len(query) > MAX_QUERY_CHARS:
             raise UsageError(f"the query is {len(query):,} characters long, over the {MAX_QUERY_CHARS:,} searched; "
                              "shorten it to the words that matter")
