@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -52,6 +53,14 @@ def test_the_nearest_files_come_first_the_seed_and_its_copies_never(idx):
 def test_a_seed_not_in_the_index_or_a_page_it_has_not_is_one_line(idx):
     with pytest.raises(NotIndexed, match="missing.md is not in this index"):
         idx.similar("missing.md")
+    root = Path(idx.root)
+    (root / "blob.dat").write_bytes(b"\x00\x01")
+    idx.update()
+    (root / "later.md").write_text("written after the run")
+    with pytest.raises(NotIndexed, match=r"^blob.dat is not indexed: scent does not index .dat files"):
+        idx.similar("blob.dat")  # why, as `scent status --skipped` says it
+    with pytest.raises(NotIndexed, match=r"^later.md is not indexed: it is new since the last run"):
+        idx.similar("later.md")
     with pytest.raises(UsageError, match="has no page 4"):
         idx.similar("boiler.md", page=4)
     with pytest.raises(UsageError, match="k must be at least 1"):

@@ -217,7 +217,7 @@ def test_cli_status_counts_and_lists_them(built, monkeypatch, capsys):
     assert code == 0
     lines = out.splitlines()
     assert len(lines) == 8 and lines[0].startswith("b.exe: unsupported kind: scent does not index .exe files")
-    assert lines[4].startswith("gone.md: broken link: broken link: its target")
+    assert lines[4].startswith("gone.md: broken link: its target")  # the cause said once
     code, out, _ = _scent(monkeypatch, capsys, "status", "--index", index, "--skipped", "--json")
     st = json.loads(out)
     assert st["not_indexed"] == EXPECTED and len(st["skipped"]["files"]) == 8

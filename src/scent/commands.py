@@ -455,7 +455,8 @@ def status_cmd(folder, index_dir, as_json, as_user, list_skipped, **params):
         return
     if listed is not None:
         for f in listed["files"]:
-            click.echo(visible(f"{f['path']}: {f['cause']}: {f['reason']}"))
+            said = f"{f['cause']}: " if not f["reason"].lower().startswith(f["cause"]) else ""  # not "broken link: broken link: ..."
+            click.echo(visible(f"{f['path']}: {said}{f['reason']}"))
         for u in listed["unlisted"]:
             click.echo(f"... and {u['files']} more {visible(u['ext'])} files of a kind scent does not read")
         if not listed["files"] and not listed["unlisted"]:

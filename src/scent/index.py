@@ -315,6 +315,23 @@ class Index:
         return passages.Context(query, tokens, passages.budget(passages.once(merged), tokens), request.corrected,
                                 request.translation)
 
+    def _not_indexed(self, path: str, readers: tuple[str, ...] | None) -> NotIndexed:
+        """Why `path` has no units: what the last run said of it (damaged, a kind scent does not read
+        ...), or that it is not there to read, or the walk's rules left it out."""
+        from .skipped import extension, unsupported_reason
+
+        catalog = self.engine.catalog
+        reason = next((e["reason"] for e in catalog.status(readers)["errors"] if e["path"] == path), None)
+        if reason is None and any(p == path for p, _ in catalog.unsupported_files(readers)):
+            reason = unsupported_reason(extension(path))
+        if reason:
+            return NotIndexed(f"{path} is not indexed: {reason}")
+        if (Path(self.root) / path).is_file():
+            return NotIndexed(f"{path} is not indexed: it is new since the last run (scent index reads it), or "
+                              "scent leaves it out (hidden and ignored folders such as node_modules, .scentignore)")
+        return NotIndexed(f"{path} is not in this index; give a path as search results show it "
+                          "(relative to the indexed folder)")
+
     def similar(self, path: str, page: int | None = None, k: int = 10, filters: Filters | None = None,
                 as_user: str | None = None, **overrides) -> pipeline.Results:
         """Files like the indexed file `path` (its page `page`, when given), by meaning and by its words, best first
@@ -328,8 +345,7 @@ class Index:
         filters = self._asked(filters or Filters(), s, as_user)
         units = self.engine.catalog.file_units(path, filters.readers)
         if units is None:
-            raise NotIndexed(f"{path} is not in this index; give a path as search results show it "
-                             "(relative to the indexed folder)")
+            raise self._not_indexed(path, filters.readers)
         if page is not None:
             units = [u for u in units if u.page == page]
             if not units:
