@@ -120,6 +120,16 @@ def test_file_kind_by_name(name, kind):
     assert file_kind(name) == kind
 
 
+def test_a_script_without_an_extension_is_code_by_its_first_line(tmp_path):
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "backup_db").write_text("#!/bin/sh\npg_dump -Fc pay > /backups/pay.dump\n")
+    (tmp_path / "bin" / "notes").write_text("pg_dump nightly\n")
+    assert file_kind(str(tmp_path / "bin" / "backup_db")) == "code"
+    assert file_kind(str(tmp_path / "bin" / "notes")) is None  # no name scent knows, no #!
+    got = extract(str(tmp_path / "bin" / "backup_db"))
+    assert got.kind == "code" and "pg_dump -Fc pay" in got.sections[0].text
+
+
 def test_limits_defaults_and_frozen():
     limits = Limits()
     assert (limits.max_text_bytes, limits.max_pdf_pages, limits.max_image_pixels) == (

@@ -73,7 +73,18 @@ def file_kind(path: str) -> str | None:
             return kind
     stem, ext = os.path.splitext(name)
     kind = _KIND_BY_EXTENSION.get(ext) if ext else _KIND_BY_NAME.get(stem)
+    if kind is None and not ext and _is_script(str(path)):
+        return "code"
     return kind or ("email" if mail.mail_file(str(path)) else None)  # by its folders: Thunderbird's, Maildir's
+
+
+def _is_script(path: str) -> bool:
+    """A file that begins with #! (a shell or Python script in bin/, named without an extension)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"#!"
+    except OSError:  # gone, a folder, a path inside another file (mail.mbox#3.eml)
+        return False
 
 
 def reader_module(path: str):
