@@ -585,6 +585,28 @@ def test_copies_of_a_file_are_one_result_that_names_them(with_copies):
     assert first.to_dict()["copies"] == list(first.copies)
 
 
+def test_a_result_names_the_plainest_of_its_copies(with_copies):
+    """Not the copy in a downloads folder; of the others the first by name, whichever ranked first."""
+    first = with_copies.search("boiler service", k=1)[0]
+    assert (first.path, first.copies) == ("notes/boiler.md", ("downloads/boiler.md", "old/boiler copy.md"))
+    assert first.unit_id in {u.id for u in with_copies.engine.catalog.file_units("notes/boiler.md")}
+
+
+def test_a_result_is_the_file_itself_not_a_link_to_it_or_its_copy_in_an_archive(tmp_path, fake_embedder):
+    import zipfile
+
+    root = tmp_path / "f"
+    (root / "payments").mkdir(parents=True)
+    (root / "payments" / "client.py").write_text("def retry_with_backoff(call):\n    return call()\n")
+    (root / "a_link.py").symlink_to(root / "payments" / "client.py")
+    with zipfile.ZipFile(root / "a_backup.zip", "w") as z:
+        z.write(root / "payments" / "client.py", "client.py")
+    idx, _ = build(root, fake_embedder, index_dir=tmp_path / "ix")
+    with idx:
+        [found] = idx.search("retry_with_backoff", k=1)
+    assert (found.path, found.copies) == ("payments/client.py", ("a_backup.zip#client.py", "a_link.py"))
+
+
 def test_copies_picked_by_mmr_still_leave_k_results(with_copies):
     # lambda 1: MMR ranks by relevance alone, so it picks two of the copies; the third file fills in.
     results = with_copies.search("boiler service", k=2, strategy="hybrid+mmr", mmr_lambda=1.0)

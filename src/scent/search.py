@@ -515,8 +515,12 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     kept = collapse(r, diversify(r, rerank(r, fusion.fused, best, units), best, k), k)
     results = []
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _, _ in kept])
+    root = None
     for rank, (path, copies, score) in enumerate(kept, start=1):
         unit = _shown(r, units[best[path]])
+        if copies:
+            root = root if root is not None else r.engine.catalog.meta("root") or ""
+            path, copies, unit = _plainest(r, root, path, copies, unit)
         text, marks = snippet(_readable(unit, unit.text), r.keywords.words, r.keywords.ids)
         # Its translation helps one who asked in another language (an unsure query's language: English
         # is the likelier, and the passage's own words are shown first anyway).
@@ -530,6 +534,33 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
             confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1], copies=copies,
             translated=translated, translated_highlights=translated_marks))
     return results, fusion.file_runs
+
+
+def _plainest(r: Request, root: str, path: str, copies: tuple[str, ...],
+              unit: StoredUnit) -> tuple[str, tuple[str, ...], StoredUnit]:
+    """Which of a file and its copies (the same bytes) a result names, the others under it: the
+    file itself rather than a member of an archive or mail, a link to it, or a copy in a downloads
+    folder; else the first by name. The ranking chose among them by chance (their units score
+    alike): one query named Downloads/invoice.pdf, the next invoices/2025/invoice.pdf, another the
+    copy inside a zip. A Live Photo's other part (another extension) is never named instead."""
+    ext = os.path.splitext(path)[1].lower()
+    same = [path, *(c for c in copies if os.path.splitext(c)[1].lower() == ext)]
+    chosen = min(same, key=lambda p: ("#" in p, _is_link(root, p),
+                                      any(part.lower() in _DOWNLOADS for part in p.split("/")[:-1]), p))
+    if chosen == path:
+        return path, copies, unit
+    twin = next((u for u in r.engine.catalog.file_units(chosen, r.filters.readers) or ()
+                 if (u.kind, u.page, u.start) == (unit.kind, unit.page, unit.start)), None)
+    if twin is None:  # read otherwise (another version of its reader): keep what ranked
+        return path, copies, unit
+    return chosen, tuple(sorted(c for c in (path, *copies) if c != chosen)), twin
+
+
+_DOWNLOADS = frozenset({"downloads", "download"})
+
+
+def _is_link(root: str, path: str) -> bool:
+    return bool(root) and "#" not in path and os.path.islink(os.path.join(root, path))
 
 
 # A translation is one line (translate.texts_to_english): its headings' marks sit inside it.
