@@ -607,6 +607,25 @@ def test_a_result_is_the_file_itself_not_a_link_to_it_or_its_copy_in_an_archive(
     assert (found.path, found.copies) == ("payments/client.py", ("a_backup.zip#client.py", "a_link.py"))
 
 
+def test_a_file_deleted_since_the_run_is_said_gone_until_the_next(tmp_path, fake_embedder, capsys):
+    from scent import commands
+
+    root = tmp_path / "f"
+    root.mkdir()
+    (root / "alarm.md").write_text("The burglar alarm code is 4471.\n")
+    (root / "wifi.md").write_text("The wifi password is on the router.\n")
+    idx, _ = build(root, fake_embedder, index_dir=tmp_path / "ix")
+    with idx:
+        (root / "alarm.md").unlink()
+        results = idx.search("burglar alarm code wifi", k=2)
+        assert {(r.path, r.gone) for r in results} == {("alarm.md", True), ("wifi.md", False)}
+        assert next(r for r in results if r.gone).to_dict()["gone"] is True
+        commands._show(results, False, False)
+        assert "    deleted since the folder was indexed (scent index drops it)\n" in capsys.readouterr().out
+        idx.update()
+        assert [r.path for r in idx.search("burglar alarm code wifi", k=2)] == ["wifi.md"]
+
+
 def test_copies_picked_by_mmr_still_leave_k_results(with_copies):
     # lambda 1: MMR ranks by relevance alone, so it picks two of the copies; the third file fills in.
     results = with_copies.search("boiler service", k=2, strategy="hybrid+mmr", mmr_lambda=1.0)

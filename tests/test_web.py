@@ -46,8 +46,10 @@ def server(examples_copy, tmp_path_factory):
     ran = CliRunner().invoke(cli, ["eval", str(queries), "--folder", str(folder), "--index", str(index_dir),
                                    "--report", str(folder.parent / "report"), "--no-misses"])
     assert ran.exit_code == 0, ran.output
+    (folder / "kestrel.md").write_text("A kestrel hovered over the allotment at dusk.\n")
     idx = Index(folder, index_dir=index_dir)
     idx.update()
+    (folder / "kestrel.md").unlink()  # deleted since the run: its result says so
     idx.search("warm up the model")
     yield from _serve(idx)
 
@@ -178,6 +180,14 @@ def test_a_result_names_its_copies_with_links(page, server):
     link = first.locator(".copies a")
     assert first.locator(".copies").text_content() == f"also at: {other}"
     assert link.get_attribute("href") == "/api/file?path=" + quote(other, safe="")
+
+
+def test_a_file_deleted_since_the_run_says_so(page):
+    shown = _search(page, "kestrel hovered over the allotment")
+    assert shown[0][0] == "kestrel.md"
+    first = page.locator("#results .result").first
+    assert first.locator(".gone").text_content() == "Deleted since the folder was indexed (the next index run drops it)."
+    assert page.locator("#results .result .gone").count() == 1
 
 
 def test_similar_shows_the_files_like_a_result(page):

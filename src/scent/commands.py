@@ -319,6 +319,8 @@ def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | Non
         sure = f"  {min(sure, SURE_AT_MOST):.0%} sure" if sure is not None else ""
         click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {r.score:.4f}{sure}")
         click.echo(f"    {_highlight(r.snippet, r.highlights)}")
+        if getattr(r, "gone", False):  # (an older server's results carry none)
+            click.echo("    deleted since the folder was indexed (scent index drops it)")
         translated = getattr(r, "translated", "")  # (an older server's results carry none)
         if translated:
             click.echo(f"    in English, machine-translated: {_highlight(translated, r.translated_highlights)}")

@@ -59,6 +59,7 @@ class SearchResult:
     # own, where the unit is in another language than the query; "" for none.
     translated: str = ""
     translated_highlights: list[tuple[int, int]] = field(default_factory=list)
+    gone: bool = False  # its file is no longer on disk (deleted since the index run that read it)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -515,11 +516,11 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     kept = collapse(r, diversify(r, rerank(r, fusion.fused, best, units), best, k), k)
     results = []
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _, _ in kept])
-    root = None
+    root = r.engine.catalog.meta("root") or "" if kept else ""
+    on_disk = os.path.isdir(root)  # else (an index of another machine's folder) nothing is said gone
     for rank, (path, copies, score) in enumerate(kept, start=1):
         unit = _shown(r, units[best[path]])
         if copies:
-            root = root if root is not None else r.engine.catalog.meta("root") or ""
             path, copies, unit = _plainest(r, root, path, copies, unit)
         text, marks = snippet(_readable(unit, unit.text), r.keywords.words, r.keywords.ids)
         # Its translation helps one who asked in another language (an unsure query's language: English
@@ -532,7 +533,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
             snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
             explain=_explain(path, lists, fusion, units, r.settings) if explain else None,
             confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1], copies=copies,
-            translated=translated, translated_highlights=translated_marks))
+            translated=translated, translated_highlights=translated_marks, gone=on_disk and _gone(root, path)))
     return results, fusion.file_runs
 
 
@@ -557,6 +558,12 @@ def _plainest(r: Request, root: str, path: str, copies: tuple[str, ...],
 
 
 _DOWNLOADS = frozenset({"downloads", "download"})
+
+
+def _gone(root: str, path: str) -> bool:
+    """Whether the file at `path` (or, for a file inside another, that one) left the folder since it was indexed."""
+    return not os.path.lexists(os.path.join(root, path)) and not (
+        "#" in path and os.path.lexists(os.path.join(root, path.partition("#")[0])))
 
 
 def _is_link(root: str, path: str) -> bool:

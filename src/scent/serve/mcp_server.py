@@ -68,6 +68,8 @@ class Hit(BaseModel):
     confidence: float | None = Field(None, description="Chance (0..1) that this is a right answer, as judged on "
                                      "held-out collections (README: how far it can be trusted).")
     weak: bool = Field(False, description="Below the confidence floor: a weak match; all weak means no good match.")
+    gone: bool | None = Field(None, description="True when its file was deleted since the folder was indexed; "
+                                               "absent otherwise.")
     copies: list[str] | None = Field(None, description="Other files of the same bytes, and a Live Photo's other "
                                                      "part: this same result; absent when it has none.")
 
@@ -181,7 +183,7 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
                                     results=[Hit(
             id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
             date=(iso(r.date) or "")[:10], snippet=r.snippet, translated=r.translated or None,
-            confidence=r.confidence, weak=r.weak,
+            confidence=r.confidence, weak=r.weak, gone=r.gone or None,
             copies=list(r.copies) or None)
             for r in found]))
 

@@ -41,6 +41,7 @@ class Result(Open):
     folder: str = Field(description="The indexed folder.")
     confidence: float | None = Field(None, description="Chance (0..1) that this is a right answer, as judged on held-out collections (README: how far it can be trusted).")
     weak: bool = Field(False, description="Confidence below the floor: a weak match (all weak: no good match).")
+    gone: bool = Field(False, description="Its file is no longer on disk: deleted since the folder was indexed.")
     copies: list[str] = Field(default_factory=list, description="Other files of the same bytes that you may read, "
                                                                 "and a Live Photo's other part (its photo or moving "
                                                                 "part), shown as this result (not results of their own).")

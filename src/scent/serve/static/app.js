@@ -116,6 +116,7 @@ function resultNode(r) {
   head.append(like);
   li.append(head);
   li.append(snippetNode(r.snippet, r.highlights));
+  if (r.gone) li.append(el("div", { class: "gone" }, "Deleted since the folder was indexed (the next index run drops it)."));
   if (r.translated) {
     const english = snippetNode(r.translated, r.translated_highlights);
     english.classList.add("translated");
