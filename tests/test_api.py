@@ -422,6 +422,13 @@ def test_thumbnails(client, query):
     assert client.get("/api/thumb?" + query).content == r.content  # cached copy is the same
 
 
+def test_the_preview_asks_a_larger_picture_of_a_page(client):
+    small = Image.open(io.BytesIO(client.get("/api/thumb?path=lease.pdf&page=4").content))
+    large = Image.open(io.BytesIO(client.get("/api/thumb?path=lease.pdf&page=4&size=1200").content))
+    assert max(small.size) <= 320 and max(large.size) == 1200  # an A4 page: 1200 high
+    assert client.get("/api/thumb?path=lease.pdf&size=5000").status_code == 400
+
+
 def test_thumbnail_refusals(client):
     assert client.get("/api/thumb?path=lease.md").status_code == 404
     r = client.get("/api/thumb?path=lease.pdf&page=99")

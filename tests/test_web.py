@@ -410,6 +410,8 @@ def test_a_pdf_preview_starts_at_the_results_page(page):
                             " return n && n.dataset.page; }") == "4"
     image = page.locator("#preview-image")
     page.wait_for_function("el => el.complete && el.naturalWidth > 0", arg=image.element_handle())
+    # large enough to read (the list's thumbnail is 320 px): an A4 page 1200 px high
+    assert image.evaluate("el => el.naturalHeight") == 1200
 
 
 def test_more_results_sort_by_date_and_language(page):

@@ -32,7 +32,7 @@ from ..query import MAX_QUERY_CHARS
 from ..readers import DEFAULT_READERS, Readers
 from ..watch import Live
 from .desktop import OpenRequest, open_on_desktop
-from .files import Refused, Thumbnails, content_type, locate, member_bytes, zipped_package
+from .files import MAX_PICTURE_PX, THUMB_PX, Refused, Thumbnails, content_type, locate, member_bytes, zipped_package
 from .guard import COOKIE, COOKIE_DAYS, Guard
 from .preview import MAX_CHARS, READ_FROM_DISK, preview
 from .schema import (EvalResponse, OpenResponse, PreviewResponse, SearchResponse, SessionResponse, StatusResponse,
@@ -299,12 +299,14 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
              responses={200: {"content": {"image/jpeg": {}}}, 404: {"description": "Not indexed, or no thumbnail"}})
     def thumb(request: Request,
               path: str = Query(..., max_length=MAX_PATH_CHARS, description="Path relative to the indexed folder."),
-              page: int | None = Query(None, ge=1, description="PDF page (default 1).")):
-        """A JPEG at most 320 px wide and high, for pictures and PDF pages."""
+              page: int | None = Query(None, ge=1, description="PDF page (default 1)."),
+              size: int = Query(THUMB_PX, ge=64, le=MAX_PICTURE_PX,
+                                description="Longest side in pixels (the preview pane asks a larger one).")):
+        """A JPEG at most `size` px (320 by default) wide and high, for pictures and PDF pages."""
         root, units = _indexed(path, request)
         real, member = locate(root, path, units is not None)
         kind = units[0].file_kind if units else _kind_of(Path(member) if member else real)
-        return Response(thumbs.get(real, kind, page, member), media_type="image/jpeg",
+        return Response(thumbs.get(real, kind, page, member, size), media_type="image/jpeg",
                         headers={"Cache-Control": "private, max-age=300"})
 
     @app.post("/api/session", summary="Keep this browser's access token as a cookie", response_model=SessionResponse,

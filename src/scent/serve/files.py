@@ -30,6 +30,7 @@ FILE_CSP = "sandbox; default-src 'none'; frame-ancestors 'self'"
 # Chromium's PDF viewer does not run in a sandboxed document; a PDF runs no page script anyway.
 PDF_CSP = "frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
 THUMB_PX = 320
+MAX_PICTURE_PX = 1600  # the largest picture /api/thumb makes (the preview pane's, on a wide screen)
 PDF_THUMB_SCALE = 0.6
 
 
@@ -149,27 +150,32 @@ def _ascii(name: str) -> str:
 
 
 class Thumbnails:
-    """Small JPEGs of pictures and PDF pages, kept in a bounded LRU cache keyed by file version."""
+    """JPEGs of pictures and PDF pages (a result's thumbnail, the preview pane's larger picture), kept
+    in an LRU cache keyed by file version and size, bounded in count and in bytes."""
 
-    def __init__(self, size: int = 256):
-        self.size = size
+    def __init__(self, size: int = 256, most_bytes: int = 64 << 20):
+        self.size, self.most_bytes = size, most_bytes
         self._cache: OrderedDict[tuple, bytes] = OrderedDict()
+        self._bytes = 0
         self._lock = Lock()
 
-    def get(self, path: Path, kind: str, page: int | None, member: str | None = None) -> bytes:
-        """The thumbnail of `path`, or of file `member` inside it (an archive member, an attachment)."""
+    def get(self, path: Path, kind: str, page: int | None, member: str | None = None, px: int = THUMB_PX) -> bytes:
+        """The picture of `path`, or of file `member` inside it (an archive member, an attachment),
+        at most `px` pixels a side."""
         st = path.stat()
-        key = (str(path), st.st_mtime_ns, st.st_size, page, member)
+        key = (str(path), st.st_mtime_ns, st.st_size, page, member, px)
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        data = make_thumbnail(path if member is None else member_bytes(path, member), kind, page,
+        data = make_thumbnail(path if member is None else member_bytes(path, member), kind, page, px,
                               name=member or path.name)
         with self._lock:
-            self._cache[key] = data
-            while len(self._cache) > self.size:
-                self._cache.popitem(last=False)
+            if key not in self._cache:
+                self._cache[key] = data
+                self._bytes += len(data)
+            while len(self._cache) > self.size or self._bytes > self.most_bytes:
+                self._bytes -= len(self._cache.popitem(last=False)[1])
         return data
 
 

@@ -293,7 +293,8 @@ async function showPreview(r) {
   $("#preview-raw").href = fileUrl(r);
   const image = $("#preview-image");
   image.hidden = !(r.kind === "image" || r.kind === "pdf");
-  if (!image.hidden) { image.src = thumbUrl(r); image.alt = "picture of " + r.path + (r.page ? " page " + r.page : ""); }
+  // Large enough to read a page at the pane's width on a sharp screen (the list's thumbnail is 320 px).
+  if (!image.hidden) { image.src = thumbUrl(r) + "&size=1200"; image.alt = "picture of " + r.path + (r.page ? " page " + r.page : ""); }
   // A video or a sound plays here, from the file the server hands out (its own type, no script).
   stopPlaying();
   const player = r.kind === "video" ? $("#preview-video") : r.kind === "audio" ? $("#preview-audio") : null;
