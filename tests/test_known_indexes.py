@@ -97,6 +97,8 @@ def test_cli_list_and_forget(notes, tmp_path, scent_home):
     assert listed[0]["last_indexed"][:2] == "20" and listed[0]["last_indexed"][10] == "T"  # ISO 8601
     searched = run("search", "anything", cwd=tmp_path, env=env)
     assert "no index for this folder; searching " + str(empty.resolve()) + " (indexed last" in searched.stderr
+    shown = run("status", cwd=tmp_path, env=env)
+    assert "no index for this folder; showing " + str(empty.resolve()) + " (indexed last" in shown.stderr
     gone = run("forget", str(empty), cwd=tmp_path, env=env)
     assert gone.returncode == 0 and "removed the index" in gone.stderr
     assert run("list", "--json", cwd=tmp_path, env=env).stdout == ""

@@ -392,10 +392,10 @@ def _search_folders(Index, folders, text, k, filters, explain, settings, embedde
         return Index.search_many(indexes, text, k=k, filters=filters, explain=explain, as_user=as_user)
 
 
-def _say_which(idx) -> None:
-    """A search that was not told which index says which it chose (on stderr: --json stays clean)."""
+def _say_which(idx, doing: str = "searching") -> None:
+    """A command that was not told which index says which it chose (on stderr: --json stays clean)."""
     if idx.found == "last":
-        click.echo(visible(f"scent: no index for this folder; searching {idx.root} (indexed last; "
+        click.echo(visible(f"scent: no index for this folder; {doing} {idx.root} (indexed last; "
                            "--folder chooses another, scent list shows them)"), err=True)
 
 
@@ -449,7 +449,7 @@ def _highlight(text: str, marks) -> str:
 def status_cmd(folder, index_dir, as_json, as_user, list_skipped, **params):
     """Files, units per kind, index size, model, last run, and the files not indexed and why."""
     with _index().open(folder, index_dir, settings=_settings(params)) as idx:
-        _say_which(idx)
+        _say_which(idx, "showing")
         st = idx.status(as_user)
         listed = idx.skipped(as_user) if list_skipped else None
     if as_json:
@@ -698,7 +698,7 @@ def mcp_cmd(folder, index_dir, as_user, **params):
     from .serve.mcp_server import build_server
 
     with _index().open(folder, index_dir, settings=_settings(params)) as idx:
-        _say_which(idx)
+        _say_which(idx, "answering from")
         click.echo(visible(f"scent mcp: answering from the index of {idx.root}"), err=True)
         build_server(idx, as_user=as_user).run("stdio")
 
