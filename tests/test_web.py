@@ -402,7 +402,7 @@ def test_a_pdf_preview_starts_at_the_results_page(page):
 
     results = _search(page, "DEP-4471")
     assert results[0][:3] == ["docs/apartment-lease.pdf", "pdf", "4"]
-    page.locator("#results .result").first.locator("button.look").click()
+    page.locator("#results .result").first.locator(".name").click()  # the name opens it, as Preview does
     current = page.locator("#preview-body mark.current")
     expect(current).to_have_text("DEP-4471")
     # the current match sits on page 4, below that page's heading

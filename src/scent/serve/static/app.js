@@ -95,7 +95,10 @@ function resultNode(r) {
   const head = el("div", { class: "head" });
   // A message inside a mailbox (Inbox.mbox#3.eml) is named by its subject, its path beside it.
   const message = r.kind === "email" && r.title && r.path.includes("#");
-  head.append(el("span", { class: "name" }, message ? r.title : r.path.slice(slash + 1)));
+  // The name opens the preview, as the Preview button and Enter do (a click on it did nothing).
+  const name = el("button", { type: "button", class: "name", title: "Preview" }, message ? r.title : r.path.slice(slash + 1));
+  name.addEventListener("click", () => showPreview(r));
+  head.append(name);
   head.append(el("span", { class: "folder" }, message ? r.path : slash >= 0 ? r.path.slice(0, slash + 1) : "./"));
   head.append(el("span", { class: "kind" }, r.kind));
   const meta = [];
@@ -136,6 +139,7 @@ function resultNode(r) {
     const img = el("img", { class: "thumb", src: thumbUrl(r), alt: "preview of " + r.path, loading: "lazy" });
     // No picture to show (too large, damaged, a video without a frame): nothing, not a broken icon.
     img.addEventListener("error", () => img.remove());
+    img.addEventListener("click", () => showPreview(r));
     li.append(img);
   }
   if (r.explain) li.append(explainNode(r.explain));
