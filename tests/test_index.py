@@ -590,6 +590,8 @@ def test_a_result_names_the_plainest_of_its_copies(with_copies):
     first = with_copies.search("boiler service", k=1)[0]
     assert (first.path, first.copies) == ("notes/boiler.md", ("downloads/boiler.md", "old/boiler copy.md"))
     assert first.unit_id in {u.id for u in with_copies.engine.catalog.file_units("notes/boiler.md")}
+    [explained] = with_copies.search("boiler service", k=1, explain=True)
+    assert explained.path == "notes/boiler.md" and explained.explain["keyword"]["rank"] == 1  # the copy that ranked
 
 
 def test_a_result_is_the_file_itself_not_a_link_to_it_or_its_copy_in_an_archive(tmp_path, fake_embedder):

@@ -518,10 +518,11 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _, _ in kept])
     root = r.engine.catalog.meta("root") or "" if kept else ""
     on_disk = os.path.isdir(root)  # else (an index of another machine's folder) nothing is said gone
-    for rank, (path, copies, score) in enumerate(kept, start=1):
-        unit = _shown(r, units[best[path]])
+    for rank, (ranked, copies, score) in enumerate(kept, start=1):
+        unit = _shown(r, units[best[ranked]])
+        path = ranked
         if copies:
-            path, copies, unit = _plainest(r, root, path, copies, unit)
+            path, copies, unit = _plainest(r, root, ranked, copies, unit)
         text, marks = snippet(_readable(unit, unit.text), r.keywords.words, r.keywords.ids)
         # Its translation helps one who asked in another language (an unsure query's language: English
         # is the likelier, and the passage's own words are shown first anyway).
@@ -531,7 +532,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
         results.append(SearchResult(
             rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
             snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
-            explain=_explain(path, lists, fusion, units, r.settings) if explain else None,
+            explain=_explain(ranked, lists, fusion, units, r.settings) if explain else None,
             confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1], copies=copies,
             translated=translated, translated_highlights=translated_marks, gone=on_disk and _gone(root, path)))
     return results, fusion.file_runs
