@@ -77,3 +77,11 @@ def test_wordless_text_is_mostly_runs_longer_than_a_word():
     assert wordless("a b c d e f g h i j " + "x" * 21)
     assert not wordless("a b c d e f g h i j k " + "x" * 21)  # 22 of words: not more than half
     assert not wordless("")
+
+
+def test_a_chunk_begins_at_its_sections_line_plus_the_lines_before_it():
+    text = "one two\nthree four\n\nfive six\nseven eight\n"
+    units = chunk([Section(text=text, kind="code", start=100, line=10)], words=3, overlap=1)
+    assert [(u.text.split()[0], u.line) for u in units] == [("one", 10), ("three", 11), ("five", 13), ("seven", 14)]
+    assert chunk([Section(text=text, kind="pdf_page", page=1)])[0].line is None  # no line: none
+

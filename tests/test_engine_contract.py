@@ -136,6 +136,17 @@ def test_units_come_back_as_written(engine, three_files):
     assert [(p.page, p.kind) for p in pages] == [(1, "pdf_page"), (2, "pdf_page")]
     assert engine.catalog.file_units("missing.md") is None
     assert engine.catalog.units([12345]) == {}
+    assert got.line is None  # written without one, as a PDF's pages are
+
+
+def test_a_units_line_comes_back_as_written(engine):
+    from dataclasses import replace
+
+    first, second = (replace(unit("main.py", n, text), line=line)
+                     for n, (text, line) in enumerate((("def parse(raw):", 1), ("def main():", 40))))
+    write(engine, "main.py", "code", [first, second], {first.id: axis(1), second.id: axis(0, 1)})
+    assert [u.line for u in engine.catalog.file_units("main.py")] == [1, 40]
+    assert engine.catalog.units([second.id])[second.id].line == 40
 
 
 def test_copies_are_the_files_of_the_same_bytes_a_reader_may_read(engine, three_files):

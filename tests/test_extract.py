@@ -130,6 +130,15 @@ def test_a_script_without_an_extension_is_code_by_its_first_line(tmp_path):
     assert got.kind == "code" and "pg_dump -Fc pay" in got.sections[0].text
 
 
+def test_a_note_and_code_know_the_line_each_section_begins_at(tmp_path):
+    code = extract(write(tmp_path / "app.py", "import os\n\n\ndef parse(raw):\n    return raw\n\n\nclass Client:\n    pass\n"))
+    assert [(s.title, s.line) for s in code.sections] == [("app.py", 1), ("parse", 4), ("Client", 8)]
+    note = extract(write(tmp_path / "n.md", "---\ntitle: Boiler\ntags: [home]\n---\n# Boiler\n\nServiced.\n\n"
+                                            "## Parts\n\nA valve.\n"))
+    assert [(s.text.split("\n")[0], s.line) for s in note.sections] == [("tags: home", None), ("# Boiler", 5), ("## Parts", 9)]
+    assert all(s.line is None for s in extract(write(tmp_path / "a.csv", "a,b\n1,2\n")).sections)
+
+
 def test_limits_defaults_and_frozen():
     limits = Limits()
     assert (limits.max_text_bytes, limits.max_pdf_pages, limits.max_image_pixels) == (

@@ -628,6 +628,21 @@ def test_a_file_deleted_since_the_run_is_said_gone_until_the_next(tmp_path, fake
         assert [r.path for r in idx.search("burglar alarm code wifi", k=2)] == ["wifi.md"]
 
 
+def test_a_code_result_says_the_line_its_passage_begins_at(tmp_path, fake_embedder, capsys):
+    from scent import commands
+
+    root = tmp_path / "f"
+    root.mkdir()
+    (root / "client.py").write_text("import time\n\n\ndef connect():\n    pass\n\n\n"
+                                    "def retry_with_backoff(call):\n    time.sleep(1)\n    return call()\n")
+    idx, _ = build(root, fake_embedder, index_dir=tmp_path / "ix")
+    with idx:
+        [found] = idx.search("retry_with_backoff", k=1)
+    assert (found.path, found.line, found.to_dict()["line"]) == ("client.py", 8, 8)
+    commands._show([found], False, False)
+    assert capsys.readouterr().out.startswith(" 1. client.py:8  [code]")
+
+
 def test_copies_picked_by_mmr_still_leave_k_results(with_copies):
     # lambda 1: MMR ranks by relevance alone, so it picks two of the copies; the third file fills in.
     results = with_copies.search("boiler service", k=2, strategy="hybrid+mmr", mmr_lambda=1.0)

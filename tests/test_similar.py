@@ -89,7 +89,7 @@ def test_cli_takes_the_file_on_disk_and_finds_its_index(folder, idx, monkeypatch
     assert code == 0, err
     assert {json.loads(line)["path"] for line in out.splitlines()} == {"heating.md", "plan.md"}
     code, out, err = _scent(monkeypatch, capsys, "similar", "boiler.md", "--folder", str(folder), "-k", "1")
-    assert code == 0 and out.startswith((" 1. heating.md  [text]", " 1. plan.md  [text]"))
+    assert code == 0 and out.startswith((" 1. heating.md:1  [text]", " 1. plan.md:7  [text]"))  # the passage's line
     code, _, err = _scent(monkeypatch, capsys, "similar", "nowhere.md", "--folder", str(folder))
     assert code == 1 and "nowhere.md is not in this index" in err
 

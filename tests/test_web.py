@@ -177,6 +177,7 @@ def test_a_result_names_its_copies_with_links(page, server):
     first = page.locator("#results .result").first
     assert shown[0][0] in copies and not any(path in copies for path, *_ in shown[1:])
     [other] = copies - {shown[0][0]}
+    assert "line 1" in first.locator(".meta").text_content()  # a script: the line its passage begins at
     link = first.locator(".copies a")
     assert first.locator(".copies").text_content() == f"also at: {other}"
     assert link.get_attribute("href") == "/api/file?path=" + quote(other, safe="")

@@ -76,7 +76,8 @@ def chunk(sections: list[Section], words: int = 180, overlap: int = 30, max_unit
         for first, last in windows:
             a, b = spans[first][0], spans[last - 1][1]
             units.append(Unit(sec.kind, sec.text[a:b], sec.page, sec.start + a, sec.start + b, sec.title,
-                              picture=sec.picture, date=sec.date, until=sec.until))
+                              picture=sec.picture, date=sec.date, until=sec.until,
+                              line=None if sec.line is None else sec.line + sec.text.count("\n", 0, a)))
     return units[:max_units]
 
 

@@ -313,6 +313,8 @@ def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | Non
         if not r.page and r.title and "#" in r.path and r.path.rpartition("#")[2].partition(".")[0].isdigit():
             page = f"  ({visible(r.title)})"  # a mailbox's message, an Evernote export's note: its subject or title
         shown = os.path.join(r.folder, r.path) if several else r.path
+        if getattr(r, "line", None):  # path:line, as an editor or a terminal opens it (an older server's carry none)
+            shown = f"{shown}:{r.line}"
         sure = getattr(r, "confidence", None)
         # Never "100% sure": the figure is the model's estimate, and even its top answers are sometimes
         # wrong (docs/retrieval-tuning.md, session 17).

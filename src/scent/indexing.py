@@ -1215,7 +1215,7 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
         extra=extra, ids=id_tokens(text),
         parts=tuple(sentences(text)) if with_parts else (),
         regions=tuple(regions(text)) if region_vectors and unit.kind in REGION_KINDS else (), date=unit.date,
-        until=unit.until)
+        until=unit.until, line=unit.line)
 
 
 def _translate(queue: deque[_Waiting], made: _Made) -> dict[str, str]:

@@ -60,6 +60,7 @@ class SearchResult:
     translated: str = ""
     translated_highlights: list[tuple[int, int]] = field(default_factory=list)
     gone: bool = False  # its file is no longer on disk (deleted since the index run that read it)
+    line: int | None = None  # the line of a note or code file the shown passage begins at; None for other kinds
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -534,7 +535,8 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
             snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
             explain=_explain(ranked, lists, fusion, units, r.settings) if explain else None,
             confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1], copies=copies,
-            translated=translated, translated_highlights=translated_marks, gone=on_disk and _gone(root, path)))
+            translated=translated, translated_highlights=translated_marks, gone=on_disk and _gone(root, path),
+            line=unit.line))
     return results, fusion.file_runs
 
 

@@ -67,7 +67,7 @@ def similar(engine: Engine, settings: Settings, seed: list[StoredUnit], filters:
         text, marks = snippet(_readable(unit, unit.text), [], ())
         results.append(SearchResult(rank=len(results) + 1, path=found, page=unit.page, kind=unit.file_kind,
                                     unit_kind=unit.kind, score=score[found], snippet=text, highlights=marks,
-                                    title=unit.title, date=unit.date, unit_id=unit.id, copies=shown))
+                                    title=unit.title, date=unit.date, unit_id=unit.id, copies=shown, line=unit.line))
         if len(results) == k:
             break
     return results

@@ -74,6 +74,7 @@ class StoredUnit:
     text: str
     date: float  # its own date where it has one (Unit.date), else its file's
     english: str = ""  # its machine translation into English (UnitRecord.english), "" for none
+    line: int | None = None  # the file's line it begins at (UnitRecord.line), None for none
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,9 @@ class Section:
     # or UNTIL_OPEN for one that never ends; a multi-day event's end): an `after` filter lets it
     # through while it still runs. None: it happens at its date.
     until: float | None = None
+    # The line (from 1) of the file where `text` begins, for a file whose text is its own (a note, code):
+    # an editor opens it there. None where lines of the file mean nothing (a PDF, a Word file, a picture).
+    line: int | None = None
 
 
 @dataclass
@@ -95,6 +98,7 @@ class Unit:
     picture: Picture | None = field(default=None, compare=False, repr=False)
     date: float | None = None  # its section's own date (Section.date); None: the file's
     until: float | None = None  # its section's last moment (Section.until)
+    line: int | None = None  # the file's line it begins at (Section.line); None: none
 
 
 # ---- what indexing hands a storage engine (scent.storage's Catalog and Engine) -----------------
@@ -156,6 +160,7 @@ class UnitRecord:
     id: int = 0  # set by the indexer: unit_id(file key, place)
     date: float | None = None  # its own date (a message's, an event's); None: the file's
     until: float | None = None  # the last moment it covers, past its date (Section.until); None: none
+    line: int | None = None  # the file's line it begins at (Section.line); None: none
 
 
 @dataclass(frozen=True)

@@ -163,6 +163,16 @@ def read_text(path: str, limits: Limits) -> tuple[str, str]:
     return decode(read_bytes(path, limits))
 
 
+def numbered_lines(text: str, sections: list[Section]) -> list[Section]:
+    """`sections` of `text` (a file's own text: a note, code) with the line each begins at."""
+    line, at = 1, 0
+    for section in sorted(sections, key=lambda s: s.start):
+        line += text.count("\n", at, section.start)
+        at = max(at, section.start)
+        section.line = line
+    return sections
+
+
 def span(text: str, start: int, end: int, kind: str, title: str = "") -> Section | None:
     """The section text[start:end] without its surrounding blank space, or None when blank."""
     piece = text[start:end]

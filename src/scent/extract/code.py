@@ -5,7 +5,7 @@ import os
 import re
 
 from scent.units import Extracted
-from .base import Limits, read_text, split_at
+from .base import Limits, numbered_lines, read_text, split_at
 
 _C_LIKE = (".java", ".c", ".h", ".cpp", ".hpp", ".cc", ".cxx", ".hh", ".cs", ".swift", ".kt",
            ".scala", ".m", ".css", ".scss", ".less")
@@ -60,5 +60,5 @@ def extract(path: str, limits: Limits) -> Extracted:
     pattern = _PATTERNS.get(os.path.splitext(name)[1].lower())
     matches = pattern.finditer(text) if pattern else ()
     cuts = [(_attach_lead_in(text, m.start()), m.group(1).strip('"')) for m in matches]
-    return Extracted(kind="code", sections=split_at(text, cuts, "code", first_title=name),
+    return Extracted(kind="code", sections=numbered_lines(text, split_at(text, cuts, "code", first_title=name)),
                      title=name, meta={"encoding": encoding})

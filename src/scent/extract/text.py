@@ -10,7 +10,7 @@ import re
 from scent.dates import from_front_matter
 from scent.units import Extracted, Section
 from . import frontmatter
-from .base import Limits, read_text, split_at
+from .base import Limits, numbered_lines, read_text, split_at
 
 # .rmd, .qmd: R Markdown and Quarto (Markdown with code cells); .mdx: Markdown with components;
 # .bib, .ris: reference lists.
@@ -65,7 +65,7 @@ def extract(path: str, limits: Limits) -> Extracted:
     else:
         begin = fm.end if fm is not None else 0
     cuts = find(text, fm.end if fm is not None else 0) if find else []
-    sections = split_at(text, cuts, "text", begin=begin)
+    sections = numbered_lines(text, split_at(text, cuts, "text", begin=begin))
     tags = frontmatter.tags_text(fm) if fm is not None else ""
     if tags and len(tags) <= fm.end:  # its span lies within the block, before any body text
         sections.insert(0, Section(text=tags, kind="text", start=0))

@@ -70,6 +70,8 @@ class Hit(BaseModel):
     weak: bool = Field(False, description="Below the confidence floor: a weak match; all weak means no good match.")
     gone: bool | None = Field(None, description="True when its file was deleted since the folder was indexed; "
                                                "absent otherwise.")
+    line: int | None = Field(None, description="The line of a note or code file the snippet's passage begins at; "
+                                               "absent for other kinds.")
     copies: list[str] | None = Field(None, description="Other files of the same bytes, and a Live Photo's other "
                                                      "part: this same result; absent when it has none.")
 
@@ -183,7 +185,7 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
                                     results=[Hit(
             id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
             date=(iso(r.date) or "")[:10], snippet=r.snippet, translated=r.translated or None,
-            confidence=r.confidence, weak=r.weak, gone=r.gone or None,
+            confidence=r.confidence, weak=r.weak, gone=r.gone or None, line=r.line,
             copies=list(r.copies) or None)
             for r in found]))
 

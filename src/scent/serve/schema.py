@@ -42,6 +42,8 @@ class Result(Open):
     confidence: float | None = Field(None, description="Chance (0..1) that this is a right answer, as judged on held-out collections (README: how far it can be trusted).")
     weak: bool = Field(False, description="Confidence below the floor: a weak match (all weak: no good match).")
     gone: bool = Field(False, description="Its file is no longer on disk: deleted since the folder was indexed.")
+    line: int | None = Field(None, description="The line of a note or code file the snippet's passage begins at; "
+                                               "null for other kinds.")
     copies: list[str] = Field(default_factory=list, description="Other files of the same bytes that you may read, "
                                                                 "and a Live Photo's other part (its photo or moving "
                                                                 "part), shown as this result (not results of their own).")

@@ -41,7 +41,7 @@ AVGDL = 120.0  # BM25's average unit length (tokens) until the first write measu
 UPSERT_POINTS = 256
 SERVER_MODE, EDGE_MODE, LOCAL_MODE = "server", "edge", "local"
 MODES = {SERVER_MODE: "server at", EDGE_MODE: "embedded edge shard at", LOCAL_MODE: "qdrant-client local mode at"}
-_PAYLOAD = ["path", "file_kind", "kind", "page", "start", "end", "title", "lang", "text", "date", "english"]
+_PAYLOAD = ["path", "file_kind", "kind", "page", "start", "end", "title", "lang", "text", "date", "english", "line"]
 # The payload fields filters read, each indexed where the mode has payload indexes (a server, an
 # edge shard), so that a filter does not scan every point: field -> Qdrant's PayloadSchemaType.
 PAYLOAD_INDEXES = {**dict.fromkeys(("path", "dirs", "file_kind", "kind", "lang", "ids", "id_grams", "file_key",
@@ -225,6 +225,7 @@ class QdrantEngine:
                            "title": u.title, "lang": u.lang, "date": f.date if u.date is None else u.date, "text": u.text, "extra": u.extra,
                            **({} if u.until is None else {"until": u.until}),
                            **({"english": u.english} if u.english else {}),
+                           **({} if u.line is None else {"line": u.line}),
                            "text_hash": u.text_hash, "access": f.access.split(), "ids": ids, "id_grams": sorted({g for i in ids for g in trigrams(i)})}
                 points.append(m.PointStruct(id=u.id, vector=vector, payload=payload))
         for part in batched(points, UPSERT_POINTS):
@@ -579,7 +580,8 @@ class QdrantVectors:
 
 def _stored(uid: int, p: dict) -> StoredUnit:
     return StoredUnit(uid, p["path"], p["file_kind"], p["kind"], p.get("page"), p.get("start", 0), p.get("end", 0),
-                      p.get("title", ""), p.get("lang"), p.get("text", ""), p.get("date", 0.0), p.get("english", ""))
+                      p.get("title", ""), p.get("lang"), p.get("text", ""), p.get("date", 0.0), p.get("english", ""),
+                      p.get("line"))
 
 
 def collection_name(settings, index_dir: Path) -> str:

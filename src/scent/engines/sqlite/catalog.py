@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # indexing's records: a search opens the catalog without them
     from ...units import FileRecord, FileState, Suggestion, UnitRecord, Unsupported
 
 _UNIT_COLUMNS = ('u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, '
-                 + UNIT_DATE + ', u.english')
+                 + UNIT_DATE + ', u.english, u.line')
 
 
 class SqliteCatalog:
@@ -88,9 +88,9 @@ class SqliteCatalog:
         path_text = path_keywords(file.path)
         db.executemany(
             'INSERT INTO units (id, place, file_id, kind, page, start, "end", title, lang, text, text_hash, path, extra, '
-            "ids, date, until, english) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "ids, date, until, english, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(u.id, place, file_id, u.kind, u.page, u.start, u.end, u.title, u.lang, u.text, u.text_hash, path_text,
-              u.extra, u.ids, u.date, u.until, u.english) for place, u in enumerate(units)])
+              u.extra, u.ids, u.date, u.until, u.english, u.line) for place, u in enumerate(units)])
         db.execute("DELETE FROM suggestions WHERE file_id = ?", (file_id,))
         db.executemany("INSERT INTO suggestions (file_id, text, page, aspect) VALUES (?, ?, ?, ?)",
                        [(file_id, s.text, s.page, s.aspect) for s in suggestions])

@@ -429,6 +429,16 @@ def m018_reader_versions() -> str:
     ALTER TABLE files ADD COLUMN reader TEXT NOT NULL DEFAULT '';
     """
 
+
+@migration
+def m019_unit_lines() -> str:
+    # The line of its file a unit of a note or code begins at (UnitRecord.line), so a result says
+    # path:line and an editor opens it there. A unit of an upgraded index has none until its file
+    # is read again.
+    return """
+    ALTER TABLE units ADD COLUMN line INTEGER;
+    """
+
 def _access_function(db: sqlite3.Connection):
     """scent_access(path): the readers of an indexed path, from the folder the index names."""
     try:

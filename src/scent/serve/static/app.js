@@ -104,6 +104,7 @@ function resultNode(r) {
   const meta = [];
   if (r.date) meta.push(typeof r.date === "string" ? r.date.slice(0, 10) : when(r.date).toISOString().slice(0, 10));
   if (r.place) meta.push(r.place);
+  if (r.line) meta.push("line " + r.line);
   meta.push("score " + Number(r.score).toFixed(4));
   // Never 100%: scent's SURE_AT_MOST (commands.py).
   if (r.confidence != null) meta.push("confidence " + Math.min(99, Math.round(r.confidence * 100)) + "%");
