@@ -318,12 +318,7 @@ class Index:
     def _not_indexed(self, path: str, readers: tuple[str, ...] | None) -> NotIndexed:
         """Why `path` has no units: what the last run said of it (damaged, a kind scent does not read
         ...), or that it is not there to read, or the walk's rules left it out."""
-        from .skipped import extension, unsupported_reason
-
-        catalog = self.engine.catalog
-        reason = next((e["reason"] for e in catalog.status(readers)["errors"] if e["path"] == path), None)
-        if reason is None and any(p == path for p, _ in catalog.unsupported_files(readers)):
-            reason = unsupported_reason(extension(path))
+        reason = next((f["reason"] for f in self._skipped(readers)["files"] if f["path"] == path), None)
         if reason:
             return NotIndexed(f"{path} is not indexed: {reason}")
         if (Path(self.root) / path).is_file():
@@ -508,9 +503,11 @@ class Index:
         """Every file walked and not indexed that `as_user` may read, with its cause and reason:
         `{"files": [{"path", "cause", "reason"}], "unlisted": [{"ext", "files"}]}` (files of kinds
         scent does not read beyond the first few of each extension are only counted)."""
+        return self._skipped(self.readers(as_user))
+
+    def _skipped(self, readers: tuple[str, ...] | None) -> dict:
         from . import skipped as not_indexed
 
-        readers = self.readers(as_user)
         catalog = self.engine.catalog
         return not_indexed.listing(self.engine.status(readers)["errors"], catalog.unsupported_counts(readers),
                                    catalog.unsupported_files(readers))

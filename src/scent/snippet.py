@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from .query import WORD, normalise_id
+from .query import _CAMEL_BUMP, WORD, normalise_id
 
 _TOKEN = re.compile(rf"{WORD}(?:[-./]{WORD})*")
 _STEM = snowballstemmer.stemmer("english")
@@ -88,7 +88,6 @@ def readable(text: str) -> str:
 
 
 _IDENTIFIER = re.compile(r"\b\w*(?:[^\W_]_[^\W_]|[a-z][A-Z])\w*")  # snake_case, camelCase, PascalCase
-_CAMEL_BUMP = re.compile(r"[a-z][A-Z]")
 _SUBWORD = re.compile(r"[^\W_]+")  # the letters and digits runs a token is stemmed in (snake_case, a-b)
 
 

@@ -73,9 +73,9 @@ def file_kind(path: str) -> str | None:
             return kind
     stem, ext = os.path.splitext(name)
     kind = _KIND_BY_EXTENSION.get(ext) if ext else _KIND_BY_NAME.get(stem)
-    if kind is None and not ext and _is_script(str(path)):
-        return "code"
-    return kind or ("email" if mail.mail_file(str(path)) else None)  # by its folders: Thunderbird's, Maildir's
+    if kind is None and mail.mail_file(str(path)):  # by its folders: Thunderbird's, Maildir's
+        return "email"
+    return kind or ("code" if not ext and _is_script(str(path)) else None)
 
 
 def _is_script(path: str) -> bool:
