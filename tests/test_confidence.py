@@ -180,3 +180,33 @@ def test_a_short_english_query_weighs_a_spanish_answer_as_another_language(notes
     spanish = next(r for r in results if r.path == "tortilla.md")
     assert request.facts["lang"] == "en"
     assert sure.features({"lang": "es", "rank": spanish.rank}, request.facts)[sure.FEATURES.index("other_language")] == 1.0
+
+
+def test_a_file_outside_the_dense_list_is_weighed_by_its_own_cosine():
+    lists = {"dense": [(1, 0.90), (2, 0.80)], "keyword": [(3, 7.0), (1, 5.0)]}
+    paths = {1: "a.md", 2: "b.md", 3: "log.txt"}
+    cosines = {3: 0.83}
+    inputs = sure.result_inputs(lists, paths.get, [("log.txt", 3), ("a.md", 1)],
+                                lambda uid: {"lang": "en", "kind": "text", "coverage": 1.0, "cosine": cosines.get(uid)})
+    assert inputs[0]["dense"] == 0.83 and inputs[0]["dense_rank"] is None and inputs[0]["keyword_rank"] == 1
+    assert inputs[1]["dense"] == 0.90 and inputs[1]["dense_rank"] == 1
+    assert "cosine" not in inputs[0]
+    x = dict(zip(sure.FEATURES, sure.features(inputs[0], {"lang": "en", "terms": 1, "terms_in_index": 1})))
+    assert x["dense"] == 0.83 and x["below_top_dense"] == pytest.approx(0.83 - 0.90)
+    assert x["inv_dense_rank"] == 0.0
+
+
+def test_a_units_own_cosine_is_its_dense_score(notes, fake_embedder):
+    """unit_cosines scores a unit as the dense list does (best of its vectors against the query's),
+    so a file outside that list is weighed on the same scale as those in it."""
+    from scent import search
+
+    with Index(notes, embedder=fake_embedder) as idx:
+        idx.update()
+        r = idx._request("deposit refund LD-2026-0417", None, {})
+        listed = dict(search.dense_search(r, search.query_vector(r)))
+        own = search.unit_cosines(r, sorted(listed))
+        off = idx._request("deposit refund", None, {"strategy": "keyword"})
+        assert search.unit_cosines(off, sorted(listed)) == {}
+    # The list scores int8 codes against the query, get() gives the vectors decoded: rounding apart
+    assert len(listed) >= 3 and own == pytest.approx(listed, abs=0.01)

@@ -4,8 +4,9 @@ confidence models are compared offline (scent.replay) in seconds instead of re-s
 A record holds, for one query: each list the pipeline fused (dense, keyword, ids, pictures, and
 the other-language stand-in run) as (unit, raw score) in list order, after the constrain stage;
 for each unit in any list the facts a ranker reads (its file, the key the evaluator would judge
-it by, kind, language, page, the share of the query's words it holds); and the query's own
-facts (language, whether it asks for a picture, how many of its words the index holds at all).
+it by, kind, language, page, the share of the query's words it holds, and outside the dense list
+its own cosine); and the query's own facts (language, whether it asks for a picture, how many of
+its words the index holds at all).
 Records are JSON lines, one per query.
 """
 from __future__ import annotations
@@ -32,7 +33,7 @@ class Record:
     qrels: dict[str, float]               # judged keys -> grade (empty for an off-topic query)
     lists: dict[str, list[list]]          # list name -> [[unit id, raw score], ...] in list order
     stand_in: list[int | None]            # the stand-in unit run (None holds a rank)
-    units: dict[str, dict]                # unit id (as text: JSON keys) -> path, key, kind, lang, page, coverage
+    units: dict[str, dict]                # unit id (as text: JSON keys) -> path, key, kind, lang, page, coverage, cosine
     facts: dict = field(default_factory=dict)  # the query's: lang, picture intent, terms, terms in the index
     run: list[str] = field(default_factory=list)  # the keys the pipeline itself returned, best first
 
@@ -51,14 +52,14 @@ def record(index: Index, text: str, key, **ident) -> Record:
     fused = pipeline.diversify(request, pipeline.rerank(request, fusion.fused, best, units), best, depth)
     return Record(
         lists={name: [[uid, float(score)] for uid, score in hits] for name, hits in lists.items()},
-        units=_units(request, units, used, key),
+        units=_units(request, lists, units, used, key),
         stand_in=stand,
         facts=settle_language(query_facts(request), request.text, (units[uid].lang for uid in used)),
         run=list(dict.fromkeys(key(path, units[best[path]].page) for path, _ in fused[:depth])),
         query=text, **ident)
 
 
-def _units(request, units: dict, used: set[int], key) -> dict[str, dict]:
+def _units(request, lists: dict, units: dict, used: set[int], key) -> dict[str, dict]:
     """The facts of each unit in the lists. Under page_choice=proximity also its page evidence
     within its file ("near", search.page_evidence), with which a replay settles fused ties within
     a file as search.choose does."""
@@ -67,6 +68,10 @@ def _units(request, units: dict, used: set[int], key) -> dict[str, dict]:
                       "page": units[uid].page,
                       "coverage": round(coverage(request.keywords, f"{units[uid].title}\n{units[uid].text}"), 4)}
            for uid in sorted(used)}
+    in_dense = {uid for uid, _ in lists.get("dense") or ()}
+    if in_dense:  # a unit outside the dense list is weighed by its own cosine (search._assess)
+        for uid, cosine in pipeline.unit_cosines(request, sorted(used - in_dense)).items():
+            out[str(uid)]["cosine"] = round(cosine, 6)
     if request.settings.page_choice == "proximity" and (request.keywords.words or request.keywords.ids):
         by_file: dict[str, list] = {}
         for uid in sorted(used):

@@ -197,8 +197,9 @@ def probability(weights: dict[str, float], x: list[float]) -> float:
 
 def result_inputs(lists: dict[str, list], path_of, shown: list[tuple[str, int]], unit_facts) -> list[dict]:
     """What `features` reads for each shown result (file path, shown unit id), from the fused
-    lists: a file's dense score is its best unit's there (a file ranks as its best unit).
-    `path_of(uid)` gives a unit's file; `unit_facts(uid)` its lang, kind and coverage."""
+    lists: a file's dense score is its best unit's there (a file ranks as its best unit), or where
+    the list lacks the file, the shown unit's own cosine (`cosine` of unit_facts, when known).
+    `path_of(uid)` gives a unit's file; `unit_facts(uid)` its lang, kind, coverage and cosine."""
     dense = lists.get("dense") or []
     best_dense: dict[str, float] = {}
     for uid, s in dense:
@@ -214,10 +215,12 @@ def result_inputs(lists: dict[str, list], path_of, shown: list[tuple[str, int]],
     ids = {path_of(uid) for uid, _ in lists.get("ids") or ()}
     out = []
     for rank, (path, uid) in enumerate(shown, start=1):
-        out.append({"dense": best_dense.get(path), "dense_50": dense_50, "keyword": path in keyword_rank,
+        facts = dict(unit_facts(uid))
+        cosine = facts.pop("cosine", None)
+        out.append({"dense": best_dense.get(path, cosine), "dense_50": dense_50, "keyword": path in keyword_rank,
                     "id": path in ids, "rank": rank, "dense_rank": dense_rank.get(path),
                     "keyword_rank": keyword_rank.get(path), "keyword_score": keyword_best.get(path),
-                    "top_keyword": top_keyword, "dense_top": dense_top, **unit_facts(uid)})
+                    "top_keyword": top_keyword, "dense_top": dense_top, **facts})
     return out
 
 

@@ -379,7 +379,7 @@ def confidence_rows(records: list[Record], depth: int = 10):
     for i, rec in enumerate(records):
         q = Replayed(rec)
         shown = q.shown(dict(rrf(q.unit_runs, k=60)), rrf(q.file_runs, k=60), depth)
-        facts = lambda u: {k: q.units[u].get(k) for k in ("lang", "kind", "coverage")}  # noqa: E731
+        facts = lambda u: {k: q.units[u].get(k) for k in ("lang", "kind", "coverage", "cosine")}  # noqa: E731
         rel = {k for k, g in rec.qrels.items() if g > 0}
         first = True
         for (path, u), inputs in zip(shown, result_inputs(q.lists, lambda u: q.units[u]["path"], shown, facts)):

@@ -177,6 +177,22 @@ def dense_search(r: Request, vector: np.ndarray) -> list[Hit]:
     return sorted(best.items(), key=lambda h: -h[1])[:s.candidates]
 
 
+def unit_cosines(r: Request, uids: list[int]) -> dict[int, float]:
+    """Each unit's dense score by dense_search's rule (the best of its vectors against the query's
+    own vector), computed from its stored vectors: for a unit outside the dense list's top."""
+    if not uids or not _wants(r, "dense"):
+        return {}
+    fields = r.engine.vectors.fields()
+    q = np.asarray(query_vector(r), np.float32)
+    best: dict[int, float] = {}
+    for field in (f for f in DENSE_FIELDS if f in fields):
+        offset = r.settings.translation_offset if field == ENGLISH_FIELD else 0.0
+        for uid, v in r.engine.vectors.get(field, uids).items():
+            score = float(np.max(np.asarray(v, np.float32) @ q)) - offset
+            best[uid] = max(best.get(uid, -np.inf), score)
+    return best
+
+
 def keyword(r: Request) -> list[Hit] | None:
     if not _wants(r, "keyword"):
         return None
@@ -615,9 +631,16 @@ def _assess(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit
         r.facts = sure.query_facts(r)
     facts = sure.settle_language(r.facts, r.text, (units[uid].lang for _, uid in shown))
 
+    # A file the dense list does not hold (found by its keywords or an ID alone) is weighed by its
+    # shown unit's own cosine, not by none: "ACC-7731" finds a long log whose chunk is far down
+    # the dense list, and with dense facts of 0 its one right answer was 45% sure, "no good match".
+    in_dense = {units[uid].path for uid, _ in lists.get("dense") or ()}
+    cosines = unit_cosines(r, [uid for path, uid in shown if path not in in_dense]) if lists.get("dense") else {}
+
     def unit_facts(uid: int) -> dict:
         u = units[uid]
-        return {"lang": u.lang, "kind": u.kind, "coverage": sure.coverage(r.keywords, f"{u.title}\n{u.text}")}
+        return {"lang": u.lang, "kind": u.kind, "coverage": sure.coverage(r.keywords, f"{u.title}\n{u.text}"),
+                "cosine": cosines.get(uid)}
 
     inputs = sure.result_inputs(lists, lambda uid: units[uid].path, shown, unit_facts)
     return [sure.assess(sure.features(x, facts), floor=r.settings.confidence_floor) for x in inputs]
