@@ -53,6 +53,20 @@ def test_a_word_naming_a_kind_of_picture_is_no_topic():
     assert sure.coverage(parse("screenshots charts"), "a chart") == 0.5
 
 
+@pytest.mark.parametrize("text, asks", [
+    ("map of the survey zones", True), ("Map of the zones", True), ("photos from Lisbon", True),
+    ("comparing the baseline and SimCLR mAP", False), ("MAP estimate of the prior", False),
+    ("final validation mAP and the loss plot", True), ("mapping of the zones", False)])
+def test_an_acronym_is_no_kind_of_picture(text, asks):
+    assert sure.asks_for_picture(text) is asks
+
+
+def test_an_acronym_is_a_topic():
+    assert sure.coverage(parse("mAP"), "macro mAP 0.58") == 1.0
+    assert [t.text for t in sure.topic_terms(parse("SimCLR mAP"))] == ["SimCLR", "mAP"]
+    assert [t.text for t in sure.topic_terms(parse("SimCLR map"))] == ["SimCLR"]
+
+
 def test_coverage_of_no_terms_is_zero():
     assert sure.coverage(parse(""), "anything") == 0.0
 

@@ -30,6 +30,17 @@ ASKS_FOR_PICTURE = re.compile(
     r"floor ?plans?|maps?|screenshots?|figures?|illustrations?)\b", re.I)
 
 
+def asks_for_picture(text: str) -> bool:
+    """Whether `text` names a kind of picture (ASKS_FOR_PICTURE) in a word written as a word: one
+    with a capital after its first letter is an acronym ("mAP", mean average precision, in nearly
+    every question a machine-learning researcher asks; "MAP" estimates), not a map."""
+    return any(_as_word(m.group()) for m in ASKS_FOR_PICTURE.finditer(text))
+
+
+def _as_word(word: str) -> bool:
+    return word[1:] == word[1:].lower()
+
+
 _TOKEN = re.compile(WORD)
 _CAMEL_WORD = re.compile(r"\w*[a-z][A-Z]\w*")
 
@@ -74,7 +85,7 @@ def topic_terms(query: KeywordQuery) -> tuple[Term, ...]:
 
 
 def _names_kind(term: Term) -> bool:
-    return not term.is_id and all(ASKS_FOR_PICTURE.fullmatch(t) for t in term.texts)
+    return not term.is_id and all(ASKS_FOR_PICTURE.fullmatch(t) and _as_word(t) for t in term.texts)
 
 
 @lru_cache(maxsize=4096)
@@ -131,7 +142,7 @@ def query_facts(request) -> dict:
         in_index = 0
     else:
         in_index = sum(request.engine.keywords.holds(replace(request.keywords, terms=terms), readable))
-    return {"lang": request.lang, "picture_intent": bool(ASKS_FOR_PICTURE.search(request.text)),
+    return {"lang": request.lang, "picture_intent": asks_for_picture(request.text),
             "terms": len(terms), "terms_in_index": in_index, "has_ids": bool(request.keywords.ids)}
 
 

@@ -425,7 +425,7 @@ def choose(r: Request, fusion: Fusion, units: dict[int, StoredUnit], lists: dict
     (page_evidence), then by their keyword score: a page holding the query's rarer words in one
     sentence beats one holding only words every contending page has. A tie is otherwise settled
     by the order the units came in, which says nothing (docs/retrieval-tuning.md)."""
-    pictures_first = bool(sure.ASKS_FOR_PICTURE.search(r.text))
+    pictures_first = sure.asks_for_picture(r.text)
 
     def preference(uid: int) -> tuple[bool, float]:
         return pictures_first and units[uid].kind in PICTURE_KINDS, fusion.unit_scores[uid]
