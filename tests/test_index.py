@@ -594,6 +594,13 @@ def test_a_result_names_the_plainest_of_its_copies(with_copies):
     assert explained.path == "notes/boiler.md" and explained.explain["keyword"]["rank"] == 1  # the copy that ranked
 
 
+def test_a_file_like_another_names_the_plainest_of_its_copies(with_copies):
+    """As a search does: the copies score alike, and by name the downloads folder's came first."""
+    found = next(r for r in with_copies.similar("notes/kettle.md", k=3) if "boiler" in r.path)
+    assert (found.path, found.copies) == ("notes/boiler.md", ("downloads/boiler.md", "old/boiler copy.md"))
+    assert found.unit_id in {u.id for u in with_copies.engine.catalog.file_units("notes/boiler.md")}
+
+
 def test_a_result_is_the_file_itself_not_a_link_to_it_or_its_copy_in_an_archive(tmp_path, fake_embedder):
     import zipfile
 

@@ -539,7 +539,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
         unit = _shown(r, units[best[ranked]])
         path = ranked
         if copies:
-            path, copies, unit = _plainest(r, root, ranked, copies, unit)
+            path, copies, unit = plainest(r.engine.catalog, r.filters.readers, root, ranked, copies, unit)
         text, marks = snippet(_readable(unit, unit.text), r.keywords.words, r.keywords.ids)
         # Its translation helps one who asked in another language (an unsure query's language: English
         # is the likelier, and the passage's own words are shown first anyway).
@@ -551,13 +551,13 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
             snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
             explain=_explain(ranked, lists, fusion, units, r.settings) if explain else None,
             confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1], copies=copies,
-            translated=translated, translated_highlights=translated_marks, gone=on_disk and _gone(root, path),
+            translated=translated, translated_highlights=translated_marks, gone=on_disk and gone(root, path),
             line=unit.line))
     return results, fusion.file_runs
 
 
-def _plainest(r: Request, root: str, path: str, copies: tuple[str, ...],
-              unit: StoredUnit) -> tuple[str, tuple[str, ...], StoredUnit]:
+def plainest(catalog, readers: tuple[str, ...] | None, root: str, path: str, copies: tuple[str, ...],
+             unit: StoredUnit) -> tuple[str, tuple[str, ...], StoredUnit]:
     """Which of a file and its copies (the same bytes) a result names, the others under it: the
     file itself rather than a member of an archive or mail, a link to it, or a copy in a downloads
     folder; else the first by name. The ranking chose among them by chance (their units score
@@ -569,7 +569,7 @@ def _plainest(r: Request, root: str, path: str, copies: tuple[str, ...],
                                       any(part.lower() in _DOWNLOADS for part in p.split("/")[:-1]), p))
     if chosen == path:
         return path, copies, unit
-    twin = next((u for u in r.engine.catalog.file_units(chosen, r.filters.readers) or ()
+    twin = next((u for u in catalog.file_units(chosen, readers) or ()
                  if (u.kind, u.page, u.start) == (unit.kind, unit.page, unit.start)), None)
     if twin is None:  # read otherwise (another version of its reader): keep what ranked
         return path, copies, unit
@@ -579,7 +579,7 @@ def _plainest(r: Request, root: str, path: str, copies: tuple[str, ...],
 _DOWNLOADS = frozenset({"downloads", "download"})
 
 
-def _gone(root: str, path: str) -> bool:
+def gone(root: str, path: str) -> bool:
     """Whether the file at `path` (or, for a file inside another, that one) left the folder since it was indexed."""
     return not os.path.lexists(os.path.join(root, path)) and not (
         "#" in path and os.path.lexists(os.path.join(root, path.partition("#")[0])))

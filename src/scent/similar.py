@@ -11,12 +11,14 @@ on business-reports the fusion finds more of the documents judged relevant to th
 than meaning alone (docs/retrieval-tuning.md, session 33).
 
 The file itself, its copies, the files inside it and the file it is inside are left out (parts of
-it are not "like" it), and a result's copies are shown with it as a search shows them; the same
+it are not "like" it), and a result's copies are shown with it as a search shows them (the
+plainest named, the others under it); the same
 filters and the same readers hold as in a search, so a file the asker may not read is neither the
 seed nor a result.
 """
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import numpy as np
@@ -24,7 +26,7 @@ import numpy as np
 from .filters import Filters
 from .query import parse
 from .engines.matching import token
-from .search import SearchResult, _readable
+from .search import SearchResult, _readable, gone, plainest
 from .settings import Settings
 from .snippet import snippet
 from .stopwords import STOPWORDS
@@ -56,6 +58,8 @@ def similar(engine: Engine, settings: Settings, seed: list[StoredUnit], filters:
             unit_of.setdefault(unit.path, unit)  # the unit shown: its best by meaning, else by words
     ranked = sorted(score, key=lambda p: (-score[p], p))
     copies = engine.catalog.copies(ranked, filters.readers)
+    root = engine.catalog.meta("root") or ""
+    on_disk = os.path.isdir(root)
     results: list[SearchResult] = []
     hidden: set[str] = set()
     for found in ranked:
@@ -64,10 +68,14 @@ def similar(engine: Engine, settings: Settings, seed: list[StoredUnit], filters:
         unit = unit_of[found]
         shown = tuple(c for c in copies.get(found, ()) if c not in own)
         hidden.update(shown)
+        named = found
+        if shown:
+            named, shown, unit = plainest(engine.catalog, filters.readers, root, found, shown, unit)
         text, marks = snippet(_readable(unit, unit.text), [], ())
-        results.append(SearchResult(rank=len(results) + 1, path=found, page=unit.page, kind=unit.file_kind,
+        results.append(SearchResult(rank=len(results) + 1, path=named, page=unit.page, kind=unit.file_kind,
                                     unit_kind=unit.kind, score=score[found], snippet=text, highlights=marks,
-                                    title=unit.title, date=unit.date, unit_id=unit.id, copies=shown, line=unit.line))
+                                    title=unit.title, date=unit.date, unit_id=unit.id, copies=shown, line=unit.line,
+                                    gone=on_disk and gone(root, named)))
         if len(results) == k:
             break
     return results
