@@ -158,3 +158,16 @@ def test_a_search_of_several_folders_names_the_one_whose_run_stopped(notes, tmp_
     assert found.exit_code == 0, found.output
     assert f"{notes}/lease.md" in found.stdout and f"{other}/garage.md" in found.stdout  # full paths: two folders
     assert found.stderr.count("stopped before it finished") == 1 and f"`scent index {notes}`" in found.stderr
+
+
+def test_status_takes_the_folder_as_index_and_similar_do(notes, tmp_path, monkeypatch, fake_embedder):
+    monkeypatch.setenv("SCENT_HOME", str(tmp_path / "home"))
+    with Index(notes, embedder=fake_embedder) as idx:
+        idx.update()
+    monkeypatch.setattr("scent.index.E5Embedder", FakeEmbedder)
+    runner = CliRunner()
+    said = runner.invoke(cli, ["status", str(notes), "--json"])
+    assert said.exit_code == 0, said.output
+    assert '"files": 3' in said.output and f'"folder": "{notes}"' in said.output
+    both = runner.invoke(cli, ["status", str(notes), "--folder", str(tmp_path)])
+    assert "two folders given" in str(both.exception)  # a UsageError: scent's main says it in one line, exit 2

@@ -441,15 +441,20 @@ def _highlight(text: str, marks) -> str:
 
 
 @cli.command("status")
-@click.option("--folder", type=DIRECTORY, help="Status of this folder's index.")
+@click.argument("place", metavar="[FOLDER]", required=False, type=DIRECTORY)
+@click.option("--folder", type=DIRECTORY, help="Status of this folder's index (or give FOLDER).")
 @click.option("--index", "index_dir", type=DIRECTORY, help="Status of this index directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON object.")
 @click.option("--as", "as_user", metavar="USER", help="Answer as USER sees the folder: only files USER may read (default: you).")
 @click.option("--skipped", "list_skipped", is_flag=True,
               help="List every file walked and not indexed, with why (unsupported kind, too big, damaged ...).")
 @_setting_options("storage")
-def status_cmd(folder, index_dir, as_json, as_user, list_skipped, **params):
-    """Files, units per kind, index size, model, last run, and the files not indexed and why."""
+def status_cmd(place, folder, index_dir, as_json, as_user, list_skipped, **params):
+    """Files, units per kind, index size, model, last run, and the files not indexed and why: of
+    FOLDER's index (default: the folder indexed last)."""
+    if place and folder and os.path.realpath(place) != os.path.realpath(folder):
+        raise UsageError(f"two folders given ({visible(place)} and --folder {visible(folder)}): give one")
+    folder = folder or place
     with _index().open(folder, index_dir, settings=_settings(params)) as idx:
         _say_which(idx, "showing")
         st = idx.status(as_user)
