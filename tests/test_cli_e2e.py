@@ -33,7 +33,7 @@ EXAMPLE_FILES = 18
 SUMMARY = re.compile(
     r"indexed (?P<root>.+): (?P<new>\d+) new, (?P<changed>\d+) changed, (?P<renamed>\d+) renamed, "
     r"(?P<deleted>\d+) deleted, (?P<unchanged>\d+) unchanged, (?P<skipped>\d+) skipped "
-    r"\((?P<embedded>\d+) units embedded\) in [\d.]+s; (?P<files>\d+) files, (?P<units>\d+) units")
+    r"\((?P<embedded>\d+) texts embedded\) in [\d.]+s; (?P<files>\d+) files, (?P<units>\d+) units")
 
 
 def stamp(result: dict) -> float:

@@ -2,6 +2,8 @@
 the current file; a line in place on a terminal, a plain line every 10 s otherwise, none with --quiet."""
 import io
 
+import pytest
+
 from click.testing import CliRunner
 
 import scent.index
@@ -72,8 +74,41 @@ def test_rates_and_time_left_are_computed_from_the_run_so_far():
     assert p.files_per_s == 3.0           # 12 files in 4 s
     assert p.units_per_s == 45.0          # 180 units in 4 s
     assert p.seconds_left == 2.0          # 6 files left at 4/12 s each
-    assert progress_line(p) == ("scent: embedding       12/18 files  3.0 files/s  45 units/s  ~2 s left  "
+    assert progress_line(p) == ("scent: embedding       12/18 files  3.0 files/s  45 texts/s  ~2 s left  "
                                 "notes/lease.md")
+
+
+def test_time_left_counts_texts_where_a_long_file_holds_the_files_after_it():
+    """18 files; the second is a long one whose 500 texts are embedded before any file after it is
+    done. By hand: 4 files read held 1 + 500 + 10 + 9 = 520 texts, so 18 files hold about
+    520 x 18 / 4 = 2,340; 300 embedded in 30 s is 10 a second: 204 s left. Counted in files (1 done
+    in 30 s) it said 17 x 30 = 510 s, and more each second until the long file was written."""
+    clock = Clock()
+    tracker = Tracker(18, None, clock=clock)
+    tracker.found("a.md", 1)
+    clock.now += 1.0
+    tracker.embedded(1)
+    tracker.file_done("a.md")
+    tracker.found("thesis.pdf", 500)
+    assert tracker.snapshot().seconds_left is None  # 2 of 18 read: under a fifth, no pace yet
+    for path, texts in (("b.md", 10), ("c.md", 9)):
+        tracker.found(path, texts)
+    clock.now += 29.0
+    tracker.embedded(299)
+    p = tracker.snapshot()
+    assert (p.files_done, p.files_read, p.texts_found) == (1, 4, 520)
+    assert p.seconds_left == pytest.approx((520 * 18 / 4 - 300) * 30 / 300)
+    tracker.file_done("skipped.pdf")  # done as it was read: read too
+    assert tracker.snapshot().files_read == 5
+
+
+def test_a_run_that_embeds_nothing_counts_time_left_in_files():
+    clock = Clock()
+    tracker = Tracker(10, None, clock=clock)
+    tracker.found("a.md", 0)
+    clock.now += 2.0
+    tracker.file_done("a.md")
+    assert tracker.snapshot().seconds_left == 18.0
 
 
 def test_long_times_and_long_paths_read_well():
@@ -99,7 +134,7 @@ def test_without_a_terminal_a_plain_line_every_ten_seconds():
     lines = out.getvalue().splitlines()
     assert len(lines) == 3
     assert lines[0].startswith("scent: reading         0/50 files")
-    assert lines[1].startswith("scent: writing         10/50 files  1.0 files/s  10 units/s  ~40 s left  c.md")
+    assert lines[1].startswith("scent: writing         10/50 files  1.0 files/s  10 texts/s  ~40 s left  c.md")
     assert lines[2] == "scent: skipped d.pdf: encrypted"
     assert "\r" not in out.getvalue() and "\x1b" not in out.getvalue()
 

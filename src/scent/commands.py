@@ -116,7 +116,7 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
     click.echo(
         f"indexed {visible(idx.root)}: {report.added} new, {report.updated} changed, {report.renamed} renamed, "
         f"{report.deleted} deleted, {report.unchanged + report.touched} unchanged, {len(report.skipped)} skipped "
-        f"({report.embedded} units embedded) in {report.seconds:.1f}s; "
+        f"({report.embedded} texts embedded) in {report.seconds:.1f}s; "
         f"{st['files']} files, {st['units']} units", err=True)
     from .skipped import UNSUPPORTED, summary
 

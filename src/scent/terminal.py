@@ -92,9 +92,9 @@ class ProgressPrinter:
 
 
 def progress_line(p) -> str:
-    """`scent: embedding  12/18 files  3.1 files/s  45 units/s  ~2 s left  notes/lease.md`"""
+    """`scent: embedding  12/18 files  3.1 files/s  45 texts/s  ~2 s left  notes/lease.md`"""
     parts = [f"scent: {p.stage:<14}", f"{p.files_done}/{p.files_total} files",
-             f"{p.files_per_s:.1f} files/s", f"{p.units_per_s:.0f} units/s"]
+             f"{p.files_per_s:.1f} files/s", f"{p.units_per_s:.0f} texts/s"]
     left = p.seconds_left
     if left is not None:
         parts.append(f"~{_duration(left)} left")
