@@ -514,7 +514,8 @@ def test_a_slides_chart_and_smartart_are_its_words(tmp_path):
     got = extract(str(tmp_path / "results.pptx"))
     assert [s.text for s in got.sections] == [
         "Quarterly results\nchart: Sales by quarter\nseries: Bicycle sales, Repairs\ncategories: Q1, Q2, Q3\n"
-        "axis: Units sold", "series: Spending\ncategories: Rent, Food", "Order the frame\nFit the wheels"]
+        "Bicycle sales: Q1 10, Q2 12, Q3 15\nRepairs: Q1 3, Q2 4, Q3 6\naxis: Units sold",
+        "series: Spending\ncategories: Rent, Food\nSpending: Rent 60, Food 40", "Order the frame\nFit the wheels"]
 
 
 def test_a_slides_reviewers_comments_follow_its_notes(tmp_path):

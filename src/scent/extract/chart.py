@@ -1,7 +1,9 @@
 """The words of an Office chart (DrawingML's chart part, the same in .pptx, .xlsx and .docx): its
 title, its series' and categories' names, its axes' titles, a line each ("chart: Sales by quarter",
-"series: Bicycle sales, Repairs", "categories: Q1, Q2, Q3", "axis: Units sold"). The figures
-themselves are left out: a chart is found by what it is about."""
+"series: Bicycle sales, Repairs", "categories: Q1, Q2, Q3", "axis: Units sold"), then each
+series' figures by category ("Bicycle sales: Q1 10, Q2 12, Q3 15"): a slide's chart is often the
+only place a figure is written down, and a question about it ("hours recorded at Intervales") is
+answered by that line, as a table's row answers it."""
 from __future__ import annotations
 
 from lxml import etree
@@ -11,12 +13,14 @@ from .base import one_line
 
 _C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
 _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
-MAX_NAMES = 50  # of a chart's categories and of its series, said
+MAX_NAMES = 50  # of a chart's categories and of its series, said; of a series' figures
+MAX_FIGURED = 10  # series whose figures are said
 _AXES = (_C + "catAx", _C + "dateAx", _C + "valAx", _C + "serAx")
 
 
-def lines(blob: bytes) -> list[str]:
-    """A chart part's lines (see the module's docstring); [] for one that does not parse."""
+def lines(blob: bytes, figures: bool = True) -> list[str]:
+    """A chart part's lines (see the module's docstring); [] for one that does not parse. Without
+    `figures` where the chart's own cells hold them (a spreadsheet's)."""
     try:
         root = etree.fromstring(blob, parser=package.SAFE_XML)
     except etree.XMLSyntaxError:
@@ -36,10 +40,36 @@ def lines(blob: bytes) -> list[str]:
     for label, values in (("series", names), ("categories", categories)):
         if any(values):
             out.append(f"{label}: {', '.join(v for v in values if v)}")
+    at = _points(first) if first is not None else {}
+    for name, ser in zip(names[:MAX_FIGURED] if figures else (), series):
+        figures = _points(ser.find(_C + "val") if ser.find(_C + "val") is not None else ser.find(_C + "yVal"))
+        said = [f"{at.get(i, '')} {_figure(v)}".strip() for i, v in sorted(figures.items())[:MAX_NAMES] if v]
+        if said:
+            out.append(f"{name or 'values'}: {', '.join(said)}")
     for axis in chart.iterfind(f"{_C}plotArea/*"):
         if axis.tag in _AXES and (said := _title(axis)):
             out.append(f"axis: {said}")
     return out
+
+
+def _points(element) -> dict[int, str]:
+    """The cached points of a category or value reference, by their index ({} without a cache)."""
+    if element is None:
+        return {}
+    for cache in element.iter(_C + "strCache", _C + "numCache", _C + "multiLvlStrCache"):
+        levels = cache.findall(_C + "lvl")
+        return {int(pt.get("idx", n)): one_line(pt.findtext(_C + "v") or "")
+                for n, pt in enumerate((levels[0] if levels else cache).iterfind(_C + "pt"))}
+    return {}
+
+
+def _figure(value: str) -> str:
+    """A cached number as a person writes it: 0.57099999999999995 -> 0.571, 212.0 -> 212,
+    1234567 -> 1234567."""
+    try:
+        return f"{float(value):.15g}"  # float's own digits less its binary noise
+    except ValueError:
+        return value
 
 
 def _title(element) -> str:

@@ -26,6 +26,7 @@ from .word import load_picture
 # same packages (or 97-2003 files) under another content type: their slides read the same.
 _PPT = (".ppt", ".pps", ".pot")
 EXTENSIONS = (".pptx", ".pptm", ".ppsx", ".ppsm", ".potx", ".potm", ".odp", *_PPT)
+VERSION = 2  # 2: a chart's figures by category ("Bicycle sales: Q1 10, Q2 12")
 # python-pptx opens a show or a template, not their macro-enabled forms: those are presentations too.
 _MACRO_TYPES = ("application/vnd.ms-powerpoint.slideshow.macroEnabled.main+xml",
                 "application/vnd.ms-powerpoint.template.macroEnabled.main+xml")

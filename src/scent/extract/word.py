@@ -30,6 +30,7 @@ from .base import Limits, joined, laid_out, named, unreadable
 from .pictures import decoded, described
 
 EXTENSIONS = (".docx", ".docm", ".dotx", ".dotm")
+VERSION = 2  # 2: a chart's figures by category ("Bicycle sales: Q1 10, Q2 12")
 # python-docx reports a damaged or foreign file through whichever layer noticed:
 # the zip reader, the package parts, or the XML parser (lxml's errors are SyntaxErrors).
 _DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, SyntaxError, OpcError,
