@@ -1,10 +1,11 @@
 """Which words of a unit a snippet marks, and where its window sits."""
+import math
 import re
 
 from hypothesis import given, settings, strategies as st
 
 from scent.query import normalise_id
-from scent.snippet import _TOKEN, matches, snippet, stem
+from scent.snippet import _TOKEN, matches, snippet, snippet_weights, stem
 
 
 def test_words_match_by_stem_and_ids_whole():
@@ -23,6 +24,26 @@ def test_the_window_holds_the_most_matches_and_marks_them():
     shown, marks = snippet(text, ["deposit", "refund"], width=80)
     assert shown.startswith("…") and shown.endswith("…")
     assert [shown[a:b] for a, b in marks] == ["deposit", "refund", "deposit"]
+
+
+def test_a_word_few_results_hold_weighs_more_than_the_topic_every_result_holds():
+    # By hand, of 3 texts: "loss" in all 3 -> 1 + ln(4/4) = 1; "temperature" in 1 -> 1 + ln(4/2) = 1.693
+    texts = ["contrastive loss and its temperature", "the loss curve", "a focal loss"]
+    weights = snippet_weights(["temperature", "loss"], texts)
+    assert weights == {"temperatur": 1.0 + math.log(2), "loss": 1.0}
+    assert snippet_weights([], texts) == {} and snippet_weights(["loss"], []) == {}
+
+
+def test_the_window_holds_the_weightiest_words_and_what_follows_them():
+    """Two windows of one word each: the one whose word weighs more is shown, begun just before
+    it (a question's answer mostly follows its words), its value whole."""
+    text = ("The contrastive loss is computed on pairs. " + "filler " * 40
+            + "We set the temperature to 0.07 for every run. " + "filler " * 40)
+    flat, _ = snippet(text, ["temperature", "loss"], width=80)
+    assert "loss" in flat and "0.07" not in flat  # unweighted: a tie, the first window
+    shown, marks = snippet(text, ["temperature", "loss"], width=80, weights={"temperatur": 1.7, "loss": 1.0})
+    assert "temperature to 0.07" in shown and [shown[a:b] for a, b in marks] == ["temperature"]
+    assert shown.index("temperature") < 20
 
 
 def _one_token_at_a_time(text, words, ids=()):

@@ -27,7 +27,7 @@ from .gloss import GLOSSED, to_english
 from .kinds import PICTURE_KINDS, place
 from .query import KeywordQuery, clean, normalise_id
 from .settings import Settings
-from .snippet import matches, readable, snippet
+from .snippet import matches, readable, snippet, snippet_weights
 from .storage import ENGLISH_FIELD, Engine, Hit, StoredUnit
 from .syntax import Constraints, contains, header_holds, words
 
@@ -535,16 +535,17 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _, _ in kept])
     root = r.engine.catalog.meta("root") or "" if kept else ""
     on_disk = os.path.isdir(root)  # else (an index of another machine's folder) nothing is said gone
-    for rank, (ranked, copies, score) in enumerate(kept, start=1):
-        unit = _shown(r, units[best[ranked]])
+    shown_units = [_shown(r, units[best[ranked]]) for ranked, _, _ in kept]
+    weights = snippet_weights(r.keywords.words, [u.text for u in shown_units])
+    for rank, ((ranked, copies, score), unit) in enumerate(zip(kept, shown_units), start=1):
         path = ranked
         if copies:
             path, copies, unit = plainest(r.engine.catalog, r.filters.readers, root, ranked, copies, unit)
-        text, marks = snippet(_readable(unit, unit.text), r.keywords.words, r.keywords.ids)
+        text, marks = snippet(_readable(unit, unit.text), r.keywords.words, r.keywords.ids, weights=weights)
         # Its translation helps one who asked in another language (an unsure query's language: English
         # is the likelier, and the passage's own words are shown first anyway).
         translated, translated_marks = (
-            snippet(_readable(unit, unit.english, one_line=True), r.keywords.words, r.keywords.ids)
+            snippet(_readable(unit, unit.english, one_line=True), r.keywords.words, r.keywords.ids, weights=weights)
             if unit.english and unit.lang != r.lang else ("", []))
         results.append(SearchResult(
             rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,

@@ -1,6 +1,7 @@
 """A short piece of a unit's text around the query words, with the matched words marked."""
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -19,14 +20,16 @@ def stem(word: str) -> str:
     return _STEM.stemWord(word.lower())
 
 
-def snippet(text: str, words: list[str], ids: tuple[str, ...] = (), width: int = 220) -> tuple[str, list[tuple[int, int]]]:
+def snippet(text: str, words: list[str], ids: tuple[str, ...] = (), width: int = 220,
+            weights: dict[str, float] | None = None) -> tuple[str, list[tuple[int, int]]]:
     """Return (snippet, highlights): character spans within the snippet of the matched words.
 
     Words match by English stem ("leases" ~ "lease"), IDs by their normalised form
-    ("LD-2026-0417" ~ "ld20260417").
+    ("LD-2026-0417" ~ "ld20260417"). The window shown holds the most of the query's different
+    words, each counted by its weight in `weights` (by stem; 1 when absent: snippet_weights).
     """
     spans = matches(text, words, ids)
-    start = _best_window(spans, len(text), width)
+    start = _best_window(spans, len(text), width, [_key(text[a:b]) for a, b in spans], weights or {})
     end = min(len(text), start + width)
     # Do not cut words in half at either edge.
     if start > 0:
@@ -122,18 +125,40 @@ def matches(text: str, words: list[str], ids: tuple[str, ...] = ()) -> list[tupl
     return sorted(taken + inside)
 
 
-def _best_window(spans: list[tuple[int, int]], length: int, width: int) -> int:
-    """Start of the window of `width` characters holding the most matches (0 when none match)."""
+def snippet_weights(words: list[str], texts: list[str]) -> dict[str, float]:
+    """How much each query word (by stem) says where it is found, from the texts about to be
+    shown: 1 + ln((n + 1) / (holders + 1)) of n texts. A word every result holds is the topic
+    ("contrastive", "loss" in a thesis's every page), one few hold the detail asked for
+    ("temperature"): the window shown is the one around the detail, where the answer is."""
+    stems = {stem(w) for w in words if w}
+    if not stems or not texts:
+        return {}
+    held = [{stem(m.group()) for m in _SUBWORD.finditer(t)} & stems for t in texts]
+    return {s: 1.0 + math.log((len(texts) + 1) / (sum(s in h for h in held) + 1)) for s in stems}
+
+
+def _key(matched: str) -> str:
+    return stem(matched) if matched.isalpha() else normalise_id(matched)
+
+
+def _best_window(spans: list[tuple[int, int]], length: int, width: int, keys: list[str],
+                 weights: dict[str, float]) -> int:
+    """Start of the window of `width` characters holding the query's different words of the most
+    weight, then the most matches (0 when none match). It begins a little before its first match:
+    the answer to a question mostly follows the question's words ("temperature τ = 0.07")."""
     if not spans or length <= width:
         return 0
-    best, best_count = 0, 0
+    best, last, best_score = 0, 0, (0.0, 0)
     j = 0
     for i, (a, _) in enumerate(spans):
         while j < len(spans) and spans[j][1] <= a + width:
             j += 1
-        if j - i > best_count:
-            best, best_count = a, j - i
-    return max(0, min(best - width // 4, length - width))
+        score = (round(sum(weights.get(k, 1.0) for k in set(keys[i:j])), 6), j - i)
+        if score > best_score:
+            best, last, best_score = a, spans[j - 1][1], score
+    # its last match whole, with a few words after it, where its first allows
+    start = min(best, max(best - width // 8, last + 40 - width))
+    return max(0, min(start, length - width))
 
 
 def _remap(piece: str, lead: str, marks: list[tuple[int, int]]) -> list[tuple[int, int]]:
