@@ -37,6 +37,8 @@ def test_german_compounds_are_read_as_their_two_parts():
     words = gloss("Autoversicherung", "de").split()
     assert "car" in words and "insurance" in words
     assert gloss("Warmwasser", "de") == "hot water"  # warm + wasser
+    # abtast is no word but the stem of abtasten (sampling ...): Abtastrate is a sampling rate
+    assert {"sampling", "rate"} <= set(gloss("Abtastrate", "de").split())
     assert gloss("Autoversicherung", "es") == ""  # only German is split
 
 

@@ -130,11 +130,13 @@ MIN_PART = 4
 
 
 def _compound(token: str, words: dict[str, str], stems: dict[str, str], stem) -> str | None:
-    """The glosses of a German compound's two parts: the longest known head (first part, with or
-    without the linking s) whose remainder is a known word; None when no split is found."""
+    """The glosses of a German compound's two parts: the longest known head (first part: a word,
+    with or without the linking s, or a verb's stem, as Abtast- of Abtastrate, sampling rate)
+    whose remainder is a known word; None when no split is found."""
     for cut in range(len(token) - MIN_PART, MIN_PART - 1, -1):
         head, tail = token[:cut], token[cut:]
-        first = words.get(head) or (words.get(head[:-1]) if head.endswith("s") and cut > MIN_PART else None)
+        first = (words.get(head) or (words.get(head[:-1]) if head.endswith("s") and cut > MIN_PART else None)
+                 or stems.get(head))
         if first is None:
             continue
         last = _look_up(tail, words, stems, stem)
