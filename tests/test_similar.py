@@ -173,3 +173,25 @@ def test_a_file_that_shares_the_seeds_rare_words_is_found_by_them(tmp_path, back
         got = [r.path for r in idx.similar("seed.md", k=10)]
     assert meaning.index("log.md") >= 20  # by meaning alone, behind every note
     assert "log.md" in got
+
+
+def test_a_seed_another_user_may_not_read_is_as_unknown_as_one_that_is_not_there(tmp_path):
+    """Told to another user (a server's remote one), "new since the last run" said which names
+    exist in a folder they may not read, and anywhere on the machine."""
+    root = tmp_path / "f"
+    (root / "hr").mkdir(parents=True)
+    (root / "hr" / "salaries.md").write_text("Salaries of the team for 2025.\n")
+    (root / "notes.md").write_text("Boiler service notes.\n")
+    (root / ".scent-access").write_text("hr/**  u:alice\n")
+    with Index(root, index_dir=tmp_path / "ix", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        (root / "hr" / "layoffs.md").write_text("written after the run\n")
+        for path in ("hr/salaries.md", "hr/layoffs.md", "hr/nothing.md", "/etc/passwd", "../../../etc/passwd"):
+            with pytest.raises(NotIndexed) as told:
+                idx.similar(path, as_user="bob")
+            assert str(told.value).startswith(f"{path} is not in this index;"), path
+        with pytest.raises(NotIndexed, match=r"^/etc/passwd is not in this index;"):
+            idx.similar("/etc/passwd")  # the user running scent: nothing outside the folder either
+        with pytest.raises(NotIndexed, match=r"^hr/layoffs.md is not indexed: it is new since the last run"):
+            idx.similar("hr/layoffs.md")  # ... who may look in the folder
+        assert idx.similar("./hr/../notes.md") == idx.similar("notes.md") == idx.similar(str(root / "notes.md"))

@@ -6,6 +6,8 @@ this class and call nothing else.
 """
 from __future__ import annotations
 
+import os
+import posixpath
 import sqlite3
 import unicodedata
 from dataclasses import replace
@@ -315,13 +317,16 @@ class Index:
         return passages.Context(query, tokens, passages.budget(passages.once(merged), tokens), request.corrected,
                                 request.translation)
 
-    def _not_indexed(self, path: str, readers: tuple[str, ...] | None) -> NotIndexed:
+    def _not_indexed(self, path: str, readers: tuple[str, ...] | None, as_user: str | None) -> NotIndexed:
         """Why `path` has no units: what the last run said of it (damaged, a kind scent does not read
-        ...), or that it is not there to read, or the walk's rules left it out."""
+        ...), or that it is not there to read, or the walk's rules left it out. Whether it is on
+        disk is said only to the user running scent, who may look: told to another (`as_user`, a
+        server's remote user), it said which names exist in folders they may not read, and beyond."""
         reason = next((f["reason"] for f in self._skipped(readers)["files"] if f["path"] == path), None)
         if reason:
             return NotIndexed(f"{path} is not indexed: {reason}")
-        if (Path(self.root) / path).is_file():
+        inside = bool(self.root) and not path.startswith(("/", "../")) and path != ".."
+        if as_user is None and inside and (Path(self.root) / path).is_file():
             return NotIndexed(f"{path} is not indexed: it is new since the last run (scent index reads it), or "
                               "scent leaves it out (hidden and ignored folders such as node_modules, .scentignore)")
         return NotIndexed(f"{path} is not in this index; give a path as search results show it "
@@ -338,9 +343,10 @@ class Index:
             raise UsageError(f"k must be at least 1, got {k}")
         s = self.settings.with_values(**overrides)
         filters = self._asked(filters or Filters(), s, as_user)
+        path = self._relative(path)
         units = self.engine.catalog.file_units(path, filters.readers)
         if units is None:
-            raise self._not_indexed(path, filters.readers)
+            raise self._not_indexed(path, filters.readers, as_user)
         if page is not None:
             units = [u for u in units if u.page == page]
             if not units:
@@ -354,6 +360,16 @@ class Index:
         for r in results:
             r.folder = self.root or ""
         return pipeline.Results(results)
+
+    def _relative(self, path: str) -> str:
+        """`path` as the index names files: relative to the folder, "./" and "a/../" resolved; an
+        absolute path inside the folder made relative (one outside it is left as given: no file
+        of the index)."""
+        if os.path.isabs(path) and self.root:
+            rel = os.path.relpath(os.path.normpath(path), self.root)
+            return path if rel == ".." or rel.startswith("../") else rel.replace(os.sep, "/")
+        head, hash_, member = path.partition("#")  # a file inside another: only its container's part
+        return posixpath.normpath(head) + hash_ + member if head else path
 
     def _request(self, query: str, filters: Filters | None, overrides: dict,
                  as_user: str | None = None) -> pipeline.Request:
