@@ -49,6 +49,16 @@ def test_a_word_no_file_holds_is_searched_as_the_word_one_slip_away(index):
     assert index.search("deposti refnd", k=1)[0].path == "lease.md"
 
 
+def test_a_word_too_long_to_be_a_slip_is_not_looked_for(index, monkeypatch):
+    from scent import spelling
+
+    looked = []
+    monkeypatch.setattr(spelling, "slips", lambda word: looked.append(word) or set())
+    assert index.spelling("deposit " + "a" * 900) == {} and looked == []
+    index.spelling("deposti")
+    assert looked == ["deposti"]  # the same way, a word of a length a slip has is looked for
+
+
 @pytest.mark.parametrize("query", [
     '"deposti" refund',      # quoted: searched as typed
     "chess refund",          # a real word the folder lacks

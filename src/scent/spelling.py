@@ -41,6 +41,9 @@ from .syntax import words
 from .words import Words, load
 
 MIN_LENGTH = 5
+# A word longer than this is no slip of a word (English's long ones are under 30 letters): its
+# slips are 53 a letter to look up, and a 1,000-letter word held a server's request 2.9 s.
+MAX_LENGTH = 40
 # A word this short is not looked for as two hyphenated parts.
 MIN_SPLIT = 4
 # Units read for a hyphen between the two parts of a split: the phrase's best keyword matches.
@@ -129,10 +132,10 @@ def _added(word: str, start: int = 0) -> list[str]:
 
 def _checked(term: Term, exact: frozenset[str]) -> str | None:
     """The word a term is, when it is one spelling can correct (None: an ID, an OR group, a
-    phrase, a quoted word, one letter, a word not of plain letters a-z, or of such words joined
-    by hyphens)."""
+    phrase, a quoted word, one letter, one over MAX_LENGTH letters, a word not of plain letters
+    a-z, or of such words joined by hyphens)."""
     word = term.text.lower()
-    if term.is_id or term.also or word in exact:
+    if term.is_id or term.also or word in exact or len(word) > MAX_LENGTH:
         return None
     if _HYPHENATED.fullmatch(word):
         parts = word.split("-")
