@@ -730,3 +730,18 @@ def test_files_online_only_are_never_opened_and_said_in_one_line(notes, fake_emb
     assert lines[0] == "scent: skipped big.pdf: text file is 60 MB, over the 50 MB limit"
     assert lines[1].startswith("scent: skipped 2 files online only (in the cloud, not on this computer;")
     assert len(lines) == 2
+
+
+def test_an_index_is_not_made_for_a_folder_that_is_not_there(tmp_path, fake_embedder, monkeypatch):
+    monkeypatch.setenv("SCENT_HOME", str(tmp_path / "home"))
+    (tmp_path / "note.md").write_text("a note")
+    for folder, said in ((tmp_path / "missing", "does not exist"), (tmp_path / "note.md", "is not a folder")):
+        with pytest.raises(UsageError, match=said):
+            Index(folder, embedder=fake_embedder)
+    assert not list((tmp_path / "home").glob("indexes/*"))  # nothing left for `scent list`
+    (tmp_path / "gone").mkdir()
+    with Index(tmp_path / "gone", embedder=fake_embedder) as idx:
+        idx.update()
+    (tmp_path / "gone").rmdir()
+    with Index(tmp_path / "gone", embedder=fake_embedder) as idx:  # made before: opens without it
+        assert idx.search("anything") == []

@@ -89,8 +89,15 @@ class Index:
             except BaseException:
                 self._release_rebuild_lock()
                 raise
-        if not engine.exists(self.index_dir, self.settings) and folder is None:
-            raise ScentError(f"no index in {self.index_dir}; build one with: scent index FOLDER")
+        if not engine.exists(self.index_dir, self.settings):
+            if folder is None:
+                raise ScentError(f"no index in {self.index_dir}; build one with: scent index FOLDER")
+            # Made for a folder that is not there (a typo, a file), an empty index stayed behind,
+            # listed by `scent list` as the folder's. An existing index opens without its folder.
+            if not Path(folder).is_dir():
+                self._release_rebuild_lock()
+                raise UsageError(f"{folder} is not a folder" if Path(folder).exists() else
+                                 f"folder {folder} does not exist; check the path")
         try:
             self.index_dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
