@@ -137,6 +137,12 @@ def test_a_bad_date_names_the_accepted_forms_and_the_parameter():
 
 # ---- --only covers every kind of file scent reads ------------------------------------------------
 
+def test_kinds_may_be_one_name_or_names_joined_by_commas():
+    assert Filters.build(kinds="pdf").kinds == ("pdf",)  # was read letter by letter: "unknown kind d, f, p"
+    assert Filters.build(kinds="pdf, docx").kinds == Filters.build(kinds=["pdf,docx"]).kinds == ("pdf", "docx")
+    assert Filters.build(kinds=["pdf", "", " "]).kinds == ("pdf",)
+
+
 def test_every_file_kind_is_accepted_and_an_unknown_one_lists_them_sorted():
     from scent.filters import KNOWN_KINDS
     from scent.syntax import parse

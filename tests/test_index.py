@@ -745,3 +745,32 @@ def test_an_index_is_not_made_for_a_folder_that_is_not_there(tmp_path, fake_embe
     (tmp_path / "gone").rmdir()
     with Index(tmp_path / "gone", embedder=fake_embedder) as idx:  # made before: opens without it
         assert idx.search("anything") == []
+
+
+@pytest.mark.parametrize("call, said", [
+    (lambda idx: idx.search("deposit", k="5"), "k must be a whole number, got '5'"),
+    (lambda idx: idx.search("deposit", k=2.5), "k must be a whole number"),
+    (lambda idx: idx.search("deposit", k=True), "k must be a whole number"),
+    (lambda idx: idx.search(None), "the query must be text (str), got NoneType"),
+    (lambda idx: idx.search(b"deposit"), "the query must be text (str), got bytes"),
+    (lambda idx: idx.search("deposit", filters={"kinds": "pdf"}), "filters must be a scent.Filters"),
+    (lambda idx: idx.search("deposit", as_user=0), "as_user must be a user name"),
+    (lambda idx: idx.context("deposit", tokens="500"), "tokens must be a whole number"),
+    (lambda idx: idx.similar(None), "the path must be text"),
+    (lambda idx: idx.similar("lease.md", k=0), "k must be at least 1, got 0"),
+])
+def test_the_library_says_which_argument_is_wrong(notes, fake_embedder, tmp_path, call, said):
+    with Index(notes, index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        idx.update()
+        with pytest.raises(UsageError) as err:
+            call(idx)
+    assert said in str(err.value)
+
+
+def test_a_closed_index_says_so(notes, fake_embedder, tmp_path):
+    idx = Index(notes, index_dir=tmp_path / "ix", embedder=fake_embedder)
+    idx.update()
+    idx.close()
+    for call in (lambda: idx.search("deposit"), lambda: idx.similar("lease.md"), lambda: idx.context("deposit")):
+        with pytest.raises(UsageError, match="was closed; open it again"):
+            call()

@@ -51,10 +51,13 @@ class Filters:
     @classmethod
     def build(cls, kinds=(), path=None, after=None, before=None, lang=None,
               spell: Callable[[str], str] = cli_flag) -> "Filters":
-        """From user-facing values: kind names, dates (ISO days, months "2024-03", years "2024",
-        "last week", "yesterday" ...; both ends included), a language code.
+        """From user-facing values: kind names (a name, names, or names joined by commas), dates
+        (ISO days, months "2024-03", years "2024", "last week", "yesterday" ...; both ends
+        included), a language code.
         `spell` names a parameter in error messages as the caller's users know it."""
-        kinds = tuple(k.strip().lower() for k in kinds if k and k.strip())
+        if isinstance(kinds, str):  # one kind, or several as the query language writes them (pdf,docx)
+            kinds = (kinds,)
+        kinds = tuple(part.strip().lower() for k in kinds if k for part in k.split(",") if part.strip())
         unknown = sorted(set(kinds) - KNOWN_KINDS)
         if unknown:
             raise UsageError(f"unknown kind {', '.join(map(visible, unknown))}; known kinds: {', '.join(sorted(KNOWN_KINDS))}")

@@ -61,7 +61,19 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _at_least_one(k, name: str) -> None:
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise UsageError(f"{name} must be a whole number, got {k!r}")
+    if k < 1:
+        raise UsageError(f"{name} must be at least 1, got {k}")
+
+
 class Index:
+    """One folder's index: `update` brings it in line with the folder, `search`, `context` and
+    `similar` answer from it, `status` says what it holds. Open one with `Index(folder)` (made
+    when new) or `Index.open(...)` (an existing one, found as the CLI finds it); close it, or use
+    it as a context manager. A handle serves one thread at a time (scent.readers for many)."""
+
     def __init__(self, folder: str | Path | None = None, *, index_dir: str | Path | None = None,
                  settings: Settings | None = None, embedder: Embedder | None = None, rebuild: bool = False):
         """The index of `folder` (made when new), or the one in `index_dir`. `rebuild` throws an
@@ -209,10 +221,15 @@ class Index:
         return other
 
     def close(self) -> None:
+        self._closed = True
         try:
             self.engine.close()
         finally:
             self._release_rebuild_lock()
+
+    def _usable(self) -> None:
+        if getattr(self, "_closed", False):
+            raise UsageError(f"this index ({self.index_dir}) was closed; open it again to search it")
 
     def _release_rebuild_lock(self) -> None:
         if self._rebuild_lock is not None:
@@ -297,9 +314,8 @@ class Index:
     def search_with_lists(self, query: str, k: int = 10, filters: Filters | None = None, explain: bool = False,
                           as_user: str | None = None, **overrides) -> tuple[pipeline.Results, dict[str, list[str]]]:
         """`search`, plus each candidate list's ranking of files before fusion (for diagnostics)."""
+        _at_least_one(k, "k")
         request = self._request(query, filters, overrides, as_user)
-        if k < 1:
-            raise UsageError(f"k must be at least 1, got {k}")
         results, lists = pipeline.run(request, k, explain)
         for r in results:
             r.folder = self.root or ""
@@ -310,6 +326,7 @@ class Index:
         """The best passages for `query` (several of a file when they are its best), overlapping
         chunks merged, cited by path and page, best first, within about `tokens` tokens: for
         pasting into an LLM's prompt. Only files `as_user` may read are used (see `search`)."""
+        _at_least_one(tokens, "tokens")
         if not MIN_CONTEXT_TOKENS <= tokens <= MAX_CONTEXT_TOKENS:
             raise UsageError(f"tokens must be between {MIN_CONTEXT_TOKENS} and {MAX_CONTEXT_TOKENS:,}, got {tokens}")
         from . import passages
@@ -346,8 +363,10 @@ class Index:
         take part, the seed included; `filters` and `overrides` hold as in `search`. Needs no model."""
         from .similar import similar
 
-        if k < 1:
-            raise UsageError(f"k must be at least 1, got {k}")
+        self._usable()
+        _at_least_one(k, "k")
+        if not isinstance(path, str):
+            raise UsageError(f"the path must be text (str), got {type(path).__name__}")
         s = self.settings.with_values(**overrides)
         filters = self._asked(filters or Filters(), s, as_user)
         path = self._relative(path)
@@ -400,6 +419,13 @@ class Index:
     def _read_query(self, query: str, filters: Filters | None, overrides: dict, as_user: str | None):
         """`query` checked and parsed: (its syntax.Parsed, the settings, the filters it runs under, its
         keywords, its misspelt words -> the words searched instead)."""
+        self._usable()
+        if not isinstance(query, str):
+            raise UsageError(f"the query must be text (str), got {type(query).__name__}")
+        if filters is not None and not isinstance(filters, Filters):
+            raise UsageError(f"filters must be a scent.Filters (Filters.build(...)), got {type(filters).__name__}")
+        if as_user is not None and not isinstance(as_user, str):
+            raise UsageError(f"as_user must be a user name (str) or None, got {type(as_user).__name__}")
         query = valid_text(query)
         if not query or not query.strip():
             raise UsageError("the query is empty; type some words to search for")
@@ -554,6 +580,7 @@ class Index:
         self.engine.catalog.set_meta("last_report", str(Path(folder).resolve()))
 
     def last_report(self) -> Path | None:
+        """Where the last `scent eval --report` of this index was written, or None."""
         where = self.engine.catalog.meta("last_report")
         return Path(where) if where else None
 

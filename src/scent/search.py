@@ -63,6 +63,7 @@ class SearchResult:
     line: int | None = None  # the line of a note or code file the shown passage begins at; None for other kinds
 
     def to_dict(self) -> dict:
+        """The result as `--json` and the HTTP API give it (README: the keys)."""
         d = asdict(self)
         d["highlights"] = [list(h) for h in self.highlights]
         d["translated_highlights"] = [list(h) for h in self.translated_highlights]

@@ -337,7 +337,7 @@ PREVIEW_BYTES = MAX_CHARS * 4  # what the preview reads of a text file inside an
 
 
 def _filters(
-        only: list[str] = Query([], description="Keep only these kinds (" + ", ".join(FILE_KINDS) + "); repeatable."),
+        only: list[str] = Query([], description="Keep only these kinds (" + ", ".join(FILE_KINDS) + "); repeatable, or joined by commas."),
         path: str | None = Query(None, max_length=MAX_PATH_CHARS,
                                  description="Keep only paths starting with this prefix, or matching this glob (* crosses folders, **/ is any folders or none)."),
         after: str | None = Query(None, max_length=40, description=AFTER),
