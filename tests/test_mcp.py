@@ -97,6 +97,8 @@ def test_mcp_tools_search_and_fetch(index_dir):
         refused = await session.call_tool("search", {"query": "deposit", "only": ["pdf"]})
         assert _is_error(refused) and "takes no argument 'only'; its arguments are query, k, kinds" in \
             str(refused.content)
+        refused = await session.call_tool("status", {"verbose": True})
+        assert _is_error(refused) and "status takes no argument 'verbose'; it takes no arguments" in str(refused.content)
         for bad, message in [({"id": "12345"}, "no result has id 12345"), ({"id": "x1"}, "id:"),
                              ({"id": found[0]["id"], "max_chars": 5}, "max_chars:")]:
             refused = await session.call_tool("fetch", bad)

@@ -698,7 +698,7 @@ def token_remove(user):
 @click.option("--as", "as_user", metavar="USER", help="Answer every request as USER sees the folder: only files USER may read (default: you).")
 @_setting_options("storage")
 def mcp_cmd(folder, index_dir, as_user, **params):
-    """MCP server over stdio for AI assistants: read-only tools search, fetch, context and status."""
+    """MCP server over stdio for AI assistants: read-only tools search, fetch, context, similar and status."""
     from .serve import require
 
     require("mcp")

@@ -1,5 +1,5 @@
 """An MCP server (stdio) over one open `Index`, for AI assistants: tools `search`, `fetch`,
-`context` and `status`, all read-only.
+`context`, `similar` and `status`, all read-only.
 
 Built for an agent that reads every byte: parameters described, unknown arguments refused (an
 ignored `only` once came back unfiltered), results compact and structured with ids, `fetch` by
@@ -138,8 +138,8 @@ class StrictTool(Tool):
         known = self.parameters.get("properties", {})
         unknown = sorted(set(arguments) - set(known))
         if unknown:
-            raise ToolError(f"{self.name} takes no argument {', '.join(map(repr, unknown))}; "
-                            f"its arguments are {', '.join(known)}")
+            takes = f"its arguments are {', '.join(known)}" if known else "it takes no arguments"
+            raise ToolError(f"{self.name} takes no argument {', '.join(map(repr, unknown))}; {takes}")
         try:
             return await super().run(arguments, context, convert_result)
         except ToolError as err:
