@@ -171,3 +171,33 @@ def test_status_takes_the_folder_as_index_and_similar_do(notes, tmp_path, monkey
     assert '"files": 3' in said.output and f'"folder": "{notes}"' in said.output
     both = runner.invoke(cli, ["status", str(notes), "--folder", str(tmp_path)])
     assert "two folders given" in str(both.exception)  # a UsageError: scent's main says it in one line, exit 2
+
+
+def test_a_search_while_the_folder_is_indexed_says_files_may_be_missing(stopped):
+    """The README's promise: a search says that a run is going on now (it said only a stopped one)."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from scent.serve.app import create_app
+
+    holding = ("import sys, time; from scent.locking import IndexLock\n"
+               "with IndexLock(sys.argv[1]):\n    print('held', flush=True); time.sleep(60)")
+    child = subprocess.Popen([sys.executable, "-c", holding, str(stopped)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "held\n"
+        at, _, host = run_mark().split(" ", 2)
+        with Index.open(index=stopped, embedder=FakeEmbedder()) as idx:
+            idx.engine.catalog.set_meta(RUN_MARK, f"{at} {child.pid} {host}")
+        said = CliRunner().invoke(cli, ["search", "deposit", "--index", str(stopped), "--strategy", "keyword"])
+        assert said.exit_code == 0 and "lease.md" in said.stdout
+        assert "being indexed now" in said.stderr and "files it has not reached yet are not searched" in said.stderr
+        with Index.open(index=stopped, embedder=FakeEmbedder()) as idx, TestClient(create_app(idx)) as client:
+            body = client.get("/api/search", params={"q": "deposit"}).json()
+        assert body["unfinished_run"]["running"] is True
+    finally:
+        child.kill()
+        child.wait()
+    with Index.open(index=stopped, embedder=FakeEmbedder()) as idx:
+        idx.update()
+        with TestClient(create_app(idx)) as client:
+            assert "unfinished_run" not in client.get("/api/search", params={"q": "deposit"}).json()

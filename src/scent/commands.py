@@ -286,6 +286,7 @@ def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, ex
                            "--folder chooses another, scent list shows them)"), err=True)
     click.echo(visible(f"scent: answered by the server at {discovery.url(server)} (scent serve, pid {server['pid']}); "
                        "--no-server searches in this process"), err=True)
+    _say_run(answer.get("unfinished_run"), server.get("root"))
     return [_Answered(r) for r in answer["results"]], answer.get("corrected") or {}, answer.get("translation") or ""
 
 
@@ -402,10 +403,15 @@ def _say_which(idx, doing: str = "searching") -> None:
 
 
 def _say_unfinished(idx) -> None:
-    """A search of an index whose last run stopped midway says that files may be missing."""
-    run = idx.unfinished_run()
-    if run is not None and not run["running"]:
-        click.echo(f"scent: {_unfinished(run, idx.root)}", err=True)
+    """A search of an index being indexed now, or whose last run stopped midway, says that files
+    may be missing."""
+    _say_run(idx.unfinished_run(), idx.root)
+
+
+def _say_run(run: dict | None, folder: str | None) -> None:
+    if run is not None:
+        now = "; files it has not reached yet are not searched" if run["running"] else ""
+        click.echo(f"scent: {_unfinished(run, folder)}{now}", err=True)
 
 
 def _unfinished(run: dict, folder: str | None) -> str:

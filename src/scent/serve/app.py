@@ -136,13 +136,17 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
     ) -> dict:
         """Files ranked for `q`, best first: `{"query", "results": [SearchResult...], "took_ms", "index"}`
         (`index`: the index directory answering, which `scent search` checks before it shows the answer),
-        `corrected` when words no file holds were searched as others (scent.spelling), and `translation`
-        when the query was machine-translated into English and searched by those words too (scent.translate)."""
+        `corrected` when words no file holds were searched as others (scent.spelling), `translation`
+        when the query was machine-translated into English and searched by those words too (scent.translate),
+        and `unfinished_run` while the folder is being indexed or after a run that stopped midway."""
         started = time.perf_counter()
         with pool.use() as idx:
             results = idx.search(q, k=k, filters=filters, explain=explain, as_user=_user(request))
+            run = idx.unfinished_run()
         body = {"query": q, "results": [r.to_dict() for r in results],
                 "took_ms": round((time.perf_counter() - started) * 1000, 1), "index": answering}
+        if run:
+            body["unfinished_run"] = run
         if results.translation:
             body["translation"] = results.translation
         return {**body, "corrected": results.corrected} if results.corrected else body

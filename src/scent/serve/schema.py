@@ -51,6 +51,12 @@ class Result(Open):
                                                              "RRF contribution (null: not in that list).")
 
 
+class UnfinishedRun(Open):
+    started: float = Field(description="Unix seconds.")
+    running: bool = Field(description="Whether it still runs; false: it stopped (some files may be missing "
+                                      "from the index until the next run).")
+
+
 class SearchResponse(Open):
     query: str
     results: list[Result]
@@ -60,6 +66,9 @@ class SearchResponse(Open):
     translation: str | None = Field(None, description="The query machine-translated into English, whose words "
                                     "were searched too (a Portuguese, Spanish or French query; absent otherwise).")
     index: str = Field(description="The index directory that answered (scent search checks it).")
+    unfinished_run: UnfinishedRun | None = Field(None, description="While the folder is being indexed, or after a "
+                                                   "run that stopped midway: files may be missing from the results "
+                                                   "(absent otherwise).")
 
 
 class Skipped(Open):
@@ -84,12 +93,6 @@ class SkippedList(Open):
     files: list[SkippedFile] = Field(description="Every file walked and not indexed that can be named, by path.")
     unlisted: list[dict[str, Any]] = Field(description="`{ext, files}`: files of kinds scent does not read beyond "
                                                        "the first few of each extension, only counted.")
-
-
-class UnfinishedRun(Open):
-    started: float = Field(description="Unix seconds.")
-    running: bool = Field(description="Whether it still runs; false: it stopped (some files may be missing "
-                                      "from the index until the next run).")
 
 
 class StatusResponse(Open):
