@@ -152,7 +152,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         return {**body, "corrected": results.corrected} if results.corrected else body
 
     @app.get("/api/similar", summary="Files like an indexed file", response_model=SearchResponse,
-             response_model_exclude_unset=True)
+             response_model_exclude_unset=True, responses={404: {"description": "Not in the index (or not yours)"}})
     def similar(
         request: Request,
         file: str = Query(..., min_length=1, max_length=MAX_PATH_CHARS,
@@ -273,7 +273,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         return FileResponse(real, media_type=media, headers=headers)
 
     @app.get("/api/preview", summary="An indexed file's text for the preview pane", response_model=PreviewResponse,
-             response_model_exclude_unset=True)
+             response_model_exclude_unset=True, responses={404: {"description": "Not in the index (or not yours)"}})
     def preview_file(request: Request,
                      path: str = Query(..., max_length=MAX_PATH_CHARS,
                                        description="Path relative to the indexed folder, as in results."),
