@@ -5,6 +5,7 @@ import pytest
 
 from scent import Index
 from scent.errors import ScentError
+from scent.locking import LOCK_NAME, IndexLock, lock_holders
 
 from conftest import FakeEmbedder
 
@@ -100,3 +101,22 @@ def test_an_open_waits_out_a_rebuild_making_the_index_anew(tmp_path, monkeypatch
         sqlite3.OperationalError("database is locked")))
     with pytest.raises(ScentError, match="cannot open the index .*database is locked"):
         SqliteEngine(tmp_path / "index")
+
+
+def test_a_watch_holding_the_index_is_named_as_one(tmp_path):
+    """A watch never finishes: "wait for it to finish" sent the person waiting forever."""
+    import subprocess
+    import sys
+
+    holding = ("import sys, time; from scent.locking import IndexLock\n"
+               "with IndexLock(sys.argv[1]):\n    print('held', flush=True); time.sleep(60)")
+    child = subprocess.Popen([sys.executable, "-c", holding, str(tmp_path), "watch"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "held\n"
+        with pytest.raises(ScentError) as said:
+            IndexLock(tmp_path).__enter__()
+    finally:
+        child.kill()
+        child.wait()
+    if lock_holders(tmp_path / LOCK_NAME) is not None:  # Linux: who holds it can be read
+        assert str(said.value).startswith(f"a scent watch (pid {child.pid}) keeps the index in {tmp_path} up to date")

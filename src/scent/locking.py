@@ -47,7 +47,7 @@ class IndexLock:
                 else:
                     _held[key] = [fh, self.owner, 1]
                     return self
-        raise IndexBusy(f"another scent is indexing into {self.path.parent}; wait for it to finish")
+        raise IndexBusy(_busy(self.path))
 
     def hand_to(self, owner: object) -> None:
         """Let `owner` take this held lock again (the engine opened after the lock was taken)."""
@@ -93,6 +93,23 @@ def still_running(mark: str, index_dir: str | Path) -> bool:
     except PermissionError:  # alive, another user's
         return True
     return True
+
+
+def _busy(path: Path) -> str:
+    """Who holds the index's lock, as a person needs it: a watch never finishes, so "wait for it"
+    was no answer while `scent watch` kept the index."""
+    holders = sorted(lock_holders(path) or ())
+    if not holders:
+        return f"another scent is indexing into {path.parent}; wait for it to finish"
+    pid = holders[0]
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        words = []
+    if b"watch" in words or b"--watch" in words:
+        return (f"a scent watch (pid {pid}) keeps the index in {path.parent} up to date as files change, so there is "
+                f"nothing to run; stop it (Ctrl-C where it runs, or kill {pid}) to index here instead")
+    return f"another scent is indexing into {path.parent} (pid {pid}); wait for it to finish"
 
 
 def lock_holders(path: Path) -> set[int] | None:
