@@ -120,3 +120,14 @@ def test_a_watch_holding_the_index_is_named_as_one(tmp_path):
         child.wait()
     if lock_holders(tmp_path / LOCK_NAME) is not None:  # Linux: who holds it can be read
         assert str(said.value).startswith(f"a scent watch (pid {child.pid}) keeps the index in {tmp_path} up to date")
+
+
+def test_a_rebuild_keeps_the_lock_and_a_running_servers_note(tmp_path):
+    from scent.locking import clear_index_dir
+    from scent.serve.discovery import SERVER_FILE
+
+    for name in (LOCK_NAME, SERVER_FILE, "index.sqlite", "vectors.bin"):
+        (tmp_path / name).write_text("x")
+    (tmp_path / "qdrant").mkdir()
+    clear_index_dir(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([LOCK_NAME, SERVER_FILE])

@@ -134,6 +134,7 @@ def test_a_new_folder_is_an_edge_shard_and_an_old_one_keeps_its_mode(tmp_path, m
     monkeypatch.setitem(sys.modules, "qdrant_edge", None)
     monkeypatch.delitem(sys.modules, "scent.engines.qdrant.edge", raising=False)
     assert local_mode(tmp_path / "new") == LOCAL_MODE
+    (tmp_path / "notes").mkdir()
     with pytest.raises(UsageError, match=r"holds an embedded edge shard.*pip install 'scent\[qdrant\]'"):
         Index(tmp_path / "notes", index_dir=tmp_path / "ix",
               settings=Settings(backend="qdrant", qdrant_path=str(tmp_path / "shard")))

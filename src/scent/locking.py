@@ -128,15 +128,21 @@ def lock_holders(path: Path) -> set[int] | None:
     return {int(f[4]) for f in map(str.split, text.splitlines()) if len(f) > 5 and f[1] == "FLOCK" and f[5] == where}
 
 
+# Kept when an index is rebuilt: the lock (see the module's note), and the note of a server that
+# answers for the index (scent.serve.discovery), which reopens the rebuilt index: removed, `scent
+# search` stopped asking a server that was still running.
+KEPT = (LOCK_NAME, "server.json")
+
+
 def clear_index_dir(index_dir: str | Path) -> None:
-    """Remove everything in `index_dir` but its lock file (see the module's note)."""
+    """Remove everything in `index_dir` but the files it keeps across a rebuild (KEPT)."""
     import shutil
 
     folder = Path(index_dir)
     if not folder.is_dir():
         return
     for entry in folder.iterdir():
-        if entry.name == LOCK_NAME:
+        if entry.name in KEPT:
             continue
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
