@@ -74,3 +74,18 @@ def test_a_text_file_is_shown_in_the_encoding_it_was_read_in(tmp_path):
     assert shown["blocks"] == [{"tag": "p", "text": "Réunion: le café coûte 2 €, chez Müller Straße.",
                                 "highlights": [[12, 16]]}]
     assert shown["hits"] == 1
+
+
+def test_a_notes_front_matter_is_metadata_not_shown_as_text(tmp_path):
+    from pathlib import Path
+
+    from scent.serve.preview import preview
+
+    note = tmp_path / "boiler.md"
+    note.write_text("---\ntitle: Boiler service log\ndate: 2025-03-01\ntags: [home]\n---\n\n# Service\n\nValve replaced.\n")
+    unit = StoredUnit(id=1, path="boiler.md", file_kind="text", kind="text", page=None, start=0, end=10, title="",
+                      lang="en", text="", date=0.0)
+    shown = preview(str(tmp_path), "boiler.md", [unit], "valve", Path(note))
+    assert [(b["tag"], b["text"]) for b in shown["blocks"]] == [("h1", "Service"), ("p", "Valve replaced.")]
+    note.write_text("---\ntitle: [unclosed\n---\nBody.\n")  # bad YAML: indexed as plain text, shown so too
+    assert "title: [unclosed" in " ".join(b["text"] for b in preview(str(tmp_path), "boiler.md", [unit], "", Path(note))["blocks"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import passages
+from ..extract import frontmatter
 from ..extract.base import decode
 from ..kinds import PLACE_NAMES
 from ..query import parse
@@ -37,7 +38,7 @@ def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Pat
         text = text[:MAX_CHARS]
         suffix = Path(path).suffix.lower() if data is not None else real.suffix.lower()
         if suffix in MARKDOWN:
-            blocks = markdown_blocks(text)
+            blocks = markdown_blocks(_body(text))
         elif kind == "code":
             blocks = [{"tag": "pre", "text": text}]
         else:
@@ -51,6 +52,13 @@ def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Pat
         block["highlights"] = [list(s) for s in spans]
         hits += len(spans)
     return {"path": path, "kind": kind, "blocks": blocks, "hits": hits, "cut": cut}
+
+
+def _body(text: str) -> str:
+    """A Markdown file without its YAML front matter: metadata (its title, date and tags are the
+    result's), which shown as Markdown was a rule and a heading of `key: value` lines."""
+    fm = frontmatter.read(text)
+    return text[fm.end:] if fm is not None and not fm.problem else text
 
 
 def paragraphs(text: str) -> list[dict]:
