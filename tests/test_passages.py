@@ -96,3 +96,15 @@ def test_a_citation_names_a_part_as_a_result_does():
     assert at("email", "inbox.mbox", 3) == "inbox.mbox, message 3"
     assert at("slide", "deck.pptx", 2) == "deck.pptx, slide 2"
     assert at("text", "notes.md", None) == "notes.md"
+
+
+def test_a_passage_carries_its_files_confidence_as_a_search_weighs_it(tmp_path, notes):
+    with Index(notes, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        found = idx.context("deposit refund", tokens=2000)
+        top = idx.search("deposit refund", k=1)[0]
+        assert found.passages[0].path == top.path == "lease.md"
+        assert (found.passages[0].confidence, found.passages[0].weak) == (top.confidence, top.weak)
+        assert found.to_dict()["passages"][0]["confidence"] == top.confidence
+        nonsense = idx.context("xyzzyplugh frimble", tokens=2000).passages
+        assert nonsense and all(p.weak and 0 <= p.confidence < 0.5 for p in nonsense)

@@ -371,6 +371,8 @@ def context_cmd(query, tokens, kinds, path, after, before, lang, as_json, folder
     elif not found.passages:
         click.echo("no passages found", err=True)
     else:
+        if all(p.weak for p in found.passages):
+            click.echo("scent: no good match: every passage is below the confidence floor", err=True)
         click.echo(visible_lines(found.text))
 
 

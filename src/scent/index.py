@@ -332,11 +332,12 @@ class Index:
         from . import passages
 
         request = self._request(query, filters, overrides, as_user)
-        scored = pipeline.best_units(request, CONTEXT_UNITS)
+        scored, assessed = pipeline.best_units(request, CONTEXT_UNITS)
         score = {u.id: sc for u, sc in scored}
         merged = passages.merge([u for u, _ in scored])
         for p in merged:
             p.score = max(score[uid] for uid in p.unit_ids)
+            p.confidence, p.weak = assessed[p.path]
         merged.sort(key=lambda p: -p.score)
         return passages.Context(query, tokens, passages.budget(passages.once(merged), tokens), request.corrected,
                                 request.translation)

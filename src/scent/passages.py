@@ -38,6 +38,8 @@ class Passage:
     text: str
     unit_ids: list[int]
     score: float = 0.0
+    confidence: float | None = None  # its file's, as a search weighs it (search.best_units)
+    weak: bool = False
 
 
 @dataclass
@@ -56,7 +58,8 @@ class Context:
     def to_dict(self) -> dict:
         out = {"query": self.query, "budget": self.tokens, "tokens": estimate_tokens(self.text),
                "passages": [{"path": p.path, "page": p.page, "title": p.title, "score": round(p.score, 4),
-                             "unit_ids": p.unit_ids, "text": p.text} for p in self.passages],
+                             "confidence": p.confidence, "weak": p.weak, "unit_ids": p.unit_ids, "text": p.text}
+                            for p in self.passages],
                "text": self.text}
         if self.translation:
             out["translation"] = self.translation

@@ -700,12 +700,18 @@ def feedback(r: Request, lists: dict[str, list[Hit]], fusion: Fusion,
     return dense_search(r, (moved / np.linalg.norm(moved)).astype(np.float32))
 
 
-def best_units(r: Request, n: int) -> list[tuple[StoredUnit, float]]:
+def best_units(r: Request, n: int) -> tuple[list[tuple[StoredUnit, float]], dict[str, tuple[float, bool]]]:
     """The `n` units of highest fused score, several of one file included: passages for a
-    prompt (scent context) rather than files for a person."""
-    _, units, fusion = _fused(r)
+    prompt (scent context) rather than files for a person; and each of their files' (confidence,
+    weak), weighed as a search's results are, the files in the order of their best unit: an
+    agent handed passages could not tell an answer from the folder's nearest filler."""
+    lists, units, fusion = _fused(r)
     ranked = sorted(fusion.unit_scores.items(), key=lambda t: (-t[1], t[0]))[:n]
-    return [(units[uid], score) for uid, score in ranked]
+    first: dict[str, int] = {}
+    for uid, _ in ranked:
+        first.setdefault(units[uid].path, uid)
+    assessed = _assess(r, lists, units, list(first.items()))
+    return [(units[uid], score) for uid, score in ranked], dict(zip(first, assessed))
 
 
 def _explain(path: str, lists: dict[str, list[Hit]], fusion: Fusion, units: dict[int, StoredUnit],

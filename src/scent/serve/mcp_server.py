@@ -102,6 +102,9 @@ class Passage(BaseModel):
     title: str | None = None
     ids: list[str]
     text: str
+    confidence: float | None = Field(None, description="Chance (0..1) that its file is a right answer, as a search "
+                                     "weighs it.")
+    weak: bool = Field(False, description="Below the confidence floor; every passage weak means no good match.")
 
 
 class ContextOutput(BaseModel):
@@ -229,7 +232,8 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
             found = idx.context(question, tokens=tokens, filters=filters, as_user=as_user)
         out = ContextOutput(tokens=passages.estimate_tokens(found.text), corrected=found.corrected or None,
                             translation=found.translation or None, passages=[
-            Passage(path=p.path, page=p.page, title=_title(p.title, p.path), ids=[str(i) for i in p.unit_ids], text=p.text)
+            Passage(path=p.path, page=p.page, title=_title(p.title, p.path), ids=[str(i) for i in p.unit_ids], text=p.text,
+                    confidence=p.confidence, weak=p.weak)
             for p in found.passages])
         return _result(out, text=found.text or "no passages found")
 
