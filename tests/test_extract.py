@@ -210,6 +210,23 @@ def test_markdown_front_matter_is_title_date_and_tags(tmp_path):
     assert "author" not in joined_text(got) and "title:" not in joined_text(got)
 
 
+def test_an_untitled_note_is_titled_by_its_file_name(tmp_path):
+    """As Obsidian, Logseq and Notion name notes; not a .txt (BEIR's are named by ids), nor a name
+    without a word (a journal's date)."""
+    assert extract(write(tmp_path / "Lumen Labs.md", "- type:: company\n- met Priya\n")).title == "Lumen Labs"
+    assert extract(write(tmp_path / "Reading list 0123456789abcdef0123456789abcdef.md", "Books.\n")).title == "Reading list"
+    assert extract(write(tmp_path / "2025_03_19.md", "- walked\n")).title == ""
+    assert extract(write(tmp_path / "4711.txt", "A plain text.\n")).title == ""
+    assert extract(write(tmp_path / "Garden.md", "# Plans\nRoses.\n")).title == "Plans"  # a heading first
+
+
+def test_front_matter_aliases_are_searchable_beside_the_tags(tmp_path):
+    got = extract(write(tmp_path / "n.md", "---\naliases: [Bluebird, veg patch]\ntags: [home]\n---\nBody.\n"))
+    assert got.sections[0].text == "aliases: Bluebird, veg patch\ntags: home"
+    one = extract(write(tmp_path / "m.md", "---\nalias: Bluebird, Blue bird\n---\nBody.\n"))
+    assert one.sections[0].text == "aliases: Bluebird, Blue bird"
+
+
 @pytest.mark.parametrize("block, title, date, tags", [
     ("title: Plain\ndate: 2024-05-01 10:30:00\n", "Plain", datetime(2024, 5, 1, 10, 30, tzinfo=timezone.utc).timestamp(), ()),
     ("created: '2024-05-01T23:00'\ntags: harbour, tide\n", "", NOON_UTC_2024_05_01, ("harbour", "tide")),
@@ -1076,3 +1093,19 @@ def test_a_phone_photo_is_read_upright(tmp_path, monkeypatch):
     assert image_module.load_picture(str(tmp_path / "plain.jpg"), 1000).size == (300, 120)
     with Image.open(tmp_path / "plain.jpg") as img:
         assert image_module.upright(img) is img  # nothing to turn: not copied
+
+
+def test_a_note_found_by_its_name_shows_its_body_not_its_tags(tmp_path):
+    from scent import Index
+    from conftest import FakeEmbedder
+
+    folder = tmp_path / "vault"
+    write(folder / "Priya Raman.md", "---\ntags: [people, work]\naliases: [PR]\n---\nLeads the data team; "
+                                     "prefers mornings for reviews.\n")
+    write(folder / "other.md", "# Lunch\nPasta again.\n")
+    with Index(folder, index_dir=tmp_path / "idx", embedder=FakeEmbedder()) as idx:
+        idx.update()
+        found = idx.search("Priya Raman", k=1)[0]
+        assert (found.path, found.title) == ("Priya Raman.md", "Priya Raman")
+        assert found.snippet.startswith("Leads the data team")  # was "tags: people work"
+        assert idx.search("people", k=1)[0].snippet.startswith("aliases: PR tags: people")  # its words: shown

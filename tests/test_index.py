@@ -49,11 +49,11 @@ def test_edit_reindexes_only_that_file(notes, fake_embedder):
 
 @pytest.fixture
 def newer_text_reader(monkeypatch):
-    """The text reader at VERSION 2, as a release whose text reader finds more would have it (the
+    """The text reader a version on, as a release whose text reader finds more would have it (the
     readers' names are looked up once per process: the lookup is cleared before and after)."""
     import scent.extract
 
-    monkeypatch.setattr(scent.extract.text, "VERSION", 2, raising=False)
+    monkeypatch.setattr(scent.extract.text, "VERSION", scent.extract.text.VERSION + 1)
     scent.extract._reader_of_name.cache_clear()
     yield
     monkeypatch.undo()
@@ -65,7 +65,7 @@ def test_a_newer_reader_reads_its_files_again_keeping_their_vectors(notes, fake_
     not change, yet they are read again (and said to be), and their unchanged texts are not
     embedded again. The code file's reader did not change: it is left alone."""
     idx, _ = build(notes, fake_embedder)
-    assert idx.engine.catalog.file_states()["recipe.txt"].reader == "text 1.1"
+    assert idx.engine.catalog.file_states()["recipe.txt"].reader == "text 1.2"
     request.getfixturevalue("newer_text_reader")
     seen = fake_embedder.passages_seen
     report = idx.update()
@@ -73,7 +73,7 @@ def test_a_newer_reader_reads_its_files_again_keeping_their_vectors(notes, fake_
     assert fake_embedder.passages_seen == seen
     assert report.notices == ["2 files read again: this scent reads them better than the one that indexed them "
                               "(text); their vectors are kept where their text did not change"]
-    assert idx.engine.catalog.file_states()["lease.md"].reader == "text 1.2"
+    assert idx.engine.catalog.file_states()["lease.md"].reader == "text 1.3"
     report = idx.update()
     assert (report.updated, report.unchanged, report.notices) == (0, 3, [])
 
@@ -135,9 +135,17 @@ def test_scentignore_and_default_excludes(notes, fake_embedder):
     (notes / "node_modules" / "x.md").write_text("dependency readme")
     (notes / ".hidden").mkdir()
     (notes / ".hidden" / "y.md").write_text("secret")
+    (notes / "logseq" / "bak" / "pages").mkdir(parents=True)  # Logseq's backups of pages it rewrote
+    (notes / "logseq" / "bak" / "pages" / "lease.md").write_text("deposit refund, an old version")
+    (notes / "logseq" / "custom.css").write_text("body {}")
+    (notes / "bak").mkdir()  # a folder of that name elsewhere is the user's
+    (notes / "bak" / "z.md").write_text("backup plan")
     idx, report = build(notes, fake_embedder)
-    assert report.added == 1
-    assert [r.path for r in idx.search("deposit readme secret tomato", match="or")] == ["lease.md"]
+    assert report.added == 3  # lease.md, bak/z.md and logseq/custom.css (the user's own style)
+    assert {r.path for r in idx.search("deposit readme secret tomato backup", match="or")} == {
+        "lease.md", "bak/z.md", "logseq/custom.css"}
+    from scent.walk import left_out
+    assert left_out(["logseq", "bak", "pages", "lease.md"]) and not left_out(["bak", "z.md"])
 
 
 def _files(root, rels):

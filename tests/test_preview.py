@@ -38,7 +38,12 @@ def test_overlapping_chunks_are_shown_once_and_pages_marked():
 
 def test_readable_snippet_text():
     assert readable("## **Deposit** return") == "Deposit return"
-    assert readable("- [x] call the [landlord](http://x.y) about `LD-2026`") == "call the landlord about LD-2026"
+    assert readable("- [x] call the [landlord](http://x.y) about `LD-2026`") == "☑ call the landlord about LD-2026"
+    assert readable("- [ ] weed the veg patch\n- seeds") == "☐ weed the veg patch\nseeds"  # to do, done: as boxes
+    # Obsidian's: a wikilink by what it shows (its | no table cell), no embed, no hidden comment
+    assert readable("> [!warning] Mind the gap\nRead [[Thinking in Systems|Meadows book]] and [[Habits]] "
+                    "![[tunnel.jpg|300]]now ^abc1\n==key== %% secret %%bit") == (
+        "Mind the gap\nRead Meadows book and Habits now\nkey bit")
     # a number starts a list item after a blank line, an item or its indented line, or as 1; not a wrapped line
     assert readable("Steps:\n\n3. Open\n4. Close\n   it\n5. Lock") == "Steps:\n\nOpen\nClose\n   it\nLock"
     assert readable("Steps:\n1. Open\n2. [ ] Close") == "Steps:\nOpen\nClose"
@@ -82,7 +87,8 @@ def test_a_notes_front_matter_is_metadata_not_shown_as_text(tmp_path):
     from scent.serve.preview import preview
 
     note = tmp_path / "boiler.md"
-    note.write_text("---\ntitle: Boiler service log\ndate: 2025-03-01\ntags: [home]\n---\n\n# Service\n\nValve replaced.\n")
+    note.write_text("---\ntitle: Boiler service log\ndate: 2025-03-01\ntags: [home]\n---\n\n# Service\n\n"
+                    "Valve replaced.%% ask for a discount %%\n")
     unit = StoredUnit(id=1, path="boiler.md", file_kind="text", kind="text", page=None, start=0, end=10, title="",
                       lang="en", text="", date=0.0)
     shown = preview(str(tmp_path), "boiler.md", [unit], "valve", Path(note))

@@ -607,7 +607,10 @@ def _shown(r: Request, unit: StoredUnit) -> StoredUnit:
     and what it shows ("photo, a dog, grass ..."): there another of them is shown when it holds
     more of the query's words, so the snippet says why the picture matched. The name unit is
     shown only when it answered and none holds as many words: a name is the picture's label, not
-    what it shows, and that unit often wins only by its folder's word or the picture vector."""
+    what it shows, and that unit often wins only by its folder's word or the picture vector. A
+    note's aliases-and-tags unit likewise gives way to its body (_body_unit)."""
+    if unit.file_kind == "text" and unit.start == 0 and unit.text.startswith(_METADATA):
+        return _body_unit(r, unit)
     if unit.file_kind != "image" or unit.kind not in ("image", "ocr"):
         return unit
     others = [o for o in r.engine.catalog.file_units(unit.path) or ()
@@ -622,6 +625,22 @@ def _shown(r: Request, unit: StoredUnit) -> StoredUnit:
     # most words first; among equals the description, the last unit (scent.extract.image)
     held, best = max(((len(matches(o.text, words, ids)), o) for o in reversed(others)), key=lambda h: h[0])
     return best if held > said or (named and held == said) else unit
+
+
+# The first unit of a note with front matter: its aliases and tags (scent.extract.frontmatter).
+_METADATA = ("aliases: ", "tags: ")
+
+
+def _body_unit(r: Request, unit: StoredUnit) -> StoredUnit:
+    """A note's aliases-and-tags unit, unless it holds the query's words: else the note's first unit
+    of body text. Short, it won the keyword list for a note found by its name or title (BM25
+    favours the shortest unit that holds them), and "tags: people work" was the snippet shown
+    for "Priya Raman"."""
+    if matches(unit.text, r.keywords.words, r.keywords.ids):
+        return unit
+    body = next((o for o in r.engine.catalog.file_units(unit.path, r.filters.readers) or ()
+                 if o.id != unit.id and o.text.strip()), None)
+    return body or unit
 
 
 def _assess(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit],

@@ -48,12 +48,24 @@ def snippet(text: str, words: list[str], ids: tuple[str, ...] = (), width: int =
 
 # Markdown's markup, which a snippet shows as the words it marks up (a person reads "Deposit", not
 # "## **Deposit**"). Applied to text files only: code keeps every character.
-_MARKUP = [
+# Obsidian's markup: hidden comments, embeds (a picture, another note), wikilinks by what they
+# show, highlights, a callout's type, block ids.
+_OBSIDIAN = [
+    (re.compile(r"%%.*?%%", re.S), ""),
+    (re.compile(r"!\[\[[^\]\n]*\]\]"), ""),
+    (re.compile(r"\[\[(?:[^\]|\n]*\|)?([^\]|\n]+)\]\]"), r"\1"),
+    (re.compile(r"==(?=\S)([^=\n]+?)(?<=\S)=="), r"\1"),
+    (re.compile(r"^(\s{0,3}>\s?)\[![\w-]+\][+-]?[ \t]*", re.M), r"\1"),
+    (re.compile(r"[ \t]+\^[\w-]+$", re.M), ""),
+]
+_MARKUP = _OBSIDIAN + [  # Obsidian's first: a wikilink's | is no table cell
     (re.compile(r"^\s*(```|~~~).*$", re.M), ""),                # code fences
     (re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)"), r"\1"),          # links and images: their text
     (re.compile(r"^\s{0,3}#{1,6}\s+", re.M), ""),                # headings
     (re.compile(r"^\s{0,3}>\s?", re.M), ""),                     # quotes
-    (re.compile(r"^\s*[-*+]\s+(?:\[[ xX]\]\s+)?", re.M), ""),  # list items, task boxes (numbered: _numbered)
+    (re.compile(r"^\s*[-*+]\s+\[[xX]\]\s+", re.M), "☑ "),       # a task done, and one to do, as a box
+    (re.compile(r"^\s*[-*+]\s+\[ \]\s+", re.M), "☐ "),
+    (re.compile(r"^\s*[-*+]\s+", re.M), ""),                      # list items (numbered: _numbered)
     (re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$", re.M), ""),  # table rules
     (re.compile(r"^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$", re.M), ""),    # a table row's outer bars
     (re.compile(r"[ \t]*\|[ \t]*"), " · "),                        # between its cells
@@ -80,6 +92,14 @@ def _numbered(text: str) -> str:
                 or found[1] == "1"):
             out[i] = line[found.end():]
     return "\n".join(out)
+
+
+def without_obsidian(text: str) -> str:
+    """`text` with Obsidian's markup read as the app shows it ([[note|alias]] as alias, no hidden
+    %% comments %%): for a Markdown parser, which knows none of it."""
+    for pattern, repl in _OBSIDIAN:
+        text = pattern.sub(repl, text)
+    return text
 
 
 def readable(text: str) -> str:

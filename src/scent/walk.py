@@ -17,6 +17,9 @@ EXCLUDED_DIRS = frozenset({
     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", "site-packages", ".scent",
 })
 IGNORE_FILE = ".scentignore"
+# Folders an application keeps inside the user's own, by (parent, name): Logseq's backups of each
+# page it rewrote (logseq/bak/pages/...), which beat the live page with its stale text.
+APP_STATE_DIRS = frozenset({("logseq", "bak")})
 
 # Folders macOS shows as one file (packages) that hold nothing a person wrote: applications and
 # their plug-ins (icons, compiled code, translated menus), disk images kept in bands, and what media
@@ -178,10 +181,12 @@ def _os_file(name: str) -> bool:
 def left_out(parts: list[str]) -> bool:
     """Whether the walk passes a path by by its names alone (`parts`: its folders' names, then its
     own): a dot name, a file the system or Office writes (_os_file), a tool's folder, an application's
-    package, a photo library's copies."""
+    package or backups (APP_STATE_DIRS), a photo library's copies."""
     *folders, name = parts
     if _os_file(name) or any(d.startswith(".") or d in EXCLUDED_DIRS or _suffix(d) in SOFTWARE_PACKAGES
                                            for d in folders):
+        return True
+    if any(pair in APP_STATE_DIRS for pair in zip(folders, folders[1:])):
         return True
     return any(_suffix(d) in PHOTO_LIBRARIES and (i + 1 == len(folders) or folders[i + 1].lower() not in
                                                   PHOTO_LIBRARIES[_suffix(d)])
@@ -223,6 +228,7 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
                 filenames.append(d)  # a file to a person: yielded with the files below, not walked
                 continue
             if (d.startswith(".") or d in EXCLUDED_DIRS or _suffix(d) in SOFTWARE_PACKAGES or full in skip
+                    or (os.path.basename(dirpath), d) in APP_STATE_DIRS
                     or (library is not None and d.lower() not in library) or _is_virtualenv(full)):
                 continue
             if spec.match_file(rel_dir + d + "/"):

@@ -1,5 +1,6 @@
 """YAML front matter of a Markdown file (the `---` block Jekyll, Hugo and Obsidian write at the
-top) as metadata: its title is the file's title, its date the file's date, its tags searchable.
+top) as metadata: its title is the file's title, its date the file's date, its tags and aliases
+(Obsidian's other names for a note) searchable.
 
 Read with PyYAML's safe loader, not python-frontmatter: that one hands back the body stripped
 of the block and of the blank lines after it, so sections could no longer say where in the file
@@ -21,6 +22,7 @@ MAX_BYTES = 64 * 1024  # a larger block is not parsed: front matter is a few lin
 MAX_TAGS = 100
 DATE_KEYS = ("date", "created", "published")
 TAG_KEYS = ("tags", "keywords")
+ALIAS_KEYS = ("aliases", "alias")
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,7 @@ class FrontMatter:
     title: str = ""
     date: float | None = None
     tags: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
     problem: str = ""  # why the block was not read (bad YAML, too large): then nothing else is set
 
 
@@ -60,7 +63,8 @@ def read(text: str) -> FrontMatter | None:
     title = data.get("title")
     date = next((from_value(data[k]) for k in DATE_KEYS if data.get(k) is not None), None)
     return FrontMatter(m.end(), title=_scalar(title)[:500] if _scalar(title) else "", date=date,
-                       tags=_tags(next((data[k] for k in TAG_KEYS if data.get(k)), None)))
+                       tags=_tags(next((data[k] for k in TAG_KEYS if data.get(k)), None)),
+                       aliases=_names(next((data[k] for k in ALIAS_KEYS if data.get(k)), None)))
 
 
 def _scalar(value) -> str:
@@ -75,6 +79,14 @@ def _tags(value) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t[:100] for t in tags if t))
 
 
+def _names(value) -> tuple[str, ...]:
+    """Aliases: a YAML list, or one string of them split at commas (a name has spaces: "veg patch")."""
+    items = value if isinstance(value, list) else value.split(",") if isinstance(value, str) else []
+    return tuple(dict.fromkeys(n[:200] for n in map(_scalar, items[:MAX_TAGS]) if n))
+
+
 def tags_text(fm: FrontMatter) -> str:
-    """The tags as the text of the file's first unit: "tags: harbour budget-2025"."""
-    return "tags: " + " ".join(fm.tags) if fm.tags else ""
+    """The aliases and tags as the text of the file's first unit: "aliases: Bluebird, veg patch"
+    and "tags: harbour budget-2025", a line each."""
+    lines = [f"aliases: {', '.join(fm.aliases)}" if fm.aliases else "", "tags: " + " ".join(fm.tags) if fm.tags else ""]
+    return "\n".join(line for line in lines if line)

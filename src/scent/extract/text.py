@@ -14,6 +14,7 @@ from .base import Limits, numbered_lines, read_text, split_at
 
 # .rmd, .qmd: R Markdown and Quarto (Markdown with code cells); .mdx: Markdown with components;
 # .bib, .ris: reference lists.
+VERSION = 2  # 2: an untitled Markdown note is titled by its file name; front matter's aliases are searchable
 _MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rmd", ".qmd")
 EXTENSIONS = (".txt", ".text", *_MARKDOWN, ".rst", ".log", ".org", ".adoc", ".asciidoc", ".tex", ".nfo", ".bib",
               ".ris")
@@ -53,6 +54,22 @@ def _org_headings(text: str, offset: int = 0) -> list[tuple[int, str]]:
 _HEADINGS = {**dict.fromkeys(_MARKDOWN, markdown_headings), ".org": _org_headings}
 
 
+# Notion's export names a page "Title 1a2b...": 32 hex digits after its title.
+_NOTION_ID = re.compile(r"\s+[0-9a-f]{32}$")
+_WORD = re.compile(r"[^\W\d_]{2}")
+
+
+def _name_title(path: str, find) -> str:
+    """An untitled note's title from its file name, as Obsidian, Logseq and Notion name notes ("Lumen
+    Labs.md" is the note Lumen Labs; without it, a search for its name ranked the notes that
+    mention it first); Markdown and Org only (a .txt may be named by an id), and a name that holds
+    a word: a journal's 2025_03_19 is its date, not its title."""
+    if find is None:
+        return ""
+    name = _NOTION_ID.sub("", os.path.splitext(os.path.basename(path))[0]).replace("_", " ").strip()
+    return name if _WORD.search(name) else ""
+
+
 def extract(path: str, limits: Limits) -> Extracted:
     text, encoding = read_text(path, limits)
     find = _HEADINGS.get(os.path.splitext(path)[1].lower())
@@ -69,7 +86,7 @@ def extract(path: str, limits: Limits) -> Extracted:
     tags = frontmatter.tags_text(fm) if fm is not None else ""
     if tags and len(tags) <= fm.end:  # its span lies within the block, before any body text
         sections.insert(0, Section(text=tags, kind="text", start=0))
-    title = (fm.title if fm is not None else "") or (cuts[0][1] if cuts else "")
+    title = (fm.title if fm is not None else "") or (cuts[0][1] if cuts else "") or _name_title(path, find)
     if fm is not None:
         if fm.tags:
             meta["tags"] = list(fm.tags)

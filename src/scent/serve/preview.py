@@ -15,7 +15,7 @@ from ..extract import frontmatter
 from ..extract.base import decode
 from ..kinds import PLACE_NAMES
 from ..query import parse
-from ..snippet import matches
+from ..snippet import matches, without_obsidian
 from ..storage import StoredUnit
 
 # Enough for any note; a longer file is cut with a line saying so (the file itself is one click away).
@@ -56,9 +56,10 @@ def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Pat
 
 def _body(text: str) -> str:
     """A Markdown file without its YAML front matter: metadata (its title, date and tags are the
-    result's), which shown as Markdown was a rule and a heading of `key: value` lines."""
+    result's), which shown as Markdown was a rule and a heading of `key: value` lines; and with
+    Obsidian's markup read as Obsidian shows it."""
     fm = frontmatter.read(text)
-    return text[fm.end:] if fm is not None and not fm.problem else text
+    return without_obsidian(text[fm.end:] if fm is not None and not fm.problem else text)
 
 
 def paragraphs(text: str) -> list[dict]:
