@@ -95,3 +95,33 @@ def test_a_notes_front_matter_is_metadata_not_shown_as_text(tmp_path):
     assert [(b["tag"], b["text"]) for b in shown["blocks"]] == [("h1", "Service"), ("p", "Valve replaced.")]
     note.write_text("---\ntitle: [unclosed\n---\nBody.\n")  # bad YAML: indexed as plain text, shown so too
     assert "title: [unclosed" in " ".join(b["text"] for b in preview(str(tmp_path), "boiler.md", [unit], "", Path(note))["blocks"])
+
+
+def test_a_canvas_and_a_keep_note_are_shown_as_read_and_a_table_a_row_a_line(tmp_path):
+    import json
+    from pathlib import Path
+
+    from scent.serve.preview import preview
+
+    def unit(path, kind, text):
+        return StoredUnit(id=1, path=path, file_kind=kind, kind="text", page=None, start=0, end=len(text), title="",
+                          lang="en", text=text, date=0.0)
+
+    keep = tmp_path / "note.json"
+    keep.write_text(json.dumps({"textContent": "Bike lock combination is 6-0-4-1.", "title": "",
+                                "userEditedTimestampUsec": 1741513272512000, "isTrashed": False}))
+    shown = preview(str(tmp_path), "note.json", [unit("note.json", "json", "Bike lock combination is 6-0-4-1.")],
+                    "bike", Path(keep))
+    assert [b["text"] for b in shown["blocks"]] == ["Bike lock combination is 6-0-4-1."]  # not Takeout's JSON
+    plain = tmp_path / "settings.json"
+    plain.write_text('{"theme": "dark"}')
+    assert '"theme"' in preview(str(tmp_path), "settings.json", [unit("settings.json", "json", "theme: dark")], "",
+                                Path(plain))["blocks"][0]["text"]  # any other JSON: as it is written
+    canvas = tmp_path / "board.canvas"
+    canvas.write_text(json.dumps({"nodes": [{"type": "text", "text": "Plan the garden"}], "edges": []}))
+    shown = preview(str(tmp_path), "board.canvas", [unit("board.canvas", "text", "Plan the garden")], "", Path(canvas))
+    assert [b["text"] for b in shown["blocks"]] == ["Plan the garden"]
+    table = tmp_path / "items.csv"
+    table.write_text("item,room\nDishwasher,Kitchen\nDrill,Shed\n")
+    shown = preview(str(tmp_path), "items.csv", [unit("items.csv", "csv", "item room")], "", Path(table))
+    assert shown["blocks"] == [{"tag": "pre", "text": "item,room\nDishwasher,Kitchen\nDrill,Shed\n", "highlights": []}]

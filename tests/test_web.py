@@ -537,6 +537,12 @@ def mail_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("mail")
     add_to_mbox(folder / "Inbox.mbox", message("Lunch at the harbour", "Shall we meet at the harbour cafe on Friday?"),
                 message("Boiler service", "The engineer comes on Monday for the boiler."))
+    from test_enex import export
+    (folder / "My Notebook.enex").write_text(export(
+        "<note><title>Passport renewal</title><created>20230105T091500Z</created>"
+        "<content><![CDATA[<en-note>Form DS-82 sent to the consulate.</en-note>]]></content></note>"
+        "<note><title>Call the plumber</title><content><![CDATA[<en-note>About the leaking tap.</en-note>]]>"
+        "</content></note>"), encoding="utf-8")
     idx = Index(folder, index_dir=tmp_path_factory.mktemp("mail-index"), embedder=FakeEmbedder())
     idx.update()
     yield from _serve(idx)
@@ -551,4 +557,24 @@ def test_a_message_of_a_mailbox_is_named_by_its_subject_and_opens_as_itself(brow
     assert first.locator(".folder").text_content() == "Inbox.mbox#1.eml"
     opened = page.request.get(mail_server + first.locator("a.open").get_attribute("href"))
     assert opened.ok and b"Subject: Lunch at the harbour" in opened.body() and b"Boiler" not in opened.body()
+    # An Evernote export's note, too: named by its title, not "My Notebook.enex#1.md"
+    assert _search(page, "consulate passport form")[0][0] == "My Notebook.enex#1.md"
+    first = page.locator("#results .result").first
+    assert first.locator(".name").text_content() == "Passport renewal"
+    context.close()
+
+
+def test_at_a_phones_width_the_preview_takes_the_width_above_the_results(browser, mail_server):
+    """Side by side at 390 px, results and preview were 195 px each, and the page jumped down."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(mail_server + "/")
+    _search(page, "harbour cafe friday")
+    page.locator("#results .result").first.locator(".look").click()
+    page.wait_for_selector("#preview:not([hidden])")
+    preview = page.locator("#preview").bounding_box()
+    results = page.locator("#results").bounding_box()
+    assert preview["width"] > 300 and preview["y"] < results["y"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the screen
     context.close()

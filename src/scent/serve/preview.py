@@ -30,7 +30,7 @@ def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Pat
     indexed file `path` (its units, in reading order, and its real location `real`). `data` holds
     the bytes of a file inside another (an archive member: `real` is the archive), read by the caller."""
     kind = units[0].file_kind if units else "text"
-    if kind in READ_FROM_DISK:
+    if kind in READ_FROM_DISK and not (units and _read_as_a_note(path, real, data)):
         raw = data if data is not None else real.read_bytes()[:MAX_CHARS * 4]
         text = decode(raw[:MAX_CHARS * 4])[0]  # as indexing read it: a cp1252 note is not mojibake here
         size = len(raw) if data is not None else real.stat().st_size
@@ -39,7 +39,7 @@ def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Pat
         suffix = Path(path).suffix.lower() if data is not None else real.suffix.lower()
         if suffix in MARKDOWN:
             blocks = markdown_blocks(_body(text))
-        elif kind == "code":
+        elif kind in ("code", "csv"):  # a table's rows, a line each (as one paragraph they ran together)
             blocks = [{"tag": "pre", "text": text}]
         else:
             blocks = paragraphs(text)
@@ -52,6 +52,25 @@ def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Pat
         block["highlights"] = [list(s) for s in spans]
         hits += len(spans)
     return {"path": path, "kind": kind, "blocks": blocks, "hits": hits, "cut": cut}
+
+
+def _read_as_a_note(path: str, real: Path, data: bytes | None) -> bool:
+    """Whether the file's text on disk is not what a person reads in it, but its units are: an
+    Obsidian canvas (JSON of cards), a Google Keep note (Takeout's JSON). Shown raw, both were a
+    page of JSON."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".canvas":
+        return True
+    if suffix != ".json" or data is not None or real.stat().st_size > MAX_CHARS * 4:
+        return False
+    import json
+
+    from ..extract import keep
+
+    try:
+        return keep.is_note(json.loads(decode(real.read_bytes())[0]))
+    except (OSError, ValueError):
+        return False
 
 
 def _body(text: str) -> str:

@@ -93,8 +93,11 @@ function resultNode(r) {
   if (r.page) li.setAttribute("data-page", String(r.page));
   const slash = r.path.lastIndexOf("/");
   const head = el("div", { class: "head" });
-  // A message inside a mailbox (Inbox.mbox#3.eml) is named by its subject, its path beside it.
-  const message = r.kind === "email" && r.title && r.path.includes("#");
+  // A file inside another (a mailbox's message, Inbox.mbox#3.eml; an Evernote export's note,
+  // Notes.enex#1.md) is named by its title, its path beside it; so is a file whose name holds no
+  // word (a Keep note's 2025-03-09T09_41_12.512+00_00.json).
+  const stem = r.path.slice(slash + 1).replace(/\.[^.]*$/, "");
+  const message = Boolean(r.title) && (r.path.includes("#") || !/\p{L}{3}/u.test(stem));
   // The name opens the preview, as the Preview button and Enter do (a click on it did nothing).
   const name = el("button", { type: "button", class: "name", title: "Preview" }, message ? r.title : r.path.slice(slash + 1));
   name.addEventListener("click", () => showPreview(r));
