@@ -23,9 +23,9 @@ from functools import lru_cache
 
 from scent.errors import ExtractError
 from scent.units import Extracted
-from . import (archive, audio, canvas, code, djvu, doc, drawio, enex, epub, excalidraw, fb2, html, ical, image, iwork,
-               jsondata, kindle, mail, notebook, odt, opml, pdf, raw, rtf, sheet, shortcut, slides, subtitles, svg,
-               table, text, textbundle, track, vcard, video, visio, webarchive, word, xmldata, xps)
+from . import (archive, audio, canvas, clippings, code, djvu, doc, drawio, enex, epub, excalidraw, fb2, html, ical,
+               image, iwork, jsondata, kindle, mail, notebook, odt, opml, pdf, raw, rtf, sheet, shortcut, slides,
+               subtitles, svg, table, text, textbundle, track, vcard, video, visio, webarchive, word, xmldata, xps)
 from . import keep, sidecar
 from .base import Limits
 from ..walk import is_document_package
@@ -92,7 +92,13 @@ def reader_module(path: str):
     kind = file_kind(path)
     if kind is None:
         return None
+    if _name(path) == clippings.FILE_NAME:  # Kindle's My Clippings.txt
+        return clippings
     return _READER_BY_EXTENSION.get(os.path.splitext(str(path))[1].lower(), _MODULES[kind])
+
+
+def _name(path: str) -> str:
+    return os.path.basename(str(path)).rpartition("#")[2].lower()
 
 
 def holds_files(path: str) -> bool:
@@ -129,7 +135,9 @@ def reader_of(path: str) -> str:
     it (a name's last two extensions) is looked up once."""
     # Past a '#' only: a file inside another is named by its container ("Inbox.mbox#3.eml"), which would
     # make each of a mailbox's 100,000 messages a name of its own to look up.
-    name = os.path.basename(str(path)).rpartition("#")[2].lower()
+    name = _name(path)
+    if name == clippings.FILE_NAME:
+        return _reader(str(path))
     parts = name.rsplit(".", 2)
     # A name that says no reader may need its folders to say (Thunderbird's mailboxes, Maildir's messages).
     return (len(parts) > 1 and _reader_of_name("x." + ".".join(parts[1:]))) or _reader(str(path))
