@@ -148,6 +148,19 @@ def test_scentignore_and_default_excludes(notes, fake_embedder):
     assert left_out(["logseq", "bak", "pages", "lease.md"]) and not left_out(["bak", "z.md"])
 
 
+def test_an_obsidian_vaults_templates_are_not_indexed(notes, fake_embedder):
+    (notes / ".obsidian" / "plugins" / "templater-obsidian").mkdir(parents=True)
+    (notes / ".obsidian" / "templates.json").write_text('{"folder": "Templates"}')
+    (notes / ".obsidian" / "plugins" / "templater-obsidian" / "data.json").write_text('{"templates_folder": "meta/tpl/"}')
+    for rel in ("Templates/Daily.md", "meta/tpl/Meeting.md", "meta/notes.md", "other/Templates/kept.md"):
+        (notes / rel).parent.mkdir(parents=True, exist_ok=True)
+        (notes / rel).write_text("---\ndate: {{date}}\n---\n# {{title}}\n")
+    idx, report = build(notes, fake_embedder)
+    paths = set(idx.engine.catalog.file_states())
+    assert {"meta/notes.md", "other/Templates/kept.md"} <= paths  # only the vault's own template folders
+    assert not {"Templates/Daily.md", "meta/tpl/Meeting.md"} & paths
+
+
 def _files(root, rels):
     for rel in rels:
         path = root / rel

@@ -406,4 +406,29 @@ def _load_ignore(root: str) -> pathspec.PathSpec:
     if os.path.isfile(path):
         with open(path, encoding="utf-8", errors="replace") as fh:
             lines = fh.read().splitlines()
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return pathspec.GitIgnoreSpec.from_lines(lines + [f"/{folder}/" for folder in obsidian_templates(root)])
+
+
+# Where an Obsidian vault keeps its note templates (core Templates, and the Templater plugin):
+# the setting's file under .obsidian, and its key.
+_TEMPLATE_SETTINGS = ((".obsidian/templates.json", "folder"),
+                      (".obsidian/plugins/templater-obsidian/data.json", "templates_folder"))
+
+
+def obsidian_templates(root: str) -> list[str]:
+    """The template folders of an Obsidian vault at `root`, relative to it: a template is a note's
+    blank form ({{date}}, {{title}}), in the results of most questions a vault was asked, and its
+    {{date}} front matter was said not valid YAML at every run."""
+    import json
+
+    out = []
+    for name, key in _TEMPLATE_SETTINGS:
+        try:
+            with open(os.path.join(root, name), encoding="utf-8") as fh:
+                folder = json.load(fh).get(key)
+        except (OSError, ValueError, AttributeError):
+            continue
+        folder = folder.strip().strip("/") if isinstance(folder, str) else ""
+        if folder and ".." not in folder.split("/"):
+            out.append(folder)
+    return out
