@@ -389,6 +389,12 @@ def test_keyboard_first_search_and_the_preview_pane(page):
     expect(page.locator("#preview-hits")).to_have_text(f"match {count} of {count}")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "preview.png"))
+    # the open pane follows the selection
+    second = page.locator("#results .result").nth(1).get_attribute("data-path")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#preview-name")).to_have_text(second)
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#preview-name")).to_have_text("notes/personal/recipe-red-lentil-soup.md")
     # Esc closes the pane, a second Esc clears the search
     page.keyboard.press("Escape")
     expect(page.locator("#preview")).to_be_hidden()

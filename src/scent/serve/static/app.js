@@ -409,6 +409,8 @@ function onKey(e) {
   } else if ((e.key === "ArrowDown" || e.key === "ArrowUp") && !typing(e.target) && shown.length) {
     e.preventDefault();
     select(e.key === "ArrowDown" ? selected + 1 : (selected <= 0 ? 0 : selected - 1));
+    // An open preview follows the selection (it stayed on the first result while ↓ moved on).
+    if (current && shown[selected] && shown[selected] !== current) showPreview(shown[selected]);
   } else if (e.key === "Enter" && selected >= 0 && !inQuery && !typing(e.target) && !e.target.matches("button, a")) {
     e.preventDefault();
     showPreview(shown[selected]);
