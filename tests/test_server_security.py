@@ -195,7 +195,10 @@ def test_remote_needs_a_token_and_names_the_user(index, tokens):
                     "/api/whoami", "/openapi.json"):
             r = c.get(url)
             assert r.status_code == 401, url
-            assert "needs an access token" in one_json_line(r) and r.headers["www-authenticate"] == "Bearer"
+            # a server for others takes no owner's token: it does not send its users to the serve-token
+            said = one_json_line(r)
+            assert "needs a person's access token" in said and "is not taken here" in said, url
+            assert r.headers["www-authenticate"] == "Bearer"
             r = c.get(url, headers={"authorization": "Bearer wrong-token"})
             assert r.status_code == 401 and "not valid" in one_json_line(r), url
             assert c.get(url, headers={"authorization": f"Basic {token}"}).status_code == 401

@@ -38,6 +38,10 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 NEEDS_TOKEN = ("this server needs an access token: open the address `scent serve` printed (with #token=...) "
                "once, or send the header Authorization: Bearer TOKEN (your own: the file serve-token in "
                "scent's home; another person's: scent token add USER)")
+# A server for other people (--allow-remote) or as another user (--as) takes no owner's token.
+NEEDS_USERS_TOKEN = ("this server needs a person's access token: send the header Authorization: Bearer TOKEN with "
+                     "one that `scent token add USER` made (the serve-token of scent's home is not taken here), "
+                     "or open the server's address with #token=TOKEN once")
 BAD_TOKEN = ("this access token is not valid (it may have been removed, or the server's own token made anew); "
              "open the address `scent serve` printed again, or ask for a new one: scent token add USER")
 
@@ -133,7 +137,7 @@ class Guard:
                 raise _Refused(401, BAD_TOKEN, [(b"www-authenticate", b'Bearer error="invalid_token"')])
             return user, user is not None
         if self.require_token and not public:
-            raise _Refused(401, NEEDS_TOKEN, [(b"www-authenticate", b"Bearer")])
+            raise _Refused(401, NEEDS_TOKEN if self.own_token else NEEDS_USERS_TOKEN, [(b"www-authenticate", b"Bearer")])
         return None, False
 
 
