@@ -29,7 +29,9 @@ def extract(path: str, limits: Limits) -> Extracted:
         got = text.extract(inside, limits)
     else:
         got = _packed(path, limits)
-    got.title = got.title or os.path.splitext(os.path.basename(path.rstrip("/")))[0]
+    # The bundle's text file is always named text.*: a title the text reader took from that name is none.
+    if not got.title or got.title == "text":
+        got.title = os.path.splitext(os.path.basename(path.rstrip("/")))[0]
     return got
 
 
