@@ -81,8 +81,9 @@ def test_rates_and_time_left_are_computed_from_the_run_so_far():
 def test_time_left_counts_texts_where_a_long_file_holds_the_files_after_it():
     """18 files; the second is a long one whose 500 texts are embedded before any file after it is
     done. By hand: 4 files read held 1 + 500 + 10 + 9 = 520 texts, so 18 files hold about
-    520 x 18 / 4 = 2,340; 300 embedded in 30 s is 10 a second: 204 s left. Counted in files (1 done
-    in 30 s) it said 17 x 30 = 510 s, and more each second until the long file was written."""
+    520 x 18 / 4 = 2,340; 300 embedded, 299 of them in the 29 s after the first batch: 2,040 left at
+    299 / 29 a second, 198 s. Counted in files (1 done in 30 s) it said 17 x 30 = 510 s, and more
+    each second until the long file was written."""
     clock = Clock()
     tracker = Tracker(18, None, clock=clock)
     tracker.found("a.md", 1)
@@ -97,9 +98,27 @@ def test_time_left_counts_texts_where_a_long_file_holds_the_files_after_it():
     tracker.embedded(299)
     p = tracker.snapshot()
     assert (p.files_done, p.files_read, p.texts_found) == (1, 4, 520)
-    assert p.seconds_left == pytest.approx((520 * 18 / 4 - 300) * 30 / 300)
+    assert p.seconds_left == pytest.approx((520 * 18 / 4 - 300) * 29 / 299)
     tracker.file_done("skipped.pdf")  # done as it was read: read too
     assert tracker.snapshot().files_read == 5
+
+
+def test_time_left_is_at_the_pace_after_the_models_first_batch():
+    """The first batch holds the model's loading: counted, a half-minute run's first estimates were
+    14 and 5 minutes. By hand: 2 of 5 files read held 200 texts, so about 500; after the first
+    batch (100 texts at 12 s), 100 more in 4 s is 25 a second: 300 left, 12 s."""
+    clock = Clock()
+    tracker = Tracker(5, None, clock=clock)
+    for path in ("a.md", "b.md"):
+        tracker.found(path, 100)
+    clock.now += 12.0
+    tracker.embedded(100)
+    assert tracker.snapshot().seconds_left is None  # one batch: no pace yet
+    clock.now += 4.0
+    tracker.embedded(100)
+    p = tracker.snapshot()
+    assert (p.embedding_for, p.embedded_since, p.elapsed) == (4.0, 100, 16.0)
+    assert p.seconds_left == pytest.approx(12.0)
 
 
 def test_a_run_that_embeds_nothing_counts_time_left_in_files():

@@ -360,7 +360,6 @@ class Indexer:
                 report.notices.append(_newer_notice(todo.newer))
             report.renamed, report.deleted = len(todo.renamed), len(todo.deleted)
             tracker.files_total = len(todo.read)
-            tracker.bytes_total = sum(f.size for f, _, _ in todo.read)
             self._apply(todo.read, todo.inside, report, skip, warn, tracker)
             self.engine.finish_run(unsupported.found if unsupported else None)
         report.seconds = time.perf_counter() - started
@@ -487,7 +486,6 @@ class Indexer:
         reads = self._read(files, limits, tracker, report, inside)
         try:
             for n, (f, digest, new, got, notes) in enumerate(reads, start=1):
-                tracker.bytes_read += f.size
                 if isinstance(got, str):  # why it could not be read
                     skip(f.rel, got)
                     finished(f.rel)

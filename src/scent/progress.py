@@ -28,8 +28,8 @@ class Progress:
     elapsed: float       # seconds since the run started
     files_read: int = 0  # files whose texts to embed are known (read, or done without embedding)
     texts_found: int = 0  # texts to embed found in those files, embedded or not
-    bytes_read: int = 0   # of the files to read, the sizes of those read
-    bytes_total: int = 0
+    embedding_for: float = 0.0  # seconds since the model's first batch came back (0: not yet)
+    embedded_since: int = 0     # texts embedded since then
 
     @property
     def files_per_s(self) -> float:
@@ -44,18 +44,19 @@ class Progress:
         """At the pace so far; None before there is one.
 
         Measured in texts embedded where there are any, the texts of the files not read yet
-        reckoned at the files read so far's rate, per file or per byte, whichever says more (the
-        long files often come last): embedding is most of a run, and files are done
+        reckoned at the files read so far's rate (per byte it was worse: a folder's photos are most
+        of its bytes and few of its texts): embedding is most of a run, and files are done
         in reading order, so one long file holds every file read after it. Counted in files done,
         the time left grew for as long as a thesis chapter's 500 sentences were embedded ("1/36
         files ... ~25 min left" of a run that took 47 s). Said once a fifth of the files (or 50) are
         read: the first file's texts say little of the others' (a paper's 165 made it ~11 min)."""
         if self.units_embedded and self.texts_found:
-            if self.files_read < min(self.files_total / 5, ESTIMATE_AFTER_FILES):
+            if self.files_read < min(self.files_total / 5, ESTIMATE_AFTER_FILES) or not self.embedded_since:
                 return None
-            texts = self.texts_found * max(1.0, self.files_total / self.files_read,
-                                           self.bytes_total / self.bytes_read if self.bytes_read else 1.0)
-            return max(0.0, texts - self.units_embedded) * self.elapsed / self.units_embedded
+            texts = self.texts_found * max(1.0, self.files_total / self.files_read)
+            # At the pace since the model's first batch: that one holds its loading (counted, the sample
+            # folder's first estimates were 14 and 5 minutes for a run of half a minute)
+            return max(0.0, texts - self.units_embedded) * self.embedding_for / self.embedded_since
         if not self.files_done:
             return None
         return (self.files_total - self.files_done) * self.elapsed / self.files_done
@@ -74,8 +75,7 @@ class Tracker:
         self.units_embedded = 0
         self.files_read = 0
         self.texts_found = 0
-        self.bytes_read = 0
-        self.bytes_total = 0
+        self._first_batch: tuple[float, int] | None = None  # when the model's first batch came back, its texts
         self._waiting: set[str] = set()  # files read whose texts are not all embedded yet
         self.current = ("scanning", "")
         self._report = report
@@ -84,9 +84,11 @@ class Tracker:
 
     def snapshot(self) -> Progress:
         stage, path = self.current
+        now = self._clock()
+        at, first = self._first_batch or (now, self.units_embedded)
         return Progress(stage, self.files_done, self.files_total, self.units_embedded, path,
-                        self._clock() - self._started, self.files_read, self.texts_found, self.bytes_read,
-                        self.bytes_total)
+                        now - self._started, self.files_read, self.texts_found, now - at,
+                        self.units_embedded - first)
 
     def _changed(self) -> None:
         if self._report is not None:
@@ -113,6 +115,8 @@ class Tracker:
 
     def embedded(self, n: int) -> None:
         self.units_embedded += n
+        if self._first_batch is None:
+            self._first_batch = (self._clock(), self.units_embedded)
         self._changed()
 
     @contextmanager
