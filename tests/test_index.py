@@ -159,6 +159,15 @@ def test_an_obsidian_vaults_templates_are_not_indexed(notes, fake_embedder):
     paths = set(idx.engine.catalog.file_states())
     assert {"meta/notes.md", "other/Templates/kept.md"} <= paths  # only the vault's own template folders
     assert not {"Templates/Daily.md", "meta/tpl/Meeting.md"} & paths
+    # a vault below the indexed folder, too
+    (notes / "vaults" / "home" / ".obsidian").mkdir(parents=True)
+    (notes / "vaults" / "home" / ".obsidian" / "templates.json").write_text('{"folder": "tpl"}')
+    (notes / "vaults" / "home" / "tpl").mkdir()
+    (notes / "vaults" / "home" / "tpl" / "Weekly.md").write_text("# {{title}}\n")
+    (notes / "vaults" / "home" / "plan.md").write_text("# Plan\nPaint the fence.\n")
+    idx.update()
+    paths = set(idx.engine.catalog.file_states())
+    assert "vaults/home/plan.md" in paths and "vaults/home/tpl/Weekly.md" not in paths
 
 
 def _files(root, rels):

@@ -219,6 +219,8 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
         library = PHOTO_LIBRARIES.get(_suffix(dirpath)) if dirpath != root else None
         if library is not None or not rel_dir.startswith(target):
             filenames = []  # its database's files; or a folder on the way to `under`
+        if ".obsidian" in dirnames and dirpath != root:  # a vault below the folder (one at it: _load_ignore)
+            skip.update(os.path.join(dirpath, *folder.split("/")) for folder in obsidian_templates(dirpath))
         kept = []
         for d in sorted(dirnames):
             full = os.path.join(dirpath, d)
