@@ -79,6 +79,7 @@ class Index:
         """The index of `folder` (made when new), or the one in `index_dir`. `rebuild` throws an
         existing index away first, in whatever engine holds it, and holds the indexing lock from
         then until the first `update` has built it again (or `close`)."""
+        self._closed = False
         if folder is None and index_dir is None:
             raise UsageError("Index needs a folder or an index directory")
         if rebuild and folder is None:
@@ -228,7 +229,7 @@ class Index:
             self._release_rebuild_lock()
 
     def _usable(self) -> None:
-        if getattr(self, "_closed", False):
+        if self._closed:
             raise UsageError(f"this index ({self.index_dir}) was closed; open it again to search it")
 
     def _release_rebuild_lock(self) -> None:

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+# Files read, at most, before a time left is said (and a fifth of them where fewer).
+ESTIMATE_AFTER_FILES = 50
 # In the order a file meets them; "scanning" is the walk and the size/mtime/hash check before.
 STAGES = ("scanning", "models loading", "reading", "OCR", "describing", "translating", "embedding", "writing")
 
@@ -63,7 +65,6 @@ class Progress:
 
 
 OnProgress = Callable[[Progress], None]
-ESTIMATE_AFTER_FILES = 50
 
 
 class Tracker:

@@ -627,7 +627,8 @@ def _shown(r: Request, unit: StoredUnit) -> StoredUnit:
     return best if held > said or (named and held == said) else unit
 
 
-# The first unit of a note with front matter: its aliases and tags (scent.extract.frontmatter).
+# How the first unit of a note with front matter begins: its aliases and tags, as
+# scent.extract.frontmatter.tags_text writes them (not imported: a search loads no reader).
 _METADATA = ("aliases: ", "tags: ")
 
 

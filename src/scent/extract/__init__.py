@@ -52,6 +52,8 @@ _KIND_BY_EXTENSION = {ext: kind for kind, module in _MODULES.items() for ext in 
 _OTHER_READERS = (canvas, djvu, doc, drawio, enex, excalidraw, fb2, iwork, kindle, opml, raw, shortcut, subtitles, svg,
                   textbundle, track, visio, webarchive, xmldata, xps)
 _READER_BY_EXTENSION = {ext: module for module in _OTHER_READERS for ext in module.EXTENSIONS}
+# Files of a known kind that a reader of their own reads by their whole name (Kindle's My Clippings.txt).
+_READER_BY_FILE_NAME = {clippings.FILE_NAME: clippings}
 _KIND_BY_EXTENSION.update({ext: getattr(module, "KINDS", {}).get(ext) or module.KIND
                            for module in _OTHER_READERS for ext in module.EXTENSIONS})
 # Extensions of two parts (.tar.gz): os.path.splitext sees only the last.
@@ -92,9 +94,8 @@ def reader_module(path: str):
     kind = file_kind(path)
     if kind is None:
         return None
-    if _name(path) == clippings.FILE_NAME:  # Kindle's My Clippings.txt
-        return clippings
-    return _READER_BY_EXTENSION.get(os.path.splitext(str(path))[1].lower(), _MODULES[kind])
+    return _READER_BY_FILE_NAME.get(_name(path)) or _READER_BY_EXTENSION.get(os.path.splitext(str(path))[1].lower(),
+                                                                             _MODULES[kind])
 
 
 def _name(path: str) -> str:
@@ -136,7 +137,7 @@ def reader_of(path: str) -> str:
     # Past a '#' only: a file inside another is named by its container ("Inbox.mbox#3.eml"), which would
     # make each of a mailbox's 100,000 messages a name of its own to look up.
     name = _name(path)
-    if name == clippings.FILE_NAME:
+    if name in _READER_BY_FILE_NAME:
         return _reader(str(path))
     parts = name.rsplit(".", 2)
     # A name that says no reader may need its folders to say (Thunderbird's mailboxes, Maildir's messages).

@@ -40,10 +40,11 @@ def lines(blob: bytes, figures: bool = True) -> list[str]:
     for label, values in (("series", names), ("categories", categories)):
         if any(values):
             out.append(f"{label}: {', '.join(v for v in values if v)}")
-    at = _points(first) if first is not None else {}
+    at = _points(first)
     for name, ser in zip(names[:MAX_FIGURED] if figures else (), series):
-        figures = _points(ser.find(_C + "val") if ser.find(_C + "val") is not None else ser.find(_C + "yVal"))
-        said = [f"{at.get(i, '')} {_figure(v)}".strip() for i, v in sorted(figures.items())[:MAX_NAMES] if v]
+        values = ser.find(_C + "val")
+        values = _points(values if values is not None else ser.find(_C + "yVal"))
+        said = [f"{at.get(i, '')} {_figure(v)}".strip() for i, v in sorted(values.items())[:MAX_NAMES] if v]
         if said:
             out.append(f"{name or 'values'}: {', '.join(said)}")
     for axis in chart.iterfind(f"{_C}plotArea/*"):
@@ -54,13 +55,25 @@ def lines(blob: bytes, figures: bool = True) -> list[str]:
 
 def _points(element) -> dict[int, str]:
     """The cached points of a category or value reference, by their index ({} without a cache)."""
+    return {i: one_line(v) for i, v in _cached(element)}
+
+
+def _cached(element) -> list[tuple[int, str]]:
+    """The cached cell values of a reference, (index, value) in the part's order ([] without one)."""
     if element is None:
-        return {}
+        return []
     for cache in element.iter(_C + "strCache", _C + "numCache", _C + "multiLvlStrCache"):
         levels = cache.findall(_C + "lvl")
-        return {int(pt.get("idx", n)): one_line(pt.findtext(_C + "v") or "")
-                for n, pt in enumerate((levels[0] if levels else cache).iterfind(_C + "pt"))}
-    return {}
+        # A multi-level category ("2024 / Q1"): the innermost level names each point.
+        return [(_index(pt, n), pt.findtext(_C + "v") or "")
+                for n, pt in enumerate((levels[0] if levels else cache).iterfind(_C + "pt"))]
+    return []
+
+
+def _index(pt, n: int) -> int:
+    """A point's idx attribute; its place among the points where that is missing or not a number."""
+    idx = pt.get("idx", "")
+    return int(idx) if idx.isdigit() else n
 
 
 def _figure(value: str) -> str:
@@ -88,11 +101,4 @@ def _texts(element) -> list[str]:
     literal = element.find(_C + "v")
     if literal is not None:
         return [literal.text or ""]
-    points = []
-    for cache in element.iter(_C + "strCache", _C + "numCache", _C + "multiLvlStrCache"):
-        levels = cache.findall(_C + "lvl")
-        # A multi-level category ("2024 / Q1"): the innermost level names each point.
-        for pt in (levels[0] if levels else cache).iterfind(_C + "pt"):
-            points.append(pt.findtext(_C + "v") or "")
-        break
-    return points
+    return [v for _, v in _cached(element)]

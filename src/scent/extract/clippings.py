@@ -22,6 +22,7 @@ KIND = "text"
 VERSION = 1
 _END = re.compile(r"^=+[ \t]*$", re.M)
 _NOTE = re.compile(r"\b(note|notiz|nota)\b", re.I)  # English, German; Spanish, Italian, Portuguese
+_HIGHLIGHT = re.compile(r"highlight|markierung|subrayado|evidenziazione|destaque", re.I)
 
 
 def extract(path: str, limits: Limits) -> Extracted:
@@ -39,14 +40,10 @@ def extract(path: str, limits: Limits) -> Extracted:
         body = "\n".join(lines[2:]).strip()
         if not body:
             continue
-        said = f"note: {body}" if _NOTE.search(where) and not _highlight(where) else body
+        said = f"note: {body}" if _NOTE.search(where) and not _HIGHLIGHT.search(where) else body
         sections.append(Section(text=said, kind="text", title=book, start=start + entry.find(body),
                                 date=_added(where)))
     return Extracted(kind="text", sections=sections, title="Kindle clippings", meta={"encoding": encoding})
-
-
-def _highlight(where: str) -> bool:
-    return bool(re.search(r"highlight|markierung|subrayado|evidenziazione|destaque", where, re.I))
 
 
 def _added(where: str) -> float | None:

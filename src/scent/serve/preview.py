@@ -30,9 +30,9 @@ def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Pat
     indexed file `path` (its units, in reading order, and its real location `real`). `data` holds
     the bytes of a file inside another (an archive member: `real` is the archive), read by the caller."""
     kind = units[0].file_kind if units else "text"
-    if kind in READ_FROM_DISK and not (units and _read_as_a_note(path, real, data)):
-        raw = data if data is not None else real.read_bytes()[:MAX_CHARS * 4]
-        text = decode(raw[:MAX_CHARS * 4])[0]  # as indexing read it: a cp1252 note is not mojibake here
+    raw = (data if data is not None else real.read_bytes()[:MAX_CHARS * 4]) if kind in READ_FROM_DISK else b""
+    text = decode(raw[:MAX_CHARS * 4])[0]  # as indexing read it: a cp1252 note is not mojibake here
+    if kind in READ_FROM_DISK and not (units and _read_as_a_note(path, text, data is None)):
         size = len(raw) if data is not None else real.stat().st_size
         cut = len(text) > MAX_CHARS or size > MAX_CHARS * 4
         text = text[:MAX_CHARS]
@@ -54,22 +54,22 @@ def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Pat
     return {"path": path, "kind": kind, "blocks": blocks, "hits": hits, "cut": cut}
 
 
-def _read_as_a_note(path: str, real: Path, data: bytes | None) -> bool:
-    """Whether the file's text on disk is not what a person reads in it, but its units are: an
-    Obsidian canvas (JSON of cards), a Google Keep note (Takeout's JSON). Shown raw, both were a
-    page of JSON."""
+def _read_as_a_note(path: str, text: str, on_disk: bool) -> bool:
+    """Whether the file's text (`text`, its head) is not what a person reads in it, but its units
+    are: an Obsidian canvas (JSON of cards), a Google Keep note on disk (Takeout's JSON). Shown raw,
+    both were a page of JSON."""
     suffix = Path(path).suffix.lower()
     if suffix == ".canvas":
         return True
-    if suffix != ".json" or data is not None or real.stat().st_size > MAX_CHARS * 4:
+    if suffix != ".json" or not on_disk:
         return False
     import json
 
     from ..extract import keep
 
-    try:
-        return keep.is_note(json.loads(decode(real.read_bytes())[0]))
-    except (OSError, ValueError):
+    try:  # a head cut short is no JSON: a note is a few lines
+        return keep.is_note(json.loads(text))
+    except ValueError:
         return False
 
 
