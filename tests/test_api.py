@@ -122,6 +122,15 @@ def test_search_filters_and_explain(client):
     assert r.status_code == 200
 
 
+def test_filters_alone_list_the_files_they_keep(client):
+    body = client.get("/api/search", params={"only": "pdf"}).json()
+    assert body["listed"] is True
+    assert [(r["path"], r["score"], r["confidence"]) for r in body["results"]] == [("lease.pdf", 0.0, None)]
+    body = client.get("/api/search", params={"q": "ext:md", "k": 5}).json()
+    assert body["listed"] is True and [r["path"] for r in body["results"]] == ["lease.md"]
+    assert "listed" not in client.get("/api/search", params={"q": "deposit refund"}).json()
+
+
 @pytest.mark.parametrize("query, words", [
     ("q=", "query is empty"),
     ("q=%20%20", "query is empty"),

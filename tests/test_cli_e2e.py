@@ -279,6 +279,25 @@ def test_after_filter_excludes_the_older_winner(e2e):
                                                  "notes/work/2025-09-02-heron-redesign-meeting.md"]
 
 
+def test_filters_alone_list_the_files_they_keep_newest_first(e2e):
+    # Of the 18 files only Heron (2025-09-02) and contacts.json (2025-08-19) lie in Aug-Sep 2025.
+    window = e2e.results("--after", "2025-08-01", "--before", "2025-09-30")
+    assert [(r["path"], r["confidence"], r["weak"]) for r in window] == [
+        ("notes/work/2025-09-02-heron-redesign-meeting.md", None, False), ("data/contacts.json", None, False)]
+    # The query language's fields alone do the same; a picture shows what it shows, not its name.
+    out = e2e.search("kind:image")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "the files the filters keep, newest first:"
+    assert re.match(r"^ 1\. photos/2025-07-brittany/IMG_4120\.jpg  \[image\]  2025-07-14$", lines[1])
+    assert lines[2].strip().startswith("photo, ")
+    assert re.match(r"^ 2\. photos/2024-05-amsterdam/IMG_0381\.jpg  \[image\]  2024-05-09$", lines[3])
+    # An exclusion holds as in a search: the car log says "tyres".
+    kept = [r["path"] for r in e2e.results("dir:notes/personal")]
+    assert "notes/personal/car-maintenance-log.txt" in kept
+    assert "notes/personal/car-maintenance-log.txt" not in [r["path"] for r in e2e.results("dir:notes/personal -tyres")]
+
+
 # ---- explain -------------------------------------------------------------------------------
 
 def test_explain_shows_each_list_and_rank(e2e):
@@ -316,8 +335,9 @@ def test_explain_json_contributions_add_up_to_the_score(e2e):
     (["deposit", "--after", "2026-01-01", "--before", "2025-01-01"], "scent: error: --after=2026-01-01 is later than --before=2025-01-01"),
     (["deposit", "--bogus"], "No such option"),
     (["deposit", "-k", "0"], "Invalid value for '-k'"),
-    ([], "Missing argument 'QUERY...'"),
+    ([], "scent: error: the query is empty; type some words to search for (or filters alone"),
     (["   "], "scent: error: the query is empty"),
+    (["--", "-draft"], "scent: error: the query has no words to search for, only exclusions"),
     (["!!!???..."], "scent: error: the query is only punctuation"),
     (["--", "*"], "scent: error: the query is only punctuation"),
     (["--", "-"], "scent: error: the query is only punctuation"),

@@ -549,7 +549,21 @@ def test_fields_refuse_another_model(engine):
     assert engine.vectors.fields()["sentences"].multi
 
 
+def test_newest_lists_the_kept_files_by_date_with_their_first_kept_unit(engine, three_files):
+    lease, garden, scan = (three_files[name] for name in ("lease", "garden", "scan"))
+    # dates: lease.md 100, notes/garden.md 200, scan.pdf 300
+    assert engine.catalog.newest(Filters(), 10) == [scan[0].id, garden[0].id, lease[0].id]
+    assert engine.catalog.newest(Filters(), 2) == [scan[0].id, garden[0].id]
+    assert engine.catalog.newest(Filters(kinds=("text",)), 10) == [garden[0].id, lease[0].id]
+    assert engine.catalog.newest(Filters(lang="fr"), 10) == [garden[1].id]  # the first unit it keeps
+    assert engine.catalog.newest(Filters(path="notes/"), 10) == [garden[0].id]
+    assert engine.catalog.newest(Filters(before=150.0), 10) == [lease[0].id]
+    assert engine.catalog.newest(Filters(after=400.0), 10) == []
+    assert engine.catalog.newest(Filters(path="nowhere/*.md"), 10) == []
+
+
 def test_an_empty_engine_answers_nothing(engine):
+    assert engine.catalog.newest(Filters(), 10) == []
     assert dense(engine, axis(1, 0, 0, 0)) == []
     assert keyword(engine, "anything") == []
     assert engine.keywords.id_search(("LD20260417",), Filters(), 10) == []
@@ -620,6 +634,7 @@ def visible(engine, filters: Filters) -> dict[str, set[str]]:
     """What each way out shows a reader: the paths of every candidate list, of the catalog's reads."""
     paths = lambda ids: {engine.catalog.units([i])[i].path for i in ids}  # noqa: E731
     return {
+        "newest": paths(engine.catalog.newest(filters, 10)),
         "keyword": paths(keyword(engine, "deposit neem boiler", filters)),
         "ids": paths(uid for uid, _ in engine.keywords.id_search(("LD20260417", "K7Q2ZP"), filters, 10)),
         "dense": paths(uid for uid, _ in dense(engine, axis(1, 1, 1, 0), filters)),
@@ -658,24 +673,25 @@ def test_spelling_reads_a_joined_word_as_files_hyphenate_it_for_the_reader(engin
 
 
 def test_each_reader_sees_only_what_they_may_read(engine, guarded):
-    assert visible(engine, BOB) == {"keyword": {"scan.pdf"}, "ids": {"scan.pdf"}, "dense": {"scan.pdf"},
+    assert visible(engine, BOB) == {"newest": {"scan.pdf"}, "keyword": {"scan.pdf"}, "ids": {"scan.pdf"}, "dense": {"scan.pdf"},
                                     "sentences": set(), "file_units": {"scan.pdf"}, "suggestions": {"scan.pdf"},
                                     "generated_queries": {"scan.pdf"},
                                     "status_errors": set()}
-    assert visible(engine, CAROL) == {"keyword": {"scan.pdf", "notes/garden.md"},
+    assert visible(engine, CAROL) == {"newest": {"scan.pdf", "notes/garden.md"},
+                                      "keyword": {"scan.pdf", "notes/garden.md"},
                                       "ids": {"scan.pdf"}, "dense": {"scan.pdf", "notes/garden.md"},
                                       "sentences": set(), "file_units": {"scan.pdf", "notes/garden.md"},
                                       "suggestions": {"scan.pdf", "notes/garden.md"},
                                       "generated_queries": {"scan.pdf", "notes/garden.md"}, "status_errors": set()}
     every = {"scan.pdf", "notes/garden.md", "lease.md"}
-    assert visible(engine, ALICE) == {"keyword": {"scan.pdf", "lease.md"}, "ids": {"scan.pdf", "lease.md"},
+    assert visible(engine, ALICE) == {"newest": {"scan.pdf", "lease.md"}, "keyword": {"scan.pdf", "lease.md"}, "ids": {"scan.pdf", "lease.md"},
                                       "dense": {"scan.pdf", "lease.md"}, "sentences": {"lease.md"},
                                       "file_units": {"scan.pdf", "lease.md"}, "suggestions": {"scan.pdf", "lease.md"},
                                       "generated_queries": {"scan.pdf", "lease.md"},
                                       "status_errors": {"lease.md", "locked.pdf"}}
     # No principals at all: nothing; unrestricted (root): everything, as before readers existed.
     assert all(not v for v in visible(engine, Filters(readers=())).values())
-    assert visible(engine, Filters()) == {"keyword": every, "ids": {"scan.pdf", "lease.md"}, "dense": every,
+    assert visible(engine, Filters()) == {"newest": every, "keyword": every, "ids": {"scan.pdf", "lease.md"}, "dense": every,
                                           "sentences": {"lease.md"}, "file_units": every, "suggestions": every,
                                           "generated_queries": every,
                                           "status_errors": {"lease.md", "locked.pdf"}}

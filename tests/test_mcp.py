@@ -89,6 +89,9 @@ def test_mcp_tools_search_and_fetch(index_dir):
             assert "deposit" in told["translation"].lower()
         future = _payload(await session.call_tool("search", {"query": "deposit", "after": "9998-01-01"}))
         assert future["results"] == []
+        listed = _payload(await session.call_tool("search", {"query": "dir:code"}))  # filters alone: files they keep
+        assert listed["listed"] is True and [r["path"] for r in listed["results"]] == ["code/http.py"]
+        assert "listed" not in phrase and listed["results"][0].get("confidence") is None
 
         body = _payload(await session.call_tool("fetch", {"id": found[0]["id"]}))
         assert body["path"] == "lease.md" and body["kind"] == "text" and "deposit refund" in body["text"]

@@ -301,6 +301,22 @@ def test_empty_page_shows_suggestions_and_a_click_searches(page):
         assert _results(page)[0][0] == "notes/work/helpdesk-ticket.txt"
 
 
+def test_a_filter_without_words_lists_the_files_it_keeps_newest_first(page):
+    from playwright.sync_api import expect
+
+    page.check('#kinds input[value="image"]')
+    page.wait_for_function("() => document.querySelectorAll('#results .result').length === 2")
+    assert [path for path, _, _ in _results(page)] == ["photos/2025-07-brittany/IMG_4120.jpg",
+                                                      "photos/2024-05-amsterdam/IMG_0381.jpg"]
+    expect(page.locator("#message")).to_contain_text("2 files the filters keep, newest first")
+    meta = page.locator("#results .result .meta").first.inner_text()
+    assert "score" not in meta and "confidence" not in meta  # a listing is not ranked
+    expect(page.locator("#suggestions")).to_be_hidden()
+    page.uncheck('#kinds input[value="image"]')  # nothing asked: the suggestions again
+    expect(page.locator("#suggestions")).to_be_visible()
+    assert _results(page) == []
+
+
 def test_evaluation_page_shows_the_table_and_charts(page):
     from playwright.sync_api import expect
 

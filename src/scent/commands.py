@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from .dates import iso
 from .errors import ScentError, UsageError
 from .kinds import FILE_KINDS, place
 from .settings import SETTINGS, load
@@ -164,7 +165,7 @@ def _filter_options(fn):
 
 
 @cli.command("search")
-@click.argument("query", nargs=-1, required=True)
+@click.argument("query", nargs=-1)
 @click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="Number of results.")
 @_filter_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per result line.")
@@ -179,7 +180,8 @@ def _filter_options(fn):
 @click.pass_obj
 def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, explain, folders, index_dir, as_user,
                no_server, **params):
-    """Search the index for QUERY (plain words, an ID, a code identifier ...).
+    """Search the index for QUERY (plain words, an ID, a code identifier ...). Filters alone, without
+    QUERY (--only pdf --after 2025-03, or ext:pdf after:2025-03), list the files they keep, newest first.
 
     When `scent serve` runs for the index (on this machine), it answers, and a line on stderr
     says so; --no-server, --as, a setting given as a flag, or several --folder search here instead."""
@@ -195,8 +197,8 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
         answered = _ask_server(folders[0] if folders else None, index_dir, text, k, kinds, path, after, before,
                                lang, explain)
         if answered is not None:
-            results, corrected, translation = answered
-            return _show(results, as_json, len(folders) > 1, corrected, translation)
+            results, corrected, translation, listed = answered
+            return _show(results, as_json, len(folders) > 1, corrected, translation, listed)
     from .embed import Prefetched
 
     # The model loads and embeds the query while the index is found and opened (`started`: the
@@ -213,7 +215,7 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
             _say_which(idx)
             _say_unfinished(idx)
             results = idx.search(text, k=k, filters=filters, explain=explain, as_user=as_user)
-    _show(results, as_json, len(folders) > 1, results.corrected, results.translation)
+    _show(results, as_json, len(folders) > 1, results.corrected, results.translation, results.listed)
 
 
 @cli.command("similar")
@@ -261,9 +263,11 @@ class _Answered(dict):
         return dict(self)
 
 
-def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, explain) -> tuple[list, dict, str] | None:
-    """The results of the `scent serve` running for this index, the words it corrected and the
-    query's translation, or None (none runs, or it did not answer): see scent.serve.discovery."""
+def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang,
+                explain) -> tuple[list, dict, str, bool] | None:
+    """The results of the `scent serve` running for this index, the words it corrected, the query's
+    translation and whether it listed files (filters alone), or None (none runs, or it did not
+    answer): see scent.serve.discovery."""
     from .errors import IndexNotFound
     from .serve import discovery
     from . import location
@@ -287,11 +291,12 @@ def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang, ex
     click.echo(visible(f"scent: answered by the server at {discovery.url(server)} (scent serve, pid {server['pid']}); "
                        "--no-server searches in this process"), err=True)
     _say_run(answer.get("unfinished_run"), server.get("root"))
-    return [_Answered(r) for r in answer["results"]], answer.get("corrected") or {}, answer.get("translation") or ""
+    return ([_Answered(r) for r in answer["results"]], answer.get("corrected") or {}, answer.get("translation") or "",
+            bool(answer.get("listed")))
 
 
 def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | None = None,
-          translation: str = "") -> None:
+          translation: str = "", listed: bool = False) -> None:
     for said in (corrected and corrected_line(corrected), translation and translated_line(translation)):
         if said:  # on stderr under --json, whose stdout holds only result lines
             click.echo(("scent: " if as_json else "") + said, err=as_json)
@@ -307,6 +312,8 @@ def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | Non
     weak = [r for r in results if getattr(r, "weak", False)]
     if weak and not strong:
         click.echo("no good match: nothing clears the confidence floor. The closest results:")
+    if listed and results:
+        click.echo("the files the filters keep, newest first:")
     for r in strong + weak:
         if weak and strong and r is weak[0]:
             click.echo("weak matches:")
@@ -320,7 +327,9 @@ def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | Non
         # Never "100% sure": the figure is the model's estimate, and even its top answers are sometimes
         # wrong (docs/retrieval-tuning.md, session 17).
         sure = f"  {min(sure, SURE_AT_MOST):.0%} sure" if sure is not None else ""
-        click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {r.score:.4f}{sure}")
+        # A listing has no score: its order is the date (an answer from a server has it as ISO text).
+        figure = (r.date if isinstance(r.date, str) else iso(r.date) or "")[:10] if listed else f"{r.score:.4f}"
+        click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {figure}{sure}")
         click.echo(f"    {_highlight(r.snippet, r.highlights)}")
         if getattr(r, "gone", False):  # (an older server's results carry none)
             click.echo("    deleted since the folder was indexed (scent index drops it)")

@@ -317,10 +317,13 @@ class Index:
         """`search`, plus each candidate list's ranking of files before fusion (for diagnostics)."""
         _at_least_one(k, "k")
         request = self._request(query, filters, overrides, as_user)
-        results, lists = pipeline.run(request, k, explain)
+        if not request.text:  # filters alone: the files they keep
+            results, lists = pipeline.newest(request, k), {}
+        else:
+            results, lists = pipeline.run(request, k, explain)
         for r in results:
             r.folder = self.root or ""
-        return pipeline.Results(results, request.corrected, request.translation), lists
+        return pipeline.Results(results, request.corrected, request.translation, listed=not request.text), lists
 
     def context(self, query: str, tokens: int = 2000, filters: Filters | None = None,
                 as_user: str | None = None, **overrides) -> passages.Context:
@@ -333,6 +336,9 @@ class Index:
         from . import passages
 
         request = self._request(query, filters, overrides, as_user)
+        if not request.text:
+            raise UsageError("the question has no words, only filters; a context is the passages that answer "
+                             "words (search lists the files filters alone keep)")
         scored, assessed = pipeline.best_units(request, CONTEXT_UNITS)
         score = {u.id: sc for u, sc in scored}
         merged = passages.merge([u for u, _ in scored])
@@ -429,9 +435,10 @@ class Index:
         if as_user is not None and not isinstance(as_user, str):
             raise UsageError(f"as_user must be a user name (str) or None, got {type(as_user).__name__}")
         query = valid_text(query)
-        if not query or not query.strip():
-            raise UsageError("the query is empty; type some words to search for")
-        if all(ch.isspace() or unicodedata.category(ch)[0] == "P" for ch in query):
+        if not query.strip() and (filters is None or filters.empty):
+            raise UsageError("the query is empty; type some words to search for (or filters alone, to list the "
+                             "files they keep)")
+        if query.strip() and all(ch.isspace() or unicodedata.category(ch)[0] == "P" for ch in query):
             # "!!!???" or "()": no word for either list, and the dense one answered with filler
             raise UsageError("the query is only punctuation; type some words to search for")
         if len(query) > MAX_QUERY_CHARS:
@@ -439,7 +446,11 @@ class Index:
                              "shorten it to the words that matter")
         parsed = syntax.parse(query)
         s = self.settings.with_values(**overrides)
-        filters = self._asked(syntax.combine(filters or Filters(), parsed.filters), s, as_user)
+        filters = syntax.combine(filters or Filters(), parsed.filters)
+        if not parsed.text and filters.empty:
+            raise UsageError("the query has no words to search for, only exclusions; add what to look for, "
+                             "like: budget -draft, or a filter to list the files it keeps, like: ext:pdf -draft")
+        filters = self._asked(filters, s, as_user)
         keywords = parse(parsed.keyword_text, s.stopwords, parsed.alternatives)
         fixed = {}
         if s.spelling:
@@ -472,12 +483,13 @@ class Index:
         A fused score is rank-based (reciprocal ranks in each candidate list), so a folder whose raw
         scores run high does not crowd out another; ties go to the folder named first."""
         found = [idx.search(query, k, filters, as_user=as_user, **overrides) for idx in indexes]
-        merged = [(r.score, -i, -r.rank, r) for i, results in enumerate(found) for r in results]
+        listed = any(results.listed for results in found)  # filters alone: newest first, as in one folder
+        merged = [(r.date if listed else r.score, -i, -r.rank, r) for i, results in enumerate(found) for r in results]
         merged.sort(key=lambda t: t[:3], reverse=True)
         corrected = {typed: word for results in reversed(found) for typed, word in results.corrected.items()}
         translation = next((results.translation for results in found if results.translation), "")
         return pipeline.Results([replace(r, rank=n) for n, (*_, r) in enumerate(merged[:k], start=1)], corrected,
-                                translation)
+                                translation, listed)
 
     def _multivector_query(self, s):
         """How a query becomes its many vectors for the multivector list: the text model over its

@@ -78,12 +78,16 @@ class SearchResult:
 class Results(list):
     """SearchResults, best first; `corrected`: the words of the query read as misspelt -> the words
     searched instead (scent.spelling; {} when none was); `translation`: the query in English, when it
-    was machine-translated and searched by those words too (scent.translate; "" when not)."""
+    was machine-translated and searched by those words too (scent.translate; "" when not);
+    `listed`: the query had filters and no words, and these are the files they keep, newest first
+    (`newest`)."""
 
-    def __init__(self, results=(), corrected: dict[str, str] | None = None, translation: str = ""):
+    def __init__(self, results=(), corrected: dict[str, str] | None = None, translation: str = "",
+                 listed: bool = False):
         super().__init__(results)
         self.corrected = corrected or {}
         self.translation = translation
+        self.listed = listed
 
 
 @dataclass
@@ -556,6 +560,35 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
             translated=translated, translated_highlights=translated_marks, gone=on_disk and gone(root, path),
             line=unit.line))
     return results, fusion.file_runs
+
+
+# A listing asks for this many files beyond twice the wanted number: exclusions and copies drop some.
+LISTING_SLACK = 20
+
+
+def newest(r: Request, k: int) -> list[SearchResult]:
+    """The files a query of filters alone keeps (`ext:pdf after:2025-03`, `--only image`), newest
+    first. It has no words to rank by: the date orders them, no confidence is assessed (none is
+    weak), and each shows its beginning (a picture what it shows: _shown). Exclusions hold as in a
+    search (-draft: no file that says draft), and a copy is named under the file it copies."""
+    ids = r.engine.catalog.newest(r.filters, 2 * k + LISTING_SLACK)
+    units = r.engine.catalog.units(ids)
+    hits = constrain(r, {"newest": [(uid, 0.0) for uid in ids if uid in units]}, units)["newest"]
+    first = {units[uid].path: uid for uid, _ in hits}
+    kept = collapse(r, [(path, 0.0) for path in first], k)
+    root = r.engine.catalog.meta("root") or "" if kept else ""
+    on_disk = os.path.isdir(root)
+    results = []
+    for rank, (path, copies, _) in enumerate(kept, start=1):
+        unit = _shown(r, units[first[path]])
+        if copies:
+            path, copies, unit = plainest(r.engine.catalog, r.filters.readers, root, path, copies, unit)
+        text, marks = snippet(_readable(unit, unit.text), [])
+        results.append(SearchResult(
+            rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=0.0,
+            snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id, copies=copies,
+            gone=on_disk and gone(root, path), line=unit.line))
+    return results
 
 
 def plainest(catalog, readers: tuple[str, ...] | None, root: str, path: str, copies: tuple[str, ...],

@@ -112,6 +112,9 @@ class Catalog(Protocol):
     def errors_inside(self, containers: set[str]) -> list[tuple[str, str]]: ...  # (path, reason) of skipped members
     def skipped_like(self, start: str) -> set[str]: ...  # the paths skipped for a reason that begins with `start`
     def units(self, ids: list[int]) -> dict[int, StoredUnit]: ...
+    # The files `filters` keep (readers included), newest first (by their kept units' latest date;
+    # then by path), up to `limit`: the id of each one's first kept unit in reading order.
+    def newest(self, filters: Filters, limit: int) -> list[int]: ...
     # The read methods below take the asking user's principals (scent.access; None: unrestricted)
     # and answer as if files they may not read were not indexed.
     def file_units(self, path: str, readers: tuple[str, ...] | None = None) -> list[StoredUnit] | None: ...

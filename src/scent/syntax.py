@@ -8,6 +8,8 @@
                      a field alone ranks by its words)
 
 A query without any of these is returned as typed, so plain searches behave exactly as before.
+One of fields and exclusions alone (`ext:pdf after:2025-03`) has no text: it lists the files the
+fields keep (scent.search.newest).
 The words left (phrases' words included) are the query the lists rank by; the phrases and
 exclusions are checked on the candidates' text (scent.search.constrain), the fields become
 Filters. A malformed expression is one UsageError line saying what is wrong and how to write it.
@@ -173,9 +175,6 @@ def parse(text: str) -> Parsed:
         for value in (" ".join(phrase) for _, phrase in headers):
             ranked.append(value)
             groups.append([("word", value)])
-    if not ranked:
-        raise UsageError("the query has no words to search for, only filters or exclusions; "
-                         "add what to look for, like: budget -draft ext:pdf")
     if headers:  # only messages have them: the lists need not rank anything else
         kinds = [k for v in values.get("kind", []) for k in v.split(",")]
         if kinds and "email" not in kinds:

@@ -43,7 +43,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_K = 100
 MAX_PATH_CHARS = 4096
 QUERY = ('What to look for: plain words, an ID, a code identifier; or the query language: "a phrase", '
-         "-word, a OR b, ext:pdf dir:notes kind:image lang:es after:2024 before:2024-06.")
+         "-word, a OR b, ext:pdf dir:notes kind:image lang:es after:2024 before:2024-06. Filters alone (here "
+         "or as parameters) list the files they keep, newest first.")
 AFTER = "Keep only files dated on or after this day (2025-07-14), month (2025-07), year (2025), or today, yesterday, this/last week|month|year, 3 days ago."
 BEFORE = "Keep only files dated on or before this day, month, year or named period (as after)."
 MAX_SUGGESTIONS = 50
@@ -138,7 +139,8 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         (`index`: the index directory answering, which `scent search` checks before it shows the answer),
         `corrected` when words no file holds were searched as others (scent.spelling), `translation`
         when the query was machine-translated into English and searched by those words too (scent.translate),
-        and `unfinished_run` while the folder is being indexed or after a run that stopped midway."""
+        `listed` when `q` holds filters alone (`ext:pdf after:2025-03`, or none with filter parameters):
+        the files they keep, newest first, unranked and unassessed, and `unfinished_run` while the folder is being indexed or after a run that stopped midway."""
         started = time.perf_counter()
         with pool.use() as idx:
             results = idx.search(q, k=k, filters=filters, explain=explain, as_user=_user(request))
@@ -149,6 +151,8 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
             body["unfinished_run"] = run
         if results.translation:
             body["translation"] = results.translation
+        if results.listed:
+            body["listed"] = True
         return {**body, "corrected": results.corrected} if results.corrected else body
 
     @app.get("/api/similar", summary="Files like an indexed file", response_model=SearchResponse,

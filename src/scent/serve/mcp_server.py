@@ -42,7 +42,8 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempot
 # ---- parameters, described once for every tool ---------------------------------------------------
 Query = Annotated[str, Field(description='What to look for: plain words, an ID, a code identifier; or the query '
                                          'language: "exact phrase", -exclude, a OR b, ext:pdf dir:notes '
-                                         'kind:image lang:es after:2024 before:2024-06.')]
+                                         'kind:image lang:es after:2024 before:2024-06. Filters alone list the '
+                                         'files they keep, newest first.')]
 Kinds = Annotated[list[str] | None, Field(description="Keep only these kinds: " + ", ".join(FILE_KINDS) + ".")]
 Path_ = Annotated[str | None, Field(description="Keep only paths starting with this prefix (notes/) or matching "
                                                 "this glob (notes/*.md; * crosses folders, **/ is any folders or none).")]
@@ -82,6 +83,8 @@ class SearchOutput(BaseModel):
                                              "-> the words searched instead; quote a word to search it as typed.")
     translation: str | None = Field(None, description="The query machine-translated into English, whose words "
                                     "were searched too (a Portuguese, Spanish or French query; absent otherwise).")
+    listed: bool | None = Field(None, description="True when the query held filters alone (ext:pdf after:2025-03): "
+                                "the files they keep, newest first, unranked (absent otherwise).")
 
 
 class FetchOutput(BaseModel):
@@ -185,7 +188,7 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
             filters = Filters.build(kinds or (), path, after, before, lang, spell=str)
             found = idx.search(query, k=k, filters=filters, as_user=as_user)
         return _result(SearchOutput(corrected=found.corrected or None, translation=found.translation or None,
-                                    results=[Hit(
+                                    listed=found.listed or None, results=[Hit(
             id=str(r.unit_id), path=r.path, page=r.page, kind=r.kind, title=_title(r.title, r.path),
             date=(iso(r.date) or "")[:10], snippet=r.snippet, translated=r.translated or None,
             confidence=r.confidence, weak=r.weak, gone=r.gone or None, line=r.line,

@@ -66,6 +66,9 @@ class SearchResponse(Open):
     translation: str | None = Field(None, description="The query machine-translated into English, whose words "
                                     "were searched too (a Portuguese, Spanish or French query; absent otherwise).")
     index: str = Field(description="The index directory that answered (scent search checks it).")
+    listed: bool | None = Field(None, description="True when the query held filters alone (ext:pdf after:2025-03): "
+                                "the results are the files they keep, newest first, with no score or confidence "
+                                "(absent otherwise).")
     unfinished_run: UnfinishedRun | None = Field(None, description="While the folder is being indexed, or after a "
                                                    "run that stopped midway: files may be missing from the results "
                                                    "(absent otherwise).")

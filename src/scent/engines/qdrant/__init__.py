@@ -464,6 +464,25 @@ class QdrantCatalog:
                 out[int(p.id)] = _stored(int(p.id), p.payload)
         return out
 
+    def newest(self, filters: Filters, limit: int) -> list[int]:
+        from .filters import NothingMatches
+
+        try:
+            flt = self.engine.compiled(filters)
+        except NothingMatches:
+            return []
+        # No payload index orders by a file's latest date: every kept point's payload is read (a
+        # listing is asked for rarely, and reads path, date and place alone).
+        files: dict[str, list] = {}  # path -> [latest date, first place, its unit id]
+        for p in self.engine._scroll(flt, ["path", "date", "place"]):
+            path, day, place = p.payload["path"], p.payload.get("date") or 0.0, p.payload.get("place", 0)
+            seen = files.setdefault(path, [day, place, int(p.id)])
+            seen[0] = max(seen[0], day)
+            if place < seen[1]:
+                seen[1:] = [place, int(p.id)]
+        ranked = sorted(files.items(), key=lambda item: (-item[1][0], item[0]))
+        return [uid for _, (_, _, uid) in ranked[:limit]]
+
     def file_units(self, path: str, readers: tuple[str, ...] | None = None) -> list[StoredUnit] | None:
         m = self.engine.models
         must = [m.FieldCondition(key="path", match=m.MatchValue(value=path))]

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 
 from ...query import extra_tokens
 from .db import bump, transaction
-from .filters import UNIT_DATE, readers_clause
+from .filters import UNIT_DATE, readers_clause, where as filter_sql
 from ...storage import StoredSuggestion, StoredUnit, batched
 
 if TYPE_CHECKING:  # indexing's records: a search opens the catalog without them
+    from ...filters import Filters
     from ...units import FileRecord, FileState, Suggestion, UnitRecord, Unsupported
 
 _UNIT_COLUMNS = ('u.id, f.path, f.kind, u.kind, u.page, u.start, u."end", u.title, u.lang, u.text, '
@@ -172,6 +173,16 @@ class SqliteCatalog:
                                        f"WHERE u.id IN ({', '.join('?' * len(part))})", part):
                 out[row[0]] = StoredUnit(*row)
         return out
+
+    def newest(self, filters: Filters, limit: int) -> list[int]:
+        condition, params = filter_sql(filters)
+        rows = self.db.execute(
+            f"WITH kept AS (SELECT f.id AS file, f.path AS path, MAX({UNIT_DATE}) AS day, MIN(u.place) AS place "
+            f"FROM units u JOIN files f ON f.id = u.file_id WHERE {condition} GROUP BY f.id "
+            "ORDER BY day DESC, path LIMIT ?) "
+            "SELECT u.id FROM kept JOIN units u ON u.file_id = kept.file AND u.place = kept.place "
+            "ORDER BY kept.day DESC, kept.path", (*params, limit))
+        return [uid for uid, in rows]
 
     def file_units(self, path: str, readers: tuple[str, ...] | None = None) -> list[StoredUnit] | None:
         """The units of the indexed file `path` in reading order; None when `path` is not in the

@@ -108,7 +108,7 @@ function resultNode(r) {
   if (r.date) meta.push(typeof r.date === "string" ? r.date.slice(0, 10) : when(r.date).toISOString().slice(0, 10));
   if (r.place) meta.push(r.place);
   if (r.line) meta.push("line " + r.line);
-  meta.push("score " + Number(r.score).toFixed(4));
+  if (r.confidence != null || r.score) meta.push("score " + Number(r.score).toFixed(4));  // a listing has none
   // Never 100%: scent's SURE_AT_MOST (commands.py).
   if (r.confidence != null) meta.push("confidence " + Math.min(99, Math.round(r.confidence * 100)) + "%");
   head.append(el("span", { class: "meta" }, meta.join(" \u00b7 ")));
@@ -173,12 +173,18 @@ async function latest(url) {
   }
 }
 
+// A filter set (a kind ticked, a folder, a date, a language) with no words lists the files it keeps.
+function filtering(p) {
+  return ["only", "path", "after", "before", "lang"].some((name) => p.has(name));
+}
+
 async function search() {
   const q = $("#q").value.trim();
   const p = params();
-  history.replaceState(null, "", q ? "?" + p.toString() : location.pathname);
-  $("#suggestions").hidden = Boolean(q);
-  if (!q) {
+  const asked = Boolean(q) || filtering(p);
+  history.replaceState(null, "", asked ? "?" + p.toString() : location.pathname);
+  $("#suggestions").hidden = asked;
+  if (!asked) {
     show([]);
     showMessage("");
     showCorrected("", {});
@@ -198,6 +204,7 @@ async function search() {
   $("#more").hidden = body.results.length < limit || limit >= MAX_K;
   const good = body.results.filter((r) => !r.weak).length;
   showMessage(!body.results.length ? "no results"
+    : body.listed ? `${body.results.length} files the filters keep, newest first (no words to rank by)`
     : good ? `${body.results.length} results in ${body.took_ms} ms`
     : `no good match: ${body.results.length} weak matches in ${body.took_ms} ms`);
   showCorrected(body.query, body.corrected || {}, body.translation || "");
@@ -625,5 +632,5 @@ document.addEventListener("DOMContentLoaded", async () => {
   loadStatus();
   loadSuggestions();
   showView();
-  if ($("#q").value.trim()) search();
+  if ($("#q").value.trim() || filtering(params())) search();
 });
