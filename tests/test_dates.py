@@ -92,3 +92,50 @@ def test_a_pdf_and_a_word_file_are_dated_by_their_creation_date(tmp_path):
     assert extract(str(tmp_path / "budget.docx"), Limits()).date == dt.datetime(
         2022, 1, 20, 8, tzinfo=dt.timezone.utc).timestamp()
     assert extract(str(tmp_path / "template.docx"), Limits()).date is None  # python-docx's 2013 stamp
+
+
+def test_the_days_a_question_names():
+    from scent.dates import named_days
+
+    today = dt.date(2026, 12, 7)
+
+    def days(text):
+        return [(a.isoformat(), b.isoformat()) for a, b in named_days(text, today)]
+
+    # A day without its year: its last three times up to today.
+    assert days("what did I do on 19 March") == [("2026-03-19", "2026-03-20"), ("2025-03-19", "2025-03-20"),
+                                                 ("2024-03-19", "2024-03-20")]
+    assert days("flight on Dec 24th") == [("2025-12-24", "2025-12-25"), ("2024-12-24", "2024-12-25"),
+                                          ("2023-12-24", "2023-12-25")]
+    assert days("the 3rd of May 2025") == [("2025-05-03", "2025-05-04")]
+    assert days("notes from March 19th, 2025") == [("2025-03-19", "2025-03-20")]
+    assert days("standup 2025-03-19") == [("2025-03-19", "2025-03-20")]
+    assert days("what happened yesterday") == [("2026-12-06", "2026-12-07")]
+    assert days("19 March 20 April") == [("2026-04-20", "2026-04-21"), ("2026-03-19", "2026-03-20"),
+                                         ("2025-04-20", "2025-04-21"), ("2025-03-19", "2025-03-20"),
+                                         ("2024-04-20", "2024-04-21"), ("2024-03-19", "2024-03-20")]
+    assert days("19 march 2025 or 20 march 2025") == [("2025-03-20", "2025-03-21"), ("2025-03-19", "2025-03-20")]
+    # No day: a month (with its year or not), a year, "may" as a word, a version number, a day that does not exist, today.
+    for text in ("the March meeting", "rent from Sept. 2025", "taxes 2024", "may I ask", "release 1.19 march", "30 February",
+                 "the rate today", "2025-02-30", "ticket LD-2026-03-19"):
+        assert days(text) == [], text
+
+
+def test_a_day_named_in_the_question_brings_its_files_forward(tmp_path, fake_embedder):
+    root = tmp_path / "journal"
+    root.mkdir()
+    # Daily notes named by their day, none saying the date in its words; one other note says "March".
+    (root / "2025-03-18.md").write_text("Worked on the garden shed roof, then groceries.\n")
+    (root / "2025-03-19.md").write_text("Dentist at nine, then wrote the grant report until late.\n")
+    (root / "2025-03-20.md").write_text("Quiet day: read a novel, walked the dog.\n")
+    (root / "march-plans.md").write_text("Plans for March: what to do about the garden and the report.\n")
+    idx = Index(root, embedder=fake_embedder)
+    idx.update()
+    asked = "what did I do on 19 March 2025"
+    assert idx.search(asked, strategy="keyword")[0].path == "2025-03-19.md"
+    assert idx.search(asked, strategy="keyword", weight_dated=0)[0].path == "march-plans.md"  # without the list
+    lists = idx.search_with_lists(asked, strategy="keyword")[1]
+    assert lists["dated"] == ["2025-03-19.md"]
+    # A filter holds in it too: a day outside the filter's dates brings nothing forward.
+    later = Filters.build(after="2025-04-01")
+    assert idx.search_with_lists(asked, filters=later, strategy="keyword")[1]["dated"] == []

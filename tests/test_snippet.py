@@ -19,6 +19,17 @@ def test_words_match_by_stem_and_ids_whole():
     assert matches("İstanbul", ["İstanbul"]) == [(0, 8)]  # "İ".lower() is two characters
 
 
+def test_an_id_held_whole_marks_itself_not_its_parts_in_the_next_row():
+    text = ("Product code | Description | List price\n"
+            "SKU-88231-B | Pallet racking beam 2.7 m | 84.9\n"
+            "SKU-88231-A | Pallet racking beam 1.8 m | 61.5\n")
+    shown, marks = snippet(text, ["price", "sku", "88231"], (normalise_id("SKU-88231-B"),), width=70)
+    assert [shown[a:b] for a, b in marks] == ["price", "SKU-88231-B"]
+    # Not held whole (one character off): its parts are what is left to show.
+    shown, marks = snippet(text, ["sku", "88231"], (normalise_id("SKU-88231-C"),), width=200)
+    assert [shown[a:b] for a, b in marks] == ["SKU", "88231", "SKU", "88231"]
+
+
 def test_the_window_holds_the_most_matches_and_marks_them():
     text = "filler " * 60 + "the deposit refund: deposit back in 30 days " + "filler " * 60
     shown, marks = snippet(text, ["deposit", "refund"], width=80)
@@ -47,7 +58,11 @@ def test_the_window_holds_the_weightiest_words_and_what_follows_them():
 
 
 def _one_token_at_a_time(text, words, ids=()):
-    """The reference: each token, then each letters-and-digits run of it, stemmed."""
+    """The reference: each token, then each letters-and-digits run of it, stemmed; the parts of an
+    ID the text holds whole are no words."""
+    held = {normalise_id(m.group()).lower() for m in _TOKEN.finditer(text)
+            if ids and any(ch.isdigit() for ch in m.group()) and normalise_id(m.group()) in set(ids)}
+    words = [w for w in words if not any(w.lower() in i for i in held)]
     stems = {stem(w) for w in words if w}
     joined = {w.lower().replace("_", "") for w in words if len(w) > 3}
     whole = [m.span() for m in re.finditer(r"\w+", text)  # identifiers, whole: snake_case, camelCase

@@ -168,3 +168,63 @@ def period(text: str, today: dt.date | None = None) -> tuple[dt.date, dt.date] |
         count = 1 if m.group(1) in ("a", "an", "one") else int(m.group(1))
         return _unit_period(m.group(2), count, today)
     return None
+
+
+# ---- days a question names ---------------------------------------------------------------------
+
+# "19 March", "19th of March 2025", "March 19", "March 19th, 2025", "Mar 19", "2025-03-19"; English
+# month names and their usual short forms. A month ("the March meeting", "rent from March 2025") or a
+# year ("taxes 2024") is no day: it is mostly what the answer says, not when its file was written
+# (bench/: "rent increase from March 2025" lost its scan to March 2025's other files, 1.0 -> 0.14).
+_MONTH_NAMES = {**{m.lower(): n for n, m in enumerate(MONTHS, start=1)},
+                **{m[:3].lower(): n for n, m in enumerate(MONTHS, start=1)}, "sept": 9}
+_MONTH_WORD = r"(" + "|".join(sorted(_MONTH_NAMES, key=len, reverse=True)) + r")\.?"
+_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
+_YEAR_AFTER = r"(?:,?\s+((?:19|20)\d\d))?(?!\d)"
+_DAY_MONTH = re.compile(rf"(?<![\w.:/-]){_ORDINAL}\s+(?:of\s+)?{_MONTH_WORD}(?!\w){_YEAR_AFTER}", re.I)
+_MONTH_DAY = re.compile(rf"(?<![\w-]){_MONTH_WORD}\s+{_ORDINAL}(?![\w:.,/-]\d|\w){_YEAR_AFTER}", re.I)
+_ISO_DAY = re.compile(r"(?<![\w-])((?:19|20)\d\d)-(\d\d)-(\d\d)(?![\w-])")
+# "yesterday" is a day a question names; "today" is mostly the present ("the rate today"), not a file's.
+_YESTERDAY = re.compile(r"(?<!\w)yesterday(?!\w)", re.I)
+# A day named without its year: its last times up to today (a note of last year's 19 March as
+# likely as this year's).
+YEARS_BACK = 3
+
+
+def named_days(text: str, today: dt.date | None = None) -> list[tuple[dt.date, dt.date]]:
+    """The days [first, after the last) a question names, most recent first: "what did I do on 19 March" -> 19 March of this year (if past) and the
+    years before; [] when it names none. English month names only."""
+    today = today or dt.date.today()
+    found: list[tuple[dt.date, dt.date]] = []
+
+    def day(year: int | None, month: int, number: int) -> None:
+        years = [year] if year else [today.year - back for back in range(YEARS_BACK + 1)]
+        days = []
+        for y in years:
+            try:
+                d = dt.date(y, month, number)
+            except ValueError:  # 30 February
+                continue
+            if year or d <= today:
+                days.append((d, d + dt.timedelta(days=1)))
+        found.extend(days[:YEARS_BACK])
+
+    taken: list[tuple[int, int]] = []  # spans read once: in "19 March 20 April" March is not 20 March too
+    for m in _ISO_DAY.finditer(text):
+        try:
+            d = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            continue
+        found.append((d, d + dt.timedelta(days=1)))
+        taken.append(m.span())
+    for pattern, order in ((_DAY_MONTH, (1, 2)), (_MONTH_DAY, (2, 1))):
+        for m in pattern.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            number, month = int(m.group(order[0])), _MONTH_NAMES[m.group(order[1]).lower()]
+            if 1 <= number <= 31:
+                day(int(m.group(3)) if m.group(3) else None, month, number)
+                taken.append(m.span())
+    if _YESTERDAY.search(text):
+        found.append(_unit_period("day", 1, today))
+    return sorted(dict.fromkeys(found), key=lambda p: p[0], reverse=True)

@@ -200,7 +200,8 @@ def _result(outcomes: list[QueryOutcome], metric_fns) -> EvalResult:
 
 # What each candidate list is, for people reading a report.
 LIST_NAMES = {"dense": "meaning search (dense)", "keyword": "word search (keyword)", "ids": "ID lookup",
-              "pictures": "picture search", "stand_in": "the other-language stand-in"}
+              "pictures": "picture search", "stand_in": "the other-language stand-in",
+              "dated": "day named (dated)", "multivector": "page regions (multivector)"}
 
 
 def miss_summary(result: EvalResult) -> list[str]:

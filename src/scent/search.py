@@ -10,17 +10,18 @@ catalog's units), so every engine answers the same way.
 """
 from __future__ import annotations
 
+import datetime
 import math
 import os
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
 from . import confidence as sure
 from . import proximity
-from .dates import iso
+from .dates import iso, named_days
 from .filters import Filters
 from .fuse import mmr, rrf
 from .gloss import GLOSSED, to_english
@@ -138,10 +139,10 @@ def query_vector(r: Request) -> np.ndarray:
 # A retriever returns its candidate list, or None when it does not apply to this request.
 
 # Rank profiles (the `strategy` setting): the candidate lists each one makes and fuses.
-_HYBRID = frozenset({"dense", "keyword", "ids", "pictures"})
+_HYBRID = frozenset({"dense", "keyword", "ids", "pictures", "dated"})
 PROFILES: dict[str, frozenset[str]] = {
     "dense": frozenset({"dense", "pictures"}),
-    "keyword": frozenset({"keyword", "ids"}),
+    "keyword": frozenset({"keyword", "ids", "dated"}),
     "hybrid": _HYBRID,
     "hybrid+mmr": _HYBRID,
     "multivector": frozenset({"multivector"}),
@@ -217,6 +218,41 @@ def ids(r: Request) -> list[Hit] | None:
     return r.engine.keywords.id_search(r.keywords.ids, r.filters, r.settings.candidates)
 
 
+# The most units the dated list holds: a month's files are many, and past the first few dozen a
+# rank in it adds next to nothing.
+DATED_DEPTH = 50
+
+
+def dated(r: Request) -> list[Hit] | None:
+    """The files dated on the days the query names ("what did I do on 19 March": the daily note of
+    19 March, whose words need not say so), the latest day first, a file's first unit for each:
+    a date in a question is a hint to fuse, not a filter (it may be a date the answer mentions).
+    None when the query names no day."""
+    if not _wants(r, "dated") or r.settings.weight_dated <= 0:
+        return None
+    periods = named_days(r.text)
+    if not periods:
+        return None
+    hits: list[Hit] = []
+    for first, after_last in periods:
+        start, end = _midnight(first), _midnight(after_last)
+        if r.filters.after is not None:
+            start = max(start, r.filters.after)
+        if r.filters.before is not None:
+            end = min(end, r.filters.before)
+        if start < end:
+            hits += [(uid, 0.0) for uid in r.engine.catalog.newest(replace(r.filters, after=start, before=end),
+                                                                   DATED_DEPTH - len(hits))]
+        if len(hits) >= DATED_DEPTH:
+            break
+    return list(dict.fromkeys(hits))
+
+
+def _midnight(day) -> float:
+    # The first moment of the day in this machine's zone, as a --after filter reads a day.
+    return datetime.datetime(day.year, day.month, day.day).timestamp()
+
+
 def pictures(r: Request) -> list[Hit] | None:
     """Picture units by their image-text vector against the query in the same model's space."""
     if r.embed_picture_query is None or not _wants(r, "pictures") or r.settings.weight_pictures <= 0:
@@ -253,12 +289,13 @@ def multivector(r: Request) -> list[Hit] | None:
 
 
 RETRIEVERS: dict[str, Callable[[Request], list[Hit] | None]] = {
-    "dense": dense, "keyword": keyword, "ids": ids, "pictures": pictures, "multivector": multivector}
+    "dense": dense, "keyword": keyword, "ids": ids, "pictures": pictures, "multivector": multivector,
+    "dated": dated}
 
 
 # Lists that need no query vector are made first: in a fresh `scent search` the model is still
 # loading in its own thread (embed.Prefetched), and these lists are made meanwhile.
-_WITHOUT_VECTORS = ("keyword", "ids")
+_WITHOUT_VECTORS = ("keyword", "ids", "dated")
 
 
 def retrieve(r: Request) -> dict[str, list[Hit]]:
@@ -325,7 +362,7 @@ def fuse(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) 
     each file's answer)."""
     s = r.settings
     weights = {"dense": s.weight_dense, "keyword": s.weight_keyword, "ids": s.weight_ids,
-               "pictures": s.weight_pictures, "multivector": s.weight_multivector}
+               "pictures": s.weight_pictures, "multivector": s.weight_multivector, "dated": s.weight_dated}
     file_runs = {name: list(dict.fromkeys(units[uid].path for uid, _ in hits)) for name, hits in lists.items()}
     unit_runs = {n: [uid for uid, _ in h] for n, h in lists.items()}
     if s.other_language_stand_in and "dense" in lists and "keyword" in lists:

@@ -138,6 +138,8 @@ SETTINGS = (
             "search"),
     Setting("weight_pictures", 1.0, "RRF weight of the pictures list (the query against picture vectors; only used "
             "when the index was built with an `image_text_model`).", "search"),
+    Setting("weight_dated", 1.0, "RRF weight of the dated list (the files dated on a day the query names: \"on 19 "
+            "March\", \"2025-03-19\", \"March 2025\", \"yesterday\"; only used when it names one).", "search"),
     Setting("weight_multivector", 1.0, "RRF weight of the multivector list (late interaction over page regions; "
             "only with strategy hybrid+multivector).", "search"),
     Setting("multivector_candidates", 200, "Pages (units with region vectors) the binary first phase of the "

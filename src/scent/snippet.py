@@ -114,15 +114,29 @@ _IDENTIFIER = re.compile(r"\b\w*(?:[^\W_]_[^\W_]|[a-z][A-Z])\w*")  # snake_case,
 _SUBWORD = re.compile(r"[^\W_]+")  # the letters and digits runs a token is stemmed in (snake_case, a-b)
 
 
+def _id_spans(text: str, ids: tuple[str, ...]) -> list[tuple[int, int]]:
+    if not ids:
+        return []
+    wanted = set(ids)
+    return [m.span() for m in _TOKEN.finditer(text)
+            if any(ch.isdigit() for ch in m.group()) and normalise_id(m.group()) in wanted]
+
+
+def beside_ids(texts: list[str], words: list[str], ids: tuple[str, ...]) -> list[str]:
+    """`words` without the parts of a query ID that one of `texts` holds whole: there the ID is
+    marked, and its parts (sku, 88231 of SKU-88231-B) are no words of their own. Marked, they lit
+    up the next row's SKU-88231-A, and the snippet's window went there."""
+    held = {normalise_id(text[a:b]).lower() for text in texts for a, b in _id_spans(text, ids)}
+    return [w for w in words if not any(w.lower() in i for i in held)] if held else words
+
+
 def matches(text: str, words: list[str], ids: tuple[str, ...] = ()) -> list[tuple[int, int]]:
     """Character spans of `text` that match the query's words (by English stem) or IDs (by their
     normalised form), in order. A token that matches an ID is one span, its parts not again."""
+    taken = _id_spans(text, ids)
+    if taken:
+        words = beside_ids([text], words, ids)
     stems = {stem(w) for w in words if w}
-    taken = []
-    if ids:
-        wanted = set(ids)
-        taken = [m.span() for m in _TOKEN.finditer(text)
-                 if any(ch.isdigit() for ch in m.group()) and normalise_id(m.group()) in wanted]
     # An identifier is marked whole, written in any style: ERR_CONN_RESET, and parse_http_header for
     # parseHttpHeader (its runs alone are the words "err", "conn", "reset", which no query word is).
     joined = {w.lower().replace("_", "") for w in words if len(w) > 3}

@@ -15,7 +15,7 @@ from ..extract import frontmatter
 from ..extract.base import decode
 from ..kinds import PLACE_NAMES
 from ..query import parse
-from ..snippet import matches, without_obsidian
+from ..snippet import beside_ids, matches, without_obsidian
 from ..storage import StoredUnit
 
 # Enough for any note; a longer file is cut with a line saying so (the file itself is one click away).
@@ -46,9 +46,10 @@ def preview(root: str, path: str, units: list[StoredUnit], query: str, real: Pat
     else:
         blocks, cut = unit_blocks(units)
     keywords = parse(query) if query.strip() else None
+    words = beside_ids([b["text"] for b in blocks], keywords.words, keywords.ids) if keywords else []
     hits = 0
     for block in blocks:
-        spans = matches(block["text"], keywords.words, keywords.ids) if keywords else []
+        spans = matches(block["text"], words, keywords.ids) if keywords else []
         block["highlights"] = [list(s) for s in spans]
         hits += len(spans)
     return {"path": path, "kind": kind, "blocks": blocks, "hits": hits, "cut": cut}
