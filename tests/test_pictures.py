@@ -235,6 +235,23 @@ def test_a_chat_and_a_booking_page_are_no_calendars():
     assert "chat messages" not in describe(white, ocr_text=timetable).split(", ")
 
 
+def test_a_phone_screenshots_battery_is_no_chart_and_a_till_slip_is_a_receipt():
+    white = Image.new("RGB", (300, 200), "white")
+    phone = Image.new("RGB", (720, 1280), "white")  # a screen's size: a screenshot
+    order = "10:12 \u25bc 87%\nOrder details\nOrder 112-4456\nItems 3\nShipping 2.99\nTotal 45.10"
+    assert describe(phone, ocr_text=order).split(", ")[:2] == ["screenshot", "white"]
+    shares = "Share of adults online\n0% 20% 40% 60%\n2019 2020 2021"
+    assert "chart" in describe(white, ocr_text=shares).split(", ")
+    # A photographed slip whose prices' column OCR lost: a total, counted items, a till's time.
+    slip = ("GOLDEN CRUST BAKERY\nRua do Loreto 21, Lisboa\n08/06/2024 08:12\n2 Pao de Deus\n1 Croissant\n"
+            "4 Bolo de arroz\n2 Cafe (bica)\nTOTAL EUR\nCard 4821")
+    words = describe(white, ocr_text=slip).split(", ")
+    assert words[0] == "receipt" and "chart" not in words
+    assert "receipt" in describe(white, ocr_text="Bread 2.40\nMilk 1.10\nEggs 3.25\nTotal 6.75").split(", ")
+    listed = "Meeting notes\n1 agenda\n2 budget total\n3 risks"  # counted, with a total, but no till
+    assert "receipt" not in describe(white, ocr_text=listed).split(", ")
+
+
 def test_describer_registry():
     assert isinstance(describer(), Describer)
     with pytest.raises(UsageError, match="pixels"):

@@ -69,7 +69,7 @@ PICTURE_KIND_WORDS = {
     "bar chart": (2, "bar chart", True), "line chart or graph": (2, "line chart", True),
     "labelled parts diagram with numbered callouts": (2, "parts diagram", True),
     "photo of a document": (2, "photo of a document", True), "calendar": (2, "calendar", True),
-    "terminal": (2, "terminal", True), "chat messages": (2, "chat", True),
+    "terminal": (2, "terminal", True), "chat messages": (2, "chat", True), "receipt": (2, "receipt", True),
 }
 # How scent.describe counts things ("three horses"); "a"/"an" start a single thing.
 _COUNTS = frozenset("a an two three four five six seven eight nine ten many".split())
