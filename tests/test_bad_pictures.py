@@ -123,6 +123,7 @@ BAD = {  # name -> maker
     "strip-16bit.tif": sixteen_bit_tiff,
     "hours.gif": animated_gif,
     "cut-short.jpg": truncated_jpeg,
+    "empty.jpg": lambda path: path.write_bytes(b""),
     "ledger-2000-pages.pdf": long_pdf,
     "locked.pdf": encrypted_pdf,
 }
@@ -178,7 +179,7 @@ def indexed(folder, tmp_path_factory):
 def test_the_folder_indexes_and_only_unreadable_files_are_skipped(indexed, folder):
     idx, report, kinds = indexed
     skipped = dict(report.skipped)
-    assert set(skipped) == {"cut-short.jpg", "locked.pdf"}
+    assert set(skipped) == {"empty.jpg", "locked.pdf"}
     names = sorted(p.name for p in folder.iterdir())
     assert sorted(kinds) == sorted(set(names) - set(skipped))
     assert idx.status()["files"] == len(names) - 2
@@ -199,11 +200,19 @@ def test_encrypted_pdf_says_what_to_do(indexed):
                                                   "decrypt it or add it to .scentignore")
 
 
-def test_truncated_jpeg_says_it_is_cut_short(indexed):
+def test_truncated_jpeg_says_it_is_cut_short_and_is_found_by_its_name(indexed):
+    idx, report, kinds = indexed
+    reason = dict(report.warnings)["cut-short.jpg"]
+    assert reason.startswith("its pixels did not decode (it was cut short: ") and "truncated" in reason
+    assert reason.endswith("it is indexed by its name and date, without its text or a description of what it shows")
+    assert kinds["cut-short.jpg"] == {"image"}  # the name unit alone
+    assert idx.search("cut short", strategy="keyword")[0].path == "cut-short.jpg"
+
+
+def test_an_empty_picture_says_it_is_empty(indexed):
     _, report, _ = indexed
-    reason = dict(report.skipped)["cut-short.jpg"]
-    assert reason.startswith("unreadable image (") and "truncated" in reason
-    assert "cut short" in reason and ".scentignore" in reason
+    assert dict(report.skipped)["empty.jpg"] == ("empty file (0 bytes): nothing to read; a copy or a download may "
+                                                 "have stopped before it began")
 
 
 def test_fifty_megapixels_is_read_under_the_default_limit(indexed):

@@ -1017,9 +1017,13 @@ def test_json_nested_too_deeply(tmp_path):
 
 def test_truncated_jpeg(tmp_path):
     data = open(make_jpeg(tmp_path / "whole.jpg", size=(256, 256)), "rb").read()
-    for cut in (len(data) // 2, 200):
-        reason = reason_of(write(tmp_path / f"cut{cut}.jpg", data[:cut]))
-        assert reason.startswith("unreadable image (")
+    # Its header whole: read by its name and size, its pixels said not to decode.
+    got = extract(write(tmp_path / "cut-half.jpg", data[: len(data) // 2]), Limits(ocr=object(), describe=True))
+    assert [s.kind for s in got.sections] == ["image"] and got.sections[0].text.endswith("256x256")
+    assert got.meta["picture_error"].startswith("its pixels did not decode (it was cut short: ")
+    # Cut inside its header: nothing to read.
+    assert reason_of(write(tmp_path / "cut200.jpg", data[:200])).startswith("unreadable image (")
+    assert reason_of(write(tmp_path / "empty.jpg", b"")).startswith("empty file (0 bytes)")
 
 
 def test_not_an_image(tmp_path):

@@ -174,6 +174,9 @@ def name_unit(path: str, size: tuple[int, int] | None, taken: datetime | None, c
     return "\n".join(line for line in lines if line)
 
 
+_UNREADABLE = (OSError, SyntaxError, ValueError, struct.error, EOFError)
+
+
 def extract(path: str, limits: Limits) -> Extracted:
     ext = os.path.splitext(path)[1].lower()
     if ext in _PLUGIN and ext not in Image.registered_extensions():
@@ -198,12 +201,22 @@ def extract(path: str, limits: Limits) -> Extracted:
                 except _BAD_EXIF:
                     meta["bad_exif"] = True  # the picture is still worth its name
                 if not meta["too_large"]:
-                    _complete(img, path)
+                    try:
+                        _complete(img, path)
+                    except _UNREADABLE as e:
+                        if isinstance(e, OSError) and e.errno is not None:
+                            raise
+                        # Its header read (size, date, camera): a photo cut short in a copy is still
+                        # found by its name and the day it was taken.
+                        meta["pixels_error"] = str(e) if "cut short" in str(e) else f"it was cut short: {e}"
     except Image.DecompressionBombError:
         meta["too_large"] = True  # too big for Pillow even to open; the name still counts
-    except (OSError, SyntaxError, ValueError, struct.error, EOFError) as e:
+    except _UNREADABLE as e:
         if isinstance(e, OSError) and e.errno is not None:
             raise  # the file system's error, not the picture's: extract() reports it as such
+        if os.path.getsize(path) == 0:
+            raise ExtractError(path, "empty file (0 bytes): nothing to read; a copy or a download may have "
+                                     "stopped before it began") from e
         raise ExtractError(path, f"unreadable image ({e}); it may be damaged, cut short or "
                                  "another format renamed; add it to .scentignore to skip it") from e
     damaged = [str(w.message).strip() for w in caught if issubclass(w.category, UserWarning)]
@@ -216,9 +229,10 @@ def extract(path: str, limits: Limits) -> Extracted:
     text = "\n".join((name_unit(path, size, taken, camera, limits.root, place),
                       *dict.fromkeys(said + side.lines)))
     # The name/date unit is there whatever else is: it carries the pixels for an image-text model.
-    pixels = Picture("", partial(load_picture, path)) if size and not meta["too_large"] else None
+    readable = size and not meta["too_large"] and "pixels_error" not in meta
+    pixels = Picture("", partial(load_picture, path)) if readable else None
     sections = [Section(text=text, kind="image", picture=pixels)]
-    if limits.ocr is not None and size and not meta["too_large"]:
+    if limits.ocr is not None and readable:
         seen = _read_text(path, limits, meta)
         if seen:
             sections.append(Section(text=seen, kind="ocr", start=len(text) + len(SECTION_SEPARATOR)))

@@ -609,6 +609,8 @@ document.addEventListener("DOMContentLoaded", async () => {
     showMessage("cannot use the access token in the address: " + err.message, true);
   }
   restore();
+  // A phone folds the filters under their summary (they took the first screen), unless some are set.
+  if (window.matchMedia("(max-width: 800px)").matches && !filtering(params())) $("#filter-box").open = false;
   $("#search-form").addEventListener("submit", (e) => { e.preventDefault(); clearTimeout(timer); search(); });
   $("#q").addEventListener("input", () => { limit = PAGE; schedule(); });
   $("#sort").addEventListener("change", () => show(shown.slice().sort((a, b) => a.rank - b.rank)));
