@@ -431,6 +431,17 @@ def test_thumbnails(client, query):
     assert client.get("/api/thumb?" + query).content == r.content  # cached copy is the same
 
 
+def test_a_transparent_pictures_thumbnail_is_on_white(tmp_path):
+    from scent.serve.files import make_thumbnail
+
+    sticker = Image.new("RGBA", (200, 100), (0, 0, 0, 0))  # clear corners around a red square
+    sticker.paste((200, 20, 20, 255), (50, 25, 150, 75))
+    sticker.save(tmp_path / "sticker.png")
+    thumb = Image.open(io.BytesIO(make_thumbnail(tmp_path / "sticker.png", "image", None)))
+    corner, middle = thumb.getpixel((2, 2)), thumb.getpixel((thumb.width // 2, thumb.height // 2))
+    assert min(corner) >= 245 and middle[0] > 150 > middle[1]  # white, not black; the red kept
+
+
 def test_the_preview_asks_a_larger_picture_of_a_page(client):
     small = Image.open(io.BytesIO(client.get("/api/thumb?path=lease.pdf&page=4").content))
     large = Image.open(io.BytesIO(client.get("/api/thumb?path=lease.pdf&page=4&size=1200").content))

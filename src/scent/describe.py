@@ -329,7 +329,8 @@ def _ocr_hints(text: str) -> list[str]:
 _TOTAL = re.compile(r"\b(?:sub-?total|total|amount due|balance due|vat|gesamt|summe|"
                     r"mwst|importe|iva|montant|tva|totale)\b", re.I)
 _PRICE = re.compile(r"(?<![\d.,])\d{1,5}[.,]\d\d(?![\d.,]?\d)")
-_ITEM_LINE = re.compile(r"^\s*\d{1,3}\s*[xX]?\s+[^\W\d]{2,}", re.M)  # "2 Pao de Deus", "1x Croissant"
+# "2 Pao de Deus", "1x Croissant": a few of a thing (a chart's axis says "90 Israel", "80 Jordan").
+_ITEM_LINE = re.compile(r"^[ \t]*(?:[1-9]|1\d|20)[ \t]*[xX]?[ \t]+[^\W\d]{2,}", re.M)
 RECEIPT_LINES = 3
 
 

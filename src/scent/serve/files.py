@@ -220,7 +220,9 @@ def make_thumbnail(path: Path | bytes, kind: str, page: int | None, px: int = TH
             raise Refused(404, f"no thumbnail for {kind} files")
         img.thumbnail((px, px))
         out = io.BytesIO()
-        img.convert("RGB").save(out, "JPEG", quality=80)
+        from ..ocr import flat_rgb  # transparency onto white: JPEG has none, and converted it was black
+
+        flat_rgb(img).save(out, "JPEG", quality=80)
         return out.getvalue()
     except (OSError, UnidentifiedImageError, ValueError, pdfium.PdfiumError) as err:
         raise Refused(404, f"cannot make a thumbnail of {name}: {err}") from None
