@@ -112,6 +112,11 @@ def test_cli_says_no_good_match_and_lists_weak_ones(monkeypatch):
         commands.click.style("f1.txt", bold=True).join([" 1. ", "  [text]  0.0100  90% sure"]), "weak matches:",
         commands.click.style("f2.txt", bold=True).join([" 2. ", "  [text]  0.0100  10% sure"])]
     shown.clear()
+    # A weak result ranked between sure ones: listed after them, numbered as listed (fused ranks 1, 3, then 2).
+    commands._show([result(1, False, 0.9), result(2, True, 0.2), result(3, False, 0.7)], as_json=False, several=False)
+    assert [s.split(".")[0] for s in shown if not s.startswith("    ")] == [" 1", " 2", "weak matches:", " 3"]
+    assert [s for s in shown if not s.startswith("    ")][1].startswith(" 2. " + commands.click.style("f3.txt", bold=True))
+    shown.clear()
     commands._show([result(1, False, 0.998)], as_json=False, several=False)
     assert shown[0].endswith("  [text]  0.0100  99% sure")  # never 100%
     shown.clear()

@@ -139,3 +139,17 @@ def test_a_day_named_in_the_question_brings_its_files_forward(tmp_path, fake_emb
     # A filter holds in it too: a day outside the filter's dates brings nothing forward.
     later = Filters.build(after="2025-04-01")
     assert idx.search_with_lists(asked, filters=later, strategy="keyword")[1]["dated"] == []
+
+
+def test_a_days_words_are_held_by_its_files_date():
+    # How the confidence weighs a file of the day a question names: its date says the day's words.
+    from scent.confidence import coverage
+    from scent.dates import day_words
+    from scent.query import parse
+
+    assert day_words(dt.date(2025, 3, 7)) == "7 7th March Mar 2025 2025-03-07"
+    assert day_words(dt.date(2025, 3, 22)) == "22 22nd March Mar 2025 2025-03-22"
+    assert day_words(dt.date(2025, 12, 11)) == "11 11th December Dec 2025 2025-12-11"
+    asked = parse("notes from the 7th of March")  # topic terms: notes, 7th, march
+    assert coverage(asked, "Dentist at nine.") == 0.0
+    assert coverage(asked, "Dentist at nine.\n" + day_words(dt.date(2025, 3, 7))) == 2 / 3

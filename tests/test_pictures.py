@@ -242,13 +242,16 @@ def test_a_phone_screenshots_battery_is_no_chart_and_a_till_slip_is_a_receipt():
     assert describe(phone, ocr_text=order).split(", ")[:2] == ["screenshot", "white"]
     shares = "Share of adults online\n0% 20% 40% 60%\n2019 2020 2021"
     assert "chart" in describe(white, ocr_text=shares).split(", ")
-    # A photographed slip whose prices' column OCR lost: a total, counted items, a till's time.
-    slip = ("GOLDEN CRUST BAKERY\nRua do Loreto 21, Lisboa\n08/06/2024 08:12\n2 Pao de Deus\n1 Croissant\n"
-            "4 Bolo de arroz\n2 Cafe (bica)\nTOTAL EUR\nCard 4821")
+    # A photographed slip as Tesseract read it, the prices' column lost: a tax number, the till's date
+    # and time, a total, a thanks (the camera roll's).
+    slip = ("GOLDEN CRUST BAKERY\nRua do Loreto 21, Lisboa\nNIF 509 221 880\n98/06/2024 08:12\n2 Pao de Deus\n"
+            "1 Croissant\n4 Bolo de arroz\n2 Cafe (bica)\nTOTAL EUR\nGard 4821\nObrigado! Volte sempre")
     words = describe(white, ocr_text=slip).split(", ")
     assert words[0] == "receipt" and "chart" not in words
-    assert "receipt" in describe(white, ocr_text="Bread 2.40\nMilk 1.10\nEggs 3.25\nTotal 6.75").split(", ")
-    listed = "Meeting notes\n1 agenda\n2 budget total\n3 risks"  # counted, with a total, but no till
+    shop = "Bread 2.40\nMilk 1.10\nEggs 3.25\nTotal 6.75\nThank you"  # prices, a total, a thanks
+    assert "receipt" in describe(white, ocr_text=shop).split(", ")
+    assert "receipt" not in describe(white, ocr_text="Bread 2.40\nMilk 1.10\nEggs 3.25\nTotal 6.75").split(", ")
+    listed = "Meeting notes\n1 agenda\n2 budget total\n3 risks"  # a total, nothing else of a till
     assert "receipt" not in describe(white, ocr_text=listed).split(", ")
 
 

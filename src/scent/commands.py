@@ -314,7 +314,9 @@ def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | Non
         click.echo("no good match: nothing clears the confidence floor. The closest results:")
     if listed and results:
         click.echo("the files the filters keep, newest first:")
-    for r in strong + weak:
+    # Numbered as listed: the sure ones first keep their order, the weak follow (fused ranks 1, 4, then
+    # 2, 3, 5 read as results gone missing; `rank` in --json is the fused one).
+    for shown_rank, r in enumerate(strong + weak, start=1):
         if weak and strong and r is weak[0]:
             click.echo("weak matches:")
         page = f"  {place(r.kind, r.page)}" if r.page else ""
@@ -329,7 +331,7 @@ def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | Non
         sure = f"  {min(sure, SURE_AT_MOST):.0%} sure" if sure is not None else ""
         # A listing has no score: its order is the date (an answer from a server has it as ISO text).
         figure = (r.date if isinstance(r.date, str) else iso(r.date) or "")[:10] if listed else f"{r.score:.4f}"
-        click.echo(f"{r.rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {figure}{sure}")
+        click.echo(f"{shown_rank:>2}. {click.style(visible(shown), bold=True)}{page}  [{r.kind}]  {figure}{sure}")
         click.echo(f"    {_highlight(r.snippet, r.highlights)}")
         if getattr(r, "gone", False):  # (an older server's results carry none)
             click.echo("    deleted since the folder was indexed (scent index drops it)")

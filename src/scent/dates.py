@@ -191,6 +191,14 @@ _YESTERDAY = re.compile(r"(?<!\w)yesterday(?!\w)", re.I)
 YEARS_BACK = 3
 
 
+def day_words(day: dt.date) -> str:
+    """Every way `named_days` reads a day, as words: "7 7th March Mar 2025 2025-03-07"."""
+    n = day.day
+    ordinal = f"{n}{'th' if 11 <= n <= 13 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    month = MONTHS[day.month - 1]
+    return f"{n} {ordinal} {month} {month[:3]} {day.year} {day:%Y-%m-%d}"
+
+
 def named_days(text: str, today: dt.date | None = None) -> list[tuple[dt.date, dt.date]]:
     """The days [first, after the last) a question names, most recent first: "what did I do on 19 March" -> 19 March of this year (if past) and the
     years before; [] when it names none. English month names only."""

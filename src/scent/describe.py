@@ -325,27 +325,27 @@ def _ocr_hints(text: str) -> list[str]:
     return hints
 
 
-# What a receipt or a till slip says: a total, and prices with their cents.
-_TOTAL = re.compile(r"\b(?:sub-?total|total|amount due|balance due|vat|gesamt|summe|"
-                    r"mwst|importe|iva|montant|tva|totale)\b", re.I)
+# What a receipt or a till slip says, each a sign of its own; three of them make one. A photo's OCR
+# often loses the prices' column (bench/'s three receipts: not one price read), so no single sign is needed.
+_RECEIPT_SIGNS = [re.compile(p, re.I | re.M) for p in (
+    r"\b(?:sub-?total|total|amount due|balance due|gesamt|summe|importe|montant|totale)\b",
+    r"(?:\*{3,}|x{4,})\s?\d{4}\b|\b(?:debit|credit) card\b|\bvisa\b|\bmastercard\b|\bcontactless\b",
+    r"\b(?:items?|qty|articles?)\s*:?\s*\d+\b",
+    r"\b(?:till|cashier|receipt|returns?|refunds?|change due)\b",
+    r"\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\s+\d{1,2}:\d{2}\b",  # the till's date and time
+    r"\b(?:vat|tax|gst)\s*(?:no|reg|number|id)\b|\bnif\b|\bmwst\b|\biva\b|\btva\b",
+    r"\bthank you\b|\bobrigad[oa]\b|\bgracias\b|\bmerci\b|\bdanke\b",
+)]
 _PRICE = re.compile(r"(?<![\d.,])\d{1,5}[.,]\d\d(?![\d.,]?\d)")
-# "2 Pao de Deus", "1x Croissant": a few of a thing (a chart's axis says "90 Israel", "80 Jordan").
-_ITEM_LINE = re.compile(r"^[ \t]*(?:[1-9]|1\d|20)[ \t]*[xX]?[ \t]+[^\W\d]{2,}", re.M)
-RECEIPT_LINES = 3
+RECEIPT_SIGNS = 3
 
 
 def _receipt(text: str) -> bool:
-    """Whether OCR text reads as a receipt: a total and a few prices or counted items (a photo's OCR
-    may lose the prices' column). Named so, "receipt from the bakery" finds the bakery's slip: its
-    text says BAKERY and TOTAL, never receipt."""
-    if not _TOTAL.search(text):
-        return False
-    # Counted items alone are a numbered list too ("1 agenda ... 2 budget total"): with a till's time or a currency.
-    return len(_PRICE.findall(text)) >= RECEIPT_LINES or (
-        len(_ITEM_LINE.findall(text)) >= RECEIPT_LINES and bool(_TIME.search(text) or _CURRENCY.search(text)))
-
-
-_CURRENCY = re.compile(r"[€£$¥₹]|\b(?:EUR|USD|GBP|CHF|INR)\b")
+    """Whether OCR text reads as a receipt: three of its signs (a total, a card, a count of items, a
+    till, its date and time, a tax number, a thanks; three prices count as one). Named so, "receipt
+    from the bakery" finds the bakery's slip: its text says BAKERY and TOTAL, never receipt."""
+    signs = sum(bool(sign.search(text)) for sign in _RECEIPT_SIGNS) + (len(_PRICE.findall(text)) >= 3)
+    return signs >= RECEIPT_SIGNS
 
 
 # Pixel sizes of common screens (either way up): a flat picture of exactly this size is a screenshot.

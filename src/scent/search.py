@@ -21,7 +21,7 @@ import numpy as np
 
 from . import confidence as sure
 from . import proximity
-from .dates import iso, named_days
+from .dates import day_words, iso, named_days
 from .filters import Filters
 from .fuse import mmr, rrf
 from .gloss import GLOSSED, to_english
@@ -729,9 +729,16 @@ def _assess(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit
     in_dense = {units[uid].path for uid, _ in lists.get("dense") or ()}
     cosines = unit_cosines(r, [uid for path, uid in shown if path not in in_dense]) if lists.get("dense") else {}
 
+    # A file of the day the query names holds that day's words in its date, not its text ("what did I do
+    # on 19 March": the 19 March note was 19% sure, "no good match", for holding neither word).
+    dated_paths = {units[uid].path for uid, _ in lists.get("dated") or ()}
+
     def unit_facts(uid: int) -> dict:
         u = units[uid]
-        return {"lang": u.lang, "kind": u.kind, "coverage": sure.coverage(r.keywords, f"{u.title}\n{u.text}"),
+        said = f"{u.title}\n{u.text}"
+        if u.path in dated_paths:
+            said += "\n" + day_words(datetime.datetime.fromtimestamp(u.date).date())
+        return {"lang": u.lang, "kind": u.kind, "coverage": sure.coverage(r.keywords, said),
                 "cosine": cosines.get(uid)}
 
     inputs = sure.result_inputs(lists, lambda uid: units[uid].path, shown, unit_facts)
