@@ -5,7 +5,7 @@ import re
 from hypothesis import given, settings, strategies as st
 
 from scent.query import normalise_id
-from scent.snippet import _TOKEN, matches, snippet, snippet_weights, stem
+from scent.snippet import _TOKEN, matches, snippet, snippet_weights, stem, table_snippet
 
 
 def test_words_match_by_stem_and_ids_whole():
@@ -28,6 +28,22 @@ def test_an_id_held_whole_marks_itself_not_its_parts_in_the_next_row():
     # Not held whole (one character off): its parts are what is left to show.
     shown, marks = snippet(text, ["sku", "88231"], (normalise_id("SKU-88231-C"),), width=200)
     assert [shown[a:b] for a, b in marks] == ["SKU", "88231", "SKU", "88231"]
+
+
+def test_a_tables_snippet_is_its_header_and_the_row_that_answers():
+    text = ("Department | Office | Personnel (EUR) | Travel (EUR) | Software (EUR)\n"
+            "Operations | Madrid | 612000 | 18500 | 42000\n" + "Warehouse | Lyon | 380000 | 3900 | 8100\n" * 6 +
+            "Marketing | Madrid | 214000 | 42500 | 33600\n"
+            "Finance | Madrid | 276000 | 7400 | 28900")
+    shown, marks = table_snippet(text, ["travel", "budget", "marketing"], width=120)
+    assert shown == ("Department | Office | Personnel (EUR) | Travel (EUR) | Software (EUR) Marketing | Madrid | "
+                     "214000 | 42500 | 33600…")  # the next row does not fit in 120
+    assert [shown[a:b] for a, b in marks] == ["Travel", "Marketing"]
+    # An ID's row, not the next row's parts of it; no row holding a word: as any snippet.
+    sku = "Code | Price\nSKU-88231-A | 61.5\nSKU-88231-B | 84.9"
+    shown, marks = table_snippet(sku, ["sku", "88231"], (normalise_id("SKU-88231-B"),))
+    assert shown == "Code | Price SKU-88231-B | 84.9" and [shown[a:b] for a, b in marks] == ["SKU-88231-B"]
+    assert table_snippet(sku, ["nothing"]) == snippet(sku, ["nothing"])
 
 
 def test_the_window_holds_the_most_matches_and_marks_them():

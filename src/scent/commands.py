@@ -320,6 +320,8 @@ def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | Non
         if weak and strong and r is weak[0]:
             click.echo("weak matches:")
         page = f"  {place(r.kind, r.page)}" if r.page else ""
+        if getattr(r, "unit_kind", "") == "sheet" and r.title:  # a workbook's sheet and rows ("Budget 2025 rows 1-30")
+            page = f"  {visible(r.title)}"
         if not r.page and r.title and "#" in r.path and r.path.rpartition("#")[2].partition(".")[0].isdigit():
             page = f"  ({visible(r.title)})"  # a mailbox's message, an Evernote export's note: its subject or title
         shown = os.path.join(r.folder, r.path) if several else r.path

@@ -28,10 +28,12 @@ from .gloss import GLOSSED, to_english
 from .kinds import PICTURE_KINDS, place
 from .query import KeywordQuery, clean, normalise_id
 from .settings import Settings
-from .snippet import matches, readable, snippet, snippet_weights
+from .snippet import matches, readable, snippet, snippet_weights, table_snippet
 from .storage import ENGLISH_FIELD, Engine, Hit, StoredUnit
 from .syntax import Constraints, contains, header_holds, words
 
+# Units of rows under their header line (a sheet's, a CSV's): their snippet is the header and the row that answers.
+TABLE_UNITS = frozenset({"sheet", "csv"})
 # Other-language units get a keyword rank stand-in only this near the top of the dense list.
 STAND_IN_TOP = 10
 
@@ -71,6 +73,8 @@ class SearchResult:
         d["copies"] = list(self.copies)
         d["date"] = iso(self.date)
         d["place"] = place(self.kind, self.page) if self.page else None  # "p.3", "slide 3": as the CLI says it
+        if self.unit_kind == "sheet" and self.title:  # which sheet, which rows: "Budget 2025 rows 1-30"
+            d["place"] = self.title
         if d["explain"] is None:
             del d["explain"]
         return d
@@ -583,7 +587,8 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
         path = ranked
         if copies:
             path, copies, unit = plainest(r.engine.catalog, r.filters.readers, root, ranked, copies, unit)
-        text, marks = snippet(_readable(unit, unit.text), r.keywords.words, r.keywords.ids, weights=weights)
+        shows = table_snippet if unit.kind in TABLE_UNITS else snippet
+        text, marks = shows(_readable(unit, unit.text), r.keywords.words, r.keywords.ids, weights=weights)
         # Its translation helps one who asked in another language (an unsure query's language: English
         # is the likelier, and the passage's own words are shown first anyway).
         translated, translated_marks = (

@@ -171,6 +171,37 @@ def snippet_weights(words: list[str], texts: list[str]) -> dict[str, float]:
     return {s: 1.0 + math.log((len(texts) + 1) / (sum(s in h for h in held) + 1)) for s in stems}
 
 
+def table_snippet(text: str, words: list[str], ids: tuple[str, ...] = (), width: int = 220,
+                  weights: dict[str, float] | None = None) -> tuple[str, list[tuple[int, int]]]:
+    """A table unit's snippet (a sheet's or a CSV's rows under their header line): the header, then
+    the row holding the query's words of the most weight and the rows after it. A window over the
+    rows as text showed the header's matches and cut the row that answers ("travel budget for
+    marketing": Travel (EUR) in the header, the Marketing row after the window). As `snippet` when
+    no row holds a word."""
+    header, _, body = text.partition("\n")
+    rows = body.split("\n")
+    words = beside_ids([text], words, ids)  # a row holding SKU-88231-B, not the next one's SKU and 88231
+    scores = [_row_weight(row, words, ids, weights or {}) for row in rows]
+    if not body or max(scores) == 0:
+        return snippet(text, words, ids, width, weights)
+    best = scores.index(max(scores))
+    if len(header) + len(rows[best]) > 2 * width:  # a table too wide to show whole: a window over its row
+        return snippet("\n".join([header, *rows[best:]]), words, ids, width, weights)
+    kept = [header, rows[best]]
+    for row in rows[best + 1:]:  # the rows after it, as many as fit
+        if sum(map(len, kept)) + len(kept) + len(row) > width:
+            break
+        kept.append(row)
+    shown = "\n".join(kept)
+    flat, marks = snippet(shown, words, ids, len(shown), weights)  # the whole of it: the header first
+    more = best + len(kept) - 1 < len(rows)
+    return flat + ("…" if more else ""), marks
+
+
+def _row_weight(row: str, words: list[str], ids: tuple[str, ...], weights: dict[str, float]) -> float:
+    return sum(weights.get(k, 1.0) for k in {_key(row[a:b]) for a, b in matches(row, words, ids)})
+
+
 def _key(matched: str) -> str:
     return stem(matched) if matched.isalpha() else normalise_id(matched)
 
