@@ -47,3 +47,29 @@ def test_mmr_lambda_one_is_relevance_order():
 def test_rrf_none_holds_a_rank():
     got = dict(rrf({"dense": ["a", "b", "c"], "stand_in": [None, "b"]}, k=60))
     assert got == pytest.approx({"a": 1 / 61, "b": 1 / 62 + 1 / 62, "c": 1 / 63})
+
+
+def test_a_folder_named_as_an_archive_is_known_by_its_words():
+    from scent.search import archived
+
+    assert archived("Sales/Archive/Price_List_2024.xlsx") and archived("old-notes/plan.md")
+    assert archived("Backups 2019/report.pdf") and archived("Docs/_deprecated/api.md")
+    assert not archived("Sales/Price_List_2025.xlsx") and not archived("notes/archive.md")  # a name, not a folder
+    assert not archived("notes/bold/plan.md") and not archived("archive.zip#inside/a.txt")
+
+
+def test_of_two_near_equal_files_the_one_outside_the_archive_comes_first(tmp_path, fake_embedder):
+    from scent import Index
+
+    root = tmp_path / "drive"
+    (root / "Sales" / "Archive").mkdir(parents=True)
+    # Last year's list says "price" twice: first in both lists (RRF 2/61 = 0.0328 against 2/62 = 0.0323);
+    # at 0.98 of its score (0.0321) it falls behind this year's.
+    (root / "Sales" / "Archive" / "price-list.md").write_text("Price list: pallet racking beam price 84.90.\n")
+    (root / "Sales" / "price-list.md").write_text("Price list: pallet racking beam 86.10 a pair.\n")
+    with Index(root, embedder=fake_embedder) as idx:
+        idx.update()
+        assert [r.path for r in idx.search("pallet racking beam price", k=2)] == [
+            "Sales/price-list.md", "Sales/Archive/price-list.md"]
+        assert [r.path for r in idx.search("pallet racking beam price", k=2, archived_weight=1)] == [
+            "Sales/Archive/price-list.md", "Sales/price-list.md"]

@@ -374,8 +374,23 @@ def fuse(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) 
         weights["stand_in"] = s.weight_keyword
         unit_runs["keyword"], file_runs["keyword"] = replaced(unit_runs["keyword"], unit_runs["stand_in"],
                                                               lambda uid: units[uid].path)
-    return Fusion(file_runs, dict(rrf(unit_runs, k=s.rrf_k, weights=weights)),
-                  rrf(file_runs, k=s.rrf_k, weights=weights), weights)
+    fused = rrf(file_runs, k=s.rrf_k, weights=weights)
+    if s.archived_weight < 1:
+        fused = sorted(((p, sc * s.archived_weight if archived(p) else sc) for p, sc in fused), key=lambda f: -f[1])
+    return Fusion(file_runs, dict(rrf(unit_runs, k=s.rrf_k, weights=weights)), fused, weights)
+
+
+# Folder names that say their files are kept, not current (English, German, Spanish, French, Portuguese).
+ARCHIVE_WORDS = frozenset({"archive", "archives", "archived", "archiv", "archivo", "arquivo", "old", "older",
+                           "backup", "backups", "bak", "deprecated", "obsolete", "attic", "superseded",
+                           "anciens", "ancien", "viejo", "antiguo"})
+_FOLDER_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def archived(path: str) -> bool:
+    """Whether `path` lies under a folder whose name says archive ("Sales/Archive/", "2019 old/", "_backup/")."""
+    return any(w.lower() in ARCHIVE_WORDS for folder in path.partition("#")[0].split("/")[:-1]
+               for w in _FOLDER_WORDS.findall(folder))
 
 
 def glossed(s: Settings, query_lang: str | None) -> tuple[frozenset[str], str]:

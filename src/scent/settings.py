@@ -138,6 +138,10 @@ SETTINGS = (
             "search"),
     Setting("weight_pictures", 1.0, "RRF weight of the pictures list (the query against picture vectors; only used "
             "when the index was built with an `image_text_model`).", "search"),
+    Setting("archived_weight", 0.98, "What a file under a folder named as an archive (Archive, Old, Backup, "
+            "Deprecated ...) keeps of its fused score: of two near-equal files, last year's price list in "
+            "Sales/Archive/ and this year's, this year's comes first; 1 weighs them alike.", "search",
+            check=_at_most(1, "archived_weight")),
     Setting("weight_dated", 1.0, "RRF weight of the dated list (the files dated on a day the query names: \"on 19 "
             "March\", \"2025-03-19\", \"March 2025\", \"yesterday\"; only used when it names one).", "search"),
     Setting("weight_multivector", 1.0, "RRF weight of the multivector list (late interaction over page regions; "
