@@ -102,3 +102,31 @@ def test_a_real_pdf_shows_the_chosen_page_and_its_snippet_and_replays_alike(tmp_
         records = candidates.record_folder(idx, queries)
     assert all("near" in u for u in records[0].units.values())
     assert replay.check_replay(records) == 0
+
+
+def test_a_deck_found_at_its_agenda_shows_the_slide_the_agenda_names(tmp_path, fake_embedder, monkeypatch):
+    from pptx import Presentation
+
+    from scent import Index, search
+
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    deck = Presentation()
+    slides = [("Q2 review", "Nordalia management team, July"),
+              ("Agenda", "Highlights\nRevenue by office\nPeople\nRisks\nNext quarter"),
+              ("Highlights", "Revenue up 9 percent on last year"), ("Revenue by office", "Madrid, Lyon and Munich"),
+              ("People", "Headcount 90, eight open positions"),
+              ("Risks", "A supplier below its contract's delivery rate for three months; one IT administrator"),
+              ("Next quarter", "Close the automation decision")]
+    for title, body in slides:
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text = body
+    deck.save(folder / "qbr.pptx")
+    with Index(folder, index_dir=tmp_path / "idx", embedder=fake_embedder) as idx:
+        idx.update()
+        # The agenda alone holds both words (a keyword query of two words needs both): its page wins, and
+        # of the titles it names only "Risks" holds one of them.
+        assert idx.search("risks agenda", strategy="keyword")[0].page == 6
+        monkeypatch.setattr(search, "CONTENTS_LINES", 99)  # no slide is an agenda: the fused best is shown
+        assert idx.search("risks agenda", strategy="keyword")[0].page == 2

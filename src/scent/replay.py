@@ -18,6 +18,7 @@ from . import search as pipeline
 from .candidates import OFF_TOPIC, Record
 from .evaluate import paired_bootstrap
 from .fuse import rrf
+from .settings import Settings
 from .kinds import PICTURE_KINDS
 from .metrics import BEIR_METRICS, FOLDER_METRICS
 from .search import replaced
@@ -87,7 +88,7 @@ class Replayed:
 def replay_rrf(q: Replayed, k: float = 60, weights: dict | None = None) -> list[str]:
     w = {name: 1.0 for name in (*LISTS, "stand_in")} | (weights or {})
     unit_scores = dict(rrf(q.unit_runs, k=k, weights=w))
-    return q.answer(unit_scores, rrf(q.file_runs, k=k, weights=w))
+    return q.answer(unit_scores, pipeline.archive_weighed(rrf(q.file_runs, k=k, weights=w), Settings().archived_weight))
 
 
 def normalised(hits: list[tuple[int, float]], name: str, how: str) -> dict[int, float]:

@@ -374,10 +374,15 @@ def fuse(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) 
         weights["stand_in"] = s.weight_keyword
         unit_runs["keyword"], file_runs["keyword"] = replaced(unit_runs["keyword"], unit_runs["stand_in"],
                                                               lambda uid: units[uid].path)
-    fused = rrf(file_runs, k=s.rrf_k, weights=weights)
-    if s.archived_weight < 1:
-        fused = sorted(((p, sc * s.archived_weight if archived(p) else sc) for p, sc in fused), key=lambda f: -f[1])
+    fused = archive_weighed(rrf(file_runs, k=s.rrf_k, weights=weights), s.archived_weight)
     return Fusion(file_runs, dict(rrf(unit_runs, k=s.rrf_k, weights=weights)), fused, weights)
+
+
+def archive_weighed(fused: list[tuple[str, float]], weight: float) -> list[tuple[str, float]]:
+    """Fused files, those under an archive folder at `weight` of their score (archived), best first."""
+    if weight >= 1:
+        return fused
+    return sorted(((p, sc * weight if archived(p) else sc) for p, sc in fused), key=lambda f: -f[1])
 
 
 # Folder names that say their files are kept, not current (English, German, Spanish, French, Portuguese).
@@ -516,6 +521,37 @@ def choose(r: Request, fusion: Fusion, units: dict[int, StoredUnit], lists: dict
     return best
 
 
+# A slide listing at least this many of its deck's other slide titles, each line short, is its agenda.
+CONTENTS_LINES = 3
+_CONTENTS_LINE_WORDS = 6
+
+
+def pointed(r: Request, best: dict[str, int], units: dict[int, StoredUnit], paths: list[str]) -> None:
+    """A deck shown at its agenda (a slide listing the titles of its other slides) is shown at the
+    slide the agenda names that holds the query's words in its title instead: "risks in the Q2 review"
+    showed the agenda, whose line "Risks" is the title of slide 9. The agenda, a short list of
+    every topic, sits near any question about the deck by meaning and won its page. (scent.replay
+    replays the fused page; a record of a deck found at its agenda replays its agenda.)"""
+    for path in paths:
+        unit = units[best[path]]
+        if unit.kind != "slide":
+            continue
+        lines = [line.strip() for line in unit.text.split("\n")[1:] if line.strip()]
+        if len(lines) < CONTENTS_LINES or any(len(line.split()) > _CONTENTS_LINE_WORDS for line in lines):
+            continue
+        titled = {o.title.strip().lower(): o for o in reversed(r.engine.catalog.file_units(path, r.filters.readers) or ())
+                  if o.id != unit.id and o.kind == "slide" and o.title.strip()}
+        named = [titled[line.lower()] for line in lines if line.lower() in titled]
+        if len(named) < CONTENTS_LINES:
+            continue  # a slide of short lines, not the deck's agenda
+        held = [(len(matches(o.title, r.keywords.words, r.keywords.ids)), o) for o in named]
+        most = max(n for n, _ in held)
+        if most:
+            target = next(o for n, o in held if n == most)  # the first the agenda names
+            units[target.id] = target
+            best[path] = target.id
+
+
 # Fused scores are sums of a few fractions: the same ranks added in another order can differ in
 # the last bits, and a tie is a tie.
 TIE = 1e-12
@@ -591,6 +627,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     # The page is weighed for the files that can be shown (all of them when MMR reorders them).
     shown = None if r.settings.strategy == "hybrid+mmr" else [p for p, _ in fusion.fused[:k]]
     best = choose(r, fusion, units, lists, shown)
+    pointed(r, best, units, shown if shown is not None else list(best))
     kept = collapse(r, diversify(r, rerank(r, fusion.fused, best, units), best, k), k)
     results = []
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _, _ in kept])
