@@ -351,6 +351,23 @@ def test_usage_errors_exit_2(e2e, args, message):
     assert "Traceback" not in out.stderr
 
 
+def test_a_page_damaged_inside_the_index_is_one_line_not_a_traceback(e2e, tmp_path):
+    # The file opens (its schema is whole); the first read of a damaged page failed with a traceback.
+    damaged = tmp_path / "damaged"
+    shutil.copytree(e2e.index, damaged)
+    db = damaged / "index.db"
+    data = bytearray(db.read_bytes())
+    pages = len(data) // 4096
+    for page in range(pages // 2, pages, 2):  # every other page of the second half
+        data[page * 4096:(page + 1) * 4096] = b"\xa5" * 4096
+    db.write_bytes(bytes(data))
+    for args in (["search", "--index", str(damaged), "--no-server", "deposit"], ["status", "--index", str(damaged)]):
+        out = e2e.run(*args)
+        assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+        assert out.stderr == ("scent: error: the index is damaged (database disk image is malformed); remove it with "
+                              "scent forget FOLDER (the folder's own files are not touched) and index the folder again\n")
+
+
 @pytest.mark.parametrize("command", ["search", "status"])
 def test_missing_index_is_a_runtime_error(e2e, tmp_path, command):
     empty = tmp_path / "no-index-here"

@@ -4,6 +4,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 
+import pytest
+
 from scent import Filters, Index
 from scent.dates import file_date, from_front_matter, from_name
 
@@ -153,3 +155,28 @@ def test_a_days_words_are_held_by_its_files_date():
     asked = parse("notes from the 7th of March")  # topic terms: notes, 7th, march
     assert coverage(asked, "Dentist at nine.") == 0.0
     assert coverage(asked, "Dentist at nine.\n" + day_words(dt.date(2025, 3, 7))) == 2 / 3
+
+
+def test_a_date_no_calendar_holds_has_no_iso_text():
+    from scent.dates import iso
+
+    assert iso(None) is None and iso(0.0).startswith("1970-01-01")
+    assert iso(253402300799.0 + 86400 * 2) is None  # after 9999-12-31 in every zone
+    assert iso(-1e11) is None  # a tar member's year -1199
+
+
+def test_a_file_dated_after_2262_is_indexed(tmp_path, fake_embedder):
+    # Its mtime in nanoseconds is over SQLite's 64 bits: the run ended with an OverflowError, every time.
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "far.md").write_text("A note from a camera with a broken clock.\n")
+    (root / "near.md").write_text("A note about wombats.\n")
+    far = 13_569_465_600  # 2400-01-01
+    try:
+        os.utime(root / "far.md", ns=(far * 10**9, far * 10**9))
+    except (OSError, OverflowError):
+        pytest.skip("this file system does not keep a date in 2400")
+    idx = Index(root, embedder=fake_embedder)
+    report = idx.update()
+    assert report.skipped == [] and idx.status()["files"] == 2
+    assert idx.update().unchanged == 2  # the kept time is the one the next walk sees

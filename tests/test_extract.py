@@ -1026,6 +1026,20 @@ def test_truncated_jpeg(tmp_path):
     assert reason_of(write(tmp_path / "empty.jpg", b"")).startswith("empty file (0 bytes)")
 
 
+def test_a_readers_own_failure_skips_the_file_with_one_line(tmp_path):
+    # A 5,001-digit number: json raises ValueError (Python's int-string limit), which ended the whole run.
+    reason = reason_of(write(tmp_path / "n.json", '{"n": 1' + "0" * 5000 + "}"))
+    assert reason.startswith("its reader failed (ValueError: Exceeds the limit (4300 digits)")
+    assert reason.endswith("; it may be damaged or unusual; add it to .scentignore to stop seeing this")
+
+
+def test_a_reason_is_one_line_whatever_the_library_said():
+    from scent.errors import ExtractError
+
+    assert ExtractError("a.pptx", "not a readable deck (Char 0x0 out of allowed range\n, line 2)").reason == \
+        "not a readable deck (Char 0x0 out of allowed range , line 2)"
+
+
 def test_not_an_image(tmp_path):
     assert reason_of(write(tmp_path / "fake.png", b"hello, not a png")).startswith(
         "unreadable image (cannot identify image file")

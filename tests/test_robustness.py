@@ -768,3 +768,32 @@ def test_second_update_in_the_same_process_is_refused(ten_notes, fake_embedder):
         report = idx.update()
         assert refused and report.added == 10
         assert idx.update().unchanged == 10
+
+
+def test_a_transaction_sqlite_rolled_back_itself_keeps_the_error_that_says_why(tmp_path):
+    # After SQLITE_FULL SQLite has rolled the transaction back: a ROLLBACK then raised "cannot rollback -
+    # no transaction is active" in place of the "database or disk is full" that says what to do.
+    from scent.engines.sqlite.db import transaction
+
+    db = sqlite3.connect(tmp_path / "t.db", isolation_level=None)
+    db.execute("CREATE TABLE t (x)")
+    with pytest.raises(sqlite3.OperationalError, match="database or disk is full"):
+        with transaction(db):
+            db.execute("INSERT INTO t VALUES (1)")
+            db.execute("ROLLBACK")  # as SQLite does on a full disk
+            raise sqlite3.OperationalError("database or disk is full")
+    assert not db.in_transaction and db.execute("SELECT count(*) FROM t").fetchone() == (0,)
+    with pytest.raises(ValueError):
+        with transaction(db):
+            db.execute("INSERT INTO t VALUES (2)")
+            raise ValueError("any other failure")
+    assert db.execute("SELECT count(*) FROM t").fetchone() == (0,)  # rolled back here
+
+
+def test_output_to_a_full_device_is_one_line(tmp_path):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        out = subprocess.run([sys.executable, "-m", "scent", "--help"], stdout=full, stderr=subprocess.PIPE,
+                             text=True, timeout=60, env={**os.environ, "SCENT_HOME": str(tmp_path)})
+    assert "Traceback" not in out.stderr and out.returncode != 0

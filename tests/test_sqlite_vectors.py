@@ -129,6 +129,23 @@ def test_missing_vector_files_say_what_to_do(approximate, tmp_path):
         fresh.close()
 
 
+@pytest.mark.parametrize("damage", ["emptied", "cut short", "overwritten"])
+def test_damaged_vector_files_say_what_to_do(approximate, tmp_path, damage):
+    # An emptied .npy made numpy raise EOFError, which the CLI took for Ctrl-C ("scent: interrupted").
+    write(approximate, "a.md", list(range(10)))
+    approximate.finish_run()
+    for npy in (tmp_path / "index" / "vectors").rglob("*.npy"):
+        data = npy.read_bytes()
+        npy.write_bytes({"emptied": b"", "cut short": data[: len(data) // 3],
+                         "overwritten": b"\x00" * 128 + data[128:]}[damage])
+    fresh = SqliteEngine(tmp_path / "index", Settings())
+    try:
+        with pytest.raises(ScentError, match=r"vectors in .* are damaged \(.*\); re-index with --rebuild$"):
+            fresh.vectors.search("unit", vec(1), Filters(), 5)
+    finally:
+        fresh.close()
+
+
 def test_the_int8_kernel_ranks_as_exact_search_does(tmp_path, monkeypatch):
     """Above SIMD_ROWS rows exact search runs on usearch's int8 kernel, then rescores with floats."""
     eng = SqliteEngine(tmp_path / "index", Settings())

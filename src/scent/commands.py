@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from pathlib import Path
 import click
 
 from .dates import iso
-from .errors import ScentError, UsageError
+from .errors import ScentError, UsageError, cannot_write
 from .kinds import FILE_KINDS, place
 from .settings import SETTINGS, load
 from .terminal import ProgressPrinter, json_line, visible, visible_lines
@@ -954,4 +955,18 @@ def run(started=None) -> None:
         sys.exit(2)
     except ScentError as err:
         click.echo(f"scent: error: {visible(err)}", err=True)
+        sys.exit(1)
+    except sqlite3.DatabaseError as err:
+        # Opening checked the file; a page damaged inside it (a bad sector, a partial copy) shows on a read.
+        said = cannot_write("the index folder", err) or (
+            f"the index is damaged ({err}); remove it with scent forget FOLDER (the folder's own files are not "
+            "touched) and index the folder again")
+        click.echo(f"scent: error: {visible(said)}", err=True)
+        sys.exit(1)
+    except OSError as err:
+        if isinstance(err, BrokenPipeError):
+            raise
+        # Output to a full device, a file system's refusal the command did not expect: one line, not a traceback.
+        where = f" ({err.filename})" if err.filename else ""
+        click.echo(f"scent: error: {visible(err.strerror or str(err))}{visible(where)}", err=True)
         sys.exit(1)

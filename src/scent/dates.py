@@ -111,10 +111,14 @@ def from_datetime(value: dt.datetime | None) -> float | None:
 
 
 def iso(stamp: float | None) -> str | None:
-    """A UNIX time as ISO 8601 in this machine's zone, to the second: what JSON output carries."""
+    """A UNIX time as ISO 8601 in this machine's zone, to the second: what JSON output carries; None
+    for none, or one no calendar of years 1-9999 holds here."""
     if stamp is None:
         return None
-    return dt.datetime.fromtimestamp(stamp).astimezone().isoformat(timespec="seconds")
+    try:
+        return dt.datetime.fromtimestamp(stamp).astimezone().isoformat(timespec="seconds")
+    except (ValueError, OverflowError, OSError):  # a mail dated 31 Dec 9999 -1200, a tar member of year -1199
+        return None
 
 
 # ---- periods people name in filters ----------------------------------------------------------

@@ -30,8 +30,8 @@ class ExtractError(ScentError):
 
     def __init__(self, path, reason: str):
         self.path = str(path)
-        self.reason = reason
-        super().__init__(f"{self.path}: {reason}")
+        self.reason = " ".join(str(reason).split())  # one line, whatever a library's message holds
+        super().__init__(f"{self.path}: {self.reason}")
 
 
 class OcrUnavailable(ScentError):

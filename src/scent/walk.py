@@ -55,6 +55,12 @@ if TYPE_CHECKING:
     import pathspec
 
 
+def stamp(mtime_ns: int) -> int:
+    """A modification time as the index keeps it, in SQLite's 64 bits: a file dated after 2262 (a
+    camera's clock, a restored backup's garbage) ended every run with an OverflowError."""
+    return max(-(1 << 63), min(mtime_ns, (1 << 63) - 1))
+
+
 def shown(path: str) -> str:
     """A path as text that can be stored and printed: bytes of a name that are not UTF-8 (kept
     by Python as lone surrogates) become \\xNN."""
@@ -113,14 +119,14 @@ def package_file(path: str, rel: str) -> FileInfo | None:
     holds more than MAX_PACKAGE_ENTRIES entries."""
     try:
         st = os.stat(path)
-        size, latest, entries = 0, st.st_mtime_ns, 0
+        size, latest, entries = 0, stamp(st.st_mtime_ns), 0
         for top, dirs, files in os.walk(path):
             for name in dirs + files:
                 entries += 1
                 if entries > MAX_PACKAGE_ENTRIES:
                     return None
                 inner = os.lstat(os.path.join(top, name))
-                latest = max(latest, inner.st_mtime_ns)
+                latest = max(latest, stamp(inner.st_mtime_ns))
                 size += inner.st_size if stat.S_ISREG(inner.st_mode) else 0
     except OSError:
         return None
@@ -276,7 +282,7 @@ def walk(root: str | Path, *, accept: Callable[[str], bool], skip: Iterator[str]
                     on_error(shown(full), f"{_special(st.st_mode)}, not a regular file: scent reads only "
                                           "regular files; add it to .scentignore to stop seeing this")
                 continue
-            yield _with_sidecars(FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=st.st_mtime_ns,
+            yield _with_sidecars(FileInfo(path=full, rel=rel_dir + name, size=st.st_size, mtime_ns=stamp(st.st_mtime_ns),
                                           stat=st), lambda p: os.path.basename(p) in present)
 
 
@@ -341,7 +347,7 @@ def files_at(root: str | Path, rels: list[str], *, accept: Callable[[str], bool]
         except OSError:
             continue  # gone: the caller treats it as deleted
         if os.path.isfile(full):
-            out.append(_with_sidecars(FileInfo(path=full, rel=rel, size=st.st_size, mtime_ns=st.st_mtime_ns, stat=st),
+            out.append(_with_sidecars(FileInfo(path=full, rel=rel, size=st.st_size, mtime_ns=stamp(st.st_mtime_ns), stat=st),
                                       os.path.isfile))
         elif is_document_package(full) and (package := package_file(full, rel)) is not None:
             out.append(package)
@@ -365,7 +371,7 @@ def _with_sidecars(f: FileInfo, exists: Callable[[str], bool]) -> FileInfo:
             st = os.stat(side)
         except OSError:
             continue
-        f = FileInfo(path=f.path, rel=f.rel, size=f.size + st.st_size, mtime_ns=max(f.mtime_ns, st.st_mtime_ns),
+        f = FileInfo(path=f.path, rel=f.rel, size=f.size + st.st_size, mtime_ns=max(f.mtime_ns, stamp(st.st_mtime_ns)),
                      stat=f.stat)
     return f
 

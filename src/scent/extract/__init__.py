@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable
 from functools import lru_cache
 
-from scent.errors import ExtractError
+from scent.errors import ExtractError, ScentError
 from scent.units import Extracted
 from . import (archive, audio, canvas, clippings, code, djvu, doc, drawio, enex, epub, excalidraw, fb2, html, ical,
                image, iwork, jsondata, kindle, mail, notebook, odt, opml, pdf, raw, rtf, sheet, shortcut, slides,
@@ -185,3 +185,12 @@ def extract(path: str, limits: Limits = Limits()) -> Extracted:
         # the run, fails.
         raise ExtractError(path, f"nested too deeply to read (over Python's limit of {sys.getrecursionlimit()} "
                                  "levels); add it to .scentignore to stop seeing this") from None
+    except ScentError:
+        raise  # said already (ExtractError), or the run's to say (OcrUnavailable)
+    except Exception as e:  # noqa: BLE001 - a library's own failure on hostile bytes is this file's, not the run's
+        # A JSON number of 5,000 digits (ValueError), an EPUB cut short inside its contents (lxml's
+        # ParserError, whose error log cannot even be sent back from a reader process): each ended the
+        # whole run with a traceback, on every run.
+        said = " ".join(str(e).split())[:200]
+        raise ExtractError(path, f"its reader failed ({type(e).__name__}{': ' + said if said else ''}); it may be "
+                                 "damaged or unusual; add it to .scentignore to stop seeing this") from None

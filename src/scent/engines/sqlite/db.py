@@ -11,10 +11,13 @@ def transaction(db: sqlite3.Connection, mode: str = "IMMEDIATE"):
     db.execute(f"BEGIN {mode}")
     try:
         yield db
+        db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        # SQLite has rolled back already after some errors (a full disk): a ROLLBACK then raised
+        # "no transaction is active" in place of the error that says what to do.
+        if db.in_transaction:
+            db.execute("ROLLBACK")
         raise
-    db.execute("COMMIT")
 
 
 def bump(db: sqlite3.Connection) -> None:

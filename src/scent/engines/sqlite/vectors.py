@@ -371,6 +371,10 @@ class SqliteVectors:
                 if attempt == 2:
                     raise ScentError(f"the index's {name} vectors are missing from {self.folder} ({err.filename}); "
                                      "re-index with --rebuild") from None
+            except (ValueError, EOFError, OSError) as err:  # a snapshot's file cut short, emptied or overwritten
+                # (numpy's EOFError, escaping, read as Ctrl-C: "scent: interrupted")
+                raise ScentError(f"the index's {name} vectors in {self.folder} are damaged ({type(err).__name__}: "
+                                 f"{' '.join(str(err).split())[:120]}); re-index with --rebuild") from None
         self._states[name] = state
         return state
 
