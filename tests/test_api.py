@@ -140,6 +140,8 @@ def test_filters_alone_list_the_files_they_keep(client):
     ("q=x&k=abc", "k: "),
     ("q=x&k=100000", "k: "),
     ("q=x&only=spreadsheet", "unknown kind spreadsheet"),
+    ("q=x&path=/etc/", "the path filter /etc/ lies outside the indexed folder"),
+    ("q=x&only=", "an empty kind was given"),
     ("q=x&after=2025-13-45", "after wants a date"),
     ("q=x&before=someday", "before wants a date"),
     ("q=x&after=2025-02-01&before=2025-01-01", "nothing can match"),

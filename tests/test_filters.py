@@ -141,6 +141,9 @@ def test_kinds_may_be_one_name_or_names_joined_by_commas():
     assert Filters.build(kinds="pdf").kinds == ("pdf",)  # was read letter by letter: "unknown kind d, f, p"
     assert Filters.build(kinds="pdf, docx").kinds == Filters.build(kinds=["pdf,docx"]).kinds == ("pdf", "docx")
     assert Filters.build(kinds=["pdf", "", " "]).kinds == ("pdf",)
+    assert Filters.build(kinds="").kinds == Filters.build(kinds=()).kinds == ()  # none given
+    with pytest.raises(UsageError, match="^an empty kind was given"):  # `--only ""`: it searched every kind
+        Filters.build(kinds=[""])
 
 
 def test_every_file_kind_is_accepted_and_an_unknown_one_lists_them_sorted():

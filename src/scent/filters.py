@@ -56,7 +56,10 @@ class Filters:
         included), a language code.
         `spell` names a parameter in error messages as the caller's users know it."""
         if isinstance(kinds, str):  # one kind, or several as the query language writes them (pdf,docx)
-            kinds = (kinds,)
+            kinds = (kinds,) if kinds else ()
+        if kinds and all(k is not None and not k.strip(" ,") for k in kinds):  # `--only ""` searched everything
+            raise UsageError(f"an empty kind was given; give one of {', '.join(sorted(KNOWN_KINDS))}, or none "
+                             "to keep every kind")
         kinds = tuple(part.strip().lower() for k in kinds if k for part in k.split(",") if part.strip())
         unknown = sorted(set(kinds) - KNOWN_KINDS)
         if unknown:

@@ -31,6 +31,7 @@ from .search import SearchResult
 from .settings import Settings
 from .stems import with_stems
 from .storage import StoredSuggestion, StoredUnit
+from .terminal import visible
 
 if TYPE_CHECKING:
     from . import image_text, passages
@@ -461,10 +462,24 @@ class Index:
     def _asked(self, filters: Filters, s: Settings, as_user: str | None) -> Filters:
         """`filters` with who asks (a filter like the others: every candidate list is built under
         it) and the kinds the settings leave out."""
-        filters = replace(filters, readers=self.readers(as_user))
+        filters = replace(filters, readers=self.readers(as_user), path=self._within(filters.path))
         if s.exclude_kinds:
             filters = replace(filters, exclude=tuple(k.strip() for k in s.exclude_kinds.split(",") if k.strip()))
         return filters
+
+    def _within(self, path: str | None) -> str | None:
+        """A path filter as the index names files: relative to the folder (an absolute path inside it
+        made so). One that leaves the folder is refused: it matched nothing, and "no results" hid why."""
+        if not path:
+            return path
+        root = (self.root or "").rstrip("/")
+        if root and path.startswith(root + "/"):
+            return path[len(root) + 1:] or None
+        if path.startswith("/") or path == ".." or path.startswith("../"):
+            where = f" ({visible(root)})" if root else ""
+            raise UsageError(f"the path filter {visible(path)} lies outside the indexed folder{where}; give a path "
+                             "inside it, relative to it (notes/, notes/*.md)")
+        return path
 
     def spelling(self, query: str, filters: Filters | None = None, as_user: str | None = None,
                  **overrides) -> dict[str, str]:
