@@ -16,6 +16,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -392,6 +393,7 @@ ARCHIVE_WORDS = frozenset({"archive", "archives", "archived", "archiv", "archivo
 _FOLDER_WORDS = re.compile(r"[^\W\d_]+")
 
 
+@lru_cache(maxsize=1 << 16)  # every query weighs the same files' paths again
 def archived(path: str) -> bool:
     """Whether `path` lies under a folder whose name says archive ("Sales/Archive/", "2019 old/", "_backup/")."""
     return any(w.lower() in ARCHIVE_WORDS for folder in path.partition("#")[0].split("/")[:-1]
