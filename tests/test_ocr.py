@@ -116,6 +116,33 @@ def test_other_scripts_are_read_when_english_reads_poorly(face, lines, expect):
     assert spy.calls == ["eng", "hin+tam+eng"]
 
 
+class _Scripted:
+    """An engine that answers each language set with the words written for it (the choice, not reading)."""
+
+    def __init__(self, answers):
+        self.answers, self.calls = answers, []
+
+    def languages(self):
+        return {"eng", "hin", "tam"}
+
+    def words(self, image, langs, dpi=None):
+        self.calls.append("+".join(langs))
+        text, confidence = self.answers["+".join(langs)]
+        return ocr.Reading(tuple(ocr.Word(w, confidence, (1, 1, 1), 30) for w in text.split()), langs)
+
+
+def test_a_latin_page_read_poorly_is_not_taken_for_another_script():
+    # A letter photographed at an angle: English reads it poorly; the Tamil pass is surer but read a few
+    # Tamil letters among the English words (the camera roll's letter). The English reading is kept.
+    letter = "Rua da Prata 8, 3B Yours sincerely, Carla Mendes Property Manager"
+    engine = _Scripted({"eng": (letter, 55.0), "hin+tam+eng": ("சார ட. " + letter + " ஐ", 61.0)})
+    assert ocr._auto(Image.new("RGB", (400, 300), "white"), engine, 4000, None).text == letter
+    assert engine.calls == ["eng", "hin+tam+eng"]
+    hindi = "किराया हर महीने की पांच तारीख तक देना है"
+    engine = _Scripted({"eng": ("flRl41 6R rf6d ch", 40.0), "hin+tam+eng": (hindi, 80.0)})
+    assert ocr._auto(Image.new("RGB", (400, 300), "white"), engine, 4000, None).text == hindi
+
+
 def test_tiny_text_is_read_at_twice_the_size(engine):
     lines = ["Your verification code is K7Q2ZP", "Reference LD-2026-0417 for support"]
     small = draw(lines, size=10, width=260)

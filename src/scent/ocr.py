@@ -367,12 +367,29 @@ def _auto(image: Image.Image, ocr: ScoringEngine, max_side: int, dpi: int | None
     if reading.confidence < POOR_CONFIDENCE:
         others = tuple(lang for lang in NON_LATIN if lang in installed)
         if others:
-            return max(reading, ocr.words(image, (*others, "eng"), dpi), key=lambda r: r.confidence)
+            again = ocr.words(image, (*others, "eng"), dpi)
+            # A Latin page read poorly (a letter photographed at an angle) came back surer as a few
+            # Tamil letters among its English words ("சார ட. Rua da Prata ஐ ... Yours sincerely"): the
+            # other script's reading counts only where that script is a good part of what it read.
+            if again.confidence > reading.confidence and _other_script_share(again.text) >= OTHER_SCRIPT_SHARE:
+                return again
         return reading
     latin = LATIN_BY_LANGUAGE.get(detect(reading.text) or "")
     if latin and latin in installed:
         return max(reading, ocr.words(image, (latin, "eng"), dpi), key=lambda r: r.confidence)
     return reading
+
+
+# Of a non-Latin reading's letters, the share in another script than Latin for it to count.
+OTHER_SCRIPT_SHARE = 0.3
+
+
+def _other_script_share(text: str) -> float:
+    """The share of `text`'s letters (and combining marks) outside the Latin script."""
+    letters = [ch for ch in text if ch.isalpha() or unicodedata.category(ch).startswith("M")]
+    if not letters:
+        return 0.0
+    return sum(not ("LATIN" in unicodedata.name(ch, "") or ch.isascii()) for ch in letters) / len(letters)
 
 
 def _larger_if_small(image: Image.Image, reading: Reading, ocr: ScoringEngine, max_side: int,
