@@ -648,14 +648,20 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
         translated, translated_marks = (
             snippet(_readable(unit, unit.english, one_line=True), r.keywords.words, r.keywords.ids, weights=weights)
             if unit.english and unit.lang != r.lang else ("", []))
-        results.append(SearchResult(
-            rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
-            snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
+        results.append(_result(
+            rank, path, unit, score, text, marks, copies, on_disk and gone(root, path),
             explain=_explain(ranked, lists, fusion, units, r.settings) if explain else None,
-            confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1], copies=copies,
-            translated=translated, translated_highlights=translated_marks, gone=on_disk and gone(root, path),
-            line=unit.line))
+            confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1],
+            translated=translated, translated_highlights=translated_marks))
     return results, fusion.file_runs
+
+
+def _result(rank: int, path: str, unit: StoredUnit, score: float, text: str, marks: list[tuple[int, int]],
+            copies: tuple[str, ...], is_gone: bool, **more) -> SearchResult:
+    """A shown file: its path, its shown unit's facts and snippet, and what `more` adds."""
+    return SearchResult(rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
+                        snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
+                        copies=copies, gone=is_gone, line=unit.line, **more)
 
 
 # A listing asks for this many files beyond twice the wanted number: exclusions and copies drop some.
@@ -680,10 +686,7 @@ def newest(r: Request, k: int) -> list[SearchResult]:
         if copies:
             path, copies, unit = plainest(r.engine.catalog, r.filters.readers, root, path, copies, unit)
         text, marks = snippet(_readable(unit, unit.text), [])
-        results.append(SearchResult(
-            rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=0.0,
-            snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id, copies=copies,
-            gone=on_disk and gone(root, path), line=unit.line))
+        results.append(_result(rank, path, unit, 0.0, text, marks, copies, on_disk and gone(root, path)))
     return results
 
 

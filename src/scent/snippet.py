@@ -126,7 +126,11 @@ def beside_ids(texts: list[str], words: list[str], ids: tuple[str, ...]) -> list
     """`words` without the parts of a query ID that one of `texts` holds whole: there the ID is
     marked, and its parts (sku, 88231 of SKU-88231-B) are no words of their own. Marked, they lit
     up the next row's SKU-88231-A, and the snippet's window went there."""
-    held = {normalise_id(text[a:b]).lower() for text in texts for a, b in _id_spans(text, ids)}
+    return _parts_dropped(words, [(text, span) for text in texts for span in _id_spans(text, ids)])
+
+
+def _parts_dropped(words: list[str], found: list[tuple[str, tuple[int, int]]]) -> list[str]:
+    held = {normalise_id(text[a:b]).lower() for text, (a, b) in found}
     return [w for w in words if not any(w.lower() in i for i in held)] if held else words
 
 
@@ -134,8 +138,7 @@ def matches(text: str, words: list[str], ids: tuple[str, ...] = ()) -> list[tupl
     """Character spans of `text` that match the query's words (by English stem) or IDs (by their
     normalised form), in order. A token that matches an ID is one span, its parts not again."""
     taken = _id_spans(text, ids)
-    if taken:
-        words = beside_ids([text], words, ids)
+    words = _parts_dropped(words, [(text, span) for span in taken])  # the IDs found once, not again
     stems = {stem(w) for w in words if w}
     # An identifier is marked whole, written in any style: ERR_CONN_RESET, and parse_http_header for
     # parseHttpHeader (its runs alone are the words "err", "conn", "reset", which no query word is).
