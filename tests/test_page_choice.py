@@ -107,7 +107,7 @@ def test_a_real_pdf_shows_the_chosen_page_and_its_snippet_and_replays_alike(tmp_
 def test_a_deck_found_at_its_agenda_shows_the_slide_the_agenda_names(tmp_path, fake_embedder, monkeypatch):
     from pptx import Presentation
 
-    from scent import Index, search
+    from scent import Index, contents
 
     folder = tmp_path / "decks"
     folder.mkdir()
@@ -128,5 +128,5 @@ def test_a_deck_found_at_its_agenda_shows_the_slide_the_agenda_names(tmp_path, f
         # The agenda alone holds both words (a keyword query of two words needs both): its page wins, and
         # of the titles it names only "Risks" holds one of them.
         assert idx.search("risks agenda", strategy="keyword")[0].page == 6
-        monkeypatch.setattr(search, "CONTENTS_LINES", 99)  # no slide is an agenda: the fused best is shown
+        monkeypatch.setattr(contents, "CONTENTS_LINES", 99)  # no slide is an agenda: the fused best is shown
         assert idx.search("risks agenda", strategy="keyword")[0].page == 2

@@ -21,6 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import confidence as sure
+from . import contents
 from . import proximity
 from .dates import day_words, iso, named_days
 from .filters import Filters
@@ -523,33 +524,21 @@ def choose(r: Request, fusion: Fusion, units: dict[int, StoredUnit], lists: dict
     return best
 
 
-# A slide listing at least this many of its deck's other slide titles, each line short, is its agenda.
-CONTENTS_LINES = 3
-_CONTENTS_LINE_WORDS = 6
-
-
 def pointed(r: Request, best: dict[str, int], units: dict[int, StoredUnit], paths: list[str]) -> None:
-    """A deck shown at its agenda (a slide listing the titles of its other slides) is shown at the
-    slide the agenda names that holds the query's words in its title instead: "risks in the Q2 review"
-    showed the agenda, whose line "Risks" is the title of slide 9. The agenda, a short list of
-    every topic, sits near any question about the deck by meaning and won its page. (scent.replay
-    replays the fused page; a record of a deck found at its agenda replays its agenda.)"""
+    """A file shown at its own list of its parts (a deck's agenda, a PDF's contents page) is shown at
+    the part the list names whose title holds the most of the query's words instead: "risks in the
+    Q2 review" showed the agenda, whose line "Risks" is the title of slide 9 (scent.contents). With
+    none of them in any title the list stays. (scent.replay replays the fused page; a record of a
+    file found at its list replays the list.)"""
     for path in paths:
         unit = units[best[path]]
-        if unit.kind != "slide":
+        if not contents.may_list(unit):
             continue
-        lines = [line.strip() for line in unit.text.split("\n")[1:] if line.strip()]
-        if len(lines) < CONTENTS_LINES or any(len(line.split()) > _CONTENTS_LINE_WORDS for line in lines):
-            continue
-        titled = {o.title.strip().lower(): o for o in reversed(r.engine.catalog.file_units(path, r.filters.readers) or ())
-                  if o.id != unit.id and o.kind == "slide" and o.title.strip()}
-        named = [titled[line.lower()] for line in lines if line.lower() in titled]
-        if len(named) < CONTENTS_LINES:
-            continue  # a slide of short lines, not the deck's agenda
-        held = [(len(matches(o.title, r.keywords.words, r.keywords.ids)), o) for o in named]
-        most = max(n for n, _ in held)
+        named = contents.targets(unit, r.engine.catalog.file_units(path, r.filters.readers) or [])
+        held = [(len(matches(title, r.keywords.words, r.keywords.ids)), part) for title, part in named]
+        most = max((n for n, _ in held), default=0)
         if most:
-            target = next(o for n, o in held if n == most)  # the first the agenda names
+            target = next(part for n, part in held if n == most)  # the first the list names
             units[target.id] = target
             best[path] = target.id
 
