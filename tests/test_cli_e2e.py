@@ -367,8 +367,25 @@ def test_a_page_damaged_inside_the_index_is_one_line_not_a_traceback(e2e, tmp_pa
     for args in (["search", "--index", str(damaged), "--no-server", "deposit"], ["status", "--index", str(damaged)]):
         out = e2e.run(*args)
         assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
-        assert out.stderr == ("scent: error: the index is damaged (database disk image is malformed); remove it with "
-                              "scent forget FOLDER (the folder's own files are not touched) and index the folder again\n")
+        assert out.stderr == ("scent: error: the index is damaged (database disk image is malformed); index the "
+                              "folder again with scent index FOLDER --rebuild (the folder's own files are not touched)\n")
+
+
+def test_an_index_whose_database_was_cut_to_nothing_says_so_and_a_rebuild_mends_it(e2e, tmp_path):
+    # SQLite took an empty file for a new index: every search answered "no results", status "updated never".
+    cut = tmp_path / "cut"
+    shutil.copytree(e2e.index, cut)
+    (cut / "index.db").write_bytes(b"")
+    for args in (["search", "--index", str(cut), "--no-server", "deposit"], ["status", "--index", str(cut)]):
+        out = e2e.run(*args)
+        assert out.returncode == 1 and out.stdout == "", out.stderr
+        assert out.stderr == (f"scent: error: the index at {cut} is damaged (its database index.db is an empty file, "
+                              "left by a crash or a full disk); index the folder again with scent index FOLDER "
+                              "--rebuild\n")
+    assert (cut / "index.db").stat().st_size == 0  # reading it wrote nothing
+    assert e2e.run("index", str(e2e.folder), "--index", str(cut), "--rebuild", "--quiet").returncode == 0
+    out = e2e.run("search", "--index", str(cut), "--no-server", "--json", "deposit")
+    assert out.returncode == 0 and out.stdout.count("\n") > 0
 
 
 @pytest.mark.parametrize("command", ["search", "status"])

@@ -959,8 +959,8 @@ def run(started=None) -> None:
     except sqlite3.DatabaseError as err:
         # Opening checked the file; a page damaged inside it (a bad sector, a partial copy) shows on a read.
         said = cannot_write("the index folder", err) or (
-            f"the index is damaged ({err}); remove it with scent forget FOLDER (the folder's own files are not "
-            "touched) and index the folder again")
+            f"the index is damaged ({err}); index the folder again with scent index FOLDER --rebuild (the "
+            "folder's own files are not touched)")
         click.echo(f"scent: error: {visible(said)}", err=True)
         sys.exit(1)
     except OSError as err:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 DB_NAME = "index.db"
 # How long an open waits out a rebuild in another process making the index anew.
 OPEN_PATIENCE_S = 30.0
+EMPTY_PATIENCE_S = 1.0
 
 
 class SqliteEngine:
@@ -31,11 +32,22 @@ class SqliteEngine:
     def __init__(self, index_dir: Path, settings=None, db_name: str = DB_NAME):
         self.path = str(Path(index_dir) / db_name)
         deadline = time.monotonic() + OPEN_PATIENCE_S
+        empty_until = time.monotonic() + EMPTY_PATIENCE_S
         while True:
             before = self._mine = None
             try:
                 Path(index_dir).mkdir(parents=True, exist_ok=True)
                 before = _file_id(self.path)
+                if before is not None and os.path.getsize(self.path) == 0:
+                    # Opening writes its header at once (WAL mode), so an empty file for longer than
+                    # another process's opening takes was cut off by a crash or a full disk; SQLite
+                    # would take it for a new index, and every search would find nothing, unexplained.
+                    if time.monotonic() < empty_until:
+                        time.sleep(0.05)
+                        continue
+                    raise ScentError(f"the index at {index_dir} is damaged (its database {DB_NAME} is an empty "
+                                     "file, left by a crash or a full disk); index the folder again with "
+                                     "scent index FOLDER --rebuild")
                 self.db, self._opened = self._connect(before)
                 break
             except (sqlite3.DatabaseError, OSError) as err:
