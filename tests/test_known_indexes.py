@@ -55,6 +55,20 @@ def test_forget_is_refused_while_an_indexer_holds_the_index(notes, fake_embedder
     assert (where / "index.db").is_file()
 
 
+def test_forget_is_refused_while_a_server_answers_from_the_index(notes, fake_embedder):
+    # A server announces itself in the index folder (scent.serve.discovery); forgotten under it, it
+    # went on answering searches from the removed database.
+    from scent.serve import discovery
+
+    where = build(notes, fake_embedder)
+    with discovery.announced(where, "127.0.0.1", 8799, str(notes), "token"):  # this process as the server
+        with pytest.raises(ScentError, match=rf"scent serve \(pid {os.getpid()}, http://127.0.0.1:8799/\) is "
+                                             r"serving this index; stop it first"):
+            Index.forget(notes)
+        assert (where / "index.db").is_file()
+    assert Index.forget(notes) == where  # the server stopped
+
+
 def test_open_says_how_it_found_the_index(notes, tmp_path, fake_embedder, monkeypatch):
     build(notes, fake_embedder)
     monkeypatch.chdir(notes)

@@ -196,9 +196,15 @@ class Index:
         engine; the folder's own files are not touched. Refused while an indexer writes it."""
         import shutil
 
+        from .serve import discovery
+
         settings = settings or Settings()
         engine = engine_class(settings.backend)
         where = location.find_index(folder, index_dir, lambda d: engine.exists(d, settings)).index_dir
+        server = discovery.running(where)
+        if server is not None:  # it would go on answering from the removed index until it stopped
+            raise ScentError(f"scent serve (pid {server['pid']}, {discovery.url(server)}) is serving this index; "
+                             "stop it first (Ctrl-C where it runs), then forget the index")
         with IndexLock(where):
             _forget_kept(where, settings)
             engine.destroy(where, settings)
