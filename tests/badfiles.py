@@ -372,6 +372,14 @@ def _(root):
     write(root, "data/deep-objects.json", '{"a":' * 10_000 + '"leaf"' + "}" * 10_000)
 
 
+@kind("JSON and a notebook holding a 5,000-digit number", ["data/long-number.json", "notebooks/long-number.ipynb"],
+      "index")
+def _(root):
+    # Past Python's 4,300 digits json.loads refuses the number, and the file was skipped.
+    write(root, "data/long-number.json", '{"serial": ' + "7" * 5000 + ', "name": "heron survey"}')
+    write(root, "notebooks/long-number.ipynb", _notebook(b"\x89PNG not really")[:-1] + ', "extra": ' + "7" * 5000 + "}")
+
+
 @kind("JSON Lines with a broken line", ["data/broken.jsonl"], "either")
 def _(root):
     write(root, "data/broken.jsonl", '{"a": "fine line"}\n{"b": \n' + "[" * 5000 + "\n")

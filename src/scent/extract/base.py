@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import codecs
+import json
 import os
 import re
+import sys
 from dataclasses import dataclass
 
 from scent.dates import from_datetime
@@ -54,6 +56,16 @@ class Limits:
     # (mail.py), so a mailbox of 100,000 messages that gained one parses one. Given by the indexer for
     # the file it reads; empty for the files inside.
     indexed: tuple[tuple[str, str], ...] = ()
+
+
+def load_json(text: str | bytes):
+    """json.loads, except that an integer too long for Python to convert (its guard against slow
+    parsing, 4,300 digits) stays its digits: one such number cost the whole file."""
+    return json.loads(text, parse_int=_integer)
+
+
+def _integer(digits: str) -> int | str:
+    return int(digits) if len(digits) <= (sys.get_int_max_str_digits() or len(digits)) else digits
 
 
 def _size(n: int) -> str:

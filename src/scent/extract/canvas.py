@@ -10,7 +10,7 @@ import json
 import os
 
 from scent.units import Extracted, Section
-from .base import Limits, laid_out, one_line, read_text, unreadable
+from .base import Limits, laid_out, load_json, one_line, read_text, unreadable
 
 EXTENSIONS = (".canvas",)
 KIND = "text"
@@ -19,7 +19,7 @@ KIND = "text"
 def extract(path: str, limits: Limits) -> Extracted:
     text, encoding = read_text(path, limits)
     try:
-        board = json.loads(text) if text.strip() else {}
+        board = load_json(text) if text.strip() else {}
     except (json.JSONDecodeError, RecursionError) as e:
         raise unreadable(path, "Obsidian canvas", f"its JSON does not parse: {e}") from None
     nodes = board.get("nodes") if isinstance(board, dict) else None

@@ -11,7 +11,7 @@ import json
 import os
 
 from scent.units import Extracted, Section
-from .base import SECTION_SEPARATOR, Limits, read_text, unreadable
+from .base import SECTION_SEPARATOR, Limits, load_json, read_text, unreadable
 from .image import name_unit
 
 EXTENSIONS = (".excalidraw",)
@@ -21,7 +21,7 @@ KIND = "image"
 def extract(path: str, limits: Limits) -> Extracted:
     text, _ = read_text(path, limits)
     try:
-        drawing = json.loads(text)
+        drawing = load_json(text)
     except (json.JSONDecodeError, RecursionError) as e:
         raise unreadable(path, "Excalidraw drawing", f"its JSON does not parse: {e}") from None
     elements = drawing.get("elements") if isinstance(drawing, dict) else None

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from scent.errors import ExtractError
 from scent.units import Extracted
 from . import dayone, keep
-from .base import Limits, joined, read_text
+from .base import Limits, joined, load_json, read_text
 
 VERSION = 4  # 2: Keep notes; 3: Day One journals; 4: a journal's entries are files of their own
 EXTENSIONS = (".json", ".jsonl", ".ndjson", ".geojson")
@@ -49,7 +49,7 @@ def _records(path: str, text: str) -> list:
     for number, line in enumerate(text.split("\n"), 1):
         if line.strip():
             try:
-                records.append(json.loads(line))
+                records.append(load_json(line))
             except json.JSONDecodeError as e:
                 raise ExtractError(path, f"invalid JSON on line {number}: {e.msg} (column {e.colno}); "
                                          "fix the file or add it to .scentignore") from e
@@ -77,7 +77,7 @@ def extract(path: str, limits: Limits) -> Extracted:
             parts = _groups(name, lines, "records")
         else:
             try:
-                data = json.loads(text)
+                data = load_json(text)
             except json.JSONDecodeError as e:
                 raise ExtractError(path, f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}; "
                                          "fix the file or add it to .scentignore") from e
@@ -99,7 +99,7 @@ def read_member(path: str, name: str, max_bytes: int) -> bytes:
     """The bytes of member `name` (a Day One journal's entry `N.md`); ExtractError when it is not there."""
     text, _ = read_text(path, Limits())
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except (json.JSONDecodeError, RecursionError):
         raise ExtractError(path, f"it is no longer valid JSON, so it holds no {name}; re-index the folder") from None
     return dayone.read_entry(data, path, name, max_bytes)

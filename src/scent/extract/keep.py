@@ -10,11 +10,10 @@ so the page follows it when it changes or goes. Not a reader of its own: jsondat
 """
 from __future__ import annotations
 
-import json
 import os
 
 from scent.units import Extracted, Section
-from .base import one_line
+from .base import load_json, one_line
 
 # What every note of every Keep export holds, and no other JSON file scent has met does.
 _MARKS = ("userEditedTimestampUsec", "createdTimestampUsec")
@@ -77,7 +76,7 @@ def twin(path: str, root: str | None) -> tuple[str, float | None] | None:
         if os.path.getsize(json_path) > MAX_TWIN_BYTES:
             return None
         with open(json_path, encoding="utf-8") as f:
-            data = json.load(f)
+            data = load_json(f.read())
     except (OSError, ValueError, RecursionError):
         return None
     if not is_note(data):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import re
 from functools import partial
 
@@ -22,7 +21,7 @@ from PIL import Image
 
 from scent.errors import ExtractError
 from scent.units import Extracted, Picture, Section
-from .base import Limits, laid_out, read_bytes
+from .base import Limits, laid_out, load_json, read_bytes
 from .pictures import PICTURES_PER_FILE, decoded, picture_text
 from .text import markdown_headings
 
@@ -94,7 +93,7 @@ def _pictures(cell: dict) -> list[tuple[int, bytes | None]]:
 def _load(path: str, limits: Limits):
     raw = read_bytes(path, limits)
     try:
-        return cells(json.loads(raw))
+        return cells(load_json(raw))
     except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise ExtractError(path, f"not a readable Jupyter notebook ({type(e).__name__}: {e}); it may be damaged or "
                                  "cut short: open it in Jupyter and save it again") from None

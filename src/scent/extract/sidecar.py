@@ -11,7 +11,6 @@ the picture.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 
+from .base import load_json
 from .tags import MAX_XMP, people_and_words, xmp_words
 
 TAKEOUT = ".supplemental-metadata"
@@ -96,7 +96,7 @@ def _read_takeout(sidecar: str, path: str, found: Sidecar) -> None:
         if os.path.getsize(sidecar) > MAX_JSON:
             return
         with open(sidecar, "rb") as f:
-            data = json.loads(f.read())
+            data = load_json(f.read())
     except (OSError, ValueError):
         return
     if not isinstance(data, dict):
