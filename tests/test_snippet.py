@@ -4,7 +4,7 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from scent.query import normalise_id
+from scent.query import MARK_CLASS, normalise_id
 from scent.snippet import _TOKEN, matches, snippet, snippet_weights, stem, table_snippet
 
 
@@ -90,7 +90,7 @@ def _one_token_at_a_time(text, words, ids=()):
         if ids and any(ch.isdigit() for ch in tok) and normalise_id(tok) in set(ids):
             spans.append(m.span())
             continue
-        for sub in re.finditer(r"[^\W_]+", tok):
+        for sub in re.finditer(rf"[^\W_](?:[^\W_]|[{MARK_CLASS}])*", tok):  # a letter's vowel signs with it
             a, b = m.start() + sub.start(), m.start() + sub.end()
             if stem(sub.group()) in stems and not any(x <= a < y for x, y in whole):
                 spans.append((a, b))
@@ -125,3 +125,17 @@ def test_a_letter_split_off_a_word_is_not_marked_on_its_own():
     assert words == ["cat", "video", "ana", "birthday", "mail", "vitamin", "c"]
     text, marks = snippet("Ana's video, 3 s long", words, ())
     assert [text[a:b] for a, b in marks] == ["Ana", "video"]
+
+
+def test_words_typed_without_their_accents_are_marked():
+    text = "Dr. Müller, Leopoldstraße 12; Käsespätzle for Élodie"
+    marked = [text[a:b] for a, b in matches(text, ["Muller", "leopoldstrasse", "kasespatzle", "elodie"])]
+    assert marked == ["Müller", "Leopoldstraße", "Käsespätzle", "Élodie"]
+    plain = "Muller and Strasse"
+    assert [plain[a:b] for a, b in matches(plain, ["Müller", "Straße"])] == ["Muller", "Strasse"]
+
+
+def test_devanagari_and_tamil_words_are_marked_whole():
+    # Python's \w leaves out their vowel signs and virama: हल्दी was four runs, none the query word.
+    text = "सबको हल्दी: 16 फ़रवरी; பொங்கல் விழா"
+    assert [text[a:b] for a, b in matches(text, ["हल्दी", "பொங்கல்"])] == ["हल्दी", "பொங்கல்"]

@@ -9,15 +9,12 @@ window of `width` consecutive words, as a share of all the query's words, each w
 from __future__ import annotations
 
 import bisect
-import re
 
 from .query import KeywordQuery, normalise_id
-from .snippet import matches, stem
+from .snippet import SUBWORD, matches, stem
 
 # About a sentence: words further apart than this rarely belong to one statement.
 WIDTH = 12
-
-_RUN = re.compile(r"[^\W_]+")  # the runs snippet.matches stems (letters and digits)
 
 
 def hits(text: str, query: KeywordQuery) -> list[tuple[int, str]]:
@@ -25,7 +22,7 @@ def hits(text: str, query: KeywordQuery) -> list[tuple[int, str]]:
     spans = matches(text, query.words, query.ids)
     if not spans:
         return []
-    starts = [m.start() for m in _RUN.finditer(text)]
+    starts = [m.start() for m in SUBWORD.finditer(text)]
     out = []
     for a, b in spans:
         piece = text[a:b]

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from functools import lru_cache
 
 import snowballstemmer
 
-from .query import _CAMEL_BUMP, WORD, normalise_id
+from .query import _CAMEL_BUMP, MARK_CLASS, WORD, normalise_id
 
 _TOKEN = re.compile(rf"{WORD}(?:[-./]{WORD})*")
 _STEM = snowballstemmer.stemmer("english")
@@ -17,7 +18,20 @@ _STEM = snowballstemmer.stemmer("english")
 # a snippet, so its answers are kept for many of them (a few MB).
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
-    return _STEM.stemWord(word.lower())
+    """`word`'s English stem, accents aside: "Muller" and "Strasse" are typed for Müller and Straße."""
+    return _STEM.stemWord(fold(word))
+
+
+# Latin letters that no decomposition takes an accent off.
+_FOLDED = str.maketrans({"ß": "ss", "ø": "o", "æ": "ae", "œ": "oe", "đ": "d", "ł": "l", "ı": "i", "þ": "th"})
+
+
+def fold(word: str) -> str:
+    """`word` in lower case without Latin accents (the vowel signs of other scripts stay)."""
+    word = word.lower()
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFKD", word.translate(_FOLDED)) if not "\u0300" <= c <= "\u036f")
 
 
 def snippet(text: str, words: list[str], ids: tuple[str, ...] = (), width: int = 220,
@@ -111,7 +125,9 @@ def readable(text: str) -> str:
 
 
 _IDENTIFIER = re.compile(r"\b\w*(?:[^\W_]_[^\W_]|[a-z][A-Z])\w*")  # snake_case, camelCase, PascalCase
-_SUBWORD = re.compile(r"[^\W_]+")  # the letters and digits runs a token is stemmed in (snake_case, a-b)
+# The runs of letters and digits a token is stemmed in (snake_case, a-b), a letter's marks with it
+# (Python's \w leaves out the vowel signs of Devanagari and Tamil: हल्दी was four runs).
+SUBWORD = re.compile(rf"[^\W_](?:[^\W_]|[{MARK_CLASS}])*")
 
 
 def _id_spans(text: str, ids: tuple[str, ...]) -> list[tuple[int, int]]:
@@ -149,8 +165,8 @@ def matches(text: str, words: list[str], ids: tuple[str, ...] = ()) -> list[tupl
     # Snowball changes a word's ending, never its first letter: a run starting otherwise is not
     # stemmed at all (the loop over every run of a unit's text is most of a warm query's snippets).
     firsts = {s[0] for s in stems if s}
-    found = [m.span() for m in _SUBWORD.finditer(text)
-             if m.group()[0].lower()[0] in firsts and stem(m.group()) in stems]
+    found = [m.span() for m in SUBWORD.finditer(text)
+             if _first(m.group()[0]) in firsts and stem(m.group()) in stems]
     if not taken:
         return found
     inside, at = [], 0
@@ -162,6 +178,11 @@ def matches(text: str, words: list[str], ids: tuple[str, ...] = ()) -> list[tupl
     return sorted(taken + inside)
 
 
+@lru_cache(maxsize=1 << 12)
+def _first(letter: str) -> str:
+    return fold(letter)[:1]
+
+
 def snippet_weights(words: list[str], texts: list[str]) -> dict[str, float]:
     """How much each query word (by stem) says where it is found, from the texts about to be
     shown: 1 + ln((n + 1) / (holders + 1)) of n texts. A word every result holds is the topic
@@ -170,7 +191,7 @@ def snippet_weights(words: list[str], texts: list[str]) -> dict[str, float]:
     stems = {stem(w) for w in words if w}
     if not stems or not texts:
         return {}
-    held = [{stem(m.group()) for m in _SUBWORD.finditer(t)} & stems for t in texts]
+    held = [{stem(m.group()) for m in SUBWORD.finditer(t)} & stems for t in texts]
     return {s: 1.0 + math.log((len(texts) + 1) / (sum(s in h for h in held) + 1)) for s in stems}
 
 
