@@ -29,6 +29,23 @@ def test_only_near_the_top_and_only_with_a_known_query_language():
     assert _stand_in(lists, UNITS, None, top=10) == ([None] * 6, [None] * 5)
 
 
+def test_a_query_of_unknown_language_stands_in_only_for_units_of_another_script():
+    # "temple festival date in Mylapore": too short for the guesser to say English, but its Latin
+    # letters cannot be Tamil or Hindi; the French unit 3 may be in the query's language.
+    from scent.language import script
+
+    lists = {"dense": DENSE, "keyword": [(2, 5.0)]}
+    assert script("temple festival date in Mylapore") == "LATIN"
+    assert _stand_in(lists, UNITS, None, top=10, query_script="LATIN")[0] == [1, None, None, 4, None, 6]
+    # A Tamil query: the English and French units are written apart from it; the Tamil ones are not.
+    assert script("பொங்கல் எப்போது") == "TAMIL"
+    assert _stand_in({"dense": DENSE, "keyword": [(1, 5.0)]}, UNITS, None, top=10,
+                     query_script="TAMIL")[0] == [None, 2, 3, None, None, 6]
+    # Letters of two scripts, or none: no stand-in without a known language.
+    assert script("Pongal பொங்கல்") is None and script("2025-01-14") is None
+    assert _stand_in(lists, UNITS, None, top=10, query_script=None)[0] == [None] * 6
+
+
 def test_none_where_the_keyword_list_found_nothing():
     """No unit of any language holds the query's words: none has a keyword share to make up for."""
     lists = {"dense": DENSE, "keyword": []}

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import search as pipeline
 from .confidence import coverage, query_facts, settle_language
+from .language import script
 from .evaluate import RUN_DEPTH, LabelledQuery, _unsafe
 from .index import Index
 
@@ -44,7 +45,8 @@ def record(index: Index, text: str, key, **ident) -> Record:
     request = index._request(text, ident.pop("filters", None), dict(ident.pop("overrides", {})))
     lists, units, fusion = pipeline._fused(request)
     used = {uid for hits in lists.values() for uid, _ in hits}
-    stand = (pipeline.stand_in(lists, units, request.lang, glossed=pipeline.glossed(request.settings, request.lang))[0]
+    stand = (pipeline.stand_in(lists, units, request.lang, glossed=pipeline.glossed(request.settings, request.lang),
+                               query_script=script(request.text))[0]
              if "stand_in" in fusion.file_runs else [])
     # The pipeline's own answer, without snippets: what a replay of RRF must give back.
     depth = ident.pop("depth", RUN_DEPTH)

@@ -28,6 +28,26 @@ LANGUAGES = (
 )
 
 
+# The script each of LANGUAGES is written in, where it is not Latin (the first word of its letters'
+# Unicode names).
+SCRIPTS = {"el": "GREEK", "ru": "CYRILLIC", "uk": "CYRILLIC", "ar": "ARABIC", "fa": "ARABIC", "ur": "ARABIC",
+           "he": "HEBREW", "hi": "DEVANAGARI", "mr": "DEVANAGARI", "bn": "BENGALI", "ta": "TAMIL", "te": "TELUGU",
+           "th": "THAI", "zh": "CJK", "ja": "CJK", "ko": "HANGUL"}
+
+
+def script(text: str) -> str | None:
+    """The one script `text`'s letters are written in (LATIN, DEVANAGARI, TAMIL ...); None for a
+    text without letters or with letters of several scripts."""
+    found = {unicodedata.name(ch, "?").split(" ", 1)[0] for ch in text[:2000] if ch.isalpha()}
+    return found.pop() if len(found) == 1 else None
+
+
+def written_apart(text_script: str | None, lang: str | None) -> bool:
+    """Whether a text in `text_script` cannot be in `lang`: a query in Latin letters is no Tamil,
+    whatever its few words leave the guesser unsure of."""
+    return text_script is not None and lang is not None and SCRIPTS.get(lang, "LATIN") != text_script
+
+
 class _Model:
     """py3langid's naive Bayes model restricted to LANGUAGES, read from memory-mapped arrays.
 

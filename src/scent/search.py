@@ -28,6 +28,7 @@ from .filters import Filters
 from .fuse import mmr, rrf
 from .gloss import GLOSSED, to_english
 from .kinds import PICTURE_KINDS, place
+from .language import script, written_apart
 from .query import KeywordQuery, clean, normalise_id
 from .settings import Settings
 from .snippet import matches, readable, snippet, snippet_weights, table_snippet
@@ -372,7 +373,8 @@ def fuse(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) 
     file_runs = {name: list(dict.fromkeys(units[uid].path for uid, _ in hits)) for name, hits in lists.items()}
     unit_runs = {n: [uid for uid, _ in h] for n, h in lists.items()}
     if s.other_language_stand_in and "dense" in lists and "keyword" in lists:
-        unit_runs["stand_in"], file_runs["stand_in"] = stand_in(lists, units, r.lang, glossed=glossed(s, r.lang))
+        unit_runs["stand_in"], file_runs["stand_in"] = stand_in(lists, units, r.lang, glossed=glossed(s, r.lang),
+                                                                query_script=script(r.text))
         weights["stand_in"] = s.weight_keyword
         unit_runs["keyword"], file_runs["keyword"] = replaced(unit_runs["keyword"], unit_runs["stand_in"],
                                                               lambda uid: units[uid].path)
@@ -417,7 +419,8 @@ def glossed(s: Settings, query_lang: str | None) -> tuple[frozenset[str], str]:
 
 
 def stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_lang: str | None,
-             top: int = STAND_IN_TOP, glossed: tuple[frozenset[str], str] = (frozenset(), "absent")) -> tuple[list, list]:
+             top: int = STAND_IN_TOP, glossed: tuple[frozenset[str], str] = (frozenset(), "absent"),
+             query_script: str | None = None) -> tuple[list, list]:
     """(unit run, file run) of the keyword rank stand-ins: the dense list's first `top` units,
     where each unit written in another language than the query (and absent from the keyword
     list) keeps its dense rank and every other rank is held by None.
@@ -448,7 +451,9 @@ def stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_la
 
     def stands_in(rank: int, uid: int) -> bool:
         lang = units[uid].lang
-        if query_lang is None or lang in (None, query_lang) or not in_keyword:
+        if lang in (None, query_lang) or not in_keyword:
+            return False
+        if query_lang is None and not written_apart(query_script, lang):
             return False
         if lang in languages and rule != "absent":
             return rule == "better" and file_rank.get(units[uid].path, rank + 1) > rank
