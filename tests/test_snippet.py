@@ -127,6 +127,12 @@ def test_a_letter_split_off_a_word_is_not_marked_on_its_own():
     assert [text[a:b] for a, b in marks] == ["Ana", "video"]
 
 
+def test_an_identifier_that_is_also_an_id_is_marked_once():
+    # Marked twice, the terminal printed FEATURE_PRORATION_V2FEATURE_PRORATION_V2.
+    text = "Proration v2 behind FEATURE_PRORATION_V2. Upgrade gunicorn"
+    assert matches(text, ["FEATURE_PRORATION_V2"], (normalise_id("FEATURE_PRORATION_V2"),)) == [(20, 40)]
+
+
 def test_words_typed_without_their_accents_are_marked():
     text = "Dr. Müller, Leopoldstraße 12; Käsespätzle for Élodie"
     marked = [text[a:b] for a, b in matches(text, ["Muller", "leopoldstrasse", "kasespatzle", "elodie"])]

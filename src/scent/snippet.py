@@ -160,8 +160,9 @@ def matches(text: str, words: list[str], ids: tuple[str, ...] = ()) -> list[tupl
     # parseHttpHeader (its runs alone are the words "err", "conn", "reset", which no query word is).
     joined = {w.lower().replace("_", "") for w in words if len(w) > 3}
     if joined and ("_" in text or _CAMEL_BUMP.search(text)):
-        taken = sorted(taken + [m.span() for m in _IDENTIFIER.finditer(text)
-                                if m.group().replace("_", "").lower() in joined])
+        named = [m.span() for m in _IDENTIFIER.finditer(text) if m.group().replace("_", "").lower() in joined]
+        # An identifier with a digit (FEATURE_PRORATION_V2) may be marked as an ID already: once.
+        taken = sorted(taken + [(a, b) for a, b in named if not any(x < b and a < y for x, y in taken)])
     # Snowball changes a word's ending, never its first letter: a run starting otherwise is not
     # stemmed at all (the loop over every run of a unit's text is most of a warm query's snippets).
     firsts = {s[0] for s in stems if s}
