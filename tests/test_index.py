@@ -266,6 +266,19 @@ def test_office_owner_files_and_the_systems_files_are_not_walked(tmp_path):
         ["report.docx"]
 
 
+def test_lock_files_and_minified_bundles_are_not_walked(tmp_path):
+    """A lock file repeats every dependency's name (package-lock.json came 4th for "retry backoff",
+    97% sure); a minified bundle holds the source's names (first for the function it copies)."""
+    from scent import walk as walking
+
+    _files(tmp_path, ["web/package.json", "web/package-lock.json", "web/src/api.ts", "web/dist/app.min.js",
+                      "web/dist/app.js", "web/dist/site.min.css", "py/poetry.lock", "py/pyproject.toml", "rs/Cargo.lock",
+                      "go/go.sum", "notes/fix.patch", "notes/lock.md"])
+    assert sorted(f.rel for f in walking.walk(tmp_path, accept=lambda p: True)) == [
+        "notes/fix.patch", "notes/lock.md", "py/pyproject.toml", "web/dist/app.js", "web/package.json", "web/src/api.ts"]
+    assert walking.left_out(["web", "package-lock.json"]) and not walking.left_out(["web", "package.json"])
+
+
 def test_bad_file_is_skipped_and_retried(notes, fake_embedder):
     (notes / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
     idx, report = build(notes, fake_embedder)

@@ -179,9 +179,23 @@ OS_FILES = frozenset({"desktop.ini", "thumbs.db", "ehthumbs.db", "ehthumbs_vista
 
 
 def _os_file(name: str) -> bool:
-    """A dot name, one of OS_FILES, or an Office owner file: "~$port.docx", kept beside report.docx
-    while it is open (and left behind by a crash), 162 bytes naming who has it open."""
-    return name.startswith((".", "~$")) or name.lower() in OS_FILES
+    """A dot name, one of OS_FILES, a file a build tool wrote (_made_by_tools), or an Office owner
+    file: "~$port.docx", kept beside report.docx while it is open (and left behind by a crash), 162
+    bytes naming who has it open."""
+    return name.startswith((".", "~$")) or name.lower() in OS_FILES or _made_by_tools(name.lower())
+
+
+# Files package managers and bundlers write beside a project's own: a lock file repeats every
+# dependency's name and version (package-lock.json came 4th for "retry backoff", 97% sure), and a
+# minified bundle holds the source's names, so it came first for the function it copies.
+LOCK_FILES = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock",
+                        "poetry.lock", "pipfile.lock", "pdm.lock", "uv.lock", "cargo.lock", "gemfile.lock",
+                        "composer.lock", "go.sum", "packages.lock.json", "pubspec.lock", "mix.lock"})
+MINIFIED = (".min.js", ".min.mjs", ".min.css")
+
+
+def _made_by_tools(name: str) -> bool:
+    return name in LOCK_FILES or name.endswith(MINIFIED)
 
 
 def left_out(parts: list[str]) -> bool:

@@ -13,11 +13,11 @@ from . import frontmatter
 from .base import Limits, numbered_lines, read_text, split_at
 
 # .rmd, .qmd: R Markdown and Quarto (Markdown with code cells); .mdx: Markdown with components;
-# .bib, .ris: reference lists.
+# .bib, .ris: reference lists; .diff, .patch: changes to code, mailed or saved.
 VERSION = 2  # 2: an untitled Markdown note is titled by its file name; front matter's aliases are searchable
 _MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rmd", ".qmd")
 EXTENSIONS = (".txt", ".text", *_MARKDOWN, ".rst", ".log", ".org", ".adoc", ".asciidoc", ".tex", ".nfo", ".bib",
-              ".ris")
+              ".ris", ".diff", ".patch")
 NAMES = ("readme", "license", "licence", "copying", "authors", "changelog", "todo")
 
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
