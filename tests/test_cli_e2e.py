@@ -345,6 +345,8 @@ def test_explain_json_contributions_add_up_to_the_score(e2e):
     (["--", "*"], "scent: error: the query is only punctuation"),
     (["--", "-"], "scent: error: the query is only punctuation"),
     (["-draft", "budget"], "a query that begins with a word to leave out goes after the options and --"),
+    (["--dry-run"], "No such option '--dry-run'; to search for it, put -- before the query: scent search [OPTIONS] "
+                    "-- --dry-run"),
 ])
 def test_usage_errors_exit_2(e2e, args, message):
     out = e2e.search(*args)

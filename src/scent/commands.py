@@ -941,10 +941,15 @@ def run(started=None) -> None:
         click.echo("scent: interrupted", err=True)
         sys.exit(130)
     except click.NoSuchOption as err:
-        if err.ctx is not None and err.ctx.command.name in ("search", "context") and not err.option_name.startswith("--"):
-            # `scent search -draft budget`: the query's first word was read as options (-d -r ...)
-            err.message = (f"{err.message.rstrip('.')}; a query that begins with a word to leave out goes after "
-                           f"the options and --: scent {err.ctx.command.name} [OPTIONS] -- -draft budget")
+        if err.ctx is not None and err.ctx.command.name in ("search", "context"):
+            name = err.ctx.command.name
+            if not err.option_name.startswith("--"):
+                # `scent search -draft budget`: the query's first word was read as options (-d -r ...)
+                err.message = (f"{err.message.rstrip('.')}; a query that begins with a word to leave out goes after "
+                               f"the options and --: scent {name} [OPTIONS] -- -draft budget")
+            elif not err.possibilities:  # `scent search --dry-run`: a flag of some program, searched for
+                err.message = (f"{err.message.rstrip('.')}; to search for it, put -- before the query: "
+                               f"scent {name} [OPTIONS] -- {err.option_name}")
         err.show()
         sys.exit(err.exit_code)
     except click.ClickException as err:
