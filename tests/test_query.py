@@ -62,6 +62,21 @@ def test_identifiers_match_whole_and_by_parts():
     assert [t.fts for t in parse("parseHttpHeader read").terms] == ['("parseHttpHeader" OR "parse http header")', '"read"']
 
 
+def test_a_dotted_name_matches_its_parts_anywhere():
+    # "Retry.DEFAULT_BACKOFF_MAX" where the class Retry defines DEFAULT_BACKOFF_MAX = 120: no phrase there.
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(text, tokenize=\"porter unicode61 remove_diacritics 2 tokenchars '_'\")")
+    db.executemany("INSERT INTO t VALUES (?)", [("class Retry:\n    DEFAULT_BACKOFF_MAX = 120",),
+                                               ("delay = min(Retry.DEFAULT_BACKOFF_MAX, delay)",),
+                                               ("DEFAULT_BACKOFF_MAX of the pool",)])
+    expr = match_expression(parse("Retry.DEFAULT_BACKOFF_MAX"), "and")
+    assert expr == '("Retry DEFAULT_BACKOFF_MAX" OR ("Retry" AND "DEFAULT_BACKOFF_MAX"))'
+    assert [r for (r,) in db.execute("SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid", (expr,))] == [1, 2]
+    # Not a dotted name: an e-mail address, an ID, parts of one letter ("e.g.")
+    assert [t.fts for t in parse("ana@example.com").terms] == ['"ana example com"']
+    assert all(" AND " not in t.fts for t in parse("v1.2.3 e.g. INV-2024-00918").terms)
+
+
 def test_stopwords_dropped_unless_only_stopwords():
     assert [t.text for t in parse("where is the lease").terms] == ["lease"]
     assert [t.text for t in parse("the who").terms] == ["the", "who"]

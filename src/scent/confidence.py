@@ -19,7 +19,8 @@ from functools import lru_cache
 from .filters import Filters
 from .kinds import PICTURE_KINDS
 from .language import reads_as_english
-from .query import WORD, KeywordQuery, Term, _chunks, _parts, id_tokens, identifier_parts, normalise_id, split_identifier, symbol_names
+from .query import (WORD, KeywordQuery, Term, _chunks, _parts, id_tokens, identifier_parts, is_dotted_name, normalise_id,
+                    split_identifier, symbol_names)
 from .snippet import stem
 from .stopwords import STOPWORDS
 from .syntax import contains, words
@@ -112,7 +113,8 @@ def _holds(term: str, is_id: bool, have: frozenset[str], have_ids: frozenset[str
     stems = _term_stems(term)
     if not stems or not all(s in have for s in stems):
         return False
-    return len(stems) == 1 or len(identifier_parts(term)) > 1 or contains(_unit_words(text), stems)
+    return (len(stems) == 1 or len(identifier_parts(term)) > 1 or is_dotted_name(term)
+            or contains(_unit_words(text), stems))
 
 
 @lru_cache(maxsize=1024)

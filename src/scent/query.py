@@ -240,6 +240,11 @@ def parse(text: str, stopwords: bool = True, alternatives: tuple[tuple[str, ...]
             # An identifier also as its parts (extra_tokens): parseHttpHeader finds parse_http_header.
             fts = quote_fts(word) if len(pieces) < 2 else f"({quote_fts(word)} OR {quote_fts(' '.join(pieces))})"
             terms.append(Term(chunk, fts, is_stopword=word.lower() in STOPWORDS))
+        elif is_dotted_name(chunk):
+            # Retry.DEFAULT_BACKOFF_MAX, urllib3.util.retry.Retry: written so in the code that uses
+            # it, not where it is defined (DEFAULT_BACKOFF_MAX = 120 in class Retry): its parts anywhere.
+            phrase, every = quote_fts(" ".join(parts)), " AND ".join(quote_fts(p) for p in parts)
+            terms.append(Term(chunk, f"({phrase} OR ({every}))"))
         else:  # e-mail, state-of-the-art: adjacent words
             terms.append(Term(chunk, quote_fts(" ".join(parts))))
     if stopwords and any(not t.is_stopword for t in terms):
@@ -253,6 +258,15 @@ def parse(text: str, stopwords: bool = True, alternatives: tuple[tuple[str, ...]
     seen: set[str] = set()
     unique = [t for t in terms if not (t.fts.lower() in seen or seen.add(t.fts.lower()))]
     return KeywordQuery(tuple(unique), tuple(dict.fromkeys(ids)))
+
+
+_DOTTED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]+(?:\.[A-Za-z_][A-Za-z0-9_]+)+")
+
+
+def is_dotted_name(chunk: str) -> bool:
+    """A name of code reached through others (os.path.join, Retry.DEFAULT_BACKOFF_MAX); a file name
+    (notes.md) reads as one too, harmlessly: its parts anywhere still hold the phrase's matches."""
+    return _DOTTED_NAME.fullmatch(chunk) is not None
 
 
 def any_of(term: Term, others: list[Term]) -> Term:
