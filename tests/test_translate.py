@@ -290,3 +290,35 @@ def test_a_result_in_another_language_shows_its_translation(tmp_path, fake_embed
     assert found.to_dict()["translated"] == found.translated
     assert asked["shed.md"].translated == "" and asked["shed.md"].translated_highlights == []
     assert own["bacalhau.md"].translated == ""
+
+
+@pytest.mark.parametrize("text, english, lang, shown", [
+    # Apertium's French through Catalan drops "pas de": the opposite of the note.
+    ("Pas de piscine pendant 10 jours.", "swimming pool during 10 days.", "fr", False),
+    ("Pas de piscine pendant 10 jours.", "No swimming pool for 10 days.", "fr", True),
+    ("Hélène est enceinte : pas de fromage cru.", "Hélène is pregnant: raw cheese.", "fr", False),
+    ("Não há estacionamento.", "There is no parking.", "pt", True),
+    # numbers, currency signs, codes and addresses letter for letter
+    ("Total: 840 €", "Total: 840 $", "pt", False),
+    ("Caução de 300 € e 2 meses", "The deposit of 300", "pt", False),
+    ("Nº de factura: FE-2025-118734", "Number of bill: FAITH-2025-118734", "es", False),
+    ("Escríbeme a <ana@correo.example> antes del 3 de mayo", "Write me at <ana@correo.example> before May 3", "es", True),
+    ("Devis de plomberie-roux.example", "Estimate of plomberie-red-haired.example", "fr", False),
+])
+def test_a_translation_is_shown_only_where_it_keeps_the_notes_denials_numbers_and_codes(text, english, lang, shown):
+    assert translate.faithful(text, english, lang) is shown
+
+
+def test_a_result_whose_translation_lost_a_denial_shows_none(tmp_path, fake_embedder, monkeypatch):
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "ordonnance.txt").write_text("Otite moyenne aiguë gauche. Pas de piscine pendant dix jours, pas de bain.\n")
+    (root / "cantine.txt").write_text("Menu de la cantine : lundi poisson, mardi poulet, jeudi lentilles.\n")
+    english = {"Otite": "Otitis left acute average. swimming pool during ten days, of bath.",
+               "Menu": "Menu of the canteen: Monday fish, Tuesday chicken, Thursday lentils."}
+    monkeypatch.setitem(translate.ENGINES, "fr", lambda texts: [english[t.split()[0]] for t in texts])
+    with Index(root, embedder=fake_embedder) as idx:
+        idx.update()
+        found = {r.path: r for r in idx.search("swimming pool canteen menu", k=5)}
+    assert found["ordonnance.txt"].translated == ""  # searched by it, never shown as the note's meaning
+    assert found["cantine.txt"].translated.startswith("Menu of the canteen")

@@ -638,10 +638,15 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
         shows = table_snippet if unit.kind in TABLE_UNITS else snippet
         text, marks = shows(_readable(unit, unit.text), r.keywords.words, r.keywords.ids, weights=weights)
         # Its translation helps one who asked in another language (an unsure query's language: English
-        # is the likelier, and the passage's own words are shown first anyway).
-        translated, translated_marks = (
-            snippet(_readable(unit, unit.english, one_line=True), r.keywords.words, r.keywords.ids, weights=weights)
-            if unit.english and unit.lang != r.lang else ("", []))
+        # is the likelier, and the passage's own words are shown first anyway), unless it lost a
+        # denial, a number or a code of the note (scent.translate.faithful): searched, never shown.
+        translated, translated_marks = "", []
+        if unit.english and unit.lang != r.lang:
+            from .translate import faithful  # imported only where a translation is to be shown
+
+            if faithful(unit.text, unit.english, unit.lang):
+                translated, translated_marks = snippet(_readable(unit, unit.english, one_line=True), r.keywords.words,
+                                                       r.keywords.ids, weights=weights)
         results.append(_result(
             rank, path, unit, score, text, marks, copies, on_disk and gone(root, path),
             explain=_explain(ranked, lists, fusion, units, r.settings) if explain else None,

@@ -26,9 +26,11 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import re
 import shutil
 import subprocess
 import threading
+from collections import Counter
 from functools import lru_cache
 
 log = logging.getLogger(__name__)
@@ -60,6 +62,50 @@ def texts_to_english(texts: list[str], lang: str | None) -> list[str | None]:
         _warn_once(LANGUAGES[lang], f"it failed ({e.__class__.__name__}: {e})")
         return [None] * len(texts)
     return [" ".join(g.split()) or None for g in got]
+
+
+# Words that make a statement a denial. Apertium's French goes through Catalan, whose rules drop
+# "pas de" ("Pas de piscine pendant 10 jours" -> "swimming pool during 10 days"); a translation that
+# says the opposite of its note must not be shown as its meaning.
+NEGATIONS = {
+    "en": frozenset({"no", "not", "never", "without", "none", "nothing", "nor", "neither", "cannot", "nobody",
+                     "nowhere", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "won't",
+                     "can't", "shouldn't", "mustn't", "haven't", "hasn't"}),
+    "fr": frozenset({"pas", "jamais", "aucun", "aucune", "rien", "sans", "ni", "non", "nullement"}),
+    "es": frozenset({"no", "nunca", "jamás", "sin", "ni", "ningún", "ninguno", "ninguna", "nada", "tampoco"}),
+    "pt": frozenset({"não", "nunca", "jamais", "sem", "nem", "nenhum", "nenhuma", "nada"}),
+}
+_WORD = re.compile(r"[^\W\d_]+(?:'t)?")
+_TOKEN = re.compile(r"\S+")
+
+
+def faithful(text: str, english: str, lang: str | None) -> bool:
+    """Whether `english`, a machine translation of `text` (in `lang`), may be shown as its meaning:
+    it keeps each of the note's denials, numbers and currency signs, and its codes and addresses
+    letter for letter ("FE-2025-118734" came back "FAITH-2025-118734", "840 €" as "840 $")."""
+    said = [w for w in _WORD.findall(text.lower()) if w in NEGATIONS.get(lang or "", ())]
+    kept = [w for w in _WORD.findall(english.lower()) if w in NEGATIONS["en"]]
+    if len(kept) < len(said):
+        return False
+    if not Counter(_figures(text)) <= Counter(_figures(english)):
+        return False
+    return all(code in english for code in _codes(text))
+
+
+def _figures(text: str) -> list[str]:
+    """Its runs of digits and its currency signs."""
+    return re.findall(r"\d+|[$€£¥₹₩₽₺₪₫฿]", text)
+
+
+def _codes(text: str) -> list[str]:
+    """Its tokens that are codes or addresses: letters and digits mixed, or an @ or a dot inside."""
+    out = []
+    for token in _TOKEN.findall(text):
+        token = token.strip(".,;:!?()[]{}<>\"'«»")
+        if ("@" in token or re.search(r"[A-Za-z]\.[A-Za-z]", token) or
+                (re.search(r"\d", token) and re.search(r"[A-Za-z]", token) and "-" in token)):
+            out.append(token)
+    return out
 
 
 def _portuguese(texts: list[str]) -> list[str]:
