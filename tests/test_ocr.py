@@ -113,7 +113,16 @@ def test_other_scripts_are_read_when_english_reads_poorly(face, lines, expect):
     text = ocr.read_text(draw(lines, font(face, 28)), spy)
     assert expect in text.splitlines()
     assert "\u200c" not in text  # Tesseract writes U+200C after Tamil pulli; it is stripped
-    assert spy.calls == ["eng", "hin+tam+eng"]
+    assert spy.calls == ["eng", "eng+hin+tam"]
+
+
+@needs_tesseract
+def test_the_numbers_of_a_hindi_notice_are_read():
+    # Read as hin+tam+eng, Hindi's model read the digits: 10 as 0, 31 as 33.
+    lines = ["5 मार्च 2026 को सुबह 10 बजे से शाम 6 बजे तक", "अंतिम तिथि: 31 जनवरी 2026", "वार्षिक शुल्क ₹ 6,000 है।"]
+    text = ocr.read_text(draw(lines, font(LOHIT_DEVA, 30)), Spy())
+    for number in ("5", "10", "31", "2026"):
+        assert number in text.split(), (number, text)
 
 
 class _Scripted:
@@ -135,11 +144,11 @@ def test_a_latin_page_read_poorly_is_not_taken_for_another_script():
     # A letter photographed at an angle: English reads it poorly; the Tamil pass is surer but read a few
     # Tamil letters among the English words (the camera roll's letter). The English reading is kept.
     letter = "Rua da Prata 8, 3B Yours sincerely, Carla Mendes Property Manager"
-    engine = _Scripted({"eng": (letter, 55.0), "hin+tam+eng": ("சார ட. " + letter + " ஐ", 61.0)})
+    engine = _Scripted({"eng": (letter, 55.0), "eng+hin+tam": ("சார ட. " + letter + " ஐ", 61.0)})
     assert ocr._auto(Image.new("RGB", (400, 300), "white"), engine, 4000, None).text == letter
-    assert engine.calls == ["eng", "hin+tam+eng"]
+    assert engine.calls == ["eng", "eng+hin+tam"]
     hindi = "किराया हर महीने की पांच तारीख तक देना है"
-    engine = _Scripted({"eng": ("flRl41 6R rf6d ch", 40.0), "hin+tam+eng": (hindi, 80.0)})
+    engine = _Scripted({"eng": ("flRl41 6R rf6d ch", 40.0), "eng+hin+tam": (hindi, 80.0)})
     assert ocr._auto(Image.new("RGB", (400, 300), "white"), engine, 4000, None).text == hindi
 
 
