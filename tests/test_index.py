@@ -678,7 +678,7 @@ def test_a_file_deleted_since_the_run_is_said_gone_until_the_next(tmp_path, fake
         assert [r.path for r in idx.search("burglar alarm code wifi", k=2)] == ["wifi.md"]
 
 
-def test_a_code_result_says_the_line_its_passage_begins_at(tmp_path, fake_embedder, capsys):
+def test_a_code_result_says_the_line_it_shows(tmp_path, fake_embedder, capsys):
     from scent import commands
 
     root = tmp_path / "f"
@@ -691,6 +691,25 @@ def test_a_code_result_says_the_line_its_passage_begins_at(tmp_path, fake_embedd
     assert (found.path, found.line, found.to_dict()["line"]) == ("client.py", 8, 8)
     commands._show([found], False, False)
     assert capsys.readouterr().out.startswith(" 1. client.py:8  [code]")
+
+
+def test_a_code_result_says_the_line_of_its_match_and_shows_the_definition_of_a_name(tmp_path, fake_embedder):
+    root = tmp_path / "f"
+    root.mkdir()
+    body = "".join(f"    step_{i} = {i}\n" for i in range(30))
+    (root / "pool.py").write_text(
+        "class ConnectionPool:\n    pass\n\n\n"
+        "class HTTPConnectionPool(ConnectionPool):\n" + body + "    def get_backoff_time(self):\n        return 2\n\n\n"
+        "class HTTPSConnectionPool(HTTPConnectionPool):\n    scheme = 'https'\n")
+    idx, _ = build(root, fake_embedder, index_dir=tmp_path / "ix")
+    with idx:
+        # a method inside its class's passage (line 5): the line of the match, 31 lines below
+        assert idx.search("get_backoff_time", k=1, strategy="keyword")[0].line == 36
+        # the name of a class: where it is defined (line 5), not where a subclass uses it (line 40)
+        units = {u.line: u.title for u in idx.engine.catalog.file_units("pool.py")}
+        assert units[5] == "HTTPConnectionPool" and units[40] == "HTTPSConnectionPool"
+        for query in ("HTTPConnectionPool", "class HTTPConnectionPool"):
+            assert idx.search(query, k=1, strategy="keyword")[0].line == 5
 
 
 def test_copies_picked_by_mmr_still_leave_k_results(with_copies):

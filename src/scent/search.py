@@ -31,7 +31,7 @@ from .kinds import PICTURE_KINDS, place
 from .language import script, written_apart
 from .query import KeywordQuery, clean, normalise_id
 from .settings import Settings
-from .snippet import matches, readable, snippet, snippet_weights, table_snippet
+from .snippet import first_shown, matches, readable, snippet, snippet_weights, table_snippet
 from .storage import ENGLISH_FIELD, Engine, Hit, StoredUnit
 from .syntax import Constraints, contains, header_holds, words
 
@@ -548,6 +548,39 @@ def pointed(r: Request, best: dict[str, int], units: dict[int, StoredUnit], path
             best[path] = target.id
 
 
+# Words a definition begins with in the languages scent.extract.code cuts at definitions.
+_DEFINING = ("class", "def", "function", "func", "fn", "struct", "enum", "trait", "interface", "type", "module")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def defined_name(text: str) -> str | None:
+    """The name a query asks for the definition of: the query is one name of code ("HTTPConnectionPool",
+    "get_backoff_time"), or a defining word and a name ("class Timeout"); None otherwise."""
+    words = text.split()
+    if len(words) == 2 and words[0].lower() in _DEFINING:
+        words = words[1:]
+    return words[0] if len(words) == 1 and _NAME.fullmatch(words[0]) else None
+
+
+def defined(r: Request, best: dict[str, int], units: dict[int, StoredUnit], paths: list[str]) -> None:
+    """A code file found for a name it defines is shown where the definition begins: the first of
+    its units titled by the name (scent.extract.code titles each part of a file by the definition
+    it is in). "HTTPConnectionPool" showed `class HTTPSConnectionPool(HTTPConnectionPool)` at line
+    995, a use, and "class Timeout" the end of its docstring, 126 lines below the class."""
+    name = defined_name(r.text)
+    if name is None:
+        return
+    for path in paths:
+        unit = units[best[path]]
+        if unit.kind != "code" or (unit.title == name and unit.text.lstrip().startswith(_DEFINING)):
+            continue
+        target = next((o for o in r.engine.catalog.file_units(path, r.filters.readers) or ()
+                       if o.kind == "code" and o.title == name), None)
+        if target is not None:
+            units[target.id] = target
+            best[path] = target.id
+
+
 # Fused scores are sums of a few fractions: the same ranks added in another order can differ in
 # the last bits, and a tie is a tie.
 TIE = 1e-12
@@ -624,6 +657,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     shown = None if r.settings.strategy == "hybrid+mmr" else [p for p, _ in fusion.fused[:k]]
     best = choose(r, fusion, units, lists, shown)
     pointed(r, best, units, shown if shown is not None else list(best))
+    defined(r, best, units, shown if shown is not None else list(best))
     kept = collapse(r, diversify(r, rerank(r, fusion.fused, best, units), best, k), k)
     results = []
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _, _ in kept])
@@ -648,7 +682,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
                 translated, translated_marks = snippet(_readable(unit, unit.english, one_line=True), r.keywords.words,
                                                        r.keywords.ids, weights=weights)
         results.append(_result(
-            rank, path, unit, score, text, marks, copies, on_disk and gone(root, path),
+            rank, path, unit, score, text, marks, copies, on_disk and gone(root, path), line=_line(r, unit, weights),
             explain=_explain(ranked, lists, fusion, units, r.settings) if explain else None,
             confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1],
             translated=translated, translated_highlights=translated_marks))
@@ -658,9 +692,20 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
 def _result(rank: int, path: str, unit: StoredUnit, score: float, text: str, marks: list[tuple[int, int]],
             copies: tuple[str, ...], is_gone: bool, **more) -> SearchResult:
     """A shown file: its path, its shown unit's facts and snippet, and what `more` adds."""
+    more.setdefault("line", unit.line)
     return SearchResult(rank=rank, path=path, page=unit.page, kind=unit.file_kind, unit_kind=unit.kind, score=score,
                         snippet=text, highlights=marks, title=unit.title, date=unit.date, unit_id=unit.id,
-                        copies=copies, gone=is_gone, line=unit.line, **more)
+                        copies=copies, gone=is_gone, **more)
+
+
+def _line(r: Request, unit: StoredUnit, weights: dict[str, float]) -> int | None:
+    """The line of a note or code file that `path:line` opens: that of the first match its snippet
+    shows. The passage's first line was up to 30 lines above it (get_backoff_time: 306, the
+    definition at 321)."""
+    if unit.line is None:
+        return None
+    at = first_shown(unit.text, r.keywords.words, r.keywords.ids, weights=weights)
+    return unit.line if at is None else unit.line + unit.text.count("\n", 0, at)
 
 
 # A listing asks for this many files beyond twice the wanted number: exclusions and copies drop some.

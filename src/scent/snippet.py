@@ -231,6 +231,16 @@ def _key(matched: str) -> str:
     return stem(matched) if matched.isalpha() else normalise_id(matched)
 
 
+def first_shown(text: str, words: list[str], ids: tuple[str, ...] = (), width: int = 220,
+                weights: dict[str, float] | None = None) -> int | None:
+    """Where in `text` the first match that `snippet` would show begins; None when nothing matches."""
+    spans = matches(text, words, ids)
+    if not spans:
+        return None
+    start = _best_window(spans, len(text), width, [_key(text[a:b]) for a, b in spans], weights or {})
+    return next((a for a, _ in spans if a >= start), spans[0][0])
+
+
 def _best_window(spans: list[tuple[int, int]], length: int, width: int, keys: list[str],
                  weights: dict[str, float]) -> int:
     """Start of the window of `width` characters holding the query's different words of the most
