@@ -416,6 +416,24 @@ def test_units_past_max_units_per_file_are_left_out_with_a_warning(tmp_path, fak
     assert [u.text.split()[-1] for u in idx.file_units("words.txt")] == ["word09", "word19", "word29"]
 
 
+def test_a_log_past_max_units_per_file_keeps_its_newest_lines(tmp_path, fake_embedder):
+    # A log is written at its end: kept from its start, a 50 MB log lost its newest 85%.
+    root = tmp_path / "logs"
+    root.mkdir()
+    lines = [f"2024-05-01 00:{i // 60:02d}:{i % 60:02d} INFO job{i:03d} done" for i in range(100)]  # 5 words a line
+    (root / "app.log").write_text("\n".join(lines) + "\n")
+    idx = Index(root, embedder=fake_embedder, settings=Settings(chunk_words=10, chunk_overlap=0, max_units_per_file=3))
+    report = idx.update()
+    kept = idx.file_units("app.log")
+    # Units of two lines (ten words) counted from a line about eight from the end (the first three units'
+    # 221 characters and a unit's more: 294 of 3,700), 94: its last three units, the very last one line.
+    assert [u.text.split()[3] for u in kept] == ["job095", "job097", "job099"]
+    assert [u.line for u in kept] == [96, 98, 100]
+    assert report.warnings == [("app.log", "only its last 3 units were indexed (a log's newest lines, from line 96); "
+                                           "raise max_units_per_file to index the rest")]
+    assert idx.search("job099", k=1)[0].line == 100
+
+
 def test_query_longer_than_the_limit_is_refused_in_one_line(notes, fake_embedder):
     from scent.errors import UsageError
     from scent.query import MAX_QUERY_CHARS

@@ -44,7 +44,7 @@ from .skipped import CRASHED, UnsupportedWalk
 from .stems import stems
 from .storage import ENGLISH_FIELD, Engine, VectorField, text_key, unit_id
 from .suggest import suggestions
-from .units import FileInfo, FileRecord, FileState, FileWrite, Member, Picture, Unit, UnitRecord
+from .units import FileInfo, FileRecord, FileState, FileWrite, Member, Picture, Section, Unit, UnitRecord
 from .walk import ONLINE_ONLY, files_at, online_only, walk
 
 # Index-time settings that do not change what a file's units are (how many are embedded at once,
@@ -748,7 +748,13 @@ class Indexer:
         key = self.engine.catalog.file_key(f.rel)
         # One more than kept: it says whether the file goes on past the limit.
         pieces = chunk(got.sections, s.chunk_words, s.chunk_overlap, max_units=s.max_units_per_file + 1)
-        if len(pieces) > s.max_units_per_file:
+        if (len(pieces) > s.max_units_per_file and len(got.sections) == 1
+                and _log(got.sections[0].text[:LOG_SAMPLE_CHARS], got.sections[0].kind)):
+            # A log is written at its end: its newest lines are the ones asked about, not its first.
+            pieces = _tail(got.sections[0], pieces[s.max_units_per_file - 1].end - got.sections[0].start, s)
+            notes.append(f"only its last {len(pieces)} units were indexed (a log's newest lines, from line "
+                         f"{pieces[0].line or 1:,}); raise max_units_per_file to index the rest")
+        elif len(pieces) > s.max_units_per_file:
             del pieces[s.max_units_per_file:]
             notes.append(f"only its first {s.max_units_per_file} units were indexed (to {_where(pieces[-1])}); "
                          "raise max_units_per_file to index the rest")
@@ -1189,6 +1195,19 @@ def _few_wordless(pieces: list) -> tuple[list, int]:
                 continue
         kept.append(p)
     return kept, len(pieces) - len(kept)
+
+
+LOG_SAMPLE_CHARS = 4000  # of a long file, what says whether it is a log
+
+
+def _tail(section: Section, reach: int, s: Settings) -> list[Unit]:
+    """The last max_units_per_file units of `section` (a log), reckoned to take about `reach`
+    characters, as many as its first ones took; from a line's start."""
+    cut = max(0, len(section.text) - reach - reach // s.max_units_per_file)  # a unit more: the last may be short
+    cut = section.text.find("\n", cut) + 1 if cut else 0
+    line = None if section.line is None else section.line + section.text.count("\n", 0, cut)
+    tail = replace(section, text=section.text[cut:], start=section.start + cut, line=line)
+    return chunk([tail], s.chunk_words, s.chunk_overlap)[-s.max_units_per_file:]
 
 
 def _where(unit: Unit) -> str:

@@ -225,7 +225,8 @@ SETTINGS = (
             "over regions. The index remembers it; another model needs --rebuild.", "index",
             check=_check_multivector_model),
     Setting("max_units_per_file", 5000, "Units kept from one file (about 750,000 words of text; a PDF page is "
-            "one or a few); the rest of a longer file is left out with a message. A mailbox's messages and an "
+            "one or a few); the rest of a longer file is left out with a message (of a log, its first lines: its newest "
+            "are kept). A mailbox's messages and an "
             "Evernote export's notes are files of their own, all of them read.", "index",
             check=_at_least(1, "max_units_per_file")),
     Setting("max_file_mb", 50, "Text-like files larger than this (MB) are skipped with a message.", "index"),
