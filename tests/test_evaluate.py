@@ -175,6 +175,19 @@ def test_misses_say_what_went_wrong_in_plain_words():
     assert why_missed(note, [], None) == "no results at all"
 
 
+def test_a_miss_whose_answer_scent_left_out_says_why(notes, fake_embedder):
+    from scent import Index
+    from scent.evaluate import LabelledQuery, evaluate
+
+    (notes / ".github").mkdir()
+    (notes / ".github" / "ci.yml").write_text("python-version: 3.11 for the heron tests\n")
+    with Index(notes, embedder=fake_embedder) as idx:
+        idx.update()
+        [outcome] = evaluate(idx, [LabelledQuery("h", "python version for the heron tests", ".github/ci.yml")]).queries
+    assert outcome.rank is None
+    assert outcome.why.startswith(".github/ci.yml is not indexed: scent leaves it out by its name (a hidden file")
+
+
 def test_the_report_records_the_run_and_reads_plainly(notes, fake_embedder, tmp_path):
     pytest.importorskip("matplotlib")
     from scent import report

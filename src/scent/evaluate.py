@@ -167,14 +167,18 @@ def evaluate(index: Index, queries: list[LabelledQuery], as_user: str | None = N
         outcomes.append(QueryOutcome(
             q.id, q.query, q.category, q.hard, rank,
             {m: fn(run, qrels) for m, fn in FOLDER_METRICS.items()},
-            [{"path": r.path, "page": r.page} for r in results[:5]], list_ranks, why_missed(q, results, rank)))
+            [{"path": r.path, "page": r.page} for r in results[:5]], list_ranks,
+            why_missed(q, results, rank, index.why_not_indexed(q.expect) if rank is None else None)))
     return _result(outcomes, FOLDER_METRICS)
 
 
-def why_missed(q: LabelledQuery, results: list, rank: int | None) -> str:
-    """What went wrong, in words a person reads: "" when the answer came first."""
+def why_missed(q: LabelledQuery, results: list, rank: int | None, unindexed: str | None = None) -> str:
+    """What went wrong, in words a person reads: "" when the answer came first. `unindexed`: why
+    the expected file is not in the index at all (a hidden file, a kind scent does not read)."""
     if rank == 1:
         return ""
+    if unindexed:
+        return unindexed
     answers = {q.expect, *q.relevant}
     file_rank = next((i for i, r in enumerate(results, 1) if r.path in answers), None)
     if q.page is not None and file_rank is not None and (rank is None or file_rank < rank):

@@ -356,6 +356,12 @@ class Index:
         return passages.Context(query, tokens, passages.budget(passages.once(merged), tokens), request.corrected,
                                 request.translation)
 
+    def why_not_indexed(self, path: str) -> str | None:
+        """Why the file at `path` (relative to the folder) has no units, in a line; None when it has."""
+        if self.engine.catalog.file_units(path) is not None:
+            return None
+        return str(self._not_indexed(path, None, None))
+
     def _not_indexed(self, path: str, readers: tuple[str, ...] | None, as_user: str | None) -> NotIndexed:
         """Why `path` has no units: what the last run said of it (damaged, a kind scent does not read
         ...), or that it is not there to read, or the walk's rules left it out. Whether it is on
@@ -366,6 +372,12 @@ class Index:
             return NotIndexed(f"{path} is not indexed: {reason}")
         inside = bool(self.root) and not path.startswith(("/", "../")) and path != ".."
         if as_user is None and inside and (Path(self.root) / path).is_file():
+            from .walk import left_out
+
+            if left_out(path.split("/")):
+                return NotIndexed(f"{path} is not indexed: scent leaves it out by its name (a hidden file or folder, "
+                                  "whose name starts with a dot; a tool's folder such as node_modules; a lock file or "
+                                  "a minified bundle)")
             return NotIndexed(f"{path} is not indexed: it is new since the last run (scent index reads it), or "
                               "scent leaves it out (hidden and ignored folders such as node_modules, .scentignore)")
         return NotIndexed(f"{path} is not in this index; give a path as search results show it "
