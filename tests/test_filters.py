@@ -47,7 +47,7 @@ def test_dates_include_both_days():
 
 @pytest.mark.parametrize("kwargs", [
     {"kinds": ["pictures"]}, {"after": "last fortnight"}, {"before": "2024-13"}, {"after": "2025-02-01", "before": "2025-01-01"},
-    {"lang": "english"}, {"lang": "xx"}])
+    {"lang": "klingon"}, {"lang": "xx"}])
 def test_bad_filters_are_usage_errors(kwargs):
     with pytest.raises(UsageError):
         Filters.build(**kwargs)
@@ -55,6 +55,10 @@ def test_bad_filters_are_usage_errors(kwargs):
 
 def test_a_language_code_is_any_case_and_spaced():
     assert Filters.build(lang=" ES ").lang == "es"
+
+
+def test_a_language_may_be_named_in_english():
+    assert [Filters.build(lang=name).lang for name in ("Tamil", "german", " HINDI ")] == ["ta", "de", "hi"]
 
 
 @pytest.mark.parametrize("name, day", [("after", "0001-01-01"), ("before", "9999-12-31"), ("after", "0999-12-31")])

@@ -159,7 +159,7 @@ def _filter_options(fn):
         click.option("--path", help="Keep only paths starting with this prefix, or matching this glob (notes/*.md; * crosses folders, **/ is any folders or none)."),
         click.option("--after", help="Keep only files dated on or after this day (2025-07-14), month (2025-07), year (2025), or 'last week', 'yesterday', 'this month' ..."),
         click.option("--before", help="Keep only files dated on or before this day, month, year or named period (as --after)."),
-        click.option("--lang", help="Keep only units in this language (ISO code: en, es, fr, hi, ta ...)."),
+        click.option("--lang", help="Keep only units in this language (ISO code: en, es, fr, hi, ta ...; or its English name: tamil)."),
     ]):
         fn = option(fn)
     return fn

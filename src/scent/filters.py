@@ -72,11 +72,12 @@ class Filters:
         path = path.replace("\\", "/").removeprefix("./") if path else None
         lang = lang.strip().lower() if lang else None
         if lang:
-            from .language import LANGUAGES
+            from .language import LANGUAGES, NAMES
 
+            lang = NAMES.get(lang, lang)
             if lang not in LANGUAGES:  # units are labelled with these codes only: any other matches nothing
                 raise UsageError(f"unknown language {lang!r} for {spell('lang')}; scent labels notes with the "
-                                 f"two-letter codes {', '.join(sorted(LANGUAGES))}")
+                                 f"two-letter codes {', '.join(sorted(LANGUAGES))} (or their English names: tamil)")
         return cls(kinds, path or None, start, end, lang or None)
 
     @property

@@ -28,6 +28,14 @@ LANGUAGES = (
 )
 
 
+# Each of LANGUAGES by its English name, for a filter written as a word (`--lang tamil`, lang:German).
+NAMES = {"english": "en", "spanish": "es", "french": "fr", "german": "de", "portuguese": "pt", "italian": "it",
+         "dutch": "nl", "swedish": "sv", "danish": "da", "norwegian": "no", "finnish": "fi", "polish": "pl",
+         "czech": "cs", "hungarian": "hu", "romanian": "ro", "greek": "el", "russian": "ru", "ukrainian": "uk",
+         "turkish": "tr", "arabic": "ar", "hebrew": "he", "persian": "fa", "farsi": "fa", "urdu": "ur", "hindi": "hi",
+         "bengali": "bn", "marathi": "mr", "tamil": "ta", "telugu": "te", "thai": "th", "vietnamese": "vi",
+         "indonesian": "id", "chinese": "zh", "japanese": "ja", "korean": "ko"}
+
 # The script each of LANGUAGES is written in, where it is not Latin (the first word of its letters'
 # Unicode names).
 SCRIPTS = {"el": "GREEK", "ru": "CYRILLIC", "uk": "CYRILLIC", "ar": "ARABIC", "fa": "ARABIC", "ur": "ARABIC",
