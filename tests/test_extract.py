@@ -982,6 +982,9 @@ def test_text_over_the_size_limit(tmp_path):
     reason = reason_of(path, Limits(max_text_bytes=1024))
     assert reason.startswith("text file is 2.0 KB, over the 1.0 KB limit")
     assert extract(path, Limits(max_text_bytes=2048)).sections[0].text == "x" * 2048
+    # just over: the sizes in bytes, where rounded they were the same ("50.0 MB, over the 50.0 MB limit")
+    assert reason_of(path, Limits(max_text_bytes=2040)).startswith("text file is 2,048 bytes, over the 2,040-byte "
+                                                                   "(2.0 KB) limit")
 
 
 @pytest.mark.parametrize("name", ["gone.txt", "gone.pdf", "gone.docx", "gone.jpg", "gone.csv"])

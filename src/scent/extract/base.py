@@ -77,7 +77,10 @@ def read_bytes(path: str, limits: Limits) -> bytes:
     too_big = "text file is {size}, over the {limit} limit; raise the max_file_mb setting (--max-file-mb) or add it to .scentignore"
     size = os.stat(path).st_size
     if size > limits.max_text_bytes:
-        raise ExtractError(path, too_big.format(size=_size(size), limit=_size(limits.max_text_bytes)))
+        shown, limit = _size(size), _size(limits.max_text_bytes)
+        if shown == limit:  # just over: "50.0 MB, over the 50.0 MB limit" said nothing
+            shown, limit = f"{size:,} bytes", f"{limits.max_text_bytes:,}-byte ({limit})"
+        raise ExtractError(path, too_big.format(size=shown, limit=limit))
     with open(path, "rb") as f:
         # Read one byte past the limit: the file may have grown since stat.
         raw = f.read(limits.max_text_bytes + 1)
