@@ -77,6 +77,14 @@ def test_a_dotted_name_matches_its_parts_anywhere():
     assert all(" AND " not in t.fts for t in parse("v1.2.3 e.g. INV-2024-00918").terms)
 
 
+def test_names_of_standards_are_words_not_ids():
+    # In every log and README: as IDs they voted for every file holding them.
+    assert not any(is_id_like(t) for t in ("HTTP/1.1", "utf-8", "UTF8", "sha256", "IPv6", "x86_64", "ISO-8601"))
+    assert all(is_id_like(t) for t in ("K7Q2ZP", "INV-2024-00918", "HTTP-4412", "sha256-9f2c"))
+    assert parse("HTTP/1.1 state machine").ids == ()
+    assert hits("parseHttpHeader utf-8", "or")  # still searched as words
+
+
 def test_stopwords_dropped_unless_only_stopwords():
     assert [t.text for t in parse("where is the lease").terms] == ["lease"]
     assert [t.text for t in parse("the who").terms] == ["the", "who"]

@@ -190,11 +190,24 @@ def _parts(chunk: str) -> list[str]:
     return parts
 
 
+# Names of standards and platforms written with digits: words of technical prose, in every log and
+# README, not codes of one thing. As IDs they voted for every file that holds them ("HTTP/1.1
+# connection state machine" put nginx logs above the state machine the meaning list had first).
+NOT_IDS = frozenset({
+    "HTTP10", "HTTP11", "HTTP2", "HTTP20", "HTTP3", "UTF8", "UTF16", "UTF32", "SHA1", "SHA224", "SHA256", "SHA384",
+    "SHA512", "SHA3", "MD5", "BASE32", "BASE64", "IPV4", "IPV6", "MP3", "MP4", "H264", "H265", "X86", "X64", "X8664",
+    "ARM64", "AARCH64", "AMD64", "WIN32", "WIN64", "I18N", "L10N", "K8S", "OAUTH2", "HTML5", "CSS3", "ES2015", "ES6",
+    "TLS12", "TLS13", "PYTHON2", "PYTHON3", "1080P", "720P", "USB3", "ISO8601", "RFC3339",
+})
+
+
 def is_id_like(chunk: str) -> bool:
     """LD-2026-0417, 58-QX-2210, 8f3a21, INV-00042, 100234: codes people search for exactly.
     A longer run (base64, a minified line) is no code anyone types, and as an ID it filled the
     trigram index with thousands of trigrams a unit."""
     if len(chunk) > LONGEST_ID or chunk.isalpha():  # a word: no digit
+        return False
+    if normalise_id(chunk) in NOT_IDS:
         return False
     letters = sum(ch.isalpha() for ch in chunk)
     digits = sum(ch.isdigit() for ch in chunk)
