@@ -135,10 +135,10 @@ def test_filters_alone_list_the_files_they_keep(client):
     ("q=", "query is empty"),
     ("q=%20%20", "query is empty"),
     ("", "query is empty"),
-    ("q=x&k=0", "k: "),
-    ("q=x&k=-3", "k: "),
-    ("q=x&k=abc", "k: "),
-    ("q=x&k=100000", "k: "),
+    ("q=x&k=0", "k must be at least 1 (got 0)"),
+    ("q=x&k=-3", "k must be at least 1 (got -3)"),
+    ("q=x&k=abc", "k must be a whole number (got 'abc')"),
+    ("q=x&k=100000", "k must be at most 100 (got 100000)"),
     ("q=x&only=spreadsheet", "unknown kind spreadsheet"),
     ("q=x&path=/etc/", "the path filter /etc/ lies outside the indexed folder"),
     ("q=x&only=", "an empty kind was given"),
@@ -683,6 +683,19 @@ def test_open_needs_the_servers_own_page_and_a_local_server(index, folder, tmp_p
             break
         __import__("time").sleep(0.02)
     assert log.read_text().split() == [str((folder / "code").resolve())]
+
+
+def test_an_opener_that_fails_says_so(index, tmp_path, monkeypatch):
+    # xdg-open with no application for the file exits 3 at once: the page said "opened in its app".
+    opener = tmp_path / "xdg-open"
+    opener.write_text("#!/bin/sh\nexit 3\n")
+    opener.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    with TestClient(create_app(index), raise_server_exceptions=False) as c:
+        r = c.post("/api/open", json={"path": "recipe.txt"}, headers={"Origin": "http://testserver"})
+    assert r.status_code == 502
+    assert r.json()["error"] == ("xdg-open could not open it (no application here opens this kind of file); "
+                                 "open it from its folder instead")
 
 
 def test_desktop_commands():

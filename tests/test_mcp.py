@@ -70,7 +70,7 @@ def test_mcp_tools_search_and_fetch(index_dir):
         assert set(found[0]) <= {"id", "path", "page", "kind", "title", "date", "snippet", "translated", "confidence",
                                  "weak", "copies", "gone", "line"}
         assert found[0]["id"].isdigit() and len(found[0]["date"]) == 10  # an ISO day
-        assert found[0]["line"] == 1  # lease.md's one passage: a note's line, for an agent to open it there
+        assert found[0]["line"] == 3  # the line of lease.md holding the ticket, for an agent to open it there
 
         like = _payload(await session.call_tool("similar", {"id": found[0]["id"], "k": 3}))["results"]
         assert like and "lease.md" not in {r["path"] for r in like}  # files like the lease, not the lease

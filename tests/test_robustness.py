@@ -297,18 +297,18 @@ def test_a_blob_in_text_is_embedded_by_its_head_and_without_sentences(tmp_path, 
     root.mkdir()
     blob = "\n".join(base64.b64encode(bytes(range(i, i + 57))).decode() for i in range(100))
     (root / "saved.txt").write_text("The invoice is attached. Please pay it by Friday. Thanks, Ana.\n\n" + blob)
-    (root / "app.min.js").write_text("".join(f"function f{i}(a){{return a.map(g{i}).filter(h{i})}};" for i in range(500)))
+    (root / "vendor.js").write_text("".join(f"function f{i}(a){{return a.map(g{i}).filter(h{i})}};" for i in range(500)))
     (root / "app.js").write_text("".join(f"export const applicationSettingNumber{i:03d} = loadTheApplicationSetting('{i}');\n"
                                          for i in range(20)))
     embedder, seen = recording(fake_embedder)
     idx = Index(root, embedder=embedder)
     idx.update()
-    blobs = [u for u in idx.file_units("saved.txt") + idx.file_units("app.min.js") if wordless(u.text)]
+    blobs = [u for u in idx.file_units("saved.txt") + idx.file_units("vendor.js") if wordless(u.text)]
     assert len(blobs) >= 3 and all(len(u.text) > 1000 for u in blobs)  # the keyword index keeps all of it
     heads = [t for t in seen if wordless(t) and "SettingNumber" not in t]
     # each blob unit once (its lines are no sentences), and only its head
     assert len(heads) == len(blobs)
-    assert all(len(t) <= len("app.min.js\n") + EMBED_HEAD_CHARS for t in heads)
+    assert all(len(t) <= len("vendor.js\n") + EMBED_HEAD_CHARS for t in heads)
     # code in lines reads as wordless too (long names), but is embedded whole
     code = idx.file_units("app.js")
     assert wordless(code[0].text) and any(len(t) >= len(code[0].text) and "SettingNumber019" in t for t in seen)

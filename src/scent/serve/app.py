@@ -111,12 +111,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameter(request, err: RequestValidationError):
-        parts = []
-        for e in err.errors():
-            name = ".".join(str(p) for p in e.get("loc", ())[1:]) or "request"
-            got = f" (got {_shorten(e['input'])})" if "input" in e and e["input"] is not None else ""
-            parts.append(f"{name}: {e.get('msg', 'invalid')}{got}")
-        return _error(400, "; ".join(parts) or "bad request")
+        return _error(400, "; ".join(_said(e) for e in err.errors()) or "bad request")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request, err: StarletteHTTPException):
@@ -387,6 +382,26 @@ def _user(request: Request) -> str | None:
 def _kind_of(path: Path) -> str:
     from ..extract import file_kind
     return file_kind(str(path)) or ""
+
+
+def _said(e: dict) -> str:
+    """One validation error in a person's words ("q is 2,000 characters long, over the 1,000
+    allowed", not pydantic's "String should have at most 1000 characters")."""
+    name = ".".join(str(p) for p in e.get("loc", ())[1:]) or "request"
+    kind, given, ctx = e.get("type", ""), e.get("input"), e.get("ctx") or {}
+    if kind == "json_invalid" or (kind == "model_attributes_type" and name == "request"):
+        return "the request body is not a JSON object; send one such as {\"path\": \"notes/a.md\"}"
+    if kind == "string_too_long" and isinstance(given, str):
+        return f"{name} is {len(given):,} characters long, over the {ctx.get('max_length', 0):,} allowed; shorten it"
+    if kind in ("int_parsing", "int_from_float"):
+        return f"{name} must be a whole number (got {_shorten(given)})"
+    if kind in ("greater_than_equal", "less_than_equal"):
+        bound = "at least" if kind == "greater_than_equal" else "at most"
+        return f"{name} must be {bound} {ctx.get('ge', ctx.get('le'))} (got {given})"
+    if kind == "missing":
+        return f"{name} is missing"
+    got = f" (got {_shorten(given)})" if given is not None else ""
+    return f"{name}: {e.get('msg', 'invalid')}{got}"
 
 
 def _shorten(value, limit: int = 60) -> str:
