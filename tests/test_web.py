@@ -177,7 +177,7 @@ def test_a_result_names_its_copies_with_links(page, server):
     first = page.locator("#results .result").first
     assert shown[0][0] in copies and not any(path in copies for path, *_ in shown[1:])
     [other] = copies - {shown[0][0]}
-    assert "line 1" in first.locator(".meta").text_content()  # a script: the line its passage begins at
+    assert "line 3" in first.locator(".meta").text_content()  # a script: the line of the match its snippet shows
     link = first.locator(".copies a")
     assert first.locator(".copies").text_content() == f"also at: {other}"
     assert link.get_attribute("href") == "/api/file?path=" + quote(other, safe="")
@@ -411,6 +411,13 @@ def test_keyboard_first_search_and_the_preview_pane(page):
     expect(page.locator("#preview-name")).to_have_text(second)
     page.keyboard.press("ArrowUp")
     expect(page.locator("#preview-name")).to_have_text("notes/personal/recipe-red-lentil-soup.md")
+    # another question closes the pane (on a phone it stood above the new results); Esc closes it too
+    page.fill("#q", "tomatoes")
+    expect(page.locator("#preview")).to_be_hidden()
+    page.fill("#q", "red lentil soup")
+    page.wait_for_function("() => document.body.dataset.query === 'red lentil soup'")
+    page.locator("#results .result").first.locator(".name").click()
+    expect(page.locator("#preview")).to_be_visible()
     # Esc closes the pane, a second Esc clears the search
     page.keyboard.press("Escape")
     expect(page.locator("#preview")).to_be_hidden()
@@ -418,6 +425,21 @@ def test_keyboard_first_search_and_the_preview_pane(page):
     page.keyboard.press("Escape")
     assert page.input_value("#q") == ""
     expect(page.locator("#results .result")).to_have_count(0)
+
+
+def test_a_preview_scrolls_itself_not_the_page(browser, server):
+    # scrollIntoView scrolled the page too: the preview's own name and buttons went 337 px above the screen.
+    from playwright.sync_api import expect
+
+    for size in ({"width": 390, "height": 844}, {"width": 1280, "height": 900}):
+        page = browser.new_page(viewport=size)
+        page.goto(server)
+        _search(page, "when do I get my deposit back")
+        page.locator("#results .result").first.locator(".name").click()
+        expect(page.locator("#preview-hits")).to_contain_text(" of ")  # at its first match on the result's page
+        assert page.locator("#preview-name").evaluate("el => el.getBoundingClientRect().top") >= 0, size
+        assert page.evaluate("window.scrollY") == 0 or size["width"] < 500, size
+        page.close()
 
 
 def test_a_pdf_preview_starts_at_the_results_page(page):

@@ -13,6 +13,7 @@ let shown = [];         // the results on screen, in the order shown
 let selected = -1;      // the result the arrow keys are on
 let current = null;     // the result in the preview pane
 let hit = -1;           // the match the preview pane is on
+let lastAsked = "";     // the question (its words and filters) of the results shown
 let statusTimer = null;
 
 function el(tag, attrs = {}, text = null) {
@@ -200,11 +201,17 @@ async function search() {
     return;
   }
   if (!body) return;
+  // Another question closes the last one's preview (on a phone it stood above the new results);
+  // more results of the same one keep it.
+  const asking = new URLSearchParams(p);
+  asking.delete("k");
+  if (current && asking.toString() !== lastAsked) closePreview();
+  lastAsked = asking.toString();
   show(body.results);
   $("#more").hidden = body.results.length < limit || limit >= MAX_K;
   const good = body.results.filter((r) => !r.weak).length;
   showMessage(!body.results.length ? "no results"
-    : body.listed ? `${body.results.length} files the filters keep, newest first (no words to rank by)`
+    : body.listed ? `${body.results.length} ${body.results.length === 1 ? "file" : "files"} the filters keep, newest first (no words to rank by)`
     : good ? `${body.results.length} results in ${body.took_ms} ms`
     : `no good match: ${body.results.length} weak matches in ${body.took_ms} ms`);
   showCorrected(body.query, body.corrected || {}, body.translation || "");
@@ -347,12 +354,23 @@ async function showPreview(r) {
     if (r.page) {
       const marksOnPage = [...box.querySelectorAll(`[data-page="${r.page}"] mark`)];
       if (marksOnPage.length) first = Number(marksOnPage[0].id.slice(4));
-      else box.querySelector(`[data-page="${r.page}"]`)?.scrollIntoView({ block: "start" });
+      else {
+        const page = box.querySelector(`[data-page="${r.page}"]`);
+        if (page) scrollWithin(page, "start");
+      }
     }
     if (marks) moveHit(first - hit);
   } catch (err) {
     $("#preview-message").textContent = "cannot show a preview: " + err.message;
   }
+}
+
+// Scrolls the preview pane alone: scrollIntoView scrolled the page too, and the results and the
+// preview's own buttons went off the screen.
+function scrollWithin(element, where) {
+  const pane = $("#preview");
+  const below = element.getBoundingClientRect().top - pane.getBoundingClientRect().top + pane.scrollTop;
+  pane.scrollTop = where === "center" ? below - pane.clientHeight / 2 : below - $("#preview-head").offsetHeight;
 }
 
 function moveHit(step) {
@@ -361,7 +379,7 @@ function moveHit(step) {
   marks[hit]?.classList.remove("current");
   hit = ((hit + step) % marks.length + marks.length) % marks.length;
   marks[hit].classList.add("current");
-  marks[hit].scrollIntoView({ block: "center" });
+  scrollWithin(marks[hit], "center");
   $("#preview-hits").textContent = `match ${hit + 1} of ${marks.length}`;
 }
 
