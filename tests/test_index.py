@@ -301,6 +301,16 @@ def test_fuzzy_id_one_wrong_character(notes, fake_embedder):
     assert top and top[0].path == "lease.md"
 
 
+def test_fuzzy_id_inside_a_path_or_an_address(notes, fake_embedder):
+    # The whole URL was one ID token, which no ID one character off is ever near.
+    (notes / "access.log").write_text('10.0.4.189 - - "GET /api/v2/invoices/INV-2024-00917 HTTP/1.1" 404\n'
+                                      "s3://exports/ORD-55812?part=2 uploaded\n")
+    idx, _ = build(notes, fake_embedder)
+    for typed in ("INV-2024-00918", "ORD-55813"):
+        top = idx.search(typed, strategy="keyword")
+        assert top and top[0].path == "access.log", typed
+
+
 def test_filters_exclude_before_fusion(notes, fake_embedder):
     idx, _ = build(notes, fake_embedder)
     only_code = idx.search("deposit refund tomato", filters=Filters.build(kinds=["code"]))

@@ -337,9 +337,20 @@ def extra_tokens(text: str) -> str:
     return " ".join(out)
 
 
+_PATH_SEPARATORS = re.compile(r"[/=?&#:]+")
+
+
 def id_tokens(text: str) -> str:
-    """The normalised ID-like tokens of a text, for the trigram index behind fuzzy ID search."""
-    return " ".join(dict.fromkeys(normalise_id(c) for c in _chunks(text) if is_id_like(c)))
+    """The normalised ID-like tokens of a text, for the trigram index behind fuzzy ID search; an ID
+    inside a path or an address also alone (/api/v2/invoices/INV-2024-00917 was one token,
+    APIV2INVOICESINV202400917, that no ID one character off is ever near)."""
+    out = []
+    for chunk in _chunks(text):
+        if is_id_like(chunk):
+            out.append(normalise_id(chunk))
+        if _PATH_SEPARATORS.search(chunk):
+            out.extend(normalise_id(p) for p in _PATH_SEPARATORS.split(chunk) if p != chunk and is_id_like(p))
+    return " ".join(dict.fromkeys(out))
 
 
 def required_terms(n: int, spec: str) -> int:
