@@ -720,6 +720,14 @@ def test_a_code_result_says_the_line_of_its_match_and_shows_the_definition_of_a_
         assert units[5] == "HTTPConnectionPool" and units[40] == "HTTPSConnectionPool"
         for query in ("HTTPConnectionPool", "class HTTPConnectionPool"):
             assert idx.search(query, k=1, strategy="keyword")[0].line == 5
+        # its snippet begins at the definition, not at a comment above it that names it more often
+        (root / "errors.py").write_text("# ProtocolError: the base.\n# LocalProtocolError: ours. LocalProtocolError is\n"
+                                        "# raised by LocalProtocolError checks.\nclass LocalProtocolError(Exception):\n"
+                                        "    pass\n")
+        idx.update()
+        found = idx.search("LocalProtocolError", k=1, strategy="keyword")[0]
+        assert (found.path, found.line) == ("errors.py", 4)
+        assert found.snippet.startswith("class LocalProtocolError(Exception):")
 
 
 def test_copies_picked_by_mmr_still_leave_k_results(with_copies):

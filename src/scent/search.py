@@ -562,6 +562,17 @@ def defined_name(text: str) -> str | None:
     return words[0] if len(words) == 1 and _NAME.fullmatch(words[0]) else None
 
 
+def _definition(r: Request, unit: StoredUnit) -> int | None:
+    """Where in a code unit the name the query asks for is defined (`class LocalProtocolError`: the
+    comment block above it, naming it five times, drew the snippet); None elsewhere."""
+    name = defined_name(r.text) if unit.kind == "code" else None
+    if name is None:
+        return None
+    found = re.search(rf"^[ \t]*(?:(?:export|pub|async|public|private|static|abstract|final)\s+)*"
+                      rf"(?:{'|'.join(_DEFINING)})\s+{re.escape(name)}\b", unit.text, re.MULTILINE)
+    return found.start() if found else None
+
+
 def defined(r: Request, best: dict[str, int], units: dict[int, StoredUnit], paths: list[str]) -> None:
     """A code file found for a name it defines is shown where the definition begins: the first of
     its units titled by the name (scent.extract.code titles each part of a file by the definition
@@ -670,6 +681,11 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
         if copies:
             path, copies, unit = plainest(r.engine.catalog, r.filters.readers, root, ranked, copies, unit)
         shows = table_snippet if unit.kind in TABLE_UNITS else snippet
+        if (at := _definition(r, unit)) is not None:  # a name of code: shown from where it is defined
+            line = None if unit.line is None else unit.line + unit.text.count("\n", 0, at)
+            unit = replace(unit, text=unit.text[at:])
+        else:
+            line = _line(r, unit, weights)
         text, marks = shows(_readable(unit, unit.text), r.keywords.words, r.keywords.ids, weights=weights)
         # Its translation helps one who asked in another language (an unsure query's language: English
         # is the likelier, and the passage's own words are shown first anyway), unless it lost a
@@ -682,7 +698,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
                 translated, translated_marks = snippet(_readable(unit, unit.english, one_line=True), r.keywords.words,
                                                        r.keywords.ids, weights=weights)
         results.append(_result(
-            rank, path, unit, score, text, marks, copies, on_disk and gone(root, path), line=_line(r, unit, weights),
+            rank, path, unit, score, text, marks, copies, on_disk and gone(root, path), line=line,
             explain=_explain(ranked, lists, fusion, units, r.settings) if explain else None,
             confidence=assessed[rank - 1][0], weak=assessed[rank - 1][1],
             translated=translated, translated_highlights=translated_marks))
