@@ -164,7 +164,14 @@ async function latest(url) {
   if (controller) controller.abort();
   controller = new AbortController();
   try {
-    const response = await fetch(url, { signal: controller.signal });
+    let response;
+    try {
+      response = await fetch(url, { signal: controller.signal });
+    } catch (err) {
+      if (err.name === "AbortError") throw err;
+      // The browser says only "Failed to fetch".
+      throw new Error("the scent server is not answering: start it again with scent serve, then reload this page");
+    }
     const body = await response.json();
     if (!response.ok) throw new Error(body.error || response.statusText);
     return mine === seq ? body : null;
