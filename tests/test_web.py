@@ -226,13 +226,15 @@ def test_explain_and_bad_input_show_in_the_page(page):
     assert "nothing can match" in page.inner_text("#message")
 
 
-def test_a_server_that_stopped_is_said_plainly(page):
+def test_a_server_that_stopped_is_said_plainly(browser, server):
+    context, page = _new_page(browser)  # its own page: the browser logs the refused request as an error
+    page.goto(server + "/")
     page.route("**/api/search*", lambda route: route.abort())  # as when scent serve has stopped
     page.fill("#q", "lentil soup")
     page.wait_for_function("() => document.querySelector('#message').classList.contains('error')")
     assert page.inner_text("#message") == ("the scent server is not answering: start it again with scent serve, "
                                            "then reload this page")  # the browser said only "Failed to fetch"
-    page.unroute("**/api/search*")
+    context.close()
 
 
 def test_nonsense_says_no_good_match_and_lists_weak_matches(page):
