@@ -728,6 +728,15 @@ def test_a_code_result_says_the_line_of_its_match_and_shows_the_definition_of_a_
         found = idx.search("LocalProtocolError", k=1, strategy="keyword")[0]
         assert (found.path, found.line) == ("errors.py", 4)
         assert found.snippet.startswith("class LocalProtocolError(Exception):")
+        # the file that defines a name of code comes before a shorter one that only uses it (a patch of it)
+        (root / "fix.diff").write_text("-    return reconcile_settlements(rows)\n+    return reconcile_settlements(rows, cents=True)\n")
+        (root / "ledger.py").write_text("import csv\n\n\ndef reconcile_settlements(rows, cents=False):\n"
+                                        "    # match the payouts against the ledger, row by row, by their reference\n"
+                                        + "".join(f"    total_{i} = sum(r[{i}] for r in rows)\n" for i in range(12)))
+        idx.update()
+        assert [r.path for r in idx.search("reconcile_settlements", k=2, strategy="keyword")] == ["ledger.py", "fix.diff"]
+        # a plain word asks for no definition: a file that merely says it may come first
+        assert "fix.diff" in [r.path for r in idx.search("rows", k=2, strategy="keyword")]
 
 
 def test_copies_picked_by_mmr_still_leave_k_results(with_copies):

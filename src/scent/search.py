@@ -29,7 +29,7 @@ from .fuse import mmr, rrf
 from .gloss import GLOSSED, to_english
 from .kinds import PICTURE_KINDS, place
 from .language import script, written_apart
-from .query import KeywordQuery, clean, normalise_id
+from .query import _CAMEL_BUMP, KeywordQuery, clean, normalise_id
 from .settings import Settings
 from .snippet import first_shown, matches, readable, snippet, snippet_weights, table_snippet
 from .storage import ENGLISH_FIELD, Engine, Hit, StoredUnit
@@ -573,23 +573,41 @@ def _definition(r: Request, unit: StoredUnit) -> int | None:
     return found.start() if found else None
 
 
-def defined(r: Request, best: dict[str, int], units: dict[int, StoredUnit], paths: list[str]) -> None:
+def defined(r: Request, best: dict[str, int], units: dict[int, StoredUnit], paths: list[str]) -> set[str]:
     """A code file found for a name it defines is shown where the definition begins: the first of
     its units titled by the name (scent.extract.code titles each part of a file by the definition
     it is in). "HTTPConnectionPool" showed `class HTTPSConnectionPool(HTTPConnectionPool)` at line
-    995, a use, and "class Timeout" the end of its docstring, 126 lines below the class."""
+    995, a use, and "class Timeout" the end of its docstring, 126 lines below the class. Returns
+    the paths that define it."""
     name = defined_name(r.text)
     if name is None:
-        return
+        return set()
+    defining = set()
     for path in paths:
         unit = units[best[path]]
-        if unit.kind != "code" or (unit.title == name and unit.text.lstrip().startswith(_DEFINING)):
+        if unit.kind != "code":
+            continue
+        if unit.title == name and unit.text.lstrip().startswith(_DEFINING):
+            defining.add(path)
             continue
         target = next((o for o in r.engine.catalog.file_units(path, r.filters.readers) or ()
                        if o.kind == "code" and o.title == name), None)
         if target is not None:
             units[target.id] = target
             best[path] = target.id
+            defining.add(path)
+    return defining
+
+
+def definitions_first(r: Request, fused: list[tuple[str, float]], defining: set[str]) -> list[tuple[str, float]]:
+    """The files that define the name of code a query is (reconcile_settlements, parseHttpHeader,
+    "class Timeout"), ahead of those that use it: a patch that changes the function came before
+    the module defining it. Only for a name written as code (an underscore, a capital inside, or a
+    defining word): a plain word ("report") asks for no definition."""
+    words = r.text.split()
+    if not defining or not (len(words) == 2 or "_" in r.text.strip("_") or _CAMEL_BUMP.search(r.text)):
+        return fused
+    return [f for f in fused if f[0] in defining] + [f for f in fused if f[0] not in defining]
 
 
 # Fused scores are sums of a few fractions: the same ranks added in another order can differ in
@@ -668,8 +686,9 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     shown = None if r.settings.strategy == "hybrid+mmr" else [p for p, _ in fusion.fused[:k]]
     best = choose(r, fusion, units, lists, shown)
     pointed(r, best, units, shown if shown is not None else list(best))
-    defined(r, best, units, shown if shown is not None else list(best))
-    kept = collapse(r, diversify(r, rerank(r, fusion.fused, best, units), best, k), k)
+    defining = defined(r, best, units, shown if shown is not None else list(best))
+    fused = definitions_first(r, rerank(r, fusion.fused, best, units), defining)
+    kept = collapse(r, diversify(r, fused, best, k), k)
     results = []
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _, _ in kept])
     root = r.engine.catalog.meta("root") or "" if kept else ""
