@@ -283,6 +283,14 @@ def test_file_content_types(client, folder, path, media):
     assert r.content == (folder / path).read_bytes()
 
 
+def test_a_file_answers_head_as_download_managers_ask(client, folder):
+    r = client.head("/api/file", params={"path": "lease.pdf"})  # it was 405
+    assert r.status_code == 200 and r.content == b""
+    assert r.headers["content-type"] == "application/pdf"
+    assert int(r.headers["content-length"]) == (folder / "lease.pdf").stat().st_size
+    assert client.head("/api/file", params={"path": "../outside/secret.txt"}).status_code == 403
+
+
 def test_pdf_with_page_is_the_whole_file(client, folder):
     r = client.get("/api/file?path=lease.pdf&page=4")
     assert r.status_code == 200 and r.content == (folder / "lease.pdf").read_bytes()

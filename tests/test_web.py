@@ -396,6 +396,12 @@ def test_keyboard_first_search_and_the_preview_pane(page):
     assert page.locator("#results .result").first.get_attribute("aria-selected") == "true"
     assert page.locator("#results .result.selected").get_attribute("data-path") == \
         "notes/personal/recipe-red-lentil-soup.md"
+    # each action names its file for a screen reader; the pane's arrows and cross by what they do
+    first = page.locator("#results .result").first
+    assert first.locator("button.look").get_attribute("aria-label") == "Preview notes/personal/recipe-red-lentil-soup.md"
+    assert first.locator("a.open").get_attribute("aria-label") == "Open notes/personal/recipe-red-lentil-soup.md"
+    assert [page.get_attribute(f"#{b}", "aria-label") for b in ("prev-hit", "next-hit", "preview-close")] == [
+        "Previous match", "Next match", "Close the preview"]
     page.keyboard.press("Enter")
     expect(page.locator("#preview")).to_be_visible()
     expect(page.locator("#preview-name")).to_have_text("notes/personal/recipe-red-lentil-soup.md")

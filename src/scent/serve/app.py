@@ -252,6 +252,7 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
         with pool.use() as idx:
             return idx.root, idx.file_units(rel, _user(request))
 
+    # HEAD too (below): download managers and link checkers ask it first (it was 405).
     @app.get("/api/file", summary="An indexed file's bytes", response_class=Response,
              responses={200: {"description": "The file (HTML and other text as text/plain)"},
                         403: {"description": "Path outside the folder"}, 404: {"description": "Not indexed"}})
@@ -270,6 +271,8 @@ def create_app(index: Index, *, allowed_hosts: list[str] | None = None, tokens: 
             return Response(data, media_type="application/zip", headers=headers)
         media, headers = content_type(real)
         return FileResponse(real, media_type=media, headers=headers)
+
+    app.head("/api/file", include_in_schema=False)(file)
 
     @app.get("/api/preview", summary="An indexed file's text for the preview pane", response_model=PreviewResponse,
              response_model_exclude_unset=True, responses={404: {"description": "Not in the index (or not yours)"}})

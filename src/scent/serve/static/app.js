@@ -113,13 +113,16 @@ function resultNode(r) {
   // Never 100%: scent's SURE_AT_MOST (commands.py).
   if (r.confidence != null) meta.push("confidence " + Math.min(99, Math.round(r.confidence * 100)) + "%");
   head.append(el("span", { class: "meta" }, meta.join(" \u00b7 ")));
-  const open = el("a", { class: "open", href: fileUrl(r), target: "_blank", rel: "noopener noreferrer" },
-                  r.page && r.kind === "pdf" ? "Open page " + r.page : "Open");
+  // Each action names its file for a screen reader: ten "Preview" buttons said nothing of which.
+  const atPage = r.page && r.kind === "pdf";
+  const open = el("a", { class: "open", href: fileUrl(r), target: "_blank", rel: "noopener noreferrer",
+                         "aria-label": atPage ? `Open page ${r.page} of ${r.path}` : "Open " + r.path },
+                  atPage ? "Open page " + r.page : "Open");
   head.append(open);
-  const look = el("button", { type: "button", class: "look" }, "Preview");
+  const look = el("button", { type: "button", class: "look", "aria-label": "Preview " + r.path }, "Preview");
   look.addEventListener("click", () => showPreview(r));
   head.append(look);
-  const like = el("button", { type: "button", class: "like" }, "Similar");
+  const like = el("button", { type: "button", class: "like", "aria-label": "Files similar to " + r.path }, "Similar");
   like.addEventListener("click", () => similarTo(r.path));
   head.append(like);
   li.append(head);
