@@ -17,9 +17,9 @@ from pathlib import Path
 
 from . import search as pipeline
 from .confidence import coverage, query_facts, settle_language
-from .language import script
 from .evaluate import RUN_DEPTH, LabelledQuery, _unsafe
 from .index import Index
+from .language import script
 
 # Off-topic queries (no answer in the collection) carry this category and no judgments.
 OFF_TOPIC = "off-topic"

@@ -207,13 +207,12 @@ def is_id_like(chunk: str) -> bool:
     trigram index with thousands of trigrams a unit."""
     if len(chunk) > LONGEST_ID or chunk.isalpha():  # a word: no digit
         return False
-    if normalise_id(chunk) in NOT_IDS:
-        return False
     letters = sum(ch.isalpha() for ch in chunk)
     digits = sum(ch.isdigit() for ch in chunk)
     if digits == 0 or letters + digits < 4:
         return False
-    return letters > 0 or digits >= 5 or len(_parts(chunk)) > 1
+    # The names of standards last: normalising costs more than counting, and most chunks fail above.
+    return (letters > 0 or digits >= 5 or len(_parts(chunk)) > 1) and normalise_id(chunk) not in NOT_IDS
 
 
 def normalise_id(chunk: str) -> str:
@@ -349,7 +348,7 @@ def id_tokens(text: str) -> str:
         if is_id_like(chunk):
             out.append(normalise_id(chunk))
         if _PATH_SEPARATORS.search(chunk):
-            out.extend(normalise_id(p) for p in _PATH_SEPARATORS.split(chunk) if p != chunk and is_id_like(p))
+            out.extend(normalise_id(p) for p in _PATH_SEPARATORS.split(chunk) if is_id_like(p))
     return " ".join(dict.fromkeys(out))
 
 

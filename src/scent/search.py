@@ -29,7 +29,7 @@ from .fuse import mmr, rrf
 from .gloss import GLOSSED, to_english
 from .kinds import PICTURE_KINDS, place
 from .language import script, written_apart
-from .query import _CAMEL_BUMP, KeywordQuery, clean, normalise_id
+from .query import KeywordQuery, clean, identifier_parts, normalise_id
 from .settings import Settings
 from .snippet import first_shown, matches, readable, snippet, snippet_weights, table_snippet
 from .storage import ENGLISH_FIELD, Engine, Hit, StoredUnit
@@ -562,24 +562,24 @@ def defined_name(text: str) -> str | None:
     return words[0] if len(words) == 1 and _NAME.fullmatch(words[0]) else None
 
 
-def _definition(r: Request, unit: StoredUnit) -> int | None:
-    """Where in a code unit the name the query asks for is defined (`class LocalProtocolError`: the
-    comment block above it, naming it five times, drew the snippet); None elsewhere."""
-    name = defined_name(r.text) if unit.kind == "code" else None
-    if name is None:
+def _definition(name: str | None, unit: StoredUnit) -> int | None:
+    """Where in a code unit the name the query asks for (defined_name) is defined (`class
+    LocalProtocolError`: the comment block above it, naming it five times, drew the snippet); None
+    elsewhere."""
+    if name is None or unit.kind != "code":
         return None
     found = re.search(rf"^[ \t]*(?:(?:export|pub|async|public|private|static|abstract|final)\s+)*"
                       rf"(?:{'|'.join(_DEFINING)})\s+{re.escape(name)}\b", unit.text, re.MULTILINE)
     return found.start() if found else None
 
 
-def defined(r: Request, best: dict[str, int], units: dict[int, StoredUnit], paths: list[str]) -> set[str]:
+def defined(r: Request, name: str | None, best: dict[str, int], units: dict[int, StoredUnit],
+            paths: list[str]) -> set[str]:
     """A code file found for a name it defines is shown where the definition begins: the first of
     its units titled by the name (scent.extract.code titles each part of a file by the definition
     it is in). "HTTPConnectionPool" showed `class HTTPSConnectionPool(HTTPConnectionPool)` at line
     995, a use, and "class Timeout" the end of its docstring, 126 lines below the class. Returns
     the paths that define it."""
-    name = defined_name(r.text)
     if name is None:
         return set()
     defining = set()
@@ -599,13 +599,13 @@ def defined(r: Request, best: dict[str, int], units: dict[int, StoredUnit], path
     return defining
 
 
-def definitions_first(r: Request, fused: list[tuple[str, float]], defining: set[str]) -> list[tuple[str, float]]:
+def definitions_first(r: Request, name: str | None, fused: list[tuple[str, float]],
+                      defining: set[str]) -> list[tuple[str, float]]:
     """The files that define the name of code a query is (reconcile_settlements, parseHttpHeader,
     "class Timeout"), ahead of those that use it: a patch that changes the function came before
-    the module defining it. Only for a name written as code (an underscore, a capital inside, or a
+    the module defining it. Only for a name written as code (an identifier of parts, or after a
     defining word): a plain word ("report") asks for no definition."""
-    words = r.text.split()
-    if not defining or not (len(words) == 2 or "_" in r.text.strip("_") or _CAMEL_BUMP.search(r.text)):
+    if not defining or not (name != r.text.strip() or len(identifier_parts(name)) > 1):
         return fused
     return [f for f in fused if f[0] in defining] + [f for f in fused if f[0] not in defining]
 
@@ -686,8 +686,9 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     shown = None if r.settings.strategy == "hybrid+mmr" else [p for p, _ in fusion.fused[:k]]
     best = choose(r, fusion, units, lists, shown)
     pointed(r, best, units, shown if shown is not None else list(best))
-    defining = defined(r, best, units, shown if shown is not None else list(best))
-    fused = definitions_first(r, rerank(r, fusion.fused, best, units), defining)
+    name = defined_name(r.text)
+    defining = defined(r, name, best, units, shown if shown is not None else list(best))
+    fused = definitions_first(r, name, rerank(r, fusion.fused, best, units), defining)
     kept = collapse(r, diversify(r, fused, best, k), k)
     results = []
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _, _ in kept])
@@ -700,7 +701,7 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
         if copies:
             path, copies, unit = plainest(r.engine.catalog, r.filters.readers, root, ranked, copies, unit)
         shows = table_snippet if unit.kind in TABLE_UNITS else snippet
-        if (at := _definition(r, unit)) is not None:  # a name of code: shown from where it is defined
+        if (at := _definition(name, unit)) is not None:  # a name of code: shown from where it is defined
             line = None if unit.line is None else unit.line + unit.text.count("\n", 0, at)
             unit = replace(unit, text=unit.text[at:])
         else:

@@ -182,7 +182,8 @@ def _os_file(name: str) -> bool:
     """A dot name, one of OS_FILES, a file a build tool wrote (_made_by_tools), or an Office owner
     file: "~$port.docx", kept beside report.docx while it is open (and left behind by a crash), 162
     bytes naming who has it open."""
-    return name.startswith((".", "~$")) or name.lower() in OS_FILES or _made_by_tools(name.lower())
+    lower = name.lower()
+    return name.startswith((".", "~$")) or lower in OS_FILES or _made_by_tools(lower)
 
 
 # Files package managers and bundlers write beside a project's own: a lock file repeats every
