@@ -135,3 +135,31 @@ def test_a_script_with_threads_has_reader_processes_only_if_it_guards_its_main(t
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == [f"readers {2 if guarded else 1}"], run.stdout + run.stderr
+
+
+def _asleep(seconds):
+    import time
+    time.sleep(seconds)
+
+
+def test_a_stopped_run_ends_its_readers_and_their_pool_before_it_returns():
+    """A run stopped by an error (a full disk) lets its reader pool go: the readers at work are ended
+    and the pool's manager thread has closed its pipe when _let_go returns. Left running, the
+    manager's close raced concurrent.futures' exit hook, which wrote to that pipe: a traceback under
+    the error's one line, met once in CI."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from scent.indexing import _let_go
+
+    before = set(threading.enumerate())
+    pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"))
+    busy = [pool.submit(_asleep, 30) for _ in range(4)]
+    while not busy[0].running():  # a reader is at work
+        threading.Event().wait(0.05)
+    readers = list(pool._processes.values())
+    _let_go(pool)
+    assert [t for t in threading.enumerate() if t not in before and t.is_alive()] == []
+    for reader in readers:
+        reader.join(timeout=5)
+        assert reader.exitcode is not None

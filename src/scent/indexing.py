@@ -1022,6 +1022,7 @@ def _reader_started(stages) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+LET_GO_PATIENCE = 10  # seconds a stopped run waits for its reader pool's manager to end (_let_go)
 READING_MARK = "reading"  # in the index folder: the file a serial run is reading (Indexer._read)
 SPOOL = "spool"  # in the index folder: mailboxes' messages between their reader and the run (members.Spool)
 
@@ -1115,9 +1116,16 @@ def _let_go(pool) -> None:
     error would otherwise wait for them (a reader may be minutes into a mailbox), and so would the
     process's exit. They write nothing of the index, only files in the run's spool folder and
     their own temporary folders."""
+    # The pool's manager thread, told its readers ended, closes its wake-up pipe: waited for below,
+    # as concurrent.futures' exit hook writes to that pipe and, racing with the close (Python before
+    # 3.12.1), printed "OSError: Bad file descriptor" under the run's one line of error.
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
+    processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    for process in processes:
         process.terminate()
+    if manager is not None:
+        manager.join(timeout=LET_GO_PATIENCE)
 
 
 def _read_apart(f: FileInfo, limits: Limits, context, stages, tracker: Tracker, follow: bool = False) -> tuple:
