@@ -263,3 +263,32 @@ def test_a_held_search_does_not_hold_up_another_tool_call(tmp_path, notes, monke
         fast, fetched, slow = asyncio.run(work(build_server(idx)))
     assert fast["results"][0]["path"] == "lease.md" and "deposit refund" in fetched["text"]
     assert slow["results"][0]["path"] == "recipe.txt"
+
+
+def test_a_line_that_is_no_json_rpc_message_gets_its_error_answer(index_dir):
+    """JSON-RPC 2.0: a line that is not JSON is answered -32700 with id null, a message that is not a
+    request -32600 with its id where one can be read; the server then goes on answering."""
+    import subprocess
+
+    lines = ['this is not json',
+             '{"jsonrpc": "2.0", "id": 2}',                     # no method
+             '{"jsonrpc": "2.0", "id": "x7", "method": 7}',     # a method that is no name
+             '[1, 2]',                                          # a batch (MCP takes none)
+             '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", '
+             '"capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}']
+    proc = subprocess.Popen([str(SCENT), "mcp", "--index", str(index_dir)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    import threading
+    watchdog = threading.Timer(120, proc.kill)  # a line left unanswered ends the wait, not the test run
+    watchdog.start()
+    try:
+        proc.stdin.write("\n".join(lines) + "\n")
+        proc.stdin.flush()
+        answers = [json.loads(proc.stdout.readline()) for _ in lines]
+    finally:
+        watchdog.cancel()
+        proc.kill()
+        proc.wait()
+    assert [(a["id"], a.get("error", {}).get("code")) for a in answers] == [
+        (None, -32700), (2, -32600), ("x7", -32600), (None, -32600), (1, None)]
+    assert answers[-1]["result"]["serverInfo"]["name"] == "scent"

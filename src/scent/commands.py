@@ -724,12 +724,12 @@ def mcp_cmd(folder, index_dir, as_user, **params):
     from .serve import require
 
     require("mcp")
-    from .serve.mcp_server import build_server
+    from .serve.mcp_server import build_server, serve_stdio
 
     with _index().open(folder, index_dir, settings=_settings(params)) as idx:
         _say_which(idx, "answering from")
         click.echo(visible(f"scent mcp: answering from the index of {idx.root}"), err=True)
-        build_server(idx, as_user=as_user).run("stdio")
+        serve_stdio(build_server(idx, as_user=as_user))
 
 
 def _parse_variant(text: str) -> dict:

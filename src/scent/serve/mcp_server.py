@@ -278,6 +278,78 @@ def build_server(index: Index, readers: int = DEFAULT_READERS, as_user: str | No
                      instructions=f"{INSTRUCTIONS} The indexed folder is {index.root}.")
 
 
+def serve_stdio(server: MCPServer) -> None:
+    """Serve `server` over stdin and stdout, answering a line that is no JSON-RPC message with the
+    JSON-RPC error for it (-32700 or -32600), as the specification asks: the SDK drops such a line
+    without a word, and a client that sent it waits for an answer that never comes."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    async def serve() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async serves
+            await lowlevel.run(_Answering(read_stream, write_stream), write_stream,
+                               lowlevel.create_initialization_options())
+
+    anyio.run(serve)
+
+
+class _Answering:
+    """The transport's incoming messages, where a line it could not read (an Exception in the stream)
+    is answered on `write_stream` and never reaches the server."""
+
+    def __init__(self, read_stream, write_stream):
+        self.read_stream, self.write_stream = read_stream, write_stream
+
+    async def receive(self):
+        while True:
+            item = await self.read_stream.receive()
+            if not isinstance(item, Exception):
+                return item
+            await self.write_stream.send(_refusal(item))
+
+    async def aclose(self) -> None:
+        await self.read_stream.aclose()
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        import anyio
+
+        try:
+            return await self.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.aclose()
+
+    def __getattr__(self, name: str):  # last_context and what else the SDK reads of its stream
+        return getattr(self.read_stream, name)
+
+
+def _refusal(err: Exception):
+    """The JSON-RPC error answering a line the transport could not read as a message."""
+    from mcp.shared.message import SessionMessage
+    from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+
+    errors = err.errors() if isinstance(err, ValidationError) else []
+    if not errors or any(e["type"] == "json_invalid" for e in errors):
+        error = ErrorData(code=PARSE_ERROR, message="Parse error: the line is not JSON; send one JSON-RPC "
+                                                      "message a line")
+    else:
+        error = ErrorData(code=INVALID_REQUEST, message='Invalid Request: not a JSON-RPC 2.0 message (a request '
+                          'is an object with "jsonrpc": "2.0", an "id" and a "method"; batches are not taken)')
+    # The request's id where it can be read, so the client's waiting call ends (JSON-RPC: else null).
+    ids = [e["input"]["id"] for e in errors if isinstance(e.get("input"), dict)
+           and type(e["input"].get("id")) in (int, str)]
+    return SessionMessage(JSONRPCError(jsonrpc="2.0", id=ids[0] if ids else None, error=error))
+
+
 def _title(title: str, path: str) -> str | None:
     """A title only when it says more than the file's name (most notes are titled by it)."""
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
