@@ -863,3 +863,15 @@ def test_a_closed_index_says_so(notes, fake_embedder, tmp_path):
     for call in (lambda: idx.search("deposit"), lambda: idx.similar("lease.md"), lambda: idx.context("deposit")):
         with pytest.raises(UsageError, match="was closed; open it again"):
             call()
+
+
+def test_strasse_finds_strasse_with_sharp_s_and_back(tmp_path, fake_embedder):
+    """Keywords alone, through the real text index: the spelling without ß (Swiss German, an English
+    keyboard) finds the note with it, and the other way round."""
+    (tmp_path / "berlin.md").write_text("Wir wohnen jetzt in der Leopoldstraße 12, dritter Stock.\n")
+    (tmp_path / "zurich.md").write_text("Das Büro ist an der Bahnhofstrasse 40 in Zürich.\n")
+    (tmp_path / "other.md").write_text("Nothing about streets here, only a shopping list.\n")
+    idx, _ = build(tmp_path, fake_embedder)
+    assert [r.path for r in idx.search("Leopoldstrasse", strategy="keyword")] == ["berlin.md"]
+    assert [r.path for r in idx.search("Bahnhofstraße", strategy="keyword")] == ["zurich.md"]
+    assert [r.path for r in idx.search("Leopoldstraße", strategy="keyword")] == ["berlin.md"]

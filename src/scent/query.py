@@ -27,6 +27,18 @@ MARKS = "".join(chr(c) for a, b in mark_ranges() for c in range(a, b + 1))
 # The marks as the inside of a regex character class.
 MARK_CLASS = "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in mark_ranges())
 WORD = "[\\w" + MARK_CLASS + "]+"
+# Letters the text index keeps as they are (unicode61 removes only diacritics that decompose): a
+# word written with them is also stored and asked in the spelling without them (Straße / Strasse,
+# the way Swiss German and an English keyboard write it; København / Kobenhavn; Łódź / Lodz).
+LETTERS_APART = str.maketrans({"ß": "ss", "ø": "o", "æ": "ae", "œ": "oe", "đ": "d", "ł": "l", "ı": "i", "þ": "th"})
+_APART = re.compile("[" + "".join(chr(c) for c in LETTERS_APART) + "ẞØÆŒĐŁÞ]")
+
+
+def spelled_apart(word: str) -> str | None:
+    """`word` in lower case with LETTERS_APART spelled out, where it holds any; else None."""
+    if word.isascii() or not _APART.search(word):
+        return None
+    return word.lower().translate(LETTERS_APART)
 _CAMEL_BUMP = re.compile(r"[a-z][A-Z]")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -249,8 +261,12 @@ def parse(text: str, stopwords: bool = True, alternatives: tuple[tuple[str, ...]
         elif len(parts) == 1:
             word = parts[0]
             pieces = identifier_parts(word)
-            # An identifier also as its parts (extra_tokens): parseHttpHeader finds parse_http_header.
-            fts = quote_fts(word) if len(pieces) < 2 else f"({quote_fts(word)} OR {quote_fts(' '.join(pieces))})"
+            # An identifier also as its parts (extra_tokens): parseHttpHeader finds parse_http_header;
+            # Straße also as Strasse, the way the Swiss write it (and extra_tokens stores).
+            others = [" ".join(pieces)] if len(pieces) > 1 else []
+            others += [apart] if (apart := spelled_apart(word)) else []
+            fts = " OR ".join(map(quote_fts, [word, *others]))
+            fts = f"({fts})" if others else fts
             terms.append(Term(chunk, fts, is_stopword=word.lower() in STOPWORDS))
         elif is_dotted_name(chunk):
             # Retry.DEFAULT_BACKOFF_MAX, urllib3.util.retry.Retry: written so in the code that uses
@@ -322,7 +338,8 @@ def split_identifier(token: str) -> list[str]:
 
 
 def extra_tokens(text: str) -> str:
-    """Tokens stored beside a unit's text so code parts and joined IDs match too."""
+    """Tokens stored beside a unit's text so code parts, joined IDs and words spelled without the
+    letters the text index keeps (spelled_apart) match too."""
     out: list[str] = []
     for chunk in _chunks(text):
         parts = _parts(chunk)
@@ -332,6 +349,7 @@ def extra_tokens(text: str) -> str:
                 out.extend(pieces)
         if len(parts) > 1 and is_id_like(chunk):
             out.append(normalise_id(chunk).lower())
+        out.extend(apart for part in parts if (apart := spelled_apart(part)))
     out.extend(symbol_names(text))
     return " ".join(out)
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from .query import _CAMEL_BUMP, MARK_CLASS, WORD, normalise_id
+from .query import _CAMEL_BUMP, LETTERS_APART, MARK_CLASS, WORD, normalise_id
 
 _TOKEN = re.compile(rf"{WORD}(?:[-./]{WORD})*")
 _STEM = snowballstemmer.stemmer("english")
@@ -22,16 +22,12 @@ def stem(word: str) -> str:
     return _STEM.stemWord(fold(word))
 
 
-# Latin letters that no decomposition takes an accent off.
-_FOLDED = str.maketrans({"ß": "ss", "ø": "o", "æ": "ae", "œ": "oe", "đ": "d", "ł": "l", "ı": "i", "þ": "th"})
-
-
 def fold(word: str) -> str:
     """`word` in lower case without Latin accents (the vowel signs of other scripts stay)."""
     word = word.lower()
     if word.isascii():
         return word
-    return "".join(c for c in unicodedata.normalize("NFKD", word.translate(_FOLDED)) if not "\u0300" <= c <= "\u036f")
+    return "".join(c for c in unicodedata.normalize("NFKD", word.translate(LETTERS_APART)) if not "\u0300" <= c <= "\u036f")
 
 
 def snippet(text: str, words: list[str], ids: tuple[str, ...] = (), width: int = 220,
