@@ -237,6 +237,19 @@ def test_a_server_that_stopped_is_said_plainly(browser, server):
     context.close()
 
 
+def test_a_search_that_takes_a_while_says_searching_then_its_answer(page):
+    held = []
+    page.route("**/api/search*", lambda route: held.append(route))  # the answer held back, as a server loading its model holds it
+    page.fill("#q", "red lentil soup")
+    page.wait_for_function("() => document.querySelector('#message').textContent === 'searching…'")
+    assert page.get_attribute("#results", "aria-busy") == "true"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/search*")
+    page.wait_for_function("() => document.body.dataset.query === 'red lentil soup'")
+    assert page.inner_text("#message").endswith(" ms") and page.get_attribute("#results", "aria-busy") is None
+
+
 def test_nonsense_says_no_good_match_and_lists_weak_matches(page):
     _search(page, "xyzzyplugh")
     assert page.inner_text("#message").startswith("no good match")
@@ -494,7 +507,16 @@ def test_more_results_sort_by_date_and_language(page):
     for group in (False, True):
         dates = [d for w, d in shown if w == group]
         assert dates == sorted(dates, reverse=True)
+    # the order is in the page's address: a reload (or the link, sent on) shows it the same way
+    assert "sort=newest" in page.url
+    page.reload()
+    page.wait_for_function("() => document.body.dataset.query === 'notes'")
+    assert page.input_value("#sort") == "newest"
+    reloaded = page.eval_on_selector_all(
+        "#results .result:not(.weak)", "els => els.map(e => e.querySelector('.meta').textContent.slice(0, 10))")
+    assert len(reloaded) > 1 and reloaded == sorted(reloaded, reverse=True)
     page.select_option("#sort", "")
+    assert "sort=" not in page.url
     # the language filter offers the languages the index holds, and keeps only that one
     expect(page.locator("#lang option[value='es']")).to_have_count(1)
     page.select_option("#lang", "es")

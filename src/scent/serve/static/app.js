@@ -3,6 +3,7 @@
 
 const $ = (sel) => document.querySelector(sel);
 const DEBOUNCE_MS = 180;
+const SEARCHING_AFTER_MS = 400;  // a search still unanswered this long says "searching…"
 let timer = null;
 let seq = 0;
 let controller = null;
@@ -34,6 +35,14 @@ function params() {
   }
   if ($("#explain").checked) p.set("explain", "true");
   return p;
+}
+
+// The page's address: the search's parameters and the order it is shown in (kept in the browser,
+// so a link or a reload shows the newest first again).
+function pageParams(p) {
+  const page = new URLSearchParams(p);
+  if ($("#sort").value) page.set("sort", $("#sort").value);
+  return page;
 }
 
 // Dates arrive as ISO text or, from older servers, as Unix seconds.
@@ -193,7 +202,7 @@ async function search() {
   const q = $("#q").value.trim();
   const p = params();
   const asked = Boolean(q) || filtering(p);
-  history.replaceState(null, "", asked ? "?" + p.toString() : location.pathname);
+  history.replaceState(null, "", asked ? "?" + pageParams(p).toString() : location.pathname);
   $("#suggestions").hidden = asked;
   if (!asked) {
     show([]);
@@ -202,6 +211,13 @@ async function search() {
     return;
   }
   let body;
+  // A search that takes a while (the server's first, while its model loads; a large folder) says
+  // so; a quick one does not flash the word.
+  const results = $("#results");
+  const slow = setTimeout(() => {
+    showMessage("searching…");
+    results.setAttribute("aria-busy", "true");
+  }, SEARCHING_AFTER_MS);
   try {
     body = await latest("/api/search?" + p.toString());
   } catch (err) {
@@ -209,6 +225,9 @@ async function search() {
     showMessage(err.message, true);
     showCorrected("", {});
     return;
+  } finally {
+    clearTimeout(slow);
+    results.removeAttribute("aria-busy");
   }
   if (!body) return;
   // Another question closes the last one's preview (on a phone it stood above the new results);
@@ -628,6 +647,7 @@ function restore() {
   if (lang) $("#lang").replaceChildren(el("option", { value: "" }, "any"), el("option", { value: lang }, lang));
   $("#lang").value = lang || "";
   $("#explain").checked = p.get("explain") === "true";
+  $("#sort").value = ["newest", "oldest"].includes(p.get("sort")) ? p.get("sort") : "";
 }
 
 document.addEventListener("DOMContentLoaded", async () => {
@@ -641,7 +661,10 @@ document.addEventListener("DOMContentLoaded", async () => {
   if (window.matchMedia("(max-width: 800px)").matches && !filtering(params())) $("#filter-box").open = false;
   $("#search-form").addEventListener("submit", (e) => { e.preventDefault(); clearTimeout(timer); search(); });
   $("#q").addEventListener("input", () => { limit = PAGE; schedule(); });
-  $("#sort").addEventListener("change", () => show(shown.slice().sort((a, b) => a.rank - b.rank)));
+  $("#sort").addEventListener("change", () => {
+    show(shown.slice().sort((a, b) => a.rank - b.rank));
+    if (location.search) history.replaceState(null, "", "?" + pageParams(params()).toString());
+  });
   $("#more").addEventListener("click", () => { limit = Math.min(MAX_K, limit + PAGE); search(); });
   $("#preview-close").addEventListener("click", closePreview);
   $("#preview-image").addEventListener("error", () => { $("#preview-image").hidden = true; });
