@@ -11,7 +11,7 @@ import pytest
 from fpdf import FPDF
 from PIL import Image, ImageDraw, ImageFont
 
-from scent import Index, ScentError, Settings, ocr
+from scent import Filters, Index, ScentError, Settings, ocr
 from scent.errors import OcrFailed, OcrUnavailable
 from scent.extract import Limits, extract
 from scent.extract.base import SECTION_SEPARATOR
@@ -420,6 +420,28 @@ def test_keyword_search_finds_the_code_in_a_picture_and_a_scan(tmp_path, fake_em
         hits = idx.search("PX-88213", strategy="keyword")
         assert (hits[0].path, hits[0].page, hits[0].unit_kind) == ("permit.pdf", 2, "ocr")
         assert idx.search("K7Q2ZP", filters=None, strategy="keyword", exclude_kinds="ocr") == []
+
+
+@needs_tesseract
+def test_a_scan_listed_by_its_kind_shows_its_read_words(tmp_path, fake_embedder):
+    """A PDF of scans alone: its page unit has no text, its words are the OCR unit's, and those are
+    what a listing of PDFs shows under it (it showed nothing)."""
+    folder = tmp_path / "files"
+    folder.mkdir()
+    scan = Image.new("L", (1240, 1754), 255)
+    pen, face = ImageDraw.Draw(scan), font(size=30)
+    for i, line in enumerate(LETTER):
+        pen.text((120, 200 + i * 60), line, font=face, fill=0)
+    scan.save(tmp_path / "scan.png")
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(str(tmp_path / "scan.png"), x=0, y=0, w=210, h=297)
+    pdf.output(str(folder / "letter.pdf"))
+    with Index(folder, embedder=fake_embedder) as idx:
+        idx.update()
+        [listed] = idx.search("", filters=Filters.build(kinds=["pdf"]))
+    assert (listed.path, listed.page) == ("letter.pdf", 1)
+    assert listed.snippet.startswith("Dear Ms Novak, your parking permit PX-88213")
 
 
 def test_ocr_setting_off_reads_no_pixels(tmp_path, fake_embedder):

@@ -823,6 +823,8 @@ def _shown(r: Request, unit: StoredUnit) -> StoredUnit:
     note's aliases-and-tags unit likewise gives way to its body (_body_unit)."""
     if unit.file_kind == "text" and unit.start == 0 and unit.text.startswith(_METADATA):
         return _body_unit(r, unit)
+    if not unit.text.strip():
+        return _worded(r, unit)
     if unit.file_kind != "image" or unit.kind not in ("image", "ocr"):
         return unit
     others = [o for o in r.engine.catalog.file_units(unit.path) or ()
@@ -842,6 +844,14 @@ def _shown(r: Request, unit: StoredUnit) -> StoredUnit:
 # How the first unit of a note with front matter begins: its aliases and tags, as
 # scent.extract.frontmatter.tags_text writes them (not imported: a search loads no reader).
 _METADATA = ("aliases: ", "tags: ")
+
+
+def _worded(r: Request, unit: StoredUnit) -> StoredUnit:
+    """For a unit without text (a scanned page as a picture: its words are its OCR unit), the unit
+    of the same page with text, else the file's first with text: a scanned PDF listed by
+    `--only pdf` showed no snippet at all."""
+    worded = [o for o in r.engine.catalog.file_units(unit.path, r.filters.readers) or () if o.text.strip()]
+    return next((o for o in worded if o.page == unit.page), worded[0] if worded else unit)
 
 
 def _body_unit(r: Request, unit: StoredUnit) -> StoredUnit:
