@@ -279,6 +279,17 @@ def test_after_filter_excludes_the_older_winner(e2e):
                                                  "notes/work/2025-09-02-heron-redesign-meeting.md"]
 
 
+def test_a_kind_the_index_holds_no_file_of_is_said_with_the_kinds_it_holds(e2e):
+    out = e2e.search("deposit", "--only", "video,slides")
+    assert out.returncode == 0 and out.stdout == ""
+    said = out.stderr.splitlines()
+    assert said[-1] == "no results"
+    assert said[-2].startswith("scent: the index holds no file of kind video, slides; its files are text ")
+    assert " pdf 1" in said[-2] and " image 2" in said[-2]
+    # a kind it holds that keeps nothing for the words: no such line
+    assert "holds no file" not in e2e.search("xyzzyplugh", "--only", "json", "--strategy", "keyword").stderr
+
+
 def test_filters_alone_list_the_files_they_keep_newest_first(e2e):
     # Of the 18 files only Heron (2025-09-02) and contacts.json (2025-08-19) lie in Aug-Sep 2025.
     window = e2e.results("--after", "2025-08-01", "--before", "2025-09-30")

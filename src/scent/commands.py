@@ -216,7 +216,21 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
             _say_which(idx)
             _say_unfinished(idx)
             results = idx.search(text, k=k, filters=filters, explain=explain, as_user=as_user)
+            if not results and filters.kinds:
+                _say_kinds_held(idx, filters.kinds, as_user)
     _show(results, as_json, len(folders) > 1, results.corrected, results.translation, results.listed)
+
+
+def _say_kinds_held(idx, kinds: tuple[str, ...], as_user: str | None) -> None:
+    """Where --only asked for kinds of file the index holds none of, which it holds: slides exported
+    as PDF are pdf, and a bare "no results" read as a search that found nothing."""
+    from .kinds import FILE_KINDS
+
+    held = idx.status(as_user)["files_by_kind"]
+    if held and all(kind in FILE_KINDS and not held.get(kind) for kind in kinds):
+        counts = ", ".join(f"{kind} {n}" for kind, n in sorted(held.items(), key=lambda kv: -kv[1]))
+        click.echo(visible(f"scent: the index holds no file of kind {', '.join(kinds)}; its files are {counts}"),
+                   err=True)
 
 
 @cli.command("similar")
