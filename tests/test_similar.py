@@ -195,3 +195,31 @@ def test_a_seed_another_user_may_not_read_is_as_unknown_as_one_that_is_not_there
         with pytest.raises(NotIndexed, match=r"^hr/layoffs.md is not indexed: it is new since the last run"):
             idx.similar("hr/layoffs.md")  # ... who may look in the folder
         assert idx.similar("./hr/../notes.md") == idx.similar("notes.md") == idx.similar(str(root / "notes.md"))
+
+
+def test_a_photo_is_like_the_photos_of_the_same_thing_not_of_the_same_phone(tmp_path):
+    """A picture's name unit (file name, folder, day, camera) says nothing of what it shows: the
+    seed stands by its other units (here the text read in it), and the photo of the same
+    notice from another phone comes before the two of other things from the seed's phone."""
+    import shutil
+
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed (scripts/setup.sh installs it)")
+    from test_ocr import draw
+
+    root = tmp_path / "photos"
+    root.mkdir()
+
+    def photo(name: str, lines: list[str], model: str) -> None:
+        picture = draw(lines)
+        exif = picture.getexif()
+        exif[0x010F], exif[0x0110] = model.split()[0], model  # Make, Model
+        picture.save(root / name, exif=exif)
+
+    photo("IMG_0001.jpg", ["Boiler valve leaking"], "Canon EOS 80D")
+    photo("IMG_0002.jpg", ["Garden basil tomatoes"], "Canon EOS 80D")
+    photo("IMG_0003.jpg", ["Farmers market Saturday"], "Canon EOS 80D")
+    photo("PXL_0004.jpg", ["Boiler valve fixed"], "Google Pixel 8")
+    with Index(root, index_dir=tmp_path / "ix", embedder=FakeEmbedder(), settings=Settings(describe=False)) as idx:
+        idx.update()
+        assert [r.path for r in idx.similar("IMG_0001.jpg", k=1)] == ["PXL_0004.jpg"]

@@ -42,6 +42,7 @@ FUSE_K = 10  # RRF k of the two lists (10 and 60 measured)
 def similar(engine: Engine, settings: Settings, seed: list[StoredUnit], filters: Filters, k: int) -> list[SearchResult]:
     """The `k` files nearest the units `seed` (one file's, or one page's), best first."""
     path = seed[0].path
+    seed = _telling(seed)
     own = {path, *engine.catalog.copies([path], filters.readers).get(path, ())}
     container = path.split("#", 1)[0] if "#" in path else None
 
@@ -79,6 +80,14 @@ def similar(engine: Engine, settings: Settings, seed: list[StoredUnit], filters:
         if len(results) == k:
             break
     return results
+
+
+def _telling(seed: list[StoredUnit]) -> list[StoredUnit]:
+    """The seed's units that say what it is about: a picture's, without its name unit (its file
+    name, folder, day and camera: "IMG 1740 photos 2024 taken 20 July 2024 camera Apple iPhone 13"),
+    by which the photos like a boat and a church were the ones from the same phone."""
+    about = [u for u in seed if not (u.file_kind == "image" and u.kind == "image" and u.start == 0)]
+    return about or seed
 
 
 def _by_meaning(engine: Engine, settings: Settings, seed: list[StoredUnit], filters: Filters,
