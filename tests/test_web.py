@@ -237,6 +237,29 @@ def test_a_server_that_stopped_is_said_plainly(browser, server):
     context.close()
 
 
+def test_a_dark_desktop_gets_a_dark_page(browser, server):
+    """prefers-color-scheme: dark: the page, the search box, the results and the preview are drawn
+    light on dark (a white page glared), and the words are still far from their background."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    page = context.new_page()
+    page.goto(server + "/")
+    _search(page, "red lentil soup")
+    page.locator("#results .result .name").first.click()
+    page.wait_for_selector("#preview-body:not(:empty)")
+
+    def luminance(selector: str, prop: str) -> float:
+        rgb = page.eval_on_selector(selector, f"e => getComputedStyle(e).{prop}")
+        r, g, b = (int(v) for v in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3])
+        return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+    for selector in ("body", "#q", "#preview-head"):
+        assert luminance(selector, "backgroundColor") < 0.15, selector
+    for selector in ("body", "#q", "#results .result .name", "#preview-body"):
+        assert luminance(selector, "color") > 0.7, selector
+    page.screenshot(path=str(SCREENSHOTS / "dark.png"))
+    context.close()
+
+
 def test_a_search_that_takes_a_while_says_searching_then_its_answer(page):
     held = []
     page.route("**/api/search*", lambda route: held.append(route))  # the answer held back, as a server loading its model holds it
