@@ -244,7 +244,7 @@ if not client.collection_exists("t"):
     client.create_collection("t", {"v": models.VectorParams(size=4, distance=models.Distance.COSINE)})
 client.upsert("t", [models.PointStruct(id=1, vector={"v": [1.0, 0.0, 0.0, 0.0]})])
 context = multiprocessing.get_context("fork")
-pool = ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started, initargs=(context.SimpleQueue(),))
+pool = ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started, initargs=(context.SimpleQueue(), os.getpid()))
 pool.submit(time.sleep, 0).result()
 os.kill(os.getpid(), signal.SIGKILL)
 '''

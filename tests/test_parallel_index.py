@@ -163,3 +163,46 @@ def test_a_stopped_run_ends_its_readers_and_their_pool_before_it_returns():
     for reader in readers:
         reader.join(timeout=5)
         assert reader.exitcode is not None
+
+
+def test_the_readers_of_a_killed_run_end_too(tmp_path):
+    """A run whose readers a fork server started (a watch, a server) and that is killed (kill -9):
+    its readers end within seconds. They watched their parent, the fork server, which lives as
+    long as a process holds its pipe, as they do: both lived on for good."""
+    import os
+    import signal
+    import time
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import multiprocessing, os, time\n"
+        "from concurrent.futures import ProcessPoolExecutor\n"
+        "from scent.indexing import _reader_started\n"
+        "if __name__ == '__main__':\n"
+        "    context = multiprocessing.get_context('forkserver')\n"
+        "    pool = ProcessPoolExecutor(2, mp_context=context, initializer=_reader_started,\n"
+        "                               initargs=(context.SimpleQueue(), os.getpid()))\n"
+        "    print(*sorted({pool.submit(os.getpid).result() for _ in range(8)}), flush=True)\n"
+        "    time.sleep(600)\n")
+    run = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        readers = [int(pid) for pid in run.stdout.readline().split()]
+    finally:
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+    assert readers
+
+    def running(pid):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                return stat.read().rpartition(b")")[2].split()[0] != b"Z"
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 20
+    while any(map(running, readers)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [pid for pid in readers if running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == []

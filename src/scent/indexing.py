@@ -591,7 +591,7 @@ class Indexer:
         workers = report.readers = min(workers, len(files))
 
         def started() -> ProcessPoolExecutor:
-            return ProcessPoolExecutor(workers, mp_context=context, initializer=_reader_started, initargs=(stages,))
+            return ProcessPoolExecutor(workers, mp_context=context, initializer=_reader_started, initargs=(stages, os.getpid()))
 
         def submit(item: tuple) -> tuple:
             try:
@@ -997,11 +997,12 @@ def _main_guarded() -> bool:
         return False
 
 
-def _reader_started(stages) -> None:
+def _reader_started(stages, run: int) -> None:
     """A reader process's start: it lets go of the index lock it inherited, announces its stages on
-    `stages` (progress.Relay), and ends when its parent is gone (killed, it cannot say so), instead
-    of waiting for work forever. Its parent is the indexing process, or the fork server, which
-    ends with it. Ctrl-C reaches every process of the terminal's group: the readers leave it to the
+    `stages` (progress.Relay), and ends when the indexing process (`run`, its pid) is gone (killed,
+    it cannot say so), instead of waiting for work forever. Watched by pid, not as the parent: a
+    fork server's readers are its children, and it ends only when no process holds its pipe, which
+    its readers do: after a `kill -9` of a watch, it and two readers lived on for good. Ctrl-C reaches every process of the terminal's group: the readers leave it to the
     indexing process, which ends them (each printed a traceback of its own, and a watch, which
     writes the refresh in progress first, lost its readers midway)."""
     import signal
@@ -1015,7 +1016,7 @@ def _reader_started(stages) -> None:
     parent = os.getppid()
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == parent and _alive(run):
             time.sleep(0.5)
         os._exit(1)
 
@@ -1023,6 +1024,21 @@ def _reader_started(stages) -> None:
 
 
 LET_GO_PATIENCE = 10  # seconds a stopped run waits for its reader pool's manager to end (_let_go)
+def _alive(pid: int) -> bool:
+    """Whether process `pid` runs (a killed one its parent has not yet reaped does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there, as another user's
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rpartition(b")")[2].split()[0] != b"Z"
+    except (OSError, IndexError):  # no /proc (macOS): running, as far as can be told
+        return True
+
+
 READING_MARK = "reading"  # in the index folder: the file a serial run is reading (Indexer._read)
 SPOOL = "spool"  # in the index folder: mailboxes' messages between their reader and the run (members.Spool)
 
@@ -1135,7 +1151,7 @@ def _read_apart(f: FileInfo, limits: Limits, context, stages, tracker: Tracker, 
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started, initargs=(stages,))
+    pool = ProcessPoolExecutor(1, mp_context=context, initializer=_reader_started, initargs=(stages, os.getpid()))
 
     def answered(wait: Callable[[], tuple]) -> tuple:
         try:
