@@ -86,6 +86,20 @@ def test_new_changed_renamed_and_deleted_files_reach_the_index(watched):
     assert not any(".lease.md.swp" in p for batch in refreshed for p in batch)
 
 
+def test_an_edited_scentignore_leaves_out_and_brings_back_at_once(watched):
+    """.scentignore is read by a full walk: written while a watch runs, the files it now names
+    leave the index, and come back when it is removed (they stayed until something in them changed)."""
+    notes, reader, refreshed = watched
+    (notes / "drafts").mkdir()
+    (notes / "drafts" / "bird.md").write_text("A grey heron fished at the pond.\n")
+    until(lambda: paths(reader, "heron") == ["drafts/bird.md"])
+    (notes / ".scentignore").write_text("drafts/\n")
+    until(lambda: paths(reader, "heron") == [])
+    assert paths(reader, "deposit") == ["lease.md"]  # the rest stays
+    (notes / ".scentignore").unlink()
+    until(lambda: paths(reader, "heron") == ["drafts/bird.md"])
+
+
 def test_a_burst_of_files_is_refreshed_in_few_runs(watched):
     notes, reader, refreshed = watched
     (notes / "many").mkdir()

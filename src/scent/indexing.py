@@ -45,7 +45,7 @@ from .stems import stems
 from .storage import ENGLISH_FIELD, Engine, VectorField, text_key, unit_id
 from .suggest import suggestions
 from .units import FileInfo, FileRecord, FileState, FileWrite, Member, Picture, Section, Unit, UnitRecord
-from .walk import ONLINE_ONLY, files_at, online_only, walk
+from .walk import IGNORE_FILE, ONLINE_ONLY, files_at, online_only, walk
 
 # Index-time settings that do not change what a file's units are (how many are embedded at once,
 # how vectors are kept; the image-text model has its own check).
@@ -285,7 +285,8 @@ class Indexer:
             if rel == ".." or rel.startswith("../"):
                 raise ScentError(f"{p} is outside the indexed folder {self.root}")
             rels.append(rel)
-        if RULES_FILE in rels:  # who may read what may have changed anywhere in the folder
+        # Who may read what, or which files are left out, may have changed anywhere in the folder.
+        if RULES_FILE in rels or IGNORE_FILE in rels:
             rels = None
         return self._run(rels, progress, on_skip, on_warning)
 

@@ -16,7 +16,7 @@ from .access import RULES_FILE
 from .errors import ScentError, UsageError
 from .index import Index
 from .locking import IndexLock
-from .walk import left_out, package_of
+from .walk import IGNORE_FILE, left_out, package_of
 
 DEBOUNCE_S = 0.5  # quiet time before a refresh: one editor save is several events
 MAX_WAIT_S = 3.0  # during a burst (a git checkout of thousands of files) refresh at least this often
@@ -44,7 +44,7 @@ class _Changes:
         rel = os.path.relpath(path, self.root).replace(os.sep, "/")
         parts = rel.split("/")
         # The path may be a folder's (its creation, a rename): its own name is judged as a folder's.
-        if rel != RULES_FILE and (rel.startswith("..") or left_out([*parts, ""])):
+        if rel not in (RULES_FILE, IGNORE_FILE) and (rel.startswith("..") or left_out([*parts, ""])):
             return  # hidden files (editors' swap files), tool folders, applications: never indexed
         rel = package_of(rel)  # a document saved as a folder changes as one file
         with self._cond:
