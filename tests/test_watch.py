@@ -157,13 +157,18 @@ def test_cli_watch_reports_each_refresh_and_stops_on_ctrl_c(tmp_path, scent_home
 
     folder = tmp_path / "notes"
     folder.mkdir()
+    (folder / "lease.md").write_text("The deposit is returned within 30 days.\n")
     scent = Path(sys.executable).with_name("scent")
     proc = subprocess.Popen([str(scent), "watch", str(folder)], stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "SCENT_HOME": str(scent_home)})
     lines = []
     try:
-        lines.append(proc.stderr.readline())
-        assert "scent: watching " in lines[-1] and "Ctrl-C stops" in lines[-1]
+        # The first update's progress (to a pipe: a plain line), then the watch begins.
+        while not lines or "watching" not in lines[-1]:
+            lines.append(proc.stderr.readline())
+            assert lines[-1], lines
+        assert any(" 0/1 files" in line or " 1/1 files" in line for line in lines[:-1]), lines
+        assert "scent: watching " in lines[-1] and "(1 files indexed, 1 new, 0 changed, 0 deleted); Ctrl-C stops" in lines[-1]
         (folder / "heron.md").write_text("A grey heron at the pond.\n")
         lines.append(proc.stderr.readline())
         assert lines[-1].startswith("scent: 1 new, 0 changed, 0 renamed, 0 deleted, 0 skipped")

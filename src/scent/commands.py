@@ -563,16 +563,22 @@ def watch_cmd(folder, index_dir, quiet, **params):
         stop.set()
 
     with _index()(folder, index_dir=index_dir, settings=_settings(params)) as idx:
+        # The first update reads what changed while nothing watched (a whole folder, the first
+        # time): its progress is shown as `scent index` shows it (it was minutes of silence).
+        printer = ProgressPrinter(sys.stderr)
+
         def ready(report):
             nonlocal watching
+            printer.close()
             skipped(report)
             click.echo(visible(f"scent: watching {idx.root} ({idx.status()['files']} files indexed, {report.added} "
-                               "new); Ctrl-C stops"), err=True)
+                               f"new, {report.updated} changed, {report.deleted} deleted); Ctrl-C stops"), err=True)
             watching = True
 
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, stopped)
-        watch(idx, stop, refreshed, lambda message: click.echo(visible(f"scent: {message}"), err=True), ready)
+        watch(idx, stop, refreshed, lambda message: click.echo(visible(f"scent: {message}"), err=True), ready,
+              progress=None if quiet else printer)
 
 
 @cli.command("list")

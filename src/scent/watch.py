@@ -70,12 +70,13 @@ class _Changes:
 
 def watch(index: Index, stop: threading.Event, on_refresh: Callable | None = None,
           on_error: Callable[[str], None] | None = None, on_ready: Callable | None = None, *,
-          debounce: float = DEBOUNCE_S, max_wait: float = MAX_WAIT_S) -> None:
+          debounce: float = DEBOUNCE_S, max_wait: float = MAX_WAIT_S, progress: Callable | None = None) -> None:
     """Bring `index` up to date with its folder, then refresh it from the folder's events until
     `stop` is set. The events are listened to before that first update, so nothing written
     meanwhile is missed; `on_ready(report)` hears the update, `on_refresh(report, paths)` each
-    refresh, `on_error(message)` each refresh that failed (the watch goes on). The folder going
-    away ends the watch with a ScentError."""
+    refresh, `on_error(message)` each refresh that failed (the watch goes on); `progress` hears the
+    first update's progress (scent.progress: a whole folder's, which may take hours). The folder
+    going away ends the watch with a ScentError."""
     try:
         from watchdog.observers import Observer
     except ImportError:  # pragma: no cover - a broken install
@@ -89,7 +90,7 @@ def watch(index: Index, stop: threading.Event, on_refresh: Callable | None = Non
         observer.schedule(changes, os.path.realpath(root), recursive=True)
         observer.start()
         try:
-            report = index.update()
+            report = index.update(progress=progress)
             if on_ready:
                 on_ready(report)
             while not stop.is_set():
