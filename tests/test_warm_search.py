@@ -123,6 +123,28 @@ def test_the_file_goes_when_the_server_stops_and_only_a_loopback_one_is_announce
         assert not (tmp_path / discovery.SERVER_FILE).exists()
 
 
+def test_a_second_server_of_the_index_leaves_the_first_announced(tmp_path):
+    """A second `scent serve` of an index that one already serves does not take its place in the
+    file (and so, stopping, does not remove it): `scent search` goes on finding the first. A file
+    naming a live pid whose port no server listens on (a pid reused after a crash) is replaced."""
+    first = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # the first server's process
+    listening = socket.create_server(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    try:
+        (tmp_path / discovery.SERVER_FILE).write_text(json.dumps(
+            {"pid": first.pid, "host": "127.0.0.1", "port": port, "token": "first", "index": str(tmp_path)}))
+        with discovery.announced(tmp_path, "127.0.0.1", 9, "/x", TOKEN):
+            assert discovery.running(tmp_path)["token"] == "first"
+        assert discovery.running(tmp_path)["token"] == "first"  # still there once the second stopped
+        listening.close()  # no server at that port any more, though the pid lives
+        with discovery.announced(tmp_path, "127.0.0.1", 9, "/x", TOKEN):
+            assert discovery.running(tmp_path)["token"] == TOKEN
+    finally:
+        listening.close()
+        first.kill()
+        first.wait()
+
+
 def test_without_the_token_the_server_does_not_answer_and_the_search_runs_here(served):
     index_dir, port = served
     server = discovery.running(index_dir)

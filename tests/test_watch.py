@@ -210,7 +210,9 @@ def test_a_watch_beside_a_server_that_cannot_start_says_why(tmp_path, fake_embed
     folder.mkdir()
     idx = Index(folder, embedder=fake_embedder)
     folder.rmdir()
-    live = Live(idx).start()
+    said = []
+    live = Live(idx, on_problem=said.append).start()
     until(lambda: not live.state()["watching"])
     assert "does not exist" in live.state()["problem"] and "search goes on" in live.state()["problem"]
+    assert said == [live.state()["problem"]]  # the server's terminal says it too
     idx.close()

@@ -671,7 +671,8 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, live, as_user, **para
         if remote:
             click.echo(f"scent: open http://{where}:{port}/#token=TOKEN once in a browser (TOKEN from "
                        "scent token add USER)", err=True)
-        watcher = Live(idx).start() if live else None
+        watcher = Live(idx, on_problem=lambda problem: click.echo(visible(f"scent: watch: {problem}"), err=True)
+                       ).start() if live else None
         app = create_app(idx, allowed_hosts=allowed_hosts, tokens=tokens, require_token=remote,
                          desktop=not remote, live=watcher, as_user=as_user, own_token=own)
         # A remote-facing server or one answering as another user is not announced: scent search

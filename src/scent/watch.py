@@ -117,7 +117,10 @@ class Live:
     """A watch running beside a server (`scent serve --watch`), and what it last did, for the UI
     to show how fresh the index is."""
 
-    def __init__(self, index: Index):
+    def __init__(self, index: Index, on_problem: Callable[[str], None] | None = None):
+        """`on_problem(message)` hears why the watch stopped, or why a refresh failed (the server's
+        terminal says so: a watch refused beside another was said only by /api/status)."""
+        self._on_problem = on_problem
         self._stop = threading.Event()
         self._since = time.time()
         self._ready = False
@@ -135,12 +138,16 @@ class Live:
                   on_error=self._note, on_ready=lambda report: self._note(None, ready=True))
         except ScentError as err:
             self._problem = f"{err}; search goes on over the index as it is"
+            if self._on_problem:
+                self._on_problem(self._problem)
         finally:
             self._stop.set()
 
     def _note(self, problem: str | None, ready: bool = False) -> None:
         self._ready = self._ready or ready
         self._last, self._problem = time.time(), problem
+        if problem and self._on_problem:
+            self._on_problem(problem)
 
     def state(self) -> dict:
         """`watching` (still running), `ready` (its first update is written), `since`,

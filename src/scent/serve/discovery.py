@@ -31,7 +31,10 @@ TIMEOUT_S = 10.0  # a server slower than this is given up on, and the search run
 def announced(index_dir: Path, host: str, port: int, root: str, token: str):
     """While the block runs, SERVER_FILE in `index_dir` says a server answers at host:port to
     requests that carry `token`."""
-    if not _is_local(host):  # a remote-facing server is not one the CLI should find by itself
+    # A remote-facing server is not one the CLI should find by itself; nor a second server of the
+    # index, beside one already announced: it took the first's place, and removed it when it
+    # stopped, and the first (the one that watched the folder) was found no more.
+    if not _is_local(host) or _another(index_dir):
         yield
         return
     from .tokens import write_private  # here: finding a server (the CLI's path) needs none of it
@@ -65,6 +68,21 @@ def running(index_dir: Path) -> dict | None:
     except PermissionError:
         return None  # another user's process has that pid now
     return {**info, "host": "127.0.0.1" if host == "localhost" else host}
+
+
+def _another(index_dir: Path) -> bool:
+    """Whether another live process's server answers at the address SERVER_FILE names (a pid
+    alive after a crash may be another program's by now: then its port is closed)."""
+    import socket
+
+    other = running(index_dir)
+    if other is None or other["pid"] == os.getpid():
+        return False
+    try:
+        socket.create_connection((other["host"], int(other["port"])), timeout=1).close()
+    except OSError:
+        return False
+    return True
 
 
 def has_index_or_server(index_dir: Path) -> bool:
