@@ -176,6 +176,7 @@ def test_cli_watch_reports_each_refresh_and_stops_on_ctrl_c(tmp_path, scent_home
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=30)
     assert proc.returncode == 0, lines
+    assert proc.stderr.read().startswith("scent: stopping once the refresh in progress is written")
 
 
 def test_a_server_with_a_watch_finds_new_files_and_shows_its_freshness(notes, fake_embedder):

@@ -561,6 +561,9 @@ def watch_cmd(folder, index_dir, quiet, **params):
         if not watching or stop.is_set():
             raise KeyboardInterrupt
         stop.set()
+        # A refresh of many files takes a while to write: said, a wait is not taken for a hang.
+        click.echo("scent: stopping once the refresh in progress is written (Ctrl-C again stops at once; "
+                   "the next run reads what is left)", err=True)
 
     with _index()(folder, index_dir=index_dir, settings=_settings(params)) as idx:
         # The first update reads what changed while nothing watched (a whole folder, the first
