@@ -60,3 +60,19 @@ def test_unit_ids_stay_with_a_renamed_file(idx, notes):
     idx.update()
     after = idx.search("deposit refund", k=1)[0]
     assert (after.path, after.unit_id) == ("lease-2024.md", before.unit_id)
+
+
+def test_a_named_file_rewritten_under_its_old_mtime_is_read(idx, notes):
+    """What a watcher saw written is read even when its size and mtime are the old ones (cp -p,
+    rsync -a, tar x, an edit of the same length and touch -r): the walk of `update` trusts them."""
+    lease = notes / "lease.md"
+    before = lease.stat()
+    text = lease.read_text()
+    lease.write_text(text.replace("deposit", "dragons"))  # same length
+    os.utime(lease, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert lease.stat().st_size == before.st_size
+    assert idx.update().updated == 0  # a walk does not open it
+    report = idx.refresh(["lease.md"])
+    assert report.updated == 1
+    assert paths(idx, "dragons") == ["lease.md"] and paths(idx, "deposit") == []
+    assert idx.refresh(["lease.md"]).updated == 0  # named again, the same bytes: only looked at

@@ -94,9 +94,12 @@ class Plan:
 
 
 def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
-         readers: Callable[[FileInfo], str] = lambda f: "", reader_of: Callable[[str], str] = reader_of) -> Plan:
+         readers: Callable[[FileInfo], str] = lambda f: "", reader_of: Callable[[str], str] = reader_of,
+         named: frozenset[str] = frozenset()) -> Plan:
     """What to do to bring the files in `states` in line with `found`: a file whose size and
-    mtime are unchanged is not opened; one whose bytes hash the same is only touched; a new file
+    mtime are unchanged is not opened, unless it is among the files a watcher saw written (`named`:
+    `cp -p`, `rsync -a` and `tar x` write new bytes under the old mtime, and an edit of the same
+    size followed by `touch -r` was never read); one whose bytes hash the same is only touched; a new file
     with a vanished file's hash is that file renamed; other vanished files are deleted. A file not
     read again whose `readers` differ from those recorded (a chmod or chown changes no mtime) gets
     its new readers. A file (or a file inside it) that another reader than today's `reader_of` read
@@ -141,7 +144,8 @@ def plan(found: list[FileInfo], states: dict[str, FileState], skip: OnSkip,
             if f.rel in inside:
                 p.inside[f.rel] = {m.path: m for m in inside[f.rel]}
             continue
-        if old and (old.size, old.mtime_ns) == (f.size, f.mtime_ns):  # (also when its bytes went to the cloud)
+        if old and (old.size, old.mtime_ns) == (f.size, f.mtime_ns) and (f.rel not in named or cloud):
+            # (also when its bytes went to the cloud)
             p.unchanged += 1 + len(inside.get(f.rel, ()))
             if old.access != access:
                 p.access[f.rel] = access
@@ -336,7 +340,7 @@ class Indexer:
                 # A file inside a container goes with it.
                 states = {rel: st for rel, st in states.items()
                           if (at := st.container or rel) in wanted or any(at.startswith(r + "/") for r in wanted)}
-            todo = plan(found, states, skip, lambda f: access.readers(f.rel, f.stat))
+            todo = plan(found, states, skip, lambda f: access.readers(f.rel, f.stat), named=frozenset(rels or ()))
             catalog.touch_files(todo.touched)
             for old, new in todo.renamed:
                 self.engine.rename_file(old, new)
