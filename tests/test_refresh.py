@@ -76,3 +76,13 @@ def test_a_named_file_rewritten_under_its_old_mtime_is_read(idx, notes):
     assert report.updated == 1
     assert paths(idx, "dragons") == ["lease.md"] and paths(idx, "deposit") == []
     assert idx.refresh(["lease.md"]).updated == 0  # named again, the same bytes: only looked at
+
+
+def test_a_skipped_file_that_is_gone_leaves_the_errors(idx, notes):
+    (notes / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")
+    (notes / "other.pdf").write_bytes(b"%PDF-1.4 cut short too")
+    idx.refresh(["broken.pdf", "other.pdf"])
+    assert {e["path"] for e in idx.status()["errors"]} == {"broken.pdf", "other.pdf"}
+    (notes / "broken.pdf").unlink()
+    idx.refresh(["broken.pdf"])
+    assert {e["path"] for e in idx.status()["errors"]} == {"other.pdf"}  # a path not named is left as it was

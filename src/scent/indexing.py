@@ -336,6 +336,10 @@ class Indexer:
                                      {f.rel for f in found if holds_files(f.rel)})
             else:
                 found = files_at(self.root, rels, accept=accept, skip=[str(self.index_dir)])
+                # A file skipped before and gone since leaves `scent status --skipped` (under a watch
+                # the deleted files were listed on until a full run).
+                catalog.prune_errors({f.rel for f in found} | {rel for rel, _ in report.skipped},
+                                     {f.rel for f in found if holds_files(f.rel)}, within=tuple(rels))
                 wanted = set(rels)
                 # A file inside a container goes with it.
                 states = {rel: st for rel, st in states.items()

@@ -421,8 +421,9 @@ class QdrantCatalog:
     def record_error(self, path: str, reason: str, access: str = "") -> None:
         self.local.record_error(path, reason, access)
 
-    def prune_errors(self, present: set[str], containers: set[str] = frozenset()) -> None:
-        self.local.prune_errors(present, containers)
+    def prune_errors(self, present: set[str], containers: set[str] = frozenset(),
+                     within: tuple[str, ...] | None = None) -> None:
+        self.local.prune_errors(present, containers, within)
 
     def forget_errors_inside(self, container: str) -> None:
         self.local.forget_errors_inside(container)

@@ -121,11 +121,14 @@ class SqliteCatalog:
         self.db.execute("INSERT OR REPLACE INTO errors (path, reason, at, access) VALUES (?, ?, ?, ?)",
                         (path, reason, time.time(), access))
 
-    def prune_errors(self, present: set[str], containers: set[str] = frozenset()) -> None:
+    def prune_errors(self, present: set[str], containers: set[str] = frozenset(),
+                     within: tuple[str, ...] | None = None) -> None:
         """Forget errors of files that are gone: they can no longer be fixed or retried. The errors
-        of files inside a container still there stay (its members are not walked)."""
+        of files inside a container still there stay (its members are not walked). With `within`,
+        only the errors of paths at or under those are judged (the paths a watch's refresh walked)."""
         stale = [p for (p,) in self.db.execute("SELECT path FROM errors")
-                 if p not in present and not ("#" in p and _inside_any(p, containers))]
+                 if p not in present and not ("#" in p and _inside_any(p, containers))
+                 and (within is None or _at_or_under(p.split("#", 1)[0], within))]
         self.db.executemany("DELETE FROM errors WHERE path = ?", [(p,) for p in stale])
 
     def skipped_like(self, start: str) -> set[str]:
@@ -300,6 +303,10 @@ class SqliteCatalog:
 def path_keywords(path: str) -> str:
     """The path as keywords: folders, name and extension, with identifier parts split out."""
     return f"{path} {extra_tokens(path.replace('/', ' '))}".strip()
+
+
+def _at_or_under(path: str, places: tuple[str, ...]) -> bool:
+    return any(path == at or path.startswith(at + "/") for at in places)
 
 
 def _inside_any(path: str, containers: set[str]) -> bool:
