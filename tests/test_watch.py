@@ -147,6 +147,29 @@ def test_a_folder_that_goes_away_ends_the_watch_in_one_line(tmp_path, fake_embed
     idx.close()
 
 
+def test_a_quiet_folder_moved_away_ends_the_watch_within_seconds(tmp_path, fake_embedder):
+    """The folder's own move is no change of a file in it: a watch found it only at the next event."""
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "a.md").write_text("Heron.\n")
+    idx = Index(root, embedder=fake_embedder)
+    failure, ready = [], threading.Event()
+
+    def run():
+        try:
+            watch(idx, threading.Event(), on_ready=lambda report: ready.set(), debounce=0.1)
+        except ScentError as err:
+            failure.append(str(err))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert ready.wait(20)
+    root.rename(tmp_path / "elsewhere")
+    thread.join(timeout=20)
+    assert failure and "was deleted, moved or unmounted" in failure[0]
+    idx.close()
+
+
 @pytest.mark.slow  # the refresh embeds with the real model
 def test_cli_watch_reports_each_refresh_and_stops_on_ctrl_c(tmp_path, scent_home):
     import os

@@ -20,6 +20,9 @@ from .walk import IGNORE_FILE, left_out, package_of
 
 DEBOUNCE_S = 0.5  # quiet time before a refresh: one editor save is several events
 MAX_WAIT_S = 3.0  # during a burst (a git checkout of thousands of files) refresh at least this often
+# How often a quiet watch looks whether its folder is still there: the folder's own deletion or move
+# is no event of a path inside it, and it was found only at the next change (a minute, an hour).
+IDLE_S = 2.0
 
 
 class _Changes:
@@ -55,11 +58,13 @@ class _Changes:
             self._last = now
             self._cond.notify()
 
-    def take(self, stop: threading.Event, debounce: float, max_wait: float) -> list[str]:
+    def take(self, stop: threading.Event, debounce: float, max_wait: float, idle: float = IDLE_S) -> list[str]:
         """The paths gathered once the folder has been quiet for `debounce` seconds (or for
-        `max_wait` since the first of them); [] when `stop` is set first."""
+        `max_wait` since the first of them); [] when `stop` is set first, or after `idle` seconds
+        without any (the caller looks whether the folder is still there)."""
+        until = time.monotonic() + idle
         with self._cond:
-            while not stop.is_set():
+            while not stop.is_set() and (self._paths or time.monotonic() < until):
                 now = time.monotonic()
                 if self._paths and (now - self._last >= debounce or now - self._first >= max_wait):
                     paths, self._paths = sorted(self._paths), set()
