@@ -192,9 +192,12 @@ def test_cli_watch_reports_each_refresh_and_stops_on_ctrl_c(tmp_path, scent_home
             assert lines[-1], lines
         assert any(" 0/1 files" in line or " 1/1 files" in line for line in lines[:-1]), lines
         assert "scent: watching " in lines[-1] and "(1 files indexed, 1 new, 0 changed, 0 deleted); Ctrl-C stops" in lines[-1]
-        (folder / "heron.md").write_text("A grey heron at the pond.\n")
+        (folder / "birds").mkdir()
+        lines.append(proc.stderr.readline())  # the new folder: nothing in it to index
+        (folder / "birds" / "heron.md").write_text("A grey heron at the pond.\n")
         lines.append(proc.stderr.readline())
-        assert lines[-1].startswith("scent: 1 new, 0 changed, 0 renamed, 0 deleted, 0 skipped")
+        # the note alone: not its folder too (a folder's "modified" is its entries' own events)
+        assert lines[-1].startswith("scent: 1 new, 0 changed, 0 renamed, 0 deleted, 0 skipped (1 path changed, ")
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=30)

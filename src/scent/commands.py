@@ -548,8 +548,8 @@ def watch_cmd(folder, index_dir, quiet, **params):
         skipped(report)
         if not quiet:
             click.echo(visible(f"scent: {report.added} new, {report.updated} changed, {report.renamed} renamed, "
-                               f"{report.deleted} deleted, {len(report.skipped)} skipped ({len(paths)} paths "
-                               f"changed, {report.seconds:.1f}s)"), err=True)
+                               f"{report.deleted} deleted, {len(report.skipped)} skipped ({len(paths)} "
+                               f"{'path' if len(paths) == 1 else 'paths'} changed, {report.seconds:.1f}s)"), err=True)
 
     # Ctrl-C (or a TERM) ends the watch once the refresh in progress is written, not in the middle; during
     # the first update (a whole folder's: hours, for a large one), or pressed again, it stops at once, as

@@ -37,6 +37,8 @@ class _Changes:
     def dispatch(self, event) -> None:  # watchdog's handler interface
         if event.event_type in ("opened", "closed_no_write"):
             return  # read, not changed
+        if event.is_directory and event.event_type == "modified":
+            return  # its entries changed: each says so itself (a note's save refreshed its whole folder too)
         for path in (event.src_path, getattr(event, "dest_path", "")):
             if path:
                 self._add(os.fsdecode(path))
