@@ -1,6 +1,7 @@
 """scent watch: file events turned into refreshes of the index, on a real folder."""
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -192,6 +193,10 @@ def test_cli_watch_reports_each_refresh_and_stops_on_ctrl_c(tmp_path, scent_home
             assert lines[-1], lines
         assert any(" 0/1 files" in line or " 1/1 files" in line for line in lines[:-1]), lines
         assert "scent: watching " in lines[-1] and "(1 files indexed, 1 new, 0 changed, 0 deleted); Ctrl-C stops" in lines[-1]
+        # `scent status` names the watch that keeps the index fresh
+        status = subprocess.run([str(scent), "status", "--folder", str(folder), "--json"], capture_output=True,
+                                text=True, env={**os.environ, "SCENT_HOME": str(scent_home)})
+        assert json.loads(status.stdout)["watch_pid"] == proc.pid, status.stderr
         (folder / "birds").mkdir()
         lines.append(proc.stderr.readline())  # the new folder: nothing in it to index
         (folder / "birds" / "heron.md").write_text("A grey heron at the pond.\n")

@@ -491,10 +491,17 @@ def status_cmd(place, folder, index_dir, as_json, as_user, list_skipped, **param
     if place and folder and os.path.realpath(place) != os.path.realpath(folder):
         raise UsageError(f"two folders given ({visible(place)} and --folder {visible(folder)}): give one")
     folder = folder or place
+    from .locking import watcher
+    from .serve import discovery
+
     with _index().open(folder, index_dir, settings=_settings(params)) as idx:
         _say_which(idx, "showing")
         st = idx.status(as_user)
         listed = idx.skipped(as_user) if list_skipped else None
+        # Who keeps the index: `updated` is an old time under a watch that had nothing to do.
+        server = discovery.running(idx.index_dir)
+        st["watch_pid"] = watcher(idx.index_dir)
+        st["server"] = {"url": discovery.url(server), "pid": server["pid"]} if server else None
     if as_json:
         click.echo(json_line(_iso_dates(st) | ({"skipped": listed} if listed is not None else {})))
         return
@@ -515,6 +522,10 @@ def status_cmd(place, folder, index_dir, as_json, as_user, list_skipped, **param
                f"backend  {visible(backend)}\nmodel    {st['model']}\nupdated  {last}\n"
                f"files    {st['files']}  " + ", ".join(f"{k} {v}" for k, v in st["files_by_kind"].items()) +
                f"\nunits    {st['units']}  " + ", ".join(f"{k} {v}" for k, v in st["units_by_kind"].items()))
+    if st["watch_pid"]:
+        click.echo(f"watched  kept fresh as files change by a scent watch (pid {st['watch_pid']})")
+    if st["server"]:
+        click.echo(f"served   at {st['server']['url']} (scent serve, pid {st['server']['pid']})")
     if st["not_indexed"]:
         from .skipped import summary
 

@@ -95,6 +95,21 @@ def still_running(mark: str, index_dir: str | Path) -> bool:
     return True
 
 
+def watcher(index_dir: str | Path) -> int | None:
+    """The pid of the `scent watch` (or `scent serve --watch`) keeping the index in `index_dir`
+    fresh, where one does (Linux: its lock's holder); else None."""
+    holders = sorted(lock_holders(Path(index_dir) / LOCK_NAME) or ())
+    return holders[0] if holders and _watches(holders[0]) else None
+
+
+def _watches(pid: int) -> bool:
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return b"watch" in words or b"--watch" in words
+
+
 def _busy(path: Path) -> str:
     """Who holds the index's lock, as a person needs it: a watch never finishes, so "wait for it"
     was no answer while `scent watch` kept the index."""
@@ -102,11 +117,7 @@ def _busy(path: Path) -> str:
     if not holders:
         return f"another scent is indexing into {path.parent}; wait for it to finish"
     pid = holders[0]
-    try:
-        words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except OSError:
-        words = []
-    if b"watch" in words or b"--watch" in words:
+    if _watches(pid):
         return (f"a scent watch (pid {pid}) keeps the index in {path.parent} up to date as files change, so there is "
                 f"nothing to run; stop it (Ctrl-C where it runs, or kill {pid}) to index here instead")
     return f"another scent is indexing into {path.parent} (pid {pid}); wait for it to finish"
