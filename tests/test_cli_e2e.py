@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from scent import Index
+
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -489,3 +491,18 @@ def test_context_cites_passages_within_the_budget(e2e):
                               "--tokens", "300", "--json").stdout)
     assert body["budget"] == 300 and 0 < body["tokens"] <= 300 and body["text"] + "\n" == out.stdout
     assert body["passages"][0]["path"] == "docs/apartment-lease.pdf" and body["passages"][0]["page"] == 4
+
+
+def test_a_search_of_a_folder_that_is_not_there_says_so(tmp_path):
+    """An unplugged drive, a moved folder: its index still answers, and says where the results come from."""
+    folder = tmp_path / "drive" / "notes"
+    folder.mkdir(parents=True)
+    (folder / "heron.md").write_text("A grey heron at the pond.\n")
+    with Index(folder, index_dir=tmp_path / "ix") as idx:  # the real model, as the CLI opens it with
+        idx.update()
+    (tmp_path / "drive").rename(tmp_path / "unplugged")
+    env = {**os.environ, "SCENT_HOME": str(tmp_path / "home")}
+    out = subprocess.run([str(SCENT), "search", "heron", "--index", str(tmp_path / "ix"), "--strategy", "keyword"],
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "heron.md" in out.stdout
+    assert f"scent: the folder {folder} is not there (deleted, moved or unmounted)" in out.stderr

@@ -434,8 +434,12 @@ def _say_which(idx, doing: str = "searching") -> None:
 
 def _say_unfinished(idx) -> None:
     """A search of an index being indexed now, or whose last run stopped midway, says that files
-    may be missing."""
+    may be missing; one of a folder that is not there says so (its files are not marked gone one by
+    one: an unplugged drive comes back)."""
     _say_run(idx.unfinished_run(), idx.root)
+    if idx.root and not os.path.isdir(idx.root):
+        click.echo(visible(f"scent: the folder {idx.root} is not there (deleted, moved or unmounted): these "
+                           "results are from its index"), err=True)
 
 
 def _say_run(run: dict | None, folder: str | None) -> None:
