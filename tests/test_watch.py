@@ -122,12 +122,10 @@ def test_a_second_watcher_or_indexer_is_refused(watched, fake_embedder):
         other.close()
 
 
-def test_a_folder_that_goes_away_ends_the_watch_in_one_line(tmp_path, fake_embedder):
-    root = tmp_path / "gone"
-    root.mkdir()
+def _watch_failure(root, fake_embedder, away) -> tuple[Index, list[str]]:
+    """Watch `root` (one note in it), call `away()` once the watch is ready; the ScentErrors that ended it."""
     (root / "a.md").write_text("Heron.\n")
     idx = Index(root, embedder=fake_embedder)
-    idx.update()
     failure, ready = [], threading.Event()
 
     def run():
@@ -139,9 +137,20 @@ def test_a_folder_that_goes_away_ends_the_watch_in_one_line(tmp_path, fake_embed
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     assert ready.wait(20)
-    (root / "a.md").unlink()
-    root.rmdir()
+    away()
     thread.join(timeout=20)
+    return idx, failure
+
+
+def test_a_folder_that_goes_away_ends_the_watch_in_one_line(tmp_path, fake_embedder):
+    root = tmp_path / "gone"
+    root.mkdir()
+
+    def away():
+        (root / "a.md").unlink()
+        root.rmdir()
+
+    idx, failure = _watch_failure(root, fake_embedder, away)
     assert failure and "was deleted, moved or unmounted" in failure[0]
     with IndexLock(idx.index_dir):  # the watch let its lock go
         pass
@@ -152,21 +161,7 @@ def test_a_quiet_folder_moved_away_ends_the_watch_within_seconds(tmp_path, fake_
     """The folder's own move is no change of a file in it: a watch found it only at the next event."""
     root = tmp_path / "notes"
     root.mkdir()
-    (root / "a.md").write_text("Heron.\n")
-    idx = Index(root, embedder=fake_embedder)
-    failure, ready = [], threading.Event()
-
-    def run():
-        try:
-            watch(idx, threading.Event(), on_ready=lambda report: ready.set(), debounce=0.1)
-        except ScentError as err:
-            failure.append(str(err))
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    assert ready.wait(20)
-    root.rename(tmp_path / "elsewhere")
-    thread.join(timeout=20)
+    idx, failure = _watch_failure(root, fake_embedder, lambda: root.rename(tmp_path / "elsewhere"))
     assert failure and "was deleted, moved or unmounted" in failure[0]
     idx.close()
 
