@@ -8,6 +8,7 @@ The watcher holds the index's indexing lock for as long as it runs, so a second 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -18,6 +19,9 @@ from .index import Index
 from .locking import IndexLock
 from .walk import IGNORE_FILE, left_out, package_of
 
+# inotify names every entry created, written, moved or deleted, beside its folder's "modified";
+# macOS's FSEvents may name only the folder (events merged, or "scan this folder again").
+_EACH_ENTRY_SAYS = sys.platform.startswith("linux")
 DEBOUNCE_S = 0.5  # quiet time before a refresh: one editor save is several events
 MAX_WAIT_S = 3.0  # during a burst (a git checkout of thousands of files) refresh at least this often
 # How often a quiet watch looks whether its folder is still there: the folder's own deletion or move
@@ -37,7 +41,7 @@ class _Changes:
     def dispatch(self, event) -> None:  # watchdog's handler interface
         if event.event_type in ("opened", "closed_no_write"):
             return  # read, not changed
-        if event.is_directory and event.event_type == "modified":
+        if event.is_directory and event.event_type == "modified" and _EACH_ENTRY_SAYS:
             return  # its entries changed: each says so itself (a note's save refreshed its whole folder too)
         for path in (event.src_path, getattr(event, "dest_path", "")):
             if path:
