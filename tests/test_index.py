@@ -875,3 +875,13 @@ def test_strasse_finds_strasse_with_sharp_s_and_back(tmp_path, fake_embedder):
     assert [r.path for r in idx.search("Leopoldstrasse", strategy="keyword")] == ["berlin.md"]
     assert [r.path for r in idx.search("Bahnhofstraße", strategy="keyword")] == ["zurich.md"]
     assert [r.path for r in idx.search("Leopoldstraße", strategy="keyword")] == ["berlin.md"]
+
+
+def test_the_index_size_counts_its_vectors_too(notes, fake_embedder, tmp_path, monkeypatch):
+    monkeypatch.setattr("scent.engines.sqlite.vectors.FIRST_SNAPSHOT_ROWS", 1)  # a snapshot of the vectors beside
+    idx = Index(notes, index_dir=tmp_path / "ix", embedder=fake_embedder)
+    idx.update()
+    on_disk = sum(os.path.getsize(os.path.join(top, name)) for top, _, names in os.walk(tmp_path / "ix") for name in names)
+    vectors = sum(p.stat().st_size for p in (tmp_path / "ix" / "vectors").rglob("*") if p.is_file())
+    assert vectors > 0 and idx.status()["index_bytes"] == on_disk  # the database's files and the vectors
+    idx.close()

@@ -33,3 +33,7 @@ def open_engine(settings, index_dir: Path) -> Engine:
     """The engine `settings.backend` for the index in `index_dir` (made there when new)."""
     return engine_class(settings.backend)(index_dir, settings)
 
+
+def folder_bytes(folder: Path) -> int:
+    """The bytes of the files under `folder` (an index's, as `du` counts them, less the blocks)."""
+    return sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file()) if Path(folder).exists() else 0

@@ -30,6 +30,7 @@ from ...filters import Filters
 from ...locking import clear_index_dir, held_elsewhere
 from ...storage import Hit, StoredSuggestion, StoredUnit, VectorField, batched
 from ...units import FileState, FileWrite
+from .. import folder_bytes
 from ..sqlite import SqliteEngine
 from ..sqlite.catalog import path_keywords
 
@@ -379,7 +380,7 @@ class QdrantEngine:
         st["qdrant"] = getattr(self.settings, "qdrant_url", "") or str(local_folder(self.settings, self.index_dir))
         st["qdrant_mode"] = self.mode
         st["backend_detail"] = f"{MODES[self.mode]} {st['qdrant']}"
-        st["index_bytes"] = _folder_bytes(self.index_dir)
+        st["index_bytes"] = folder_bytes(self.index_dir)
         return st
 
     def close(self) -> None:
@@ -724,9 +725,5 @@ def local_mode(folder: Path) -> str:
     except ImportError:
         return LOCAL_MODE
     return EDGE_MODE
-
-
-def _folder_bytes(folder: Path) -> int:
-    return sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file()) if Path(folder).exists() else 0
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ...errors import IndexVersionError, ScentError, cannot_write, write_refusal
 from ...locking import clear_index_dir
 from ...storage import unit_id
+from .. import folder_bytes
 from .catalog import SqliteCatalog
 from .db import transaction
 from .keywords import SqliteKeywords
@@ -31,6 +32,7 @@ class SqliteEngine:
 
     def __init__(self, index_dir: Path, settings=None, db_name: str = DB_NAME):
         self.path = str(Path(index_dir) / db_name)
+        self._vectors_dir = Path(index_dir) / "vectors"
         deadline = time.monotonic() + OPEN_PATIENCE_S
         empty_until = time.monotonic() + EMPTY_PATIENCE_S
         while True:
@@ -73,7 +75,7 @@ class SqliteEngine:
         self.catalog = SqliteCatalog(self.db, self.path)
         self.keywords = SqliteKeywords(self.db)
         self.vectors = SqliteVectors(self.db, lambda: int(self.catalog.meta("generation") or 0),
-                                     Path(index_dir) / "vectors", settings)
+                                     self._vectors_dir, settings)
 
     def _connect(self, before) -> tuple[sqlite3.Connection, tuple[int, int] | None]:
         db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
@@ -179,6 +181,7 @@ class SqliteEngine:
                                for name, f in fields.items()}
         st["vectors"] = counts.get("unit", 0) + counts.get("sentences", 0)
         st["sentence_vectors"] = counts.get("sentences", 0)
+        st["index_bytes"] += folder_bytes(self._vectors_dir)  # the database's files and the vectors beside it
         st["units_without_vector"] = self.db.execute(
             "SELECT COUNT(*) FROM units WHERE text != '' AND id NOT IN (SELECT unit_id FROM vectors "
             "WHERE field = 'unit')").fetchone()[0]
