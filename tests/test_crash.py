@@ -455,7 +455,7 @@ def test_a_file_that_crashes_its_reader_does_not_end_a_watch(tmp_path):
             lines.append(proc.stderr.readline())
             assert lines[-1], (proc.wait(timeout=30), lines)  # the watch ended
         assert lines[-2].startswith("scent: skipped n03b.md: reading it crashed the process reading it"), lines
-        assert "(40 files indexed, 40 new)" in lines[-1]
+        assert "(40 files indexed, 40 new, 0 changed, 0 deleted)" in lines[-1]
         (folder / "heron.md").write_text("A grey heron at the pond.\n")
         lines.append(proc.stderr.readline())
         assert lines[-1].startswith("scent: 1 new, 0 changed"), lines
@@ -506,10 +506,10 @@ def test_a_quiet_watch_still_says_what_it_skipped(tmp_path):
     assert proc.returncode == 0, lines
 
 
-def interrupted(tmp_path, args: list[str], delay: str, started) -> tuple[int, str]:
+def interrupted(tmp_path, args: list[str], delay: str, started, sig=signal.SIGINT) -> tuple[int, str]:
     """(exit status, stderr) of `scent ARGS` (the fake embedder, `delay` s a text), run as a terminal
-    runs it (a process group of its own, Ctrl-C at its default), sent Ctrl-C to its group once
-    `started()` and a second more."""
+    runs it (a process group of its own, Ctrl-C at its default), sent Ctrl-C to its group (or `sig`
+    to it alone, as `kill` sends it) once `started()` and a second more."""
     child = tmp_path / "scent_index_child.py"
     child.write_text(CHILD)
     proc = subprocess.Popen([sys.executable, str(child), *args], stderr=subprocess.PIPE, text=True,
@@ -522,7 +522,10 @@ def interrupted(tmp_path, args: list[str], delay: str, started) -> tuple[int, st
             assert time.monotonic() < deadline and proc.poll() is None, "not started"
             time.sleep(0.1)
         time.sleep(1)
-        os.killpg(proc.pid, signal.SIGINT)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(sig)
         err = proc.communicate(timeout=60)[1]
         return proc.returncode, err
     finally:
@@ -539,10 +542,12 @@ def test_ctrl_c_ends_an_indexing_run_in_one_line(tmp_path):
     def readers_at_work(proc) -> bool:
         return len(subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()) >= 2
 
-    code, err = interrupted(tmp_path, ["index", str(folder), "--index", str(tmp_path / "idx"), "--index-workers", "2"],
-                            "0.05", readers_at_work)
-    assert code == 130, err
-    assert "Traceback" not in err and err.rstrip().splitlines()[-1] == "scent: interrupted", err
+    for sig in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C, and `kill` (it ended the run without a word)
+        code, err = interrupted(tmp_path, ["index", str(folder), "--index", str(tmp_path / "idx"), "--index-workers",
+                                           "2"], "0.05", readers_at_work, sig)
+        assert code == 130, err
+        assert "Traceback" not in err and err.rstrip().splitlines()[-1] == (
+            f"scent: stopped; the files indexed so far are kept: scent index {folder} goes on from there"), err
 
 
 def test_ctrl_c_during_a_watchs_first_update_stops_it_at_once(tmp_path):

@@ -104,12 +104,21 @@ def cli():
 def index_cmd(folder, index_dir, rebuild, quiet, **params):
     """Index FOLDER, or bring its index up to date (only changed files are read)."""
     settings = _settings(params)
+    # A TERM (a service manager, `kill`) stops the run as Ctrl-C does, and says so: it ended the
+    # process without a word. What the run wrote is kept either way.
+    signal.signal(signal.SIGTERM, _interrupted)
     with _index()(folder, index_dir=index_dir, settings=settings, rebuild=rebuild) as idx:
         printer = ProgressPrinter(sys.stderr)
         say = printer.message
         skips = _Skips(say)
-        report = idx.update(progress=None if quiet else printer, on_skip=skips,
-                            on_warning=lambda path, reason: say(visible(f"scent: warning: {path}: {reason}")))
+        try:
+            report = idx.update(progress=None if quiet else printer, on_skip=skips,
+                                on_warning=lambda path, reason: say(visible(f"scent: warning: {path}: {reason}")))
+        except KeyboardInterrupt:
+            printer.close()
+            click.echo(visible(f"scent: stopped; the files indexed so far are kept: scent index {idx.root} "
+                               "goes on from there"), err=True)
+            sys.exit(130)
         skips.close()
         printer.close()
         for notice in report.notices:
@@ -709,6 +718,10 @@ def serve_cmd(host, port, folder, index_dir, allow_remote, live, as_user, **para
 
 def _terminated(signum, frame):
     raise SystemExit(128 + signum)
+
+
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt
 
 
 @cli.group("token")

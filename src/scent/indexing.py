@@ -1020,6 +1020,7 @@ def _reader_started(stages, run: int) -> None:
     from .locking import close_in_child
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # ended by the run with it: not the run's own "stop and say so"
     close_in_child()
     relay_to(stages)
     parent = os.getppid()
