@@ -647,6 +647,17 @@ def test_a_result_names_the_plainest_of_its_copies(with_copies):
     assert explained.path == "notes/boiler.md" and explained.explain["keyword"]["rank"] == 1  # the copy that ranked
 
 
+def test_a_copy_in_a_backup_folder_is_not_the_one_named(tmp_path, fake_embedder):
+    root = tmp_path / "f"
+    for rel in ("backup-old-laptop/journal/boiler.md", "journal/boiler.md", "bak/boiler.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(BOILER)
+    idx, _ = build(root, fake_embedder, index_dir=tmp_path / "ix")
+    first = idx.search("boiler service", k=1)[0]
+    assert (first.path, first.copies) == ("journal/boiler.md", ("backup-old-laptop/journal/boiler.md", "bak/boiler.md"))
+    idx.close()
+
+
 def test_a_file_like_another_names_the_plainest_of_its_copies(with_copies):
     """As a search does: the copies score alike, and by name the downloads folder's came first."""
     found = next(r for r in with_copies.similar("notes/kettle.md", k=3) if "boiler" in r.path)

@@ -774,13 +774,13 @@ def plainest(catalog, readers: tuple[str, ...] | None, root: str, path: str, cop
              unit: StoredUnit) -> tuple[str, tuple[str, ...], StoredUnit]:
     """Which of a file and its copies (the same bytes) a result names, the others under it: the
     file itself rather than a member of an archive or mail, a link to it, or a copy in a downloads
-    folder; else the first by name. The ranking chose among them by chance (their units score
+    or backup folder; else the first by name. The ranking chose among them by chance (their units score
     alike): one query named Downloads/invoice.pdf, the next invoices/2025/invoice.pdf, another the
     copy inside a zip. A Live Photo's other part (another extension) is never named instead."""
     ext = os.path.splitext(path)[1].lower()
     same = [path, *(c for c in copies if os.path.splitext(c)[1].lower() == ext)]
     chosen = min(same, key=lambda p: ("#" in p, _is_link(root, p),
-                                      any(part.lower() in _DOWNLOADS for part in p.split("/")[:-1]), p))
+                                      any(_second_copy(part) for part in p.split("/")[:-1]), p))
     if chosen == path:
         return path, copies, unit
     twin = next((u for u in catalog.file_units(chosen, readers) or ()
@@ -791,6 +791,13 @@ def plainest(catalog, readers: tuple[str, ...] | None, root: str, path: str, cop
 
 
 _DOWNLOADS = frozenset({"downloads", "download"})
+
+
+def _second_copy(folder: str) -> bool:
+    """A folder whose files are copies of others: downloads, and backups ("backup-old-laptop/journal/
+    x.md" was named before "journal/x.md" by the order of their names)."""
+    folder = folder.lower()
+    return folder in _DOWNLOADS or "backup" in folder or folder in ("bak", "old")
 
 
 def gone(root: str, path: str) -> bool:
