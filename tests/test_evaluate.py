@@ -26,6 +26,11 @@ def test_load_queries_checks_every_line(tmp_path):
         load_queries(write_queries(tmp_path, [{"id": "1", "query": "a", "expect": "x"}] * 2))
     with pytest.raises(UsageError, match="\"page\" is a page number, not 'four'"):
         load_queries(write_queries(tmp_path, [{"query": "a", "expect": "x.pdf", "page": "four"}]))
+    # several answers in "expect": said as such (it read as an answer missing from the folder)
+    with pytest.raises(UsageError, match=r"q.jsonl:1: \"expect\" is one path, the best answer \(not \['a.md', 'b.md'\]\)"):
+        load_queries(write_queries(tmp_path, [{"query": "a", "expect": ["a.md", "b.md"]}]))
+    with pytest.raises(UsageError, match=r"\"relevant\" is a list of paths, not 'b.md'"):
+        load_queries(write_queries(tmp_path, [{"query": "a", "expect": "a.md", "relevant": "b.md"}]))
 
 
 def test_load_queries_reads_a_file_as_people_write_it(tmp_path):

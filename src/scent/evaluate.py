@@ -74,6 +74,12 @@ def load_queries(path: str | Path) -> list[LabelledQuery]:
                 raise UsageError(f"{where}: not JSON ({err.msg})") from None
             if not isinstance(raw, dict) or not raw.get("query") or not raw.get("expect"):
                 raise UsageError(f"{where}: each line needs at least \"query\" and \"expect\"")
+            if not isinstance(raw["expect"], str):
+                raise UsageError(f"{where}: \"expect\" is one path, the best answer (not {raw['expect']!r}); the "
+                                 "other right answers go in \"relevant\": [\"path\", ...]")
+            relevant = raw.get("relevant") or []
+            if not isinstance(relevant, list) or not all(isinstance(r, str) for r in relevant):
+                raise UsageError(f"{where}: \"relevant\" is a list of paths, not {relevant!r}")
             unknown = set(raw.get("filter") or {}) - FILTER_KEYS
             if unknown:
                 raise UsageError(f"{where}: unknown filter {sorted(unknown)}; allowed: {sorted(FILTER_KEYS)}")
@@ -83,7 +89,7 @@ def load_queries(path: str | Path) -> list[LabelledQuery]:
             q = LabelledQuery(
                 id=str(raw.get("id") or f"line{n}"), query=raw["query"], expect=_as_path(raw["expect"]),
                 category=raw.get("category") or "uncategorised", page=None if page is None else int(page),
-                relevant=tuple(map(_as_path, raw.get("relevant") or ())), hard=bool(raw.get("hard")),
+                relevant=tuple(map(_as_path, relevant)), hard=bool(raw.get("hard")),
                 note=raw.get("note", ""), filter=raw.get("filter") or {})
             if q.id in ids:
                 raise UsageError(f"{where}: duplicate id {q.id}")
