@@ -173,6 +173,8 @@ def test_the_readers_of_a_killed_run_end_too(tmp_path):
     import signal
     import time
 
+    from scent.locking import alive
+
     script = tmp_path / "run.py"
     script.write_text(
         "import multiprocessing, os, time\n"
@@ -192,17 +194,10 @@ def test_the_readers_of_a_killed_run_end_too(tmp_path):
         run.wait()
     assert readers
 
-    def running(pid):
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                return stat.read().rpartition(b")")[2].split()[0] != b"Z"
-        except FileNotFoundError:
-            return False
-
     deadline = time.monotonic() + 20
-    while any(map(running, readers)) and time.monotonic() < deadline:
+    while any(map(alive, readers)) and time.monotonic() < deadline:
         time.sleep(0.2)
-    left = [pid for pid in readers if running(pid)]
+    left = [pid for pid in readers if alive(pid)]
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert left == []

@@ -330,20 +330,17 @@ class Indexer:
             accept = unsupported.accept if unsupported else reported
             if rels is None:
                 found = list(walk(self.root, accept=accept, skip=[str(self.index_dir)], on_error=skip))
-                # What the walk itself reported is not found, yet still there to be fixed; so are the
-                # errors of files inside the containers found (never walked themselves).
-                catalog.prune_errors({f.rel for f in found} | {rel for rel, _ in report.skipped},
-                                     {f.rel for f in found if holds_files(f.rel)})
             else:
                 found = files_at(self.root, rels, accept=accept, skip=[str(self.index_dir)])
-                # A file skipped before and gone since leaves `scent status --skipped` (under a watch
-                # the deleted files were listed on until a full run).
-                catalog.prune_errors({f.rel for f in found} | {rel for rel, _ in report.skipped},
-                                     {f.rel for f in found if holds_files(f.rel)}, within=tuple(rels))
                 wanted = set(rels)
                 # A file inside a container goes with it.
                 states = {rel: st for rel, st in states.items()
                           if (at := st.container or rel) in wanted or any(at.startswith(r + "/") for r in wanted)}
+            # The errors of files gone since (of those walked: a refresh's paths) are forgotten. What the
+            # walk itself reported is not found, yet still there to be fixed; so are the errors of
+            # files inside the containers found (never walked themselves).
+            catalog.prune_errors({f.rel for f in found} | {rel for rel, _ in report.skipped},
+                                 {f.rel for f in found if holds_files(f.rel)}, within=None if rels is None else tuple(rels))
             todo = plan(found, states, skip, lambda f: access.readers(f.rel, f.stat), named=frozenset(rels or ()))
             catalog.touch_files(todo.touched)
             for old, new in todo.renamed:
@@ -1017,7 +1014,7 @@ def _reader_started(stages, run: int) -> None:
     import signal
     import threading
 
-    from .locking import close_in_child
+    from .locking import alive, close_in_child
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # ended by the run with it: not the run's own "stop and say so"
@@ -1026,7 +1023,7 @@ def _reader_started(stages, run: int) -> None:
     parent = os.getppid()
 
     def watch() -> None:
-        while os.getppid() == parent and _alive(run):
+        while os.getppid() == parent and alive(run):
             time.sleep(0.5)
         os._exit(1)
 
@@ -1034,21 +1031,6 @@ def _reader_started(stages, run: int) -> None:
 
 
 LET_GO_PATIENCE = 10  # seconds a stopped run waits for its reader pool's manager to end (_let_go)
-def _alive(pid: int) -> bool:
-    """Whether process `pid` runs (a killed one its parent has not yet reaped does not)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # there, as another user's
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rpartition(b")")[2].split()[0] != b"Z"
-    except (OSError, IndexError):  # no /proc (macOS): running, as far as can be told
-        return True
-
-
 READING_MARK = "reading"  # in the index folder: the file a serial run is reading (Indexer._read)
 SPOOL = "spool"  # in the index folder: mailboxes' messages between their reader and the run (members.Spool)
 

@@ -95,6 +95,21 @@ def still_running(mark: str, index_dir: str | Path) -> bool:
     return True
 
 
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs (a killed one its parent has not yet reaped does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there, as another user's
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rpartition(b")")[2].split()[0] != b"Z"
+    except (OSError, IndexError):  # no /proc (macOS): running, as far as can be told
+        return True
+
+
 def watcher(index_dir: str | Path) -> int | None:
     """The pid of the `scent watch` (or `scent serve --watch`) keeping the index in `index_dir`
     fresh, where one does (Linux: its lock's holder); else None."""

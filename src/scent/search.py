@@ -838,7 +838,7 @@ def _shown(r: Request, unit: StoredUnit) -> StoredUnit:
               if o.kind in ("image", "ocr") and o.start > 0 and o.id != unit.id]
     if not others:
         return unit
-    named = unit.kind == "image" and unit.start == 0
+    named = is_name_unit(unit)
     words, ids = r.keywords.words, r.keywords.ids
     said = len(matches(unit.text, words, ids))
     if named:
@@ -846,6 +846,12 @@ def _shown(r: Request, unit: StoredUnit) -> StoredUnit:
     # most words first; among equals the description, the last unit (scent.extract.image)
     held, best = max(((len(matches(o.text, words, ids)), o) for o in reversed(others)), key=lambda h: h[0])
     return best if held > said or (named and held == said) else unit
+
+
+def is_name_unit(unit: StoredUnit) -> bool:
+    """Whether `unit` is a picture's name unit (its file name, folder, day and camera: scent.extract.image
+    writes it first), which says nothing of what the picture shows."""
+    return unit.file_kind == "image" and unit.kind == "image" and unit.start == 0
 
 
 # How the first unit of a note with front matter begins: its aliases and tags, as

@@ -26,7 +26,7 @@ import numpy as np
 from .filters import Filters
 from .query import parse
 from .engines.matching import token
-from .search import SearchResult, _readable, gone, plainest
+from .search import SearchResult, _readable, gone, is_name_unit, plainest
 from .settings import Settings
 from .snippet import snippet
 from .stopwords import STOPWORDS
@@ -86,7 +86,7 @@ def _telling(seed: list[StoredUnit]) -> list[StoredUnit]:
     """The seed's units that say what it is about: a picture's, without its name unit (its file
     name, folder, day and camera: "IMG 1740 photos 2024 taken 20 July 2024 camera Apple iPhone 13"),
     by which the photos like a boat and a church were the ones from the same phone."""
-    about = [u for u in seed if not (u.file_kind == "image" and u.kind == "image" and u.start == 0)]
+    about = [u for u in seed if not is_name_unit(u)]
     return about or seed
 
 
