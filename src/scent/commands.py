@@ -106,7 +106,16 @@ def index_cmd(folder, index_dir, rebuild, quiet, **params):
     settings = _settings(params)
     # A TERM (a service manager, `kill`) stops the run as Ctrl-C does, and says so: it ended the
     # process without a word. What the run wrote is kept either way.
-    signal.signal(signal.SIGTERM, _interrupted)
+    # Put back when the command ends: run in a process of other work (a test, a script calling main),
+    # the processes it forks later took a TERM for Ctrl-C.
+    before = signal.signal(signal.SIGTERM, _interrupted)
+    try:
+        _index_run(folder, index_dir, rebuild, quiet, settings)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _index_run(folder, index_dir, rebuild: bool, quiet: bool, settings) -> None:
     with _index()(folder, index_dir=index_dir, settings=settings, rebuild=rebuild) as idx:
         printer = ProgressPrinter(sys.stderr)
         say = printer.message
