@@ -279,6 +279,43 @@ def test_org_headings(tmp_path):
     assert [s.title for s in extract(path).sections] == ["Monday", "Evening"]
 
 
+def test_latex_sections_and_title(tmp_path):
+    source = ("\\documentclass{report}\n\\title{Reading Whole Papers}\n\\begin{document}\n"
+              "\\chapter{Efficient Attention}\n\\label{ch:eff}\n\n"
+              "\\section{Motivation}\nArticles are long \\cite{cohan2018}.\n\n"
+              "\\section*{Routed \\emph{attention}}\n\\label{sec:routed}\nTwo of 32 clusters.\n"
+              "\\subsection[short]{Results}\nROUGE-L 41.9.\n")
+    result = extract(write(tmp_path / "chapter3.tex", source))
+    assert result.title == "Reading Whole Papers"  # \title, not the first heading
+    # The preamble; the bare chapter heading (its \label is markup too) joins the first section.
+    assert [s.title for s in result.sections] == ["", "Motivation", "Routed attention", "Results"]
+    assert result.sections[1].text.startswith("\\chapter{Efficient Attention}\n\\label{ch:eff}")
+    assert result.sections[2].text == "\\section*{Routed \\emph{attention}}\n\\label{sec:routed}\nTwo of 32 clusters."
+    assert_starts_map_back(source, result)
+    untitled = extract(write(tmp_path / "notes_on_tides.tex", "\\section{Neap}\nSmall range.\n"))
+    assert untitled.title == "Neap"  # its first heading; a .tex is not titled by its file name
+
+
+def test_a_reference_list_is_one_section_an_entry_titled_by_its_key(tmp_path):
+    source = ("% my references\n@comment{jabref-meta: x}\n"
+              "@inproceedings{smith2021attention,\n  title = {Sparse Routed Attention},\n  year = 2021\n}\n\n"
+              "@Book{ bishop2006pattern ,\n  title = {Pattern Recognition}\n}\n")
+    result = extract(write(tmp_path / "references.bib", source))
+    assert [s.title for s in result.sections] == ["", "smith2021attention", "bishop2006pattern"]
+    assert result.sections[2].text.startswith("@Book{ bishop2006pattern")
+    assert result.title == ""  # an entry's key is no title of the list
+    assert_starts_map_back(source, result)
+
+
+def test_restructuredtext_and_asciidoc_headings(tmp_path):
+    rst = "=====\nGuide\n=====\n\nIntro.\n\nInstall\n-------\npip install.\n\nToo short\n---\nx\n"
+    assert [s.title for s in extract(write(tmp_path / "guide.rst", rst)).sections] == ["Guide", "Install"]
+    adoc = "= Handbook\n\n== Leave\n25 days.\n\n=== Carry over\nFive days.\n"
+    result = extract(write(tmp_path / "handbook.adoc", adoc))
+    assert [s.title for s in result.sections] == ["Leave", "Carry over"]
+    assert result.title == "Handbook"
+
+
 def test_text_decoding_bom_crlf_and_cp1252(tmp_path):
     bom = extract(write(tmp_path / "bom.txt", b"\xef\xbb\xbfcaf\xc3\xa9\r\nnext\r\n"))
     assert bom.sections[0].text == "café\nnext"

@@ -65,7 +65,7 @@ def test_a_newer_reader_reads_its_files_again_keeping_their_vectors(notes, fake_
     not change, yet they are read again (and said to be), and their unchanged texts are not
     embedded again. The code file's reader did not change: it is left alone."""
     idx, _ = build(notes, fake_embedder)
-    assert idx.engine.catalog.file_states()["recipe.txt"].reader == "text 1.2"
+    assert idx.engine.catalog.file_states()["recipe.txt"].reader == "text 1.3"
     request.getfixturevalue("newer_text_reader")
     seen = fake_embedder.passages_seen
     report = idx.update()
@@ -73,7 +73,7 @@ def test_a_newer_reader_reads_its_files_again_keeping_their_vectors(notes, fake_
     assert fake_embedder.passages_seen == seen
     assert report.notices == ["2 files read again: this scent reads them better than the one that indexed them "
                               "(text); their vectors are kept where their text did not change"]
-    assert idx.engine.catalog.file_states()["lease.md"].reader == "text 1.3"
+    assert idx.engine.catalog.file_states()["lease.md"].reader == "text 1.4"
     report = idx.update()
     assert (report.updated, report.unchanged, report.notices) == (0, 3, [])
 
@@ -748,6 +748,28 @@ def test_a_code_result_says_the_line_of_its_match_and_shows_the_definition_of_a_
         assert [r.path for r in idx.search("reconcile_settlements", k=2, strategy="keyword")] == ["ledger.py", "fix.diff"]
         # a plain word asks for no definition: a file that merely says it may come first
         assert "fix.diff" in [r.path for r in idx.search("rows", k=2, strategy="keyword")]
+
+
+def test_a_latex_label_or_bibtex_key_shows_where_it_is_defined(tmp_path, fake_embedder):
+    root = tmp_path / "f"
+    root.mkdir()
+    (root / "todo.md").write_text("- fix fig:loss, the y axis label is missing\n- cite smith2021attention in 3.2\n")
+    (root / "chapter3.tex").write_text(
+        "\\section{Motivation}\nLong articles.\n\n\\section{Results}\n\\begin{figure}[t]\n"
+        "  \\includegraphics{loss.pdf}\n  \\caption{Training loss over 50 epochs.}\n  \\label{fig:loss}\n"
+        "\\end{figure}\nWe follow \\citet{smith2021attention}.\n" + "Filler words of the results.\n" * 40)
+    (root / "refs.bib").write_text("@book{bishop2006pattern,\n  title = {Pattern Recognition}\n}\n\n"
+                                   "@inproceedings{smith2021attention,\n  title = {Sparse Routed Attention}\n}\n")
+    idx, _ = build(root, fake_embedder, index_dir=tmp_path / "ix")
+    with idx:
+        for k in (1, 3):  # the first result does not depend on how many are asked for
+            found = idx.search("fig:loss", k=k, strategy="keyword")[0]
+            assert (found.path, found.line) == ("chapter3.tex", 5)  # its figure, caption included
+        assert "\\caption{Training loss over 50 epochs.} \\label{fig:loss}" in found.snippet
+        found = idx.search("smith2021attention", k=1, strategy="keyword")[0]
+        assert (found.path, found.line) == ("refs.bib", 5)  # the entry, not the note or the citation
+        # a plain word is no label: the note that says it most may come first
+        assert idx.search("fix", k=1, strategy="keyword")[0].path == "todo.md"
 
 
 def test_copies_picked_by_mmr_still_leave_k_results(with_copies):

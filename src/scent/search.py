@@ -548,26 +548,63 @@ def pointed(r: Request, best: dict[str, int], units: dict[int, StoredUnit], path
             best[path] = target.id
 
 
+# A name's definition is looked for among this many of the first fused files (or the k shown, if more).
+DEFINITIONS_AMONG = 10
 # Words a definition begins with in the languages scent.extract.code cuts at definitions.
 _DEFINING = ("class", "def", "function", "func", "fn", "struct", "enum", "trait", "interface", "type", "module")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+# A LaTeX label ("fig:loss", "eq:routing-entropy"), defined where \\label{...} names it.
+_LABEL = re.compile(r"[A-Za-z]+:[A-Za-z0-9_][\w:.\-]*")
+# Text files that define names: LaTeX's \\label{name}, a BibTeX entry's key.
+_DEFINING_TEXTS = (".tex", ".ltx", ".bib")
+
+
 def defined_name(text: str) -> str | None:
     """The name a query asks for the definition of: the query is one name of code ("HTTPConnectionPool",
-    "get_backoff_time"), or a defining word and a name ("class Timeout"); None otherwise."""
+    "get_backoff_time"), a LaTeX label ("fig:loss") or a BibTeX key ("smith2021attention"), or a
+    defining word and a name ("class Timeout"); None otherwise."""
     words = text.split()
     if len(words) == 2 and words[0].lower() in _DEFINING:
         words = words[1:]
-    return words[0] if len(words) == 1 and _NAME.fullmatch(words[0]) else None
+    return words[0] if len(words) == 1 and (_NAME.fullmatch(words[0]) or _LABEL.fullmatch(words[0])) else None
+
+
+# How far back a \\label's figure, table or equation may begin (its caption is usually above the label).
+_LABELLED_WITHIN = 600
+
+
+def _text_definition(name: str, text: str) -> int | None:
+    """Where a LaTeX or BibTeX text defines `name`: the figure, table or equation whose \\label{name}
+    it is (else the label's line, or the heading line above it), or the entry keyed by it."""
+    found = re.search(rf"\\label\{{{re.escape(name)}\}}|^[ \t]*@[A-Za-z]+[ \t]*[{{(][ \t]*{re.escape(name)}[ \t]*,",
+                      text, re.MULTILINE)
+    if not found:
+        return None
+    at = found.start()
+    if text.startswith("\\label", at):
+        before = text[max(0, at - _LABELLED_WITHIN):at]
+        begin = before.rfind("\\begin{")
+        if begin >= 0 and "\\end{" not in before[begin:]:
+            return at - len(before) + begin
+        line = text.rfind("\n", 0, at) + 1
+        above = text.rfind("\n", 0, max(0, line - 1)) + 1
+        return above if line and _HEADING_LINE.match(text, above) else line
+    return at
+
+
+_HEADING_LINE = re.compile(r"[ \t]*\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b")
 
 
 def _definition(name: str | None, unit: StoredUnit) -> int | None:
     """Where in a code unit the name the query asks for (defined_name) is defined (`class
     LocalProtocolError`: the comment block above it, naming it five times, drew the snippet); None
     elsewhere."""
-    if name is None or unit.kind != "code":
+    if name is None or unit.kind not in ("code", "text"):
         return None
+    if unit.kind == "text":
+        return _text_definition(name, unit.text) if unit.path.lower().endswith(_DEFINING_TEXTS) else None
     found = re.search(rf"^[ \t]*(?:(?:export|pub|async|public|private|static|abstract|final)\s+)*"
                       rf"(?:{'|'.join(_DEFINING)})\s+{re.escape(name)}\b", unit.text, re.MULTILINE)
     return found.start() if found else None
@@ -578,20 +615,29 @@ def defined(r: Request, name: str | None, best: dict[str, int], units: dict[int,
     """A code file found for a name it defines is shown where the definition begins: the first of
     its units titled by the name (scent.extract.code titles each part of a file by the definition
     it is in). "HTTPConnectionPool" showed `class HTTPSConnectionPool(HTTPConnectionPool)` at line
-    995, a use, and "class Timeout" the end of its docstring, 126 lines below the class. Returns
-    the paths that define it."""
+    995, a use, and "class Timeout" the end of its docstring, 126 lines below the class. A LaTeX
+    file is shown at the unit holding the \\label{...} a query names, a reference list at the entry
+    keyed by it (a TODO note mentioning "fig:loss" came before the chapter defining it). Returns the
+    paths that define it."""
     if name is None:
         return set()
     defining = set()
     for path in paths:
         unit = units[best[path]]
-        if unit.kind != "code":
+        if unit.kind == "text" and path.lower().endswith(_DEFINING_TEXTS):
+            if _text_definition(name, unit.text) is not None:
+                defining.add(path)
+                continue
+            target = next((o for o in r.engine.catalog.file_units(path, r.filters.readers) or ()
+                           if _text_definition(name, o.text) is not None), None)
+        elif unit.kind != "code":
             continue
-        if unit.title == name and unit.text.lstrip().startswith(_DEFINING):
+        elif unit.title == name and unit.text.lstrip().startswith(_DEFINING):
             defining.add(path)
             continue
-        target = next((o for o in r.engine.catalog.file_units(path, r.filters.readers) or ()
-                       if o.kind == "code" and o.title == name), None)
+        else:
+            target = next((o for o in r.engine.catalog.file_units(path, r.filters.readers) or ()
+                           if o.kind == "code" and o.title == name), None)
         if target is not None:
             units[target.id] = target
             best[path] = target.id
@@ -604,8 +650,11 @@ def definitions_first(r: Request, name: str | None, fused: list[tuple[str, float
     """The files that define the name of code a query is (reconcile_settlements, parseHttpHeader,
     "class Timeout"), ahead of those that use it: a patch that changes the function came before
     the module defining it. Only for a name written as code (an identifier of parts, or after a
-    defining word): a plain word ("report") asks for no definition."""
-    if not defining or not (name != r.text.strip() or len(identifier_parts(name)) > 1):
+    defining word): a plain word ("report") asks for no definition of code. A LaTeX label or a
+    BibTeX key is a name whatever it looks like: a text file defines it only where written as one."""
+    if not (name != r.text.strip() or len(identifier_parts(name)) > 1):
+        defining = {p for p in defining if p.lower().endswith(_DEFINING_TEXTS)}
+    if not defining:
         return fused
     return [f for f in fused if f[0] in defining] + [f for f in fused if f[0] not in defining]
 
@@ -687,7 +736,9 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     best = choose(r, fusion, units, lists, shown)
     pointed(r, best, units, shown if shown is not None else list(best))
     name = defined_name(r.text)
-    defining = defined(r, name, best, units, shown if shown is not None else list(best))
+    # Looked for among more files than are shown, so that the first result does not depend on k.
+    defining = defined(r, name, best, units, list(best) if shown is None else
+                       [p for p, _ in fusion.fused[:max(k, DEFINITIONS_AMONG)]])
     fused = definitions_first(r, name, rerank(r, fusion.fused, best, units), defining)
     kept = collapse(r, diversify(r, fused, best, k), k)
     results = []

@@ -221,10 +221,14 @@ def split_at(text: str, cuts: list[tuple[int, str]], kind: str, first_title: str
     return sections
 
 
+# LaTeX's commands with their arguments: "\\chapter{Results}\n\\label{ch:results}" is a bare heading too.
+_COMMANDS = re.compile(r"\\[A-Za-z]+\*?(?:\[[^\]\n]*\])?(?:\{(?:[^{}\n]|\{[^{}\n]*\})*\})?")
+
+
 def _only(title: str, text: str) -> bool:
-    """Whether `text` is the heading `title` and its markup alone (#, *, an underline)."""
+    """Whether `text` is the heading `title` and its markup alone (#, *, an underline, LaTeX's commands)."""
     rest = text.replace(title.strip(), "", 1)
-    return title.strip() in text and not any(ch.isalnum() for ch in rest)
+    return title.strip() in text and not any(ch.isalnum() for ch in _COMMANDS.sub("", rest))
 
 
 def joined(parts: list[tuple[str, str]], kind: str) -> list[Section]:
