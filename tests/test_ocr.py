@@ -311,6 +311,21 @@ def test_the_scan_of_a_page_of_text_is_no_picture(tmp_path, engine):
     assert [(s.kind, s.page) for s in got.sections] == [("pdf_page", 1), ("pdf_page", 2), ("ocr", 2)]
 
 
+def test_the_scan_of_a_letter_saved_as_a_picture_is_its_text(tmp_path, engine):
+    """A scanned letter saved as a PNG: its name unit and its OCR unit, no "document page, text,
+    white" unit (which won "what documents to bring" and "white paper" at 99%)."""
+    scan = Image.new("L", (1240, 1754), 255)
+    pen, face = ImageDraw.Draw(scan), font(size=30)
+    for i, line in enumerate(LETTER * 3):
+        pen.text((120, 200 + i * 60), line, font=face, fill=0)
+    scan.save(tmp_path / "scan_0001.png")
+    got = extract(str(tmp_path / "scan_0001.png"), Limits(ocr=engine, describe=True))
+    assert [s.kind for s in got.sections] == ["image", "ocr"]
+    assert got.sections[0].text.startswith("scan 0001")
+    # Without its text read, the description is all that says what the picture is: it stays.
+    assert [s.kind for s in extract(str(tmp_path / "scan_0001.png"), Limits(describe=True)).sections] == ["image", "image"]
+
+
 @needs_tesseract
 def test_text_and_blank_pdf_pages_are_not_read(tmp_path):
     pdf = FPDF()

@@ -19,7 +19,7 @@ from PIL import Image, ImageOps
 
 from scent import ocr
 from scent.dates import in_words
-from scent.describe import describe
+from scent.describe import describe, is_text_page
 from scent.errors import ExtractError, OcrFailed
 from scent.units import Extracted, Picture, Section
 from . import sidecar, tags
@@ -36,6 +36,9 @@ else:
 # error; with no logging set up, Python prints that raw on stderr beside scent's own line for the
 # file. A handler that drops them stops that; an application's own logging still gets them.
 logging.getLogger("PIL").addHandler(logging.NullHandler())
+
+# 2: a scanned page of text saved as a picture gives no description unit (its OCR unit is the page).
+VERSION = 2
 
 # .psd: Photoshop's merged picture (its layers, and a type layer's words, are not read apart).
 _ALWAYS = (".jpg", ".jpeg", ".jpe", ".png", ".gif", ".webp", ".tif", ".tiff", ".bmp", ".psd")
@@ -241,7 +244,10 @@ def extract(path: str, limits: Limits) -> Extracted:
     # Pixels that did not decode for OCR would not decode for the description either.
     if limits.describe and size and not meta["too_large"] and "pixels_error" not in meta:
         shows = _shows(path, seen, meta)
-        if shows:
+        # A scanned letter described is a "document page, text, white": a unit of generic words that
+        # "what documents to bring" and "white paper" found first, at 99%. Its OCR unit is the page,
+        # as a scanned PDF page's is (scent.extract.pdf).
+        if shows and not (seen and is_text_page(shows)):
             last = sections[-1]
             sections.append(Section(text=shows, kind="image", start=last.start + len(last.text) + len(SECTION_SEPARATOR)))
     if "pixels_error" in meta:  # one line for the file, however many readers of its pixels failed
