@@ -772,6 +772,32 @@ def test_a_latex_label_or_bibtex_key_shows_where_it_is_defined(tmp_path, fake_em
         assert idx.search("fix", k=1, strategy="keyword")[0].path == "todo.md"
 
 
+def test_a_query_of_an_id_shows_the_document_named_by_it_at_its_first_page(tmp_path, fake_embedder):
+    """The invoice named by its number comes before the bank statement that pays it, and shows its
+    page 1 (header, client, total), not its short page 2 whose running header repeats the number."""
+    from fpdf import FPDF
+
+    root = tmp_path / "f"
+    (root / "invoices").mkdir(parents=True)
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=11)
+    pdf.add_page()
+    pdf.multi_cell(0, 6, "INVOICE RE-2025-4471\nDruckerei Hoffmann GmbH, Leipzig. Printing of 400 gift boxes, "
+                         "two colours, matt laminate. Net 2,162.00 EUR, VAT 19% 410.78 EUR, total 2,572.78 EUR. "
+                         "Payment within 14 days; 2% discount within 7 days.")
+    pdf.add_page()
+    pdf.multi_cell(0, 6, "RE-2025-4471 page 2\nDelivery notes.")
+    pdf.output(str(root / "invoices" / "Hoffmann_RE-2025-4471.pdf"))
+    (root / "statement.csv").write_text("date,reference,amount\n2025-07-02,RE-2025-4471,-2118.76\n"
+                                        "2025-07-03,card,-12.40\n")
+    idx, _ = build(root, fake_embedder, index_dir=tmp_path / "ix")
+    with idx:
+        found = idx.search("RE-2025-4471", k=2)
+        assert [(r.path, r.page) for r in found] == [("invoices/Hoffmann_RE-2025-4471.pdf", 1), ("statement.csv", None)]
+        # Not for a question in words: there the lists decide, as for any query.
+        assert "statement.csv" in [r.path for r in idx.search("what did we pay for RE-2025-4471", k=2)]
+
+
 def test_copies_picked_by_mmr_still_leave_k_results(with_copies):
     # lambda 1: MMR ranks by relevance alone, so it picks two of the copies; the third file fills in.
     results = with_copies.search("boiler service", k=2, strategy="hybrid+mmr", mmr_lambda=1.0)

@@ -107,12 +107,26 @@ def test_a_stand_in_replaces_the_keyword_rank():
     from scent.search import replaced
 
     paths = {1: "ta.md", 2: "en.md", 3: "fr.md", 4: "ta.md"}
-    # Unit 3 has a stand-in: its keyword rank (2) is held by None; en.md keeps rank 1, ta.md
+    # fr.md has a stand-in rank: its keyword rank (2) is held by None; en.md keeps rank 1, ta.md
     # (units 4 then 1) ranks 3 by its best unit left.
-    units, files = replaced([2, 3, 4, 1], [None, None, 3], paths.__getitem__)
+    units, files = replaced([2, 3, 4, 1], [None, "fr.md"], paths.__getitem__)
     assert units == [2, None, 4, 1]
     assert files == ["en.md", None, "ta.md"]
-    # By file: unit 1 of ta.md stands in, so ta.md's other unit 4 leaves the keyword list too.
-    # ta.md held one file rank, so later files keep theirs.
-    assert replaced([2, 3, 4, 1], [1], paths.__getitem__) == ([2, 3, None, None], ["en.md", "fr.md", None])
-    assert replaced([4, 1, 2], [1], paths.__getitem__) == ([None, None, 2], [None, "en.md"])
+    # By file: ta.md stands in, so both its units leave the keyword list. ta.md held one file
+    # rank, so later files keep theirs.
+    assert replaced([2, 3, 4, 1], ["ta.md"], paths.__getitem__) == ([2, 3, None, None], ["en.md", "fr.md", None])
+    assert replaced([4, 1, 2], ["ta.md"], paths.__getitem__) == ([None, None, 2], [None, "en.md"])
+
+
+def test_a_file_first_by_meaning_and_in_the_keyword_list_keeps_its_keyword_rank():
+    """Its first unit in the dense list (1, page 1) is in the keyword list, so the file gets no
+    stand-in rank; its page 4 (unit 4, not in the keyword list) stands in at the unit level only.
+    The file's keyword rank stays (it was taken away, and the file counted in neither list)."""
+    paths = {1: "newsletter.pdf", 4: "newsletter.pdf", 5: "doctor.md", 6: "recipe.md"}
+    units = {u: stored(u, paths[u], {1: "fr", 4: "fr", 5: "en", 6: "pt"}[u]) for u in paths}
+    lists = {"dense": [(1, 0.91), (5, 0.89), (4, 0.88)], "keyword": [(1, 9.0), (6, 5.0)]}
+    unit_run, file_run = _stand_in(lists, units, "pt", top=10)
+    assert unit_run == [None, 5, 4] and file_run == [None, "doctor.md"]
+    from scent.search import replaced
+
+    assert replaced([1, 6], file_run, paths.__getitem__) == ([1, 6], ["newsletter.pdf", "recipe.md"])

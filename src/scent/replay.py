@@ -50,7 +50,7 @@ class Replayed:
             self.file_runs["stand_in"] = run
             if "keyword" in self.unit_runs:  # as search.fuse: a stand-in replaces a keyword rank
                 self.unit_runs["keyword"], self.file_runs["keyword"] = replaced(
-                    self.unit_runs["keyword"], rec.stand_in, lambda u: self.units[u]["path"])
+                    self.unit_runs["keyword"], run, lambda u: self.units[u]["path"])
         self.picture_intent = bool(rec.facts.get("picture_intent"))
 
     @property

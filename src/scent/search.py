@@ -376,7 +376,7 @@ def fuse(r: Request, lists: dict[str, list[Hit]], units: dict[int, StoredUnit]) 
         unit_runs["stand_in"], file_runs["stand_in"] = stand_in(lists, units, r.lang, glossed=glossed(s, r.lang),
                                                                 query_script=script(r.text))
         weights["stand_in"] = s.weight_keyword
-        unit_runs["keyword"], file_runs["keyword"] = replaced(unit_runs["keyword"], unit_runs["stand_in"],
+        unit_runs["keyword"], file_runs["keyword"] = replaced(unit_runs["keyword"], file_runs["stand_in"],
                                                               lambda uid: units[uid].path)
     fused = archive_weighed(rrf(file_runs, k=s.rrf_k, weights=weights), s.archived_weight)
     return Fusion(file_runs, dict(rrf(unit_runs, k=s.rrf_k, weights=weights)), fused, weights)
@@ -469,12 +469,16 @@ def stand_in(lists: dict[str, list[Hit]], units: dict[int, StoredUnit], query_la
     return unit_run, file_run
 
 
-def replaced(keyword_run: list, stand_run: list, path_of: Callable[[int], str]) -> tuple[list, list]:
-    """(unit run, file run) of the keyword list where each unit of a file with a stand-in holds its
-    rank as None: a stand-in replaces the file's keyword rank, never adds to it (a glossed file
-    found weakly by keywords, glossed_stand_in=better; a file with one unit in the keyword list
-    and another standing in counted both)."""
-    stood = {path_of(u) for u in stand_run if u is not None}
+def replaced(keyword_run: list, stand_files: list, path_of: Callable[[int], str]) -> tuple[list, list]:
+    """(unit run, file run) of the keyword list where each unit of a file with a stand-in rank
+    (`stand_files`, the stand-in's file run) holds its rank as None: a stand-in replaces the file's
+    keyword rank, never adds to it (a glossed file found weakly by keywords, glossed_stand_in=better;
+    a file with one unit in the keyword list and another standing in counted both). A file whose
+    first unit in the dense list is in the keyword list has no stand-in rank, whatever its other
+    units have, and keeps its keyword rank: a French newsletter, first by meaning and by its
+    translation's words under a Portuguese question, lost its keyword rank to its page 4's stand-in
+    and fell from 1 to 13."""
+    stood = {p for p in stand_files if p is not None}
     unit_run = [None if u is not None and path_of(u) in stood else u for u in keyword_run]
     file_run, seen = [], set()
     for u in keyword_run:
@@ -659,6 +663,37 @@ def definitions_first(r: Request, name: str | None, fused: list[tuple[str, float
     return [f for f in fused if f[0] in defining] + [f for f in fused if f[0] not in defining]
 
 
+def only_ids(r: Request) -> bool:
+    """Whether the query is IDs and codes alone ("INV-2025-0142", "RE-2025-4471 PI-88231-IE")."""
+    return bool(r.keywords.ids) and all(t.is_id for t in r.keywords.terms)
+
+
+def documents_of_ids(r: Request, fused: list[tuple[str, float]], best: dict[str, int],
+                     units: dict[int, StoredUnit], lists: dict[str, list[Hit]]) -> list[tuple[str, float]]:
+    """For a query of IDs alone, the files named by one (Hoffmann_RE-2025-4471.pdf) first, ahead of
+    those that only mention it (the bank statement paying it, tied with the invoice before), and
+    each file shown at its first page holding one (an invoice's header, not its short page 2, whose
+    running header repeats the number: BM25 and the dense list both liked the short page better)."""
+    in_ids = {uid for uid, _ in lists.get("ids", ())}
+    holding: dict[str, list[int]] = {}
+    for uid in in_ids:
+        holding.setdefault(units[uid].path, []).append(uid)
+    for path, uids in holding.items():
+        if path in best and best[path] in in_ids and units[best[path]].page is not None:
+            best[path] = min(uids, key=lambda u: (units[u].page is None, units[u].page or 0, units[u].start))
+    wanted = set(r.keywords.ids)
+    named = {path for path, _ in fused if wanted & set(name_ids(path))}
+    if not named:
+        return fused
+    return [f for f in fused if f[0] in named] + [f for f in fused if f[0] not in named]
+
+
+def name_ids(path: str) -> list[str]:
+    """The IDs a file's name holds, normalised as query IDs are: "Sanchez_FV-2025-0318.pdf" holds FV20250318."""
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return [normalise_id(piece) for piece in re.split(r"[\s_]+", stem) if piece]
+
+
 # Fused scores are sums of a few fractions: the same ranks added in another order can differ in
 # the last bits, and a tie is a tie.
 TIE = 1e-12
@@ -740,6 +775,8 @@ def run(r: Request, k: int, explain: bool = False) -> tuple[list[SearchResult], 
     defining = defined(r, name, best, units, list(best) if shown is None else
                        [p for p, _ in fusion.fused[:max(k, DEFINITIONS_AMONG)]])
     fused = definitions_first(r, name, rerank(r, fusion.fused, best, units), defining)
+    if only_ids(r):
+        fused = documents_of_ids(r, fused, best, units, lists)
     kept = collapse(r, diversify(r, fused, best, k), k)
     results = []
     assessed = _assess(r, lists, units, [(path, best[path]) for path, _, _ in kept])
