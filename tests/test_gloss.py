@@ -42,6 +42,30 @@ def test_german_compounds_are_read_as_their_two_parts():
     assert gloss("Autoversicherung", "es") == ""  # only German is split
 
 
+def test_a_german_compounds_parts_are_words_of_their_own():
+    from scent.gloss import compound_parts
+
+    # Listed compounds too (Schornsteinfeger is a headword), a part's parts (Restmüll), the linking
+    # s read both ways (Einkommens|teuer, Einkommen|steuer); a plain word and a short one give nothing.
+    assert compound_parts("Der Schornsteinfeger kommt", "de") == "schornstein feger"
+    assert compound_parts("Restmülltonne", "de").split() == ["restmüll", "rest", "müll", "tonne"]
+    assert {"einkommen", "steuer"} <= set(compound_parts("Einkommensteuer", "de").split())
+    assert compound_parts("Tonne und Miete", "de") == ""
+    assert compound_parts("Schornsteinfeger", "en") == ""
+
+
+def test_a_word_inside_a_german_compound_finds_its_unit(tmp_path, fake_embedder):
+    from scent.index import Index
+
+    root = tmp_path / "f"
+    root.mkdir()
+    (root / "chat.txt").write_text("Der Schornsteinfeger kommt morgen um acht Uhr, bitte die Tür offen lassen.\n")
+    (root / "note.txt").write_text("Die Heizung macht Geräusche, der Techniker kommt am Montag vorbei.\n")
+    with Index(str(root), index_dir=tmp_path / "ix", embedder=fake_embedder) as idx:
+        idx.update()
+        assert [r.path for r in idx.search("Schornstein", k=2, strategy="keyword")] == ["chat.txt"]
+
+
 def test_each_english_word_once():
     assert gloss("patata patatas patata", "es") == "potato"
 

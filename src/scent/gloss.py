@@ -130,19 +130,60 @@ MIN_PART = 4
 
 
 def _compound(token: str, words: dict[str, str], stems: dict[str, str], stem) -> str | None:
-    """The glosses of a German compound's two parts: the longest known head (first part: a word,
-    with or without the linking s, or a verb's stem, as Abtast- of Abtastrate, sampling rate)
-    whose remainder is a known word; None when no split is found."""
+    """The glosses of a German compound's two parts (see _split); None when no split is found."""
+    found = _split(token, words, stems, stem)
+    return None if found is None else f"{found[2]} {found[3]}"
+
+
+def _split(token: str, words: dict[str, str], stems: dict[str, str], stem) -> tuple[str, str, str, str] | None:
+    """A German compound's two parts and their glosses, (head, tail, head's, tail's): the longest
+    known head (a word, with or without the linking s, or a verb's stem, as Abtast- of Abtastrate,
+    sampling rate) whose remainder is a known word; None when no split is found."""
     for cut in range(len(token) - MIN_PART, MIN_PART - 1, -1):
         head, tail = token[:cut], token[cut:]
-        first = (words.get(head) or (words.get(head[:-1]) if head.endswith("s") and cut > MIN_PART else None)
-                 or stems.get(head))
+        first = words.get(head)
+        if first is None and head.endswith("s") and cut > MIN_PART and (first := words.get(head[:-1])):
+            head = head[:-1]  # the linking s (Geburtsurkunde)
+        first = first or stems.get(head)
         if first is None:
             continue
         last = _look_up(tail, words, stems, stem)
         if last is not None:
-            return f"{first} {last}"
+            return head, tail, first, last
     return None
+
+
+def compound_parts(text: str, lang: str | None) -> str:
+    """The parts of `text`'s German compounds, each once, in order of first use: "Schornsteinfeger"
+    -> "schornstein feger", so a search for Schornstein finds the note that says only
+    Schornsteinfeger (and Rundfunk the Rundfunkbeitrag's letter); "" for other languages. A word
+    that is no compound may be cut too, where both its halves are German words: a wrong part costs
+    a keyword match, never a missed one."""
+    if lang != "de":
+        return ""
+    words, stems = _table(lang)
+    stem = snowballstemmer.stemmer(STEMMERS[lang]).stemWord
+    out: dict[str, None] = {}
+
+    def parts(token: str, depth: int) -> None:
+        # Listed compounds too (Schornsteinfeger is a headword), and a part's own parts (Restmüll).
+        found = _split(token, words, stems, stem) if len(token) >= 2 * MIN_PART and depth else None
+        if found is None:
+            return
+        head, tail = found[:2]
+        if len(head) + len(tail) < len(token) and _look_up(token[len(head):], words, stems, stem):
+            out[token[len(head):]] = None  # the s read as the tail's too: Einkommens|teuer, Einkommen|steuer
+        for part in (head, tail):
+            out[part] = None
+            parts(part, depth - 1)
+
+    for token in dict.fromkeys(_TOKEN.findall(text.lower())):
+        if "-" not in token:
+            parts(token, COMPOUND_DEPTH)
+    return " ".join(out)
+
+
+COMPOUND_DEPTH = 2  # a compound's parts, and theirs (Restmülltonne: restmüll, tonne, rest, müll)
 
 
 # ---- the query side: each word also matches its translation ------------------------------------

@@ -34,7 +34,7 @@ from .errors import ExtractError, IndexVersionError, OcrUnavailable, ScentError
 from .extract import Limits, companions, extract, file_kind, forget, holds_files, reader_of, reported
 from .extract.members import Spool
 from .kinds import PICTURE_KINDS
-from .gloss import gloss
+from .gloss import compound_parts, gloss
 from .language import detect
 from .locking import RUN_MARK, IndexLock, run_mark
 from .progress import OnProgress, Tracker, relay_to, relayed, reading, stage, tracking
@@ -1240,12 +1240,14 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
     headed = _headed(text, unit.kind)
     with_parts = sentence_vectors and unit.kind in PART_KINDS and not headed
     extra = extra_tokens(text)
+    titled = text if text.startswith(title) else f"{title}\n{text}"
     if english_gloss and lang != "en":
         # English words for a unit in another language, beside its identifier parts: keyword
         # search then finds it for an English query (scent.gloss).
-        extra = " ".join(filter(None, (extra, gloss(text if text.startswith(title) else f"{title}\n{text}", lang))))
-    # Its words' stems where English's Porter rules would not find them (scent.stems)
-    extra = " ".join(filter(None, (extra, stems(text if text.startswith(title) else f"{title}\n{text}", lang))))
+        extra = " ".join(filter(None, (extra, gloss(titled, lang))))
+    # Its words' stems where English's Porter rules would not find them (scent.stems), and a German
+    # compound's parts (Schornstein in Schornsteinfeger: scent.gloss)
+    extra = " ".join(filter(None, (extra, stems(titled, lang), compound_parts(titled, lang))))
     return UnitRecord(
         kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title, headed)),
         page=unit.page, start=unit.start, end=unit.end, title=title, lang=lang,
