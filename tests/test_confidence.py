@@ -125,6 +125,18 @@ def test_cli_says_no_good_match_and_lists_weak_ones(monkeypatch):
     shown.clear()
     commands._show([result(1, True, 0.1)], as_json=True, several=False)
     assert json.loads(shown[0])["weak"] is True and json.loads(shown[0])["confidence"] == 0.1
+    # -k 2 of results assessed deeper: the sure one at fused rank 3 is shown first, as with -k 10;
+    # "no good match" is not said for the two weak ones above it. JSON keeps the fused order.
+    ten = [result(1, True, 0.2), result(2, True, 0.1), result(3, False, 0.6), result(4, True, 0.1)]
+    shown.clear()
+    commands._show(ten, as_json=False, several=False, k=2)
+    listed = [s for s in shown if not s.startswith("    ")]
+    assert [s.split(". ")[1].split()[0] for s in listed if s[:1] == " "] == [commands.click.style(f"f{i}.txt", bold=True)
+                                                                             for i in (3, 1)]
+    assert not any(s.startswith("no good match") for s in shown)
+    shown.clear()
+    commands._show(ten, as_json=True, several=False, k=2)
+    assert [json.loads(s)["path"] for s in shown] == ["f1.txt", "f2.txt"]
 
 
 def test_words_outside_a_filter_still_count_as_in_the_index(notes, fake_embedder):

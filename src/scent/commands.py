@@ -211,13 +211,16 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
     from .filters import Filters
 
     filters = Filters.build(kinds, path, after, before, lang)  # bad input: one line, before any server is asked
+    # The sure results are shown before the weak ones, so the first few shown are chosen among at
+    # least ASSESSED: with -k 4 "no good match" was said where -k 10 showed its 7th, sure, first.
+    asked = k if as_json else max(k, ASSESSED)
     # The server answers as the user running it: a search --as another user is made here.
     if not no_server and as_user is None and len(folders) <= 1 and all(v is None for v in params.values()):
-        answered = _ask_server(folders[0] if folders else None, index_dir, text, k, kinds, path, after, before,
+        answered = _ask_server(folders[0] if folders else None, index_dir, text, asked, kinds, path, after, before,
                                lang, explain)
         if answered is not None:
             results, corrected, translation, listed = answered
-            return _show(results, as_json, len(folders) > 1, corrected, translation, listed)
+            return _show(results, as_json, len(folders) > 1, corrected, translation, listed, k=k)
     from .embed import Prefetched
 
     # The model loads and embeds the query while the index is found and opened (`started`: the
@@ -228,15 +231,15 @@ def search_cmd(started, query, k, kinds, path, after, before, lang, as_json, exp
         embedder.ask(text)
     Index = _index()
     if len(folders) > 1:
-        results = _search_folders(Index, folders, text, k, filters, explain, settings, embedder, as_user)
+        results = _search_folders(Index, folders, text, asked, filters, explain, settings, embedder, as_user)
     else:
         with Index.open(folders[0] if folders else None, index_dir, settings=settings, embedder=embedder) as idx:
             _say_which(idx)
             _say_unfinished(idx)
-            results = idx.search(text, k=k, filters=filters, explain=explain, as_user=as_user)
+            results = idx.search(text, k=asked, filters=filters, explain=explain, as_user=as_user)
             if not results and filters.kinds:
                 _say_kinds_held(idx, filters.kinds, as_user)
-    _show(results, as_json, len(folders) > 1, results.corrected, results.translation, results.listed)
+    _show(results, as_json, len(folders) > 1, results.corrected, results.translation, results.listed, k=k)
 
 
 def _say_kinds_held(idx, kinds: tuple[str, ...], as_user: str | None) -> None:
@@ -328,21 +331,26 @@ def _ask_server(folder, index_dir, text, k, kinds, path, after, before, lang,
             bool(answer.get("listed")))
 
 
+# Results a text search chooses its shown ones among (sure ones first), whatever its -k.
+ASSESSED = 10
+
+
 def _show(results, as_json: bool, several: bool, corrected: dict[str, str] | None = None,
-          translation: str = "", listed: bool = False) -> None:
+          translation: str = "", listed: bool = False, k: int | None = None) -> None:
+    """Prints `results` (the first `k` shown: in fused order as JSON, the sure ones first as text)."""
     for said in (corrected and corrected_line(corrected), translation and translated_line(translation)):
         if said:  # on stderr under --json, whose stdout holds only result lines
             click.echo(("scent: " if as_json else "") + said, err=as_json)
     if as_json:
-        for r in results:
+        for r in results[:k]:
             click.echo(json_line(r.to_dict()))
         return
     if not results:
         click.echo("no results", err=True)
     # Results below the confidence floor follow the others under a line of their own (an older
     # server's results carry no confidence: none is weak).
-    strong = [r for r in results if not getattr(r, "weak", False)]
-    weak = [r for r in results if getattr(r, "weak", False)]
+    strong = [r for r in results if not getattr(r, "weak", False)][:k]
+    weak = [r for r in results if getattr(r, "weak", False)][:None if k is None else k - len(strong)]
     if weak and not strong:
         click.echo("no good match: nothing clears the confidence floor. The closest results:")
     if listed and results:
