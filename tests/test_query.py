@@ -174,3 +174,12 @@ def test_letters_the_text_index_keeps_are_also_spelled_out():
     assert match_expression(parse("København"), "and") == '("København" OR "kobenhavn")'
     assert match_expression(parse("Strasse café"), "and") == '"Strasse" AND "café"'  # nothing to spell out
     assert extra_tokens("Dr. Müller, Leopoldstraße 12, Łódź and Ærø") == "leopoldstrasse lódź aero"  # ó, ź: the index takes those off itself
+
+
+def test_an_amount_with_thousands_separators_is_also_stored_as_its_whole_number():
+    """The text index holds "2,162.00" as 2 / 162 / 00 (and the ID machinery as 216200): a search for
+    2162 found nothing. Its whole number is stored too, whichever separators the amount uses."""
+    assert extra_tokens("Net 2,162.00 EUR") == "216200 2162"
+    assert extra_tokens("Netto 2.162,00 EUR") == "216200 2162"
+    assert extra_tokens("CHF 12'500.50").split()[-1] == "12500"
+    assert extra_tokens("Pi is 3.14, page 12, year 2025") == ""  # no thousands group: nothing to add

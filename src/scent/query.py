@@ -337,6 +337,11 @@ def split_identifier(token: str) -> list[str]:
     return [p.lower() for p in pieces]
 
 
+# An amount written with thousands separators (2,162.00; 2.162,00; 12'500): its whole number is stored
+# as one token too, so a search for 2162 finds it (the text index holds "2", "162", "00").
+_GROUPED = re.compile(r"(\d{1,3}(?:([,.'\u2019])\d{3})(?:\2\d{3})*)(?:[.,]\d{1,2})?")
+
+
 def extra_tokens(text: str) -> str:
     """Tokens stored beside a unit's text so code parts, joined IDs and words spelled without the
     letters the text index keeps (spelled_apart) match too."""
@@ -349,6 +354,8 @@ def extra_tokens(text: str) -> str:
                 out.extend(pieces)
         if len(parts) > 1 and is_id_like(chunk):
             out.append(normalise_id(chunk).lower())
+        if amount := _GROUPED.fullmatch(chunk):
+            out.append(re.sub(r"\D", "", amount.group(1)))
         out.extend(apart for part in parts if (apart := spelled_apart(part)))
     out.extend(symbol_names(text))
     return " ".join(out)
