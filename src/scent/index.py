@@ -431,6 +431,16 @@ class Index:
         text = spelling.corrected_text(parsed.text, fixed)
         lang = query_language(text)
         keywords = with_stems(translate_query(keywords, lang, s.translate_query), lang)
+        if self.engine.catalog.meta("sound_keys"):  # the folder holds Hindi or Tamil: "shaadi" finds शादी
+            from . import romanize  # imported only then
+
+            # Not for a query read as Spanish, French, Portuguese or German, whose words would meet
+            # Hindi words' keys by chance.
+            keyed = keywords if lang in romanize.LATIN_LANGUAGES else romanize.with_sound_keys(keywords)
+            # Hindi in Latin letters reads as Indonesian or Somali: as that, every French or German note
+            # near the top of the dense list stood in for its keyword rank ("kaju katli gulab jamun" 1 -> 8).
+            lang = lang if lang == "en" or keyed == keywords else None
+            keywords = keyed
         english, glossed = None, ""
         if to_english(lang, s.translate_query):
             from . import translate  # and its engines: never imported for an English query

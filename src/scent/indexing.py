@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from . import image_text, multivector, translate
+from . import image_text, multivector, romanize, translate
 from .access import RULES_FILE, Access
 from .chunk import PART_KINDS, REGION_KINDS, chunk, log_lines, regions, sentences, wordless
 from .dates import file_date
@@ -272,6 +272,7 @@ class Indexer:
         self._embedder_loaded = False  # said as its own stage: loading the model is seconds of a first run
         self.picture_name = engine.catalog.meta("image_text_model")
         self.multivector_name = engine.catalog.meta("multivector_model") or ""
+        self._sound_keys = bool(engine.catalog.meta(romanize.SOUND_KEYS))
 
     def update(self, progress: Progress | None = None, on_skip: OnSkip | None = None,
                on_warning: OnSkip | None = None) -> IndexReport:
@@ -858,6 +859,10 @@ class Indexer:
             mine = {uid: made.pictures.pop(uid) for uid in waiting.pictures if uid in made.pictures}
             if mine:
                 w.vectors["picture"] = mine
+            if not self._sound_keys and any(romanize.KEY_PREFIX in u.extra for u in w.units):
+                # Latin-letter queries then ask for sound keys too (Index._request); once said, kept.
+                self.engine.catalog.set_meta(romanize.SOUND_KEYS, "1")
+                self._sound_keys = True
             self.engine.write_files([w])
             report.added += waiting.new
             report.updated += not waiting.new
@@ -1245,9 +1250,10 @@ def _record(unit: Unit, doc_title: str, sentence_vectors: bool, region_vectors: 
         # English words for a unit in another language, beside its identifier parts: keyword
         # search then finds it for an English query (scent.gloss).
         extra = " ".join(filter(None, (extra, gloss(titled, lang))))
-    # Its words' stems where English's Porter rules would not find them (scent.stems), and a German
-    # compound's parts (Schornstein in Schornsteinfeger: scent.gloss)
-    extra = " ".join(filter(None, (extra, stems(titled, lang), compound_parts(titled, lang))))
+    # Its words' stems where English's Porter rules would not find them (scent.stems), a German
+    # compound's parts (Schornstein in Schornsteinfeger: scent.gloss), and how its Hindi and Tamil
+    # words sound in Latin letters (shaadi finds शादी: scent.romanize)
+    extra = " ".join(filter(None, (extra, stems(titled, lang), compound_parts(titled, lang), romanize.keys(titled))))
     return UnitRecord(
         kind=unit.kind, text=text, text_hash=text_key(_embed_text(text, title, headed)),
         page=unit.page, start=unit.start, end=unit.end, title=title, lang=lang,
