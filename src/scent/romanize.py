@@ -17,6 +17,9 @@ of its own (the usual schwa-deletion rule, Choudhury et al. 2004, in its simples
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+
+from .query import KeywordQuery, Term, any_of
 
 KEY_PREFIX = "zq"  # no word of a language scent reads begins so
 SOUND_KEYS = "sound_keys"  # the catalog's meta: "1" once a unit with sound keys was written (Index._request reads it)
@@ -54,13 +57,12 @@ def romanized(word: str, medial: bool = True) -> str:
     tamil = any("\u0b80" <= ch <= "\u0bff" for ch in word)
     consonants, vowels, signs = ((_TAMIL_CONSONANTS, _TAMIL_VOWELS, _TAMIL_SIGNS) if tamil else
                                  (_DEVANAGARI_CONSONANTS, _DEVANAGARI_VOWELS, _DEVANAGARI_SIGNS))
+    previous = ""
     for ch in word:
         if ch in consonants:
             syllables.append([consonants[ch], None])
-        elif ch == "\u093c" and syllables and syllables[-1][1] is None:  # nukta: ज़ is z, फ़ f
-            for plain, sound in _NUKTA.items():
-                if consonants[plain] == syllables[-1][0]:
-                    syllables[-1][0] = sound
+        elif ch == "\u093c" and previous in _NUKTA and syllables[-1][1] is None:  # nukta: ज़ is z, फ़ f
+            syllables[-1][0] = _NUKTA[previous]
         elif ch in vowels:
             syllables.append(["", vowels[ch]])
         elif ch in signs and syllables and syllables[-1][1] is None:
@@ -71,6 +73,7 @@ def romanized(word: str, medial: bool = True) -> str:
             syllables[-1].append(_NASALS[ch])
         elif ch == "ः" and syllables:
             syllables[-1].append("h")
+        previous = ch
     if not tamil:
         _drop_schwas(syllables, medial)
     return "".join(s[0] + ("a" if s[1] is None else s[1]) + "".join(s[2:]) for s in syllables)
@@ -142,13 +145,9 @@ def query_key(word: str) -> str | None:
     return KEY_PREFIX + key if len(key) >= MIN_KEY and word.isascii() and word.isalpha() else None
 
 
-def with_sound_keys(query):
-    """`query` (a KeywordQuery) with each Latin word also matching its sound key: "shaadi" finds
-    the note that writes शादी. Words of other scripts, IDs and stop words are left as they are."""
-    from dataclasses import replace
-
-    from .query import Term, any_of
-
+def with_sound_keys(query: KeywordQuery) -> KeywordQuery:
+    """`query` with each Latin word also matching its sound key: "shaadi" finds the note that
+    writes शादी. Words of other scripts, IDs and stop words are left as they are."""
     terms = []
     for t in query.terms:
         key = None if t.is_id or t.is_stopword or " " in t.text.strip() else query_key(t.text)
